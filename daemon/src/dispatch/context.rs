@@ -1,0 +1,56 @@
+//! `context` actions that need no backend: the contract as documentation and the state
+//! overview, where every domain reports its own status instead of an empty list.
+
+use futures::future::BoxFuture;
+use glovebox_protocol::contract::docs;
+use glovebox_protocol::contract::{Checked, TOOLS};
+use serde_json::{json, Map, Value};
+
+use super::{implemented, Ctx, Output};
+use crate::error::DaemonError;
+
+pub fn documentation(ctx: Ctx, _call: Checked) -> BoxFuture<'static, Result<Output, DaemonError>> {
+    Box::pin(async move {
+        let mut doc = docs::documentation();
+        let backends = ctx.daemon.backends();
+        let mut capabilities = Map::new();
+        for tool in TOOLS {
+            let available = implemented(tool.name);
+            let missing: Vec<&str> = tool
+                .actions
+                .iter()
+                .map(|a| a.name)
+                .filter(|a| !available.iter().any(|x| x == a))
+                .collect();
+            capabilities.insert(
+                tool.name.to_owned(),
+                json!({"available": available, "not_supported_yet": missing}),
+            );
+        }
+        doc["capabilities"] = Value::Object(capabilities);
+        doc["backends"] = serde_json::to_value(backends).unwrap_or_default();
+        Ok(Output::new(doc))
+    })
+}
+
+pub fn get_state(ctx: Ctx, _call: Checked) -> BoxFuture<'static, Result<Output, DaemonError>> {
+    Box::pin(async move {
+        let backends = ctx.daemon.backends();
+        let domain = |name: &str, key: &str| {
+            let status = backends.get(name);
+            let reason = status
+                .and_then(|s| s.reason.clone())
+                .unwrap_or_else(|| format!("the {name} backend does not list {key} in this build yet"));
+            json!({"code": "BACKEND_UNAVAILABLE", "message": reason})
+        };
+        Ok(Output::new(json!({
+            "selection": ctx.session.selection(),
+            "session_id": ctx.session.id,
+            "paused": ctx.session.is_paused(),
+            "apps_error": domain("desktop", "apps"),
+            "windows_error": domain("desktop", "windows"),
+            "browsers_error": domain("browser", "browsers"),
+            "backends": backends,
+        })))
+    })
+}

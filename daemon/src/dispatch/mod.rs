@@ -1,0 +1,180 @@
+//! One pipeline for every tool call: validate -> authorize -> run as an op.
+//!
+//! `tools.call` and the direct `<tool>.<action>` methods both land here with the same
+//! contract entry, so they validate, refuse and run identically.
+
+mod context;
+pub mod ops;
+mod table;
+mod wait;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures::future::BoxFuture;
+use glovebox_protocol::contract::{Checked, Tool};
+use glovebox_protocol::error::ErrorData;
+use glovebox_protocol::wire::{OpOutcome, Timing, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS};
+use serde_json::{json, Value};
+
+use crate::error::DaemonError;
+use crate::rpc::auth::Role;
+use crate::session::Session;
+use crate::state::Daemon;
+use ops::{OpContext, Started};
+
+pub use table::implemented;
+
+/// What a handler returns: the action's result and the target it acted on.
+pub struct Output {
+    pub result: Value,
+    pub target: Option<Value>,
+}
+
+impl Output {
+    pub fn new(result: Value) -> Self {
+        Output { result, target: None }
+    }
+}
+
+/// Everything a handler may use.
+pub struct Ctx {
+    pub daemon: Arc<Daemon>,
+    pub session: Arc<Session>,
+    pub op: OpContext,
+}
+
+pub type Handler = fn(Ctx, Checked) -> BoxFuture<'static, Result<Output, DaemonError>>;
+
+/// Op keys given with a call.
+#[derive(Debug, Default, Clone)]
+pub struct OpOptions {
+    pub op_id: Option<String>,
+    pub timeout_ms: Option<u64>,
+    pub capture: Option<bool>,
+}
+
+/// Who is calling: the connection's role, session and in-flight counter.
+pub struct Caller<'a> {
+    pub role: Role,
+    pub session: &'a Arc<Session>,
+    pub in_flight: &'a AtomicUsize,
+}
+
+struct InFlight<'a>(&'a AtomicUsize);
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Run a checked call as an op and wait for its outcome.
+pub async fn call(
+    daemon: &Arc<Daemon>,
+    caller: Caller<'_>,
+    checked: Result<Checked, DaemonError>,
+    options: OpOptions,
+) -> Result<OpOutcome, ErrorData> {
+    let checked = checked.map_err(|e| e.to_data())?;
+    let tool: &'static Tool = checked.tool;
+    let action = checked.action;
+    let method = tool.method(action);
+    if action.class.mutating() && caller.role == Role::Observer {
+        return Err(DaemonError::Forbidden { role: caller.role.as_str(), method }.to_data());
+    }
+    if action.class.mutating() && caller.session.is_paused() {
+        return Err(DaemonError::Paused(caller.session.id.clone()).to_data());
+    }
+    let timeout_ms = options.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
+    if !(1..=MAX_TIMEOUT_MS).contains(&timeout_ms) {
+        let v = glovebox_protocol::contract::Violation::new(
+            "timeout_ms",
+            format!("timeout_ms must be between 1 and {MAX_TIMEOUT_MS}, got {timeout_ms}"),
+        );
+        return Err(DaemonError::Contract(v).to_data());
+    }
+    if let Some(id) = &options.op_id {
+        if id.is_empty() || id.len() > 128 || id.chars().any(char::is_whitespace) {
+            let v = glovebox_protocol::contract::Violation::new(
+                "op_id",
+                "op_id must be 1 to 128 characters without spaces",
+            );
+            return Err(DaemonError::Contract(v).to_data());
+        }
+    }
+    let Some(handler) = table::handler(tool.name, action.name) else {
+        return Err(DaemonError::Unsupported {
+            tool: tool.name.into(),
+            action: action.name.into(),
+            reason: format!("this daemon build has no {} backend for it yet", tool.name),
+            available: implemented(tool.name),
+        }
+        .to_data());
+    };
+
+    let limit = daemon.config.max_in_flight;
+    if caller.in_flight.fetch_add(1, Ordering::SeqCst) >= limit {
+        caller.in_flight.fetch_sub(1, Ordering::SeqCst);
+        return Err(DaemonError::Busy { limit }.to_data());
+    }
+    let _in_flight = InFlight(caller.in_flight);
+
+    let op_id = options.op_id.clone().unwrap_or_else(|| daemon.ops.mint_id());
+    let fingerprint = format!("{method} {}", Value::Object(checked.args.clone()));
+    let session = caller.session.clone();
+    let d = daemon.clone();
+    let body = move |op: OpContext| {
+        let op_id = op.op_id.clone();
+        d.events.publish("ops", "started", json!({"op_id": op_id, "session": session.id, "method": method}));
+        let ctx = Ctx { daemon: d, session, op };
+        let started = Instant::now();
+        let fut = handler(ctx, checked);
+        async move {
+            let out = fut.await.map_err(|e| e.to_data())?;
+            Ok(OpOutcome {
+                op_id,
+                tool: tool.name.to_owned(),
+                action: action.name.to_owned(),
+                target: out.target,
+                result: out.result,
+                settle: None,
+                capture: None,
+                timing: Timing {
+                    exec_ms: started.elapsed().as_secs_f64() * 1000.0,
+                    settle_ms: 0.0,
+                    capture_ms: 0.0,
+                },
+            })
+        }
+    };
+    let events = daemon.clone();
+    let session_id = caller.session.id.clone();
+    let on_done = move |entry: &ops::OpEntry| {
+        let status = entry.status();
+        events.events.publish(
+            "ops",
+            "finished",
+            json!({"op_id": status.op_id, "session": session_id, "state": status.state,
+                   "elapsed_ms": status.elapsed_ms}),
+        );
+    };
+    let started = daemon
+        .ops
+        .start(
+            &caller.session.id,
+            op_id,
+            tool.name,
+            action.name,
+            fingerprint,
+            Duration::from_millis(timeout_ms),
+            body,
+            on_done,
+        )
+        .map_err(|e| e.to_data())?;
+    let entry = match started {
+        Started::New(e) | Started::Existing(e) => e,
+    };
+    entry.wait().await
+}

@@ -1,0 +1,217 @@
+//! The op registry: every tool call runs as an op with an id, a deadline and a cancel token,
+//! completed through a shared future; a re-sent `op_id` joins or replays it, never reruns it.
+
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use dashmap::DashMap;
+use glovebox_protocol::error::ErrorData;
+use glovebox_protocol::wire::{OpOutcome, OpStatus};
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+
+use crate::error::DaemonError;
+
+/// How long a finished op's outcome is kept for replays.
+pub const RETENTION: Duration = Duration::from_secs(600);
+
+pub type Outcome = Result<OpOutcome, ErrorData>;
+
+#[derive(Debug)]
+pub struct OpEntry {
+    pub op_id: String,
+    pub tool: &'static str,
+    pub action: &'static str,
+    /// What the call asked for, to refuse an op_id reused for something else.
+    fingerprint: String,
+    started: Instant,
+    finished: Mutex<Option<Instant>>,
+    cancel: CancellationToken,
+    done: watch::Receiver<Option<Outcome>>,
+}
+
+impl OpEntry {
+    pub async fn wait(&self) -> Outcome {
+        let mut rx = self.done.clone();
+        loop {
+            if let Some(out) = rx.borrow_and_update().clone() {
+                return out;
+            }
+            if rx.changed().await.is_err() {
+                return Err(DaemonError::Cancelled.to_data());
+            }
+        }
+    }
+
+    pub fn cancel(&self) {
+        self.cancel.cancel();
+    }
+
+    pub fn status(&self) -> OpStatus {
+        let out = self.done.borrow().clone();
+        let (state, outcome, error) = match out {
+            None => ("running", None, None),
+            Some(Ok(o)) => ("succeeded", Some(o), None),
+            Some(Err(e)) => {
+                let state = match e.code {
+                    glovebox_protocol::error::ErrorCode::Cancelled => "cancelled",
+                    glovebox_protocol::error::ErrorCode::Timeout => "timed_out",
+                    _ => "failed",
+                };
+                (state, None, Some(e))
+            }
+        };
+        let end = self.finished.lock().ok().and_then(|f| *f).unwrap_or_else(Instant::now);
+        OpStatus {
+            op_id: self.op_id.clone(),
+            tool: self.tool.to_owned(),
+            action: self.action.to_owned(),
+            state: state.to_owned(),
+            elapsed_ms: end.duration_since(self.started).as_millis() as u64,
+            outcome,
+            error,
+        }
+    }
+
+    fn expired(&self, now: Instant) -> bool {
+        self.finished.lock().ok().and_then(|f| *f).is_some_and(|t| now.duration_since(t) > RETENTION)
+    }
+}
+
+/// What `Ops::start` hands the op body.
+pub struct OpContext {
+    pub op_id: String,
+    pub cancel: CancellationToken,
+    pub deadline: Instant,
+}
+
+/// Whether the call started a new op or found one with its id.
+pub enum Started {
+    New(Arc<OpEntry>),
+    Existing(Arc<OpEntry>),
+}
+
+#[derive(Debug)]
+pub struct Ops {
+    by_key: DashMap<(String, String), Arc<OpEntry>>,
+    minted: AtomicU64,
+    /// Upper bound on kept entries; the oldest finished ones go first.
+    max_entries: usize,
+}
+
+impl Ops {
+    pub fn new(max_entries: usize) -> Self {
+        Ops { by_key: DashMap::new(), minted: AtomicU64::new(0), max_entries }
+    }
+
+    pub fn mint_id(&self) -> String {
+        format!("op-{}", self.minted.fetch_add(1, Ordering::SeqCst) + 1)
+    }
+
+    pub fn get(&self, session: &str, op_id: &str) -> Option<Arc<OpEntry>> {
+        self.by_key.get(&(session.to_owned(), op_id.to_owned())).map(|e| e.clone())
+    }
+
+    /// Start `body` as op `op_id` of `session`, or return the op that already has that id.
+    /// `body` runs on its own task: a dropped connection does not stop it, the deadline and
+    /// the cancel token do, and then its future is dropped so its guards release what it holds.
+    #[allow(clippy::too_many_arguments)]
+    pub fn start<F, Fut>(
+        &self,
+        session: &str,
+        op_id: String,
+        tool: &'static str,
+        action: &'static str,
+        fingerprint: String,
+        timeout: Duration,
+        body: F,
+        on_done: impl FnOnce(&OpEntry) + Send + 'static,
+    ) -> Result<Started, DaemonError>
+    where
+        F: FnOnce(OpContext) -> Fut,
+        Fut: Future<Output = Outcome> + Send + 'static,
+    {
+        self.sweep();
+        let key = (session.to_owned(), op_id.clone());
+        if let Some(existing) = self.by_key.get(&key) {
+            if existing.fingerprint != fingerprint {
+                return Err(DaemonError::OpIdReused(op_id));
+            }
+            return Ok(Started::Existing(existing.clone()));
+        }
+        let (tx, rx) = watch::channel(None);
+        let cancel = CancellationToken::new();
+        let entry = Arc::new(OpEntry {
+            op_id: op_id.clone(),
+            tool,
+            action,
+            fingerprint,
+            started: Instant::now(),
+            finished: Mutex::new(None),
+            cancel: cancel.clone(),
+            done: rx,
+        });
+        match self.by_key.entry(key) {
+            dashmap::Entry::Occupied(e) => return Ok(Started::Existing(e.get().clone())),
+            dashmap::Entry::Vacant(v) => {
+                v.insert(entry.clone());
+            }
+        }
+        let ctx = OpContext { op_id, cancel: cancel.clone(), deadline: Instant::now() + timeout };
+        let fut = body(ctx);
+        let task_entry = entry.clone();
+        tokio::spawn(async move {
+            let ms = timeout.as_millis() as u64;
+            let run = tokio::spawn(fut);
+            let abort = run.abort_handle();
+            let out = tokio::select! {
+                r = run => r.unwrap_or_else(|e| Err(DaemonError::ActionFailed(
+                    format!("the op failed inside the daemon ({e}); nothing else was affected")).to_data())),
+                _ = tokio::time::sleep(timeout) => { abort.abort(); Err(DaemonError::Timeout { ms }.to_data()) }
+                _ = cancel.cancelled() => { abort.abort(); Err(DaemonError::Cancelled.to_data()) }
+            };
+            if let Ok(mut f) = task_entry.finished.lock() {
+                *f = Some(Instant::now());
+            }
+            let _ = tx.send(Some(out));
+            on_done(&task_entry);
+        });
+        Ok(Started::New(entry))
+    }
+
+    /// Drop expired outcomes, and the oldest finished ones past the size bound.
+    fn sweep(&self) {
+        let now = Instant::now();
+        self.by_key.retain(|_, e| !e.expired(now));
+        if self.by_key.len() <= self.max_entries {
+            return;
+        }
+        let mut finished: Vec<((String, String), Instant)> = self
+            .by_key
+            .iter()
+            .filter_map(|e| e.finished.lock().ok().and_then(|f| *f).map(|t| (e.key().clone(), t)))
+            .collect();
+        finished.sort_by_key(|(_, t)| *t);
+        let excess = self.by_key.len() - self.max_entries;
+        for (key, _) in finished.into_iter().take(excess) {
+            self.by_key.remove(&key);
+        }
+    }
+
+    /// Cancel every running op of a session (session.close).
+    pub fn cancel_session(&self, session: &str) {
+        for e in self.by_key.iter().filter(|e| e.key().0 == session) {
+            e.cancel();
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_key.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_key.is_empty()
+    }
+}

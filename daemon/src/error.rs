@@ -1,0 +1,132 @@
+//! The daemon's typed errors and their one mapping to wire error data.
+
+use glovebox_protocol::contract::Violation;
+use glovebox_protocol::error::{ErrorCode, ErrorData};
+use serde_json::{json, Value};
+
+/// Everything a call can fail with. Backends convert their own errors into these.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum DaemonError {
+    #[error("{}", .0.message)]
+    Contract(Violation),
+    #[error("invalid params for {method}: {reason}")]
+    InvalidParams { method: String, reason: String },
+    #[error("call session.hello first")]
+    HandshakeRequired,
+    #[error("this connection already said session.hello")]
+    AlreadyHello,
+    #[error("client speaks protocol {client}, daemon speaks {daemon}")]
+    ProtocolMismatch { client: u32, daemon: u32 },
+    #[error("the {role} role may not call {method}")]
+    Forbidden { role: &'static str, method: String },
+    #[error("session {0} is driven by another connection")]
+    SessionBusy(String),
+    #[error("session {0} does not exist")]
+    SessionNotFound(String),
+    #[error("session {0} is paused")]
+    Paused(String),
+    #[error("no {kind} {id}")]
+    TargetNotFound { kind: &'static str, id: String },
+    #[error("{tool}.{action} is not available: {reason}")]
+    Unsupported { tool: String, action: String, reason: String, available: Vec<String> },
+    #[error("the op passed its {ms} ms deadline")]
+    Timeout { ms: u64 },
+    #[error("the op was cancelled")]
+    Cancelled,
+    #[error("{limit} ops are already in flight on this connection")]
+    Busy { limit: usize },
+    #[error("the {backend} backend is unavailable: {reason}")]
+    BackendUnavailable { backend: &'static str, reason: String, remedy: String },
+    #[error("{0}")]
+    ActionFailed(String),
+    #[error("op {0} was already used for a different call")]
+    OpIdReused(String),
+}
+
+impl DaemonError {
+    pub fn code(&self) -> ErrorCode {
+        use DaemonError::*;
+        match self {
+            Contract(_) | InvalidParams { .. } | OpIdReused(_) => ErrorCode::ContractViolation,
+            HandshakeRequired | AlreadyHello => ErrorCode::HandshakeRequired,
+            ProtocolMismatch { .. } => ErrorCode::ProtocolMismatch,
+            Forbidden { .. } => ErrorCode::Forbidden,
+            SessionBusy(_) => ErrorCode::SessionBusy,
+            SessionNotFound(_) => ErrorCode::SessionNotFound,
+            Paused(_) => ErrorCode::Paused,
+            TargetNotFound { .. } => ErrorCode::TargetNotFound,
+            Unsupported { .. } => ErrorCode::Unsupported,
+            Timeout { .. } => ErrorCode::Timeout,
+            Cancelled => ErrorCode::Cancelled,
+            Busy { .. } => ErrorCode::Busy,
+            BackendUnavailable { .. } => ErrorCode::BackendUnavailable,
+            ActionFailed(_) => ErrorCode::ActionFailed,
+        }
+    }
+
+    /// One sentence saying what to do next.
+    fn message(&self) -> String {
+        use DaemonError::*;
+        match self {
+            Contract(v) => v.message.clone(),
+            InvalidParams { .. } => format!("{self}; see rpc.discover for the params"),
+            HandshakeRequired => {
+                "call session.hello {\"protocol\":1} first on this connection".to_owned()
+            }
+            AlreadyHello => "session.hello was already answered on this connection; open a new \
+                             connection to switch sessions"
+                .to_owned(),
+            ProtocolMismatch { .. } => format!(
+                "{self}: upgrade the client, or rebuild the workspace image with a matching daemon"
+            ),
+            Forbidden { .. } => format!("{self}; use a token with the actor role"),
+            SessionBusy(_) => format!(
+                "{self}; close that connection, pick another session name, or connect as observer"
+            ),
+            SessionNotFound(_) => format!("{self}; session.hello starts a new one"),
+            Paused(_) => format!("{self}; session.resume lets mutating calls run again"),
+            TargetNotFound { kind, .. } => format!("{self}; list the {kind}s to get a current id"),
+            Unsupported { .. } => format!("{self}; details.available lists what works"),
+            Timeout { .. } => format!("{self}; its cleanup ran; retry with a larger timeout_ms"),
+            Cancelled => format!("{self}; its cleanup ran"),
+            Busy { .. } => format!("{self}; wait for some to finish and retry"),
+            BackendUnavailable { remedy, .. } => format!("{self}; {remedy}"),
+            ActionFailed(_) => self.to_string(),
+            OpIdReused(_) => format!("{self}; use a fresh op_id for a new call"),
+        }
+    }
+
+    fn details(&self) -> Option<Value> {
+        use DaemonError::*;
+        match self {
+            Contract(v) => Some(json!({"field": v.field, "fields": v.fields})),
+            InvalidParams { method, .. } => Some(json!({"method": method})),
+            ProtocolMismatch { client, daemon } => Some(json!({"client": client, "daemon": daemon})),
+            Forbidden { role, method } => Some(json!({"role": role, "method": method})),
+            SessionBusy(s) | SessionNotFound(s) | Paused(s) => Some(json!({"session": s})),
+            TargetNotFound { kind, id } => Some(json!({"kind": kind, "id": id})),
+            Unsupported { available, reason, .. } => {
+                Some(json!({"available": available, "reason": reason}))
+            }
+            Timeout { ms } => Some(json!({"timeout_ms": ms})),
+            Busy { limit } => Some(json!({"limit": limit})),
+            BackendUnavailable { backend, remedy, .. } => {
+                Some(json!({"backend": backend, "remedy": remedy}))
+            }
+            OpIdReused(op) => Some(json!({"field": "op_id", "op_id": op})),
+            HandshakeRequired | AlreadyHello | Cancelled | ActionFailed(_) => None,
+        }
+    }
+
+    /// The one mapping to what goes on the wire.
+    pub fn to_data(&self) -> ErrorData {
+        ErrorData { code: self.code(), message: self.message(), details: self.details() }
+    }
+}
+
+impl From<Violation> for DaemonError {
+    fn from(v: Violation) -> Self {
+        DaemonError::Contract(v)
+    }
+}

@@ -1,0 +1,168 @@
+//! `gloveboxd`: parse the command line, bring up (or adopt) the desktop, then serve until
+//! SIGTERM or Ctrl-C and stop everything it started.
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use clap::Parser;
+use glovebox_daemon::desktop::embedded::{self, DesktopMode};
+use glovebox_daemon::process::Supervisor;
+use glovebox_daemon::rpc::auth::{Role, Tokens};
+use glovebox_daemon::Config;
+use glovebox_protocol::wire::BackendStatus;
+use serde_json::Value;
+
+#[derive(Debug, Parser)]
+#[command(name = "gloveboxd", version, about = "Hands and eyes on a virtual desktop and Chromium for AI agents, over JSON-RPC on WebSocket")]
+struct Cli {
+    /// Address to listen on (port 0 picks a free one; the banner prints it).
+    #[arg(long, default_value = "127.0.0.1:7788")]
+    listen: SocketAddr,
+    /// Token file: one token per line, optionally followed by a role (actor, observer).
+    /// Created with a fresh token, mode 0600, when it does not exist.
+    #[arg(long)]
+    token_file: Option<PathBuf>,
+    /// Where logs, tokens and per-run desktop directories live.
+    #[arg(long, default_value_os_t = default_state_dir())]
+    state_dir: PathBuf,
+    /// auto: use $DISPLAY when an X server answers there, else start one;
+    /// embedded: always start a private Xvfb + D-Bus + AT-SPI + window manager;
+    /// existing: require $DISPLAY.
+    #[arg(long, value_enum, default_value_t = DesktopMode::Auto)]
+    desktop: DesktopMode,
+    /// Browser origin allowed to open the WebSocket (repeatable); others get 403.
+    #[arg(long = "allow-origin")]
+    allow_origin: Vec<String>,
+    /// Largest accepted message in bytes.
+    #[arg(long, default_value_t = 16 * 1024 * 1024)]
+    max_message_bytes: u32,
+    /// Ops in flight per connection before BUSY.
+    #[arg(long, default_value_t = 32)]
+    max_in_flight: usize,
+}
+
+fn default_state_dir() -> PathBuf {
+    let base = std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
+        .unwrap_or_else(std::env::temp_dir);
+    base.join("glovebox")
+}
+
+fn tokens(cli: &Cli) -> anyhow::Result<(Tokens, String)> {
+    if let Ok(t) = std::env::var("GLOVEBOX_TOKEN") {
+        if !t.trim().is_empty() {
+            return Ok((Tokens::new([(t.trim().to_owned(), Role::Actor)]), "$GLOVEBOX_TOKEN".into()));
+        }
+    }
+    let path = cli.token_file.clone().unwrap_or_else(|| cli.state_dir.join("token"));
+    let tokens = Tokens::load_or_create(&path)?;
+    Ok((tokens, path.display().to_string()))
+}
+
+fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("GLOVEBOX_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    std::fs::create_dir_all(&cli.state_dir)
+        .with_context(|| format!("cannot create the state dir {}", cli.state_dir.display()))?;
+    let (tokens, token_source) = tokens(&cli)?;
+
+    let supervisor = Supervisor::new(&cli.state_dir);
+    let desktop = embedded::start(cli.desktop, &cli.state_dir, &supervisor)?;
+    // Before any thread exists: backends and children read DISPLAY and the bus addresses.
+    for (k, v) in desktop.env() {
+        std::env::set_var(k, v);
+    }
+    let desktop = Arc::new(desktop);
+
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let served = runtime.block_on(serve(&cli, tokens, &token_source, desktop.clone()));
+    drop(runtime);
+    desktop.stop();
+    supervisor.stop_all();
+    served
+}
+
+async fn serve(cli: &Cli, tokens: Tokens, token_source: &str, desktop: Arc<embedded::DesktopEnv>) -> anyhow::Result<()> {
+    let listener = tokio::net::TcpListener::bind(cli.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", cli.listen))?;
+    let addr = listener.local_addr()?;
+    let probe_desktop = desktop.clone();
+    let backends = Arc::new(move || {
+        let mut map = BTreeMap::new();
+        map.insert("desktop".to_owned(), desktop_status(&probe_desktop));
+        map.insert(
+            "browser".to_owned(),
+            BackendStatus {
+                status: "down".into(),
+                reason: Some("the CDP browser backend is not part of this build yet".into()),
+                extra: BTreeMap::new(),
+            },
+        );
+        map
+    });
+    let mut config = Config::new(tokens, cli.state_dir.clone());
+    config.allowed_origins = cli.allow_origin.clone();
+    config.max_message_bytes = cli.max_message_bytes;
+    config.max_in_flight = cli.max_in_flight;
+    config.backends = backends;
+
+    banner(addr, token_source, desktop.display());
+    glovebox_daemon::run(listener, config, shutdown_signal()).await?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+fn desktop_status(desktop: &embedded::DesktopEnv) -> BackendStatus {
+    let status = desktop.status();
+    let mut extra: BTreeMap<String, Value> = match serde_json::to_value(&status) {
+        Ok(Value::Object(m)) => m.into_iter().collect(),
+        _ => BTreeMap::new(),
+    };
+    extra.remove("reason");
+    let word = extra.remove("status").and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+    BackendStatus { status: word, reason: status.reason, extra }
+}
+
+/// What a person needs to connect, on stdout (the first line is what tests parse).
+fn banner(addr: SocketAddr, token_source: &str, display: &str) {
+    let token_cmd = if token_source.starts_with('$') {
+        "$GLOVEBOX_TOKEN".to_owned()
+    } else {
+        format!("$(head -n1 {token_source} | cut -d' ' -f1)")
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "gloveboxd listening on ws://{addr}/rpc");
+    let _ = writeln!(out, "  token: {token_source}");
+    let _ = writeln!(out, "  desktop: DISPLAY={display}");
+    let _ = writeln!(out, "  health: curl http://{addr}/healthz");
+    let _ = writeln!(out, "  try: wscat -c ws://{addr}/rpc -H \"Authorization: Bearer {token_cmd}\"");
+    let _ = writeln!(out, "       then send {{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"session.hello\",\"params\":{{\"protocol\":1}}}}");
+    let _ = out.flush();
+}
+
+async fn shutdown_signal() {
+    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::warn!("cannot watch SIGTERM: {e}");
+            let _ = tokio::signal::ctrl_c().await;
+            return;
+        }
+    };
+    tokio::select! {
+        _ = term.recv() => tracing::info!("SIGTERM: shutting down"),
+        _ = tokio::signal::ctrl_c() => tracing::info!("interrupt: shutting down"),
+    }
+}

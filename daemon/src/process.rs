@@ -1,0 +1,396 @@
+//! The only place in the daemon that starts child processes: desktop servers, browsers, apps.
+//!
+//! Every child gets its own process group (so a helper tree such as Chromium's goes down with
+//! it), the daemon's environment plus explicit overrides, and stdout+stderr appended to
+//! `<state_dir>/logs/<name>.log`. [`Supervisor::stop_all`] stops children newest first, because
+//! later children depend on earlier ones (a browser dies with SIGTRAP if its X server goes first).
+//! Dropping the last [`Supervisor`] handle stops whatever is still running.
+
+use std::ffi::OsStr;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+// `nix` (feature "signal" only) is the safe wrapper around kill(2)/killpg(2): std can send
+// nothing but SIGKILL and only to its own children, the workspace forbids `unsafe` (so no raw
+// libc), and running kill(1) for every signal would be an unsupervised spawn of its own.
+use nix::errno::Errno;
+use nix::sys::signal::{kill, killpg, Signal};
+use nix::unistd::Pid;
+
+/// How long a child gets between SIGTERM and SIGKILL.
+pub const STOP_GRACE: Duration = Duration::from_secs(3);
+const POLL: Duration = Duration::from_millis(20);
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProcessError {
+    #[error("no program given for child {name:?}")]
+    EmptyArgv { name: String },
+    #[error("cannot open log {path}: {source}")]
+    Log { path: PathBuf, source: std::io::Error },
+    #[error("cannot start {name} ({program}): {source}; is it installed? (workspace-image/provision.sh)")]
+    Spawn { name: String, program: String, source: std::io::Error },
+    #[error("cannot wait for {name} (pid {pid}): {source}")]
+    Wait { name: String, pid: u32, source: std::io::Error },
+    #[error("{name} did not finish within {timeout:?}")]
+    Timeout { name: String, timeout: Duration },
+    #[error("cannot signal pid {pid}: {source}")]
+    Signal { pid: u32, source: Errno },
+}
+
+/// Cheap-to-clone handle to the set of children of this daemon.
+#[derive(Clone, Debug)]
+pub struct Supervisor {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    log_dir: PathBuf,
+    base_env: Mutex<Vec<(String, String)>>,
+    children: Mutex<Vec<Supervised>>,
+}
+
+#[derive(Debug)]
+struct Supervised {
+    name: String,
+    child: Child,
+}
+
+impl Supervisor {
+    /// Logs go to `<state_dir>/logs/`, created on first spawn.
+    pub fn new(state_dir: &Path) -> Self {
+        let inner = Inner {
+            log_dir: state_dir.join("logs"),
+            base_env: Mutex::new(Vec::new()),
+            children: Mutex::new(Vec::new()),
+        };
+        Self { inner: Arc::new(inner) }
+    }
+
+    /// Overrides applied to every later child (before per-spawn overrides), e.g. DISPLAY.
+    pub fn extend_env(&self, env: &[(String, String)]) {
+        let mut base = lock(&self.inner.base_env);
+        for (key, value) in env {
+            base.retain(|(k, _)| k != key);
+            base.push((key.clone(), value.clone()));
+        }
+    }
+
+    pub fn log_path(&self, name: &str) -> PathBuf {
+        self.inner.log_dir.join(format!("{name}.log"))
+    }
+
+    /// The last `max` bytes of a child's log, for error messages.
+    pub fn log_tail(&self, name: &str, max: usize) -> String {
+        let text = std::fs::read(self.log_path(name)).unwrap_or_default();
+        let start = text.len().saturating_sub(max);
+        String::from_utf8_lossy(&text[start..]).into_owned()
+    }
+
+    /// Starts a supervised child; returns its pid.
+    pub fn spawn<S: AsRef<OsStr>>(
+        &self,
+        name: &str,
+        argv: &[S],
+        env: &[(String, String)],
+    ) -> Result<u32, ProcessError> {
+        let mut cmd = self.command(name, argv, env)?;
+        let log = self.open_log(name, argv)?;
+        let err_log =
+            log.try_clone().map_err(|source| ProcessError::Log { path: self.log_path(name), source })?;
+        cmd.stdin(Stdio::null()).stdout(log).stderr(err_log);
+        let child = cmd.spawn().map_err(|source| spawn_error(name, argv, source))?;
+        let pid = child.id();
+        tracing::debug!(name, pid, "spawned child");
+        lock(&self.inner.children).push(Supervised { name: name.to_owned(), child });
+        Ok(pid)
+    }
+
+    /// Starts an app by argv (logged as `app-<program>`); it is stopped with the others at
+    /// shutdown, and may exit on its own at any time before that.
+    pub fn launch_app<S: AsRef<OsStr>>(
+        &self,
+        argv: &[S],
+        env: &[(String, String)],
+    ) -> Result<u32, ProcessError> {
+        let program = argv.first().map(|p| Path::new(p.as_ref()).to_path_buf());
+        let base = program.as_deref().and_then(Path::file_name).map(OsStr::to_string_lossy);
+        let name = format!("app-{}", base.as_deref().unwrap_or("unnamed"));
+        self.reap();
+        self.spawn(&name, argv, env)
+    }
+
+    /// Runs a short command to completion with captured output, killing it at the deadline.
+    pub fn run<S: AsRef<OsStr>>(
+        &self,
+        name: &str,
+        argv: &[S],
+        env: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<Output, ProcessError> {
+        let mut cmd = self.command(name, argv, env)?;
+        cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = cmd.spawn().map_err(|source| spawn_error(name, argv, source))?;
+        let stdout = drain(child.stdout.take());
+        let stderr = drain(child.stderr.take());
+        let status = wait_until(&mut child, name, Instant::now() + timeout)?;
+        let status = match status {
+            Some(status) => status,
+            None => {
+                signal_group(child.id(), Signal::SIGKILL);
+                let _ = child.wait();
+                return Err(ProcessError::Timeout { name: name.to_owned(), timeout });
+            }
+        };
+        let stdout = stdout.join().unwrap_or_default();
+        let stderr = stderr.join().unwrap_or_default();
+        Ok(Output { status, stdout, stderr })
+    }
+
+    /// `Some(status)` once a supervised child has exited; `None` while it runs or if unknown.
+    pub fn exit_status(&self, pid: u32) -> Option<ExitStatus> {
+        let mut children = lock(&self.inner.children);
+        let entry = children.iter_mut().rev().find(|c| c.child.id() == pid)?;
+        entry.child.try_wait().ok().flatten()
+    }
+
+    pub fn is_running(&self, pid: u32) -> bool {
+        let known = lock(&self.inner.children).iter().any(|c| c.child.id() == pid);
+        known && self.exit_status(pid).is_none()
+    }
+
+    /// Stops one process: a supervised child (and its group) or, for processes we did not
+    /// start (e.g. D-Bus-activated services), by pid alone.
+    pub fn stop_pid(&self, pid: u32) -> Result<(), ProcessError> {
+        let entry = {
+            let mut children = lock(&self.inner.children);
+            let index = children.iter().rposition(|c| c.child.id() == pid);
+            index.map(|i| children.remove(i))
+        };
+        match entry {
+            Some(entry) => stop_child(entry),
+            None => stop_foreign(pid),
+        }
+    }
+
+    /// Stops every child, newest first: SIGTERM to its group, [`STOP_GRACE`], then SIGKILL.
+    pub fn stop_all(&self) {
+        let entries = std::mem::take(&mut *lock(&self.inner.children));
+        for entry in entries.into_iter().rev() {
+            let name = entry.name.clone();
+            if let Err(err) = stop_child(entry) {
+                tracing::warn!(name, %err, "stopping child failed");
+            }
+        }
+    }
+
+    /// Forgets children that exited on their own (reaping them).
+    fn reap(&self) {
+        lock(&self.inner.children).retain_mut(|c| matches!(c.child.try_wait(), Ok(None)));
+    }
+
+    fn command<S: AsRef<OsStr>>(
+        &self,
+        name: &str,
+        argv: &[S],
+        env: &[(String, String)],
+    ) -> Result<Command, ProcessError> {
+        let (program, args) =
+            argv.split_first().ok_or_else(|| ProcessError::EmptyArgv { name: name.to_owned() })?;
+        let mut cmd = Command::new(program);
+        cmd.args(args);
+        cmd.envs(lock(&self.inner.base_env).iter().map(|(k, v)| (k, v)));
+        cmd.envs(env.iter().map(|(k, v)| (k, v)));
+        // Own process group: a terminal's Ctrl-C reaches only the daemon, which then stops
+        // children in order, and a signal to the group reaches the child's helpers too.
+        cmd.process_group(0);
+        Ok(cmd)
+    }
+
+    fn open_log<S: AsRef<OsStr>>(&self, name: &str, argv: &[S]) -> Result<File, ProcessError> {
+        let path = self.log_path(name);
+        let log_error = |source| ProcessError::Log { path: path.clone(), source };
+        std::fs::create_dir_all(&self.inner.log_dir).map_err(log_error)?;
+        let mut file = OpenOptions::new().create(true).append(true).open(&path).map_err(log_error)?;
+        let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+        let line: Vec<_> = argv.iter().map(|a| a.as_ref().to_string_lossy()).collect();
+        writeln!(file, "=== {secs} (unix time) start: {}", line.join(" ")).map_err(log_error)?;
+        Ok(file)
+    }
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        let entries = std::mem::take(&mut *lock(&self.children));
+        for entry in entries.into_iter().rev() {
+            let _ = stop_child(entry);
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding the lock leaves the list itself consistent; keep going.
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn spawn_error<S: AsRef<OsStr>>(name: &str, argv: &[S], source: std::io::Error) -> ProcessError {
+    let program = argv.first().map(|p| p.as_ref().to_string_lossy().into_owned());
+    ProcessError::Spawn { name: name.to_owned(), program: program.unwrap_or_default(), source }
+}
+
+fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> thread::JoinHandle<Vec<u8>> {
+    thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(mut pipe) = pipe {
+            let _ = pipe.read_to_end(&mut buf);
+        }
+        buf
+    })
+}
+
+/// Polls until the child exits (`Some`) or the deadline passes (`None`).
+fn wait_until(
+    child: &mut Child,
+    name: &str,
+    deadline: Instant,
+) -> Result<Option<ExitStatus>, ProcessError> {
+    loop {
+        let polled = child.try_wait();
+        let polled = polled.map_err(|source| ProcessError::Wait {
+            name: name.to_owned(),
+            pid: child.id(),
+            source,
+        })?;
+        if let Some(status) = polled {
+            return Ok(Some(status));
+        }
+        if Instant::now() >= deadline {
+            return Ok(None);
+        }
+        thread::sleep(POLL);
+    }
+}
+
+fn stop_child(mut entry: Supervised) -> Result<(), ProcessError> {
+    let pid = entry.child.id();
+    if matches!(entry.child.try_wait(), Ok(Some(_))) {
+        signal_group(pid, Signal::SIGKILL); // leftover helpers of an exited leader
+        return Ok(());
+    }
+    signal_group(pid, Signal::SIGTERM);
+    let exited = wait_until(&mut entry.child, &entry.name, Instant::now() + STOP_GRACE)?;
+    signal_group(pid, Signal::SIGKILL);
+    if exited.is_none() {
+        tracing::warn!(name = entry.name, pid, "child ignored SIGTERM; killed");
+        let _ = entry.child.kill();
+        entry.child.wait().map_err(|source| ProcessError::Wait { name: entry.name, pid, source })?;
+    }
+    Ok(())
+}
+
+fn stop_foreign(pid: u32) -> Result<(), ProcessError> {
+    let target = to_pid(pid);
+    match kill(target, Signal::SIGTERM) {
+        Err(Errno::ESRCH) => return Ok(()),
+        Err(source) => return Err(ProcessError::Signal { pid, source }),
+        Ok(()) => {}
+    }
+    let deadline = Instant::now() + STOP_GRACE;
+    while Instant::now() < deadline {
+        if !is_alive(pid) {
+            return Ok(());
+        }
+        thread::sleep(POLL);
+    }
+    match kill(target, Signal::SIGKILL) {
+        Ok(()) | Err(Errno::ESRCH) => Ok(()),
+        Err(source) => Err(ProcessError::Signal { pid, source }),
+    }
+}
+
+/// Whether a process exists and is not a zombie (a zombie has exited; its parent reaps it).
+pub fn is_alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state letter follows the parenthesised command name, which may contain spaces.
+        Ok(stat) => stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+fn signal_group(pid: u32, signal: Signal) {
+    // ESRCH (group already gone) is the normal case for the final SIGKILL sweep.
+    let _ = killpg(to_pid(pid), signal);
+}
+
+fn to_pid(pid: u32) -> Pid {
+    Pid::from_raw(i32::try_from(pid).unwrap_or(i32::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A log dir removed at the end of the test.
+    struct Scratch(PathBuf);
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn scratch(tag: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("glovebox-process-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        Scratch(dir)
+    }
+
+    #[test]
+    fn logs_env_and_reverse_stop() {
+        let dir = scratch("stop");
+        let sup = Supervisor::new(&dir.0);
+        sup.extend_env(&[("GLOVEBOX_A".into(), "base".into())]);
+        let env = [("GLOVEBOX_B".to_owned(), "over".to_owned())];
+        let script = "echo a=$GLOVEBOX_A b=$GLOVEBOX_B; exec sleep 30";
+        let first = sup.spawn("first", &["sh", "-c", script], &env).expect("spawn first");
+        let second = sup.spawn("second", &["sleep", "30"], &[]).expect("spawn second");
+        assert!(sup.is_running(first) && sup.is_running(second));
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !sup.log_tail("first", 200).contains("a=base b=over") {
+            assert!(Instant::now() < deadline, "log: {}", sup.log_tail("first", 200));
+            thread::sleep(POLL);
+        }
+        sup.stop_all();
+        assert!(!is_alive(first) && !is_alive(second));
+        assert!(!sup.is_running(first));
+    }
+
+    #[test]
+    fn run_captures_and_times_out() {
+        let dir = scratch("run");
+        let sup = Supervisor::new(&dir.0);
+        let out = sup.run("echo", &["echo", "hi"], &[], Duration::from_secs(5)).expect("run");
+        assert!(out.status.success());
+        assert_eq!(out.stdout, b"hi\n");
+        let slow = sup.run("sleep", &["sleep", "5"], &[], Duration::from_millis(100));
+        assert!(matches!(slow, Err(ProcessError::Timeout { .. })));
+    }
+
+    #[test]
+    fn stop_pid_stops_children_and_missing_pids() {
+        let dir = scratch("pid");
+        let sup = Supervisor::new(&dir.0);
+        let pid = sup.launch_app(&["sleep", "30"], &[]).expect("launch");
+        assert!(sup.log_path("app-sleep").exists());
+        sup.stop_pid(pid).expect("stop");
+        assert!(!is_alive(pid));
+        sup.stop_pid(u32::MAX / 2).expect("unknown pid is already stopped");
+    }
+}

@@ -1,0 +1,184 @@
+//! Tokens and roles: who may open the WebSocket, and what they may do once in.
+//!
+//! The token file holds one token per line, optionally followed by a role
+//! (`actor` when omitted). A missing file is created with a fresh random token, mode 0600.
+
+use std::io::Write as _;
+use std::os::unix::fs::OpenOptionsExt as _;
+use std::path::Path;
+
+use subtle::ConstantTimeEq as _;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Everything.
+    Actor,
+    /// Read-only: observe actions, status, events, docs.
+    Observer,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Actor => "actor",
+            Role::Observer => "observer",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Role> {
+        match s {
+            "actor" => Some(Role::Actor),
+            "observer" => Some(Role::Observer),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum TokenError {
+    #[error("cannot read or write the token file {path}: {source}")]
+    Io { path: String, source: std::io::Error },
+    #[error("token file {path} line {line}: unknown role {role:?} (use actor or observer)")]
+    BadRole { path: String, line: usize, role: String },
+    #[error("token file {path} has no token")]
+    Empty { path: String },
+    #[error("no randomness available to generate a token: {0}")]
+    Random(String),
+}
+
+/// The accepted tokens and their roles.
+#[derive(Clone, Default)]
+pub struct Tokens {
+    entries: Vec<(Vec<u8>, Role)>,
+}
+
+impl std::fmt::Debug for Tokens {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print a token.
+        write!(f, "Tokens({} entries)", self.entries.len())
+    }
+}
+
+impl Tokens {
+    pub fn new(entries: impl IntoIterator<Item = (String, Role)>) -> Self {
+        Tokens { entries: entries.into_iter().map(|(t, r)| (t.into_bytes(), r)).collect() }
+    }
+
+    /// The role of `presented`, comparing against every token in constant time.
+    pub fn role_of(&self, presented: &str) -> Option<Role> {
+        let mut found = None;
+        for (token, role) in &self.entries {
+            if bool::from(token.as_slice().ct_eq(presented.as_bytes())) {
+                found = Some(*role);
+            }
+        }
+        found
+    }
+
+    /// Read `path`, or create it with one fresh actor token when it does not exist.
+    pub fn load_or_create(path: &Path) -> Result<Tokens, TokenError> {
+        let name = path.display().to_string();
+        let io = |source| TokenError::Io { path: name.clone(), source };
+        if !path.exists() {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(io)?;
+            }
+            let token = generate()?;
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(path)
+                .map_err(io)?;
+            writeln!(f, "{token}").map_err(io)?;
+            return Ok(Tokens::new([(token, Role::Actor)]));
+        }
+        let text = std::fs::read_to_string(path).map_err(io)?;
+        let mut entries = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut words = line.split_whitespace();
+            let token = words.next().unwrap_or_default().to_owned();
+            let role = match words.next() {
+                None => Role::Actor,
+                Some(r) => Role::parse(r).ok_or_else(|| TokenError::BadRole {
+                    path: name.clone(),
+                    line: i + 1,
+                    role: r.to_owned(),
+                })?,
+            };
+            entries.push((token, role));
+        }
+        if entries.is_empty() {
+            return Err(TokenError::Empty { path: name });
+        }
+        Ok(Tokens::new(entries))
+    }
+}
+
+/// 32 random bytes as hex.
+pub fn generate() -> Result<String, TokenError> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| TokenError::Random(e.to_string()))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// The token presented on an HTTP upgrade: `Authorization: Bearer T` or `?token=T`.
+pub fn presented_token(headers: &http::HeaderMap, query: Option<&str>) -> Option<String> {
+    if let Some(v) = headers.get(http::header::AUTHORIZATION).and_then(|v| v.to_str().ok()) {
+        let v = v.trim();
+        if let Some(t) = v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")) {
+            return Some(t.trim().to_owned());
+        }
+    }
+    query?
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .find(|(k, _)| *k == "token")
+        .map(|(_, v)| v.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_and_compare() {
+        let t = Tokens::new([("aaa".into(), Role::Actor), ("bbb".into(), Role::Observer)]);
+        assert_eq!(t.role_of("aaa"), Some(Role::Actor));
+        assert_eq!(t.role_of("bbb"), Some(Role::Observer));
+        assert_eq!(t.role_of("aa"), None);
+        assert_eq!(t.role_of(""), None);
+    }
+
+    #[test]
+    fn token_from_header_or_query() {
+        let mut h = http::HeaderMap::new();
+        assert_eq!(presented_token(&h, Some("a=1&token=xyz")), Some("xyz".into()));
+        h.insert(http::header::AUTHORIZATION, "Bearer abc".parse().expect("header"));
+        assert_eq!(presented_token(&h, None), Some("abc".into()));
+    }
+
+    #[test]
+    fn file_is_created_0600_and_read_back() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = std::env::temp_dir().join(format!("glovebox-token-{}", std::process::id()));
+        let path = dir.join("token");
+        let _ = std::fs::remove_file(&path);
+        let made = Tokens::load_or_create(&path).expect("created");
+        let mode = std::fs::metadata(&path).expect("meta").permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        let token = std::fs::read_to_string(&path).expect("read").trim().to_owned();
+        assert_eq!(token.len(), 64);
+        assert_eq!(made.role_of(&token), Some(Role::Actor));
+        std::fs::write(&path, format!("{token}\nwatcher observer\n")).expect("write");
+        let read = Tokens::load_or_create(&path).expect("read");
+        assert_eq!(read.role_of("watcher"), Some(Role::Observer));
+        std::fs::write(&path, "x chief\n").expect("write");
+        assert!(matches!(Tokens::load_or_create(&path), Err(TokenError::BadRole { .. })));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,355 @@
+//! The JSON-RPC method table: every method name -> the code that answers it. Tool actions all
+//! go through `dispatch::call`; the rest are small and answered here.
+
+use std::sync::Arc;
+
+use glovebox_protocol::contract::{self, docs, schema, validate_direct, validate_tool_call, TOOLS};
+use glovebox_protocol::error::ErrorData;
+use glovebox_protocol::methods::{EVENT_NOTIFICATION, METHODS};
+use glovebox_protocol::wire::{
+    HelloParams, HelloResult, OpOutcome, PeerInfo, ToolCallParams, ToolInfo, OP_KEYS,
+};
+use glovebox_protocol::PROTOCOL_VERSION;
+use jsonrpsee::types::{ErrorObjectOwned, Params};
+use jsonrpsee::{Extensions, RpcModule};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Map, Value};
+
+use super::conn::Conn;
+use super::errors::to_rpc_error;
+use crate::dispatch::{self, Caller, OpOptions};
+use crate::error::DaemonError;
+use crate::events::{next_event, TOPICS};
+use crate::session::Session;
+use crate::state::Daemon;
+
+type RpcResult = Result<Value, ErrorObjectOwned>;
+
+fn err(e: DaemonError) -> ErrorObjectOwned {
+    to_rpc_error(&e.to_data())
+}
+
+fn conn_of(ext: &Extensions) -> Result<Arc<Conn>, ErrorObjectOwned> {
+    ext.get::<Arc<Conn>>().cloned().ok_or_else(|| err(DaemonError::HandshakeRequired))
+}
+
+fn session_of(conn: &Conn) -> Result<Arc<Session>, ErrorObjectOwned> {
+    conn.session().cloned().ok_or_else(|| err(DaemonError::HandshakeRequired))
+}
+
+fn parse<T: DeserializeOwned>(method: &str, params: &Params<'_>) -> Result<T, ErrorObjectOwned> {
+    let value: Value = if params.as_str().is_none() {
+        Value::Object(Map::new())
+    } else {
+        params.parse().map_err(|e: ErrorObjectOwned| {
+            err(DaemonError::InvalidParams { method: method.into(), reason: e.message().into() })
+        })?
+    };
+    serde_json::from_value(value).map_err(|e| {
+        err(DaemonError::InvalidParams { method: method.into(), reason: e.to_string() })
+    })
+}
+
+/// Build the module with every method of the protocol.
+pub fn module(daemon: Arc<Daemon>) -> Result<RpcModule<Arc<Daemon>>, jsonrpsee::core::RegisterMethodError> {
+    let mut m = RpcModule::new(daemon);
+    m.register_async_method("session.hello", |p, d, ext| async move { hello(&d, &p, &ext) })?;
+    m.register_async_method("session.status", |_, d, ext| async move { status(&d, &ext) })?;
+    m.register_async_method("session.pause", |_, d, ext| async move { pause(&d, &ext, true) })?;
+    m.register_async_method("session.resume", |_, d, ext| async move { pause(&d, &ext, false) })?;
+    m.register_async_method("session.close", |_, d, ext| async move { close(&d, &ext) })?;
+    m.register_async_method("tools.list", |_, _, _| async move { tools_list() })?;
+    m.register_async_method("tools.call", |p, d, ext| async move { tools_call(&d, &p, &ext).await })?;
+    m.register_async_method("op.status", |p, d, ext| async move { op_status(&d, &p, &ext) })?;
+    m.register_async_method("op.cancel", |p, d, ext| async move { op_cancel(&d, &p, &ext) })?;
+    m.register_async_method("approval.list", |_, _, _| async move { Ok::<_, ErrorObjectOwned>(json!({"approvals": []})) })?;
+    for name in ["approval.grant", "approval.deny"] {
+        m.register_async_method(name, |p, _, _| async move { approval_unknown(&p) })?;
+    }
+    m.register_async_method("rpc.discover", |_, _, _| async move {
+        Ok::<_, ErrorObjectOwned>(docs::openrpc(env!("CARGO_PKG_VERSION")))
+    })?;
+    m.register_subscription(
+        "events.subscribe",
+        EVENT_NOTIFICATION,
+        "events.unsubscribe",
+        |p, pending, d, _ext| async move { subscribe((*d).clone(), p, pending).await },
+    )?;
+    for tool in TOOLS {
+        for action in tool.actions {
+            // Registered once at start: the leak is bounded by the contract table.
+            let name: &'static str = Box::leak(tool.method(action).into_boxed_str());
+            m.register_async_method(name, move |p, d, ext| async move {
+                direct(&d, tool, action, &p, &ext).await
+            })?;
+        }
+    }
+    debug_assert!(METHODS.iter().all(|x| m.method(x.name).is_some()));
+    Ok(m)
+}
+
+fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
+    let conn = conn_of(ext)?;
+    let params: HelloParams = parse("session.hello", p)?;
+    if params.protocol != PROTOCOL_VERSION {
+        return Err(err(DaemonError::ProtocolMismatch {
+            client: params.protocol,
+            daemon: PROTOCOL_VERSION,
+        }));
+    }
+    if conn.session().is_some() {
+        return Err(err(DaemonError::AlreadyHello));
+    }
+    if let Some(name) = &params.session {
+        if name.is_empty() || name.len() > 128 || name.chars().any(char::is_whitespace) {
+            let v = contract::Violation::new("session", "session must be 1 to 128 characters without spaces");
+            return Err(err(DaemonError::Contract(v)));
+        }
+    }
+    let actor = conn.role == super::auth::Role::Actor;
+    let (session, resumed) = d.sessions.attach(params.session.as_deref(), conn.id, actor).map_err(err)?;
+    if !conn.bind(session.clone()) {
+        session.detach(conn.id);
+        return Err(err(DaemonError::AlreadyHello));
+    }
+    let client = params.client.unwrap_or_default();
+    tracing::info!(session = %session.id, resumed, role = conn.role.as_str(), client = %client.name, "hello");
+    d.events.publish("session", "attached", json!({"session": session.id, "resumed": resumed}));
+    let result = HelloResult {
+        protocol: PROTOCOL_VERSION,
+        daemon: PeerInfo { name: "gloveboxd".into(), version: env!("CARGO_PKG_VERSION").into() },
+        session_id: session.id.clone(),
+        resumed,
+        role: conn.role.as_str().into(),
+        contract_version: docs::contract_version(),
+        capabilities: capabilities(d),
+        features: ["ops", "idempotent-op-ids", "op-cancel", "events", "tools-call-mcp", "openrpc", "batch"]
+            .map(String::from)
+            .to_vec(),
+        backends: d.backends(),
+    };
+    serde_json::to_value(result).map_err(|e| err(DaemonError::ActionFailed(e.to_string())))
+}
+
+fn capabilities(d: &Daemon) -> Value {
+    let tools: Map<String, Value> = TOOLS
+        .iter()
+        .map(|t| (t.name.to_owned(), json!({"implemented": dispatch::implemented(t.name)})))
+        .collect();
+    json!({
+        "identity": {"browser": "chrome-<port>", "tab": "tab_id", "app": "app:<pid>",
+                     "window": "window_id", "element": "ref eN from a snapshot"},
+        "ops": {"default_timeout_ms": glovebox_protocol::wire::DEFAULT_TIMEOUT_MS,
+                "max_timeout_ms": glovebox_protocol::wire::MAX_TIMEOUT_MS,
+                "idempotency_window_s": dispatch::ops::RETENTION.as_secs(),
+                "max_in_flight": d.config.max_in_flight},
+        "limits": {"max_message_bytes": d.config.max_message_bytes},
+        "events": {"topics": TOPICS},
+        "tools": tools,
+    })
+}
+
+fn status(d: &Arc<Daemon>, ext: &Extensions) -> RpcResult {
+    let conn = conn_of(ext)?;
+    let s = session_of(&conn)?;
+    Ok(json!({
+        "session_id": s.id,
+        "role": conn.role.as_str(),
+        "paused": s.is_paused(),
+        "selection": s.selection(),
+        "in_flight": conn.in_flight.load(std::sync::atomic::Ordering::SeqCst),
+        "uptime_ms": d.started.elapsed().as_millis() as u64,
+        "backends": d.backends(),
+    }))
+}
+
+fn pause(d: &Arc<Daemon>, ext: &Extensions, paused: bool) -> RpcResult {
+    let conn = conn_of(ext)?;
+    let s = session_of(&conn)?;
+    s.set_paused(paused);
+    let kind = if paused { "paused" } else { "resumed" };
+    d.events.publish("session", kind, json!({"session": s.id}));
+    Ok(json!({"session_id": s.id, "paused": paused}))
+}
+
+fn close(d: &Arc<Daemon>, ext: &Extensions) -> RpcResult {
+    let conn = conn_of(ext)?;
+    let s = session_of(&conn)?;
+    if conn.role == super::auth::Role::Actor {
+        d.ops.cancel_session(&s.id);
+        d.sessions.remove(&s.id);
+        d.events.publish("session", "closed", json!({"session": s.id}));
+    }
+    Ok(json!({"session_id": s.id, "closed": conn.role == super::auth::Role::Actor}))
+}
+
+fn tools_list() -> RpcResult {
+    let tools: Vec<ToolInfo> = TOOLS
+        .iter()
+        .map(|t| ToolInfo {
+            name: t.name.into(),
+            description: schema::tool_description(t),
+            input_schema: schema::tool_schema(t),
+        })
+        .collect();
+    Ok(json!({"tools": tools}))
+}
+
+fn caller<'a>(conn: &'a Conn, session: &'a Arc<Session>) -> Caller<'a> {
+    Caller { role: conn.role, session, in_flight: &conn.in_flight }
+}
+
+/// `tools.call`: the outcome as MCP content; an action's failure is `isError: true` with the
+/// error data in `structuredContent.error`, so the model sees it.
+async fn tools_call(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
+    let conn = conn_of(ext)?;
+    let session = session_of(&conn)?;
+    let params: ToolCallParams = parse("tools.call", p)?;
+    let Some(tool) = contract::tool(&params.name) else {
+        let v = contract::Violation::new(
+            "name",
+            format!("unknown tool {:?}; tools.list names context, browser and computer", params.name),
+        );
+        return Err(err(DaemonError::Contract(v)));
+    };
+    let options = OpOptions { op_id: params.op_id, timeout_ms: params.timeout_ms, capture: params.capture };
+    let checked = validate_tool_call(tool, &params.arguments).map_err(DaemonError::from);
+    let outcome = dispatch::call(d, caller(&conn, &session), checked, options).await;
+    Ok(mcp_result(outcome))
+}
+
+fn mcp_result(outcome: Result<OpOutcome, ErrorData>) -> Value {
+    match outcome {
+        Ok(o) => {
+            let mut content = Vec::new();
+            let mut text = o.clone();
+            if let Some(capture) = text.capture.take() {
+                content.push(json!({"type": "image", "data": capture["data"], "mimeType": capture["mime"]}));
+            }
+            let summary = serde_json::to_string(&text).unwrap_or_default();
+            content.insert(0, json!({"type": "text", "text": summary}));
+            json!({"content": content, "structuredContent": o, "isError": false})
+        }
+        Err(e) => {
+            let text = format!("{}: {}", e.code.as_str(), e.message);
+            json!({"content": [{"type": "text", "text": text}], "structuredContent": {"error": e}, "isError": true})
+        }
+    }
+}
+
+async fn direct(
+    d: &Arc<Daemon>,
+    tool: &'static contract::Tool,
+    action: &'static contract::Action,
+    p: &Params<'_>,
+    ext: &Extensions,
+) -> RpcResult {
+    let conn = conn_of(ext)?;
+    let session = session_of(&conn)?;
+    let mut args: Value = if p.as_str().is_none() {
+        json!({})
+    } else {
+        p.parse().map_err(|_| {
+            let v = contract::Violation::new("params", "params must be a JSON object (by name)");
+            err(DaemonError::Contract(v))
+        })?
+    };
+    let options = split_op_keys(&mut args).map_err(|v| err(DaemonError::Contract(v)))?;
+    let checked = validate_direct(tool, action, &args).map_err(DaemonError::from);
+    let outcome = dispatch::call(d, caller(&conn, &session), checked, options).await;
+    match outcome {
+        Ok(o) => serde_json::to_value(o).map_err(|e| err(DaemonError::ActionFailed(e.to_string()))),
+        Err(e) => Err(to_rpc_error(&e)),
+    }
+}
+
+/// Take `op_id`, `timeout_ms` and `capture` out of a direct call's params.
+fn split_op_keys(args: &mut Value) -> Result<OpOptions, contract::Violation> {
+    let Some(obj) = args.as_object_mut() else { return Ok(OpOptions::default()) };
+    let mut o = OpOptions::default();
+    for key in OP_KEYS {
+        let Some(v) = obj.remove(key) else { continue };
+        match (key, &v) {
+            (_, Value::Null) => {}
+            ("op_id", Value::String(s)) => o.op_id = Some(s.clone()),
+            ("timeout_ms", v) if v.as_u64().is_some() => o.timeout_ms = v.as_u64(),
+            ("capture", Value::Bool(b)) => o.capture = Some(*b),
+            _ => {
+                let want = match key {
+                    "op_id" => "a string",
+                    "timeout_ms" => "a whole number of milliseconds",
+                    _ => "true or false",
+                };
+                return Err(contract::Violation::new(key, format!("{key} must be {want}")));
+            }
+        }
+    }
+    Ok(o)
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OpRef {
+    op_id: String,
+}
+
+fn op_status(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
+    let conn = conn_of(ext)?;
+    let s = session_of(&conn)?;
+    let r: OpRef = parse("op.status", p)?;
+    let entry = d.ops.get(&s.id, &r.op_id).ok_or_else(|| err(DaemonError::TargetNotFound { kind: "op", id: r.op_id.clone() }))?;
+    serde_json::to_value(entry.status()).map_err(|e| err(DaemonError::ActionFailed(e.to_string())))
+}
+
+fn op_cancel(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
+    let conn = conn_of(ext)?;
+    let s = session_of(&conn)?;
+    let r: OpRef = parse("op.cancel", p)?;
+    let entry = d.ops.get(&s.id, &r.op_id).ok_or_else(|| err(DaemonError::TargetNotFound { kind: "op", id: r.op_id.clone() }))?;
+    let was_running = entry.status().state == "running";
+    entry.cancel();
+    Ok(json!({"op_id": r.op_id, "cancelled": was_running}))
+}
+
+fn approval_unknown(p: &Params<'_>) -> RpcResult {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct ApprovalRef {
+        approval_id: String,
+    }
+    let r: ApprovalRef = parse("approval", p)?;
+    Err(err(DaemonError::TargetNotFound { kind: "approval", id: r.approval_id }))
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct SubscribeParams {
+    #[serde(default)]
+    topics: Option<Vec<String>>,
+}
+
+async fn subscribe(d: Arc<Daemon>, p: Params<'static>, pending: jsonrpsee::PendingSubscriptionSink) {
+    let params: SubscribeParams = match parse("events.subscribe", &p) {
+        Ok(v) => v,
+        Err(e) => return pending.reject(e).await,
+    };
+    let topics: Vec<String> = params.topics.unwrap_or_else(|| TOPICS.map(String::from).to_vec());
+    if let Some(bad) = topics.iter().find(|t| !TOPICS.contains(&t.as_str())) {
+        let v = contract::Violation::new("topics", format!("unknown topic {bad:?}; use {}", TOPICS.join(", ")));
+        return pending.reject(err(DaemonError::Contract(v))).await;
+    }
+    let mut rx = d.events.subscribe();
+    let Ok(sink) = pending.accept().await else { return };
+    loop {
+        tokio::select! {
+            _ = sink.closed() => return,
+            ev = next_event(&mut rx, &topics) => {
+                let Some(ev) = ev else { return };
+                let Ok(msg) = serde_json::value::to_raw_value(&ev) else { continue };
+                if sink.send(msg).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}

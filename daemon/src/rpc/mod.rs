@@ -1,0 +1,140 @@
+//! Transport: HTTP routing (`/rpc`, `/healthz`), auth on the upgrade, the jsonrpsee
+//! WebSocket server with its gate middleware, and connection lifetime.
+
+pub mod auth;
+mod conn;
+mod errors;
+mod gate;
+mod methods;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use http::{Request, Response, StatusCode};
+use jsonrpsee::core::BoxError;
+use jsonrpsee::server::middleware::rpc::RpcServiceBuilder;
+use jsonrpsee::server::{serve_with_graceful_shutdown, stop_channel, HttpBody, ServerConfig};
+use serde_json::json;
+use tokio::net::TcpListener;
+use tower::Service as _;
+
+use crate::state::Daemon;
+use conn::Conn;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("cannot register the methods: {0}")]
+    Register(#[from] jsonrpsee::core::RegisterMethodError),
+}
+
+fn plain(status: StatusCode, body: serde_json::Value) -> Response<HttpBody> {
+    let mut r = Response::new(HttpBody::from(body.to_string()));
+    *r.status_mut() = status;
+    r.headers_mut().insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("application/json"));
+    r
+}
+
+/// Check the upgrade request: path, origin, token. `Err` is the HTTP answer to send instead.
+fn admit<B>(daemon: &Daemon, req: &Request<B>) -> Result<auth::Role, Response<HttpBody>> {
+    if req.uri().path() != "/rpc" {
+        return Err(plain(StatusCode::NOT_FOUND, json!({"error": "not found; the endpoint is /rpc"})));
+    }
+    if let Some(origin) = req.headers().get(http::header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or_default();
+        if !daemon.config.allowed_origins.iter().any(|o| o == origin) {
+            tracing::warn!(origin, "refused a browser origin");
+            return Err(plain(
+                StatusCode::FORBIDDEN,
+                json!({"error": "this origin is not allowed; start gloveboxd with --allow-origin"}),
+            ));
+        }
+    }
+    let token = auth::presented_token(req.headers(), req.uri().query());
+    let Some(role) = token.as_deref().and_then(|t| daemon.config.tokens.role_of(t)) else {
+        tracing::warn!(presented = token.is_some(), "refused a connection without a valid token");
+        let mut r = plain(
+            StatusCode::UNAUTHORIZED,
+            json!({"error": "send Authorization: Bearer <token> or ?token=<token>; the token is in the daemon's token file"}),
+        );
+        r.headers_mut().insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
+        return Err(r);
+    };
+    if !jsonrpsee::server::ws::is_upgrade_request(req) {
+        return Err(plain(
+            StatusCode::UPGRADE_REQUIRED,
+            json!({"error": "/rpc speaks JSON-RPC over WebSocket; open a WebSocket"}),
+        ));
+    }
+    Ok(role)
+}
+
+fn healthz(daemon: &Daemon) -> Response<HttpBody> {
+    let backends = daemon.backends();
+    plain(StatusCode::OK, json!({"ok": true, "protocol": glovebox_protocol::PROTOCOL_VERSION, "backends": backends}))
+}
+
+/// Serve until `shutdown` resolves, then stop accepting and let connections finish.
+pub async fn serve(
+    listener: TcpListener,
+    daemon: Arc<Daemon>,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), ServeError> {
+    let module = methods::module(daemon.clone())?;
+    let (stop_handle, server_handle) = stop_channel();
+    let cfg = ServerConfig::builder()
+        .max_request_body_size(daemon.config.max_message_bytes)
+        .max_response_body_size(u32::MAX)
+        .max_connections(1024)
+        .ws_only()
+        .build();
+    let builder = jsonrpsee::server::Server::builder()
+        .set_config(cfg)
+        .set_rpc_middleware(RpcServiceBuilder::new().layer_fn(gate::Gate::new))
+        .to_service_builder();
+    let methods: jsonrpsee::Methods = module.into();
+
+    tokio::pin!(shutdown);
+    loop {
+        let (sock, peer) = tokio::select! {
+            r = listener.accept() => match r {
+                Ok(x) => x,
+                Err(e) => { tracing::warn!("accept failed: {e}"); continue; }
+            },
+            _ = &mut shutdown => break,
+        };
+        let daemon = daemon.clone();
+        let methods = methods.clone();
+        let stop = stop_handle.clone();
+        let builder = builder.clone();
+        let svc = tower::service_fn(move |mut req: Request<hyper::body::Incoming>| {
+            let daemon = daemon.clone();
+            let mut svc = builder.clone().build(methods.clone(), stop.clone());
+            async move {
+                if req.uri().path() == "/healthz" && req.method() == http::Method::GET {
+                    return Ok::<_, BoxError>(healthz(&daemon));
+                }
+                let role = match admit(&daemon, &req) {
+                    Ok(role) => role,
+                    Err(resp) => return Ok(resp),
+                };
+                let conn = Conn::new(role);
+                tracing::debug!(conn = conn.id, %peer, role = role.as_str(), "websocket opened");
+                req.extensions_mut().insert(conn.clone());
+                let closed = svc.on_session_closed();
+                tokio::spawn(async move {
+                    closed.await;
+                    if let Some(session) = conn.session() {
+                        session.detach(conn.id);
+                        daemon.events.publish("session", "detached", json!({"session": session.id}));
+                    }
+                    tracing::debug!(conn = conn.id, "websocket closed");
+                });
+                svc.call(req).await
+            }
+        });
+        tokio::spawn(serve_with_graceful_shutdown(sock, svc, stop_handle.clone().shutdown()));
+    }
+    let _ = server_handle.stop();
+    server_handle.stopped().await;
+    Ok(())
+}

@@ -1,0 +1,65 @@
+//! The daemon's shared state: configuration, sessions, ops and the event bus.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use glovebox_protocol::wire::BackendStatus;
+
+use crate::dispatch::ops::Ops;
+use crate::events::EventBus;
+use crate::rpc::auth::Tokens;
+use crate::session::Sessions;
+
+/// Reports each backend's current state (`session.hello`, `/healthz`, `context.get_state`).
+pub type BackendProbe = Arc<dyn Fn() -> BTreeMap<String, BackendStatus> + Send + Sync>;
+
+/// What `run` needs; `main` builds it from the command line.
+pub struct Config {
+    pub tokens: Tokens,
+    /// Browser origins allowed to open the WebSocket (others get 403).
+    pub allowed_origins: Vec<String>,
+    pub max_message_bytes: u32,
+    pub max_in_flight: usize,
+    pub state_dir: PathBuf,
+    pub backends: BackendProbe,
+}
+
+impl Config {
+    /// Defaults for tests and embedding: given tokens, no backends.
+    pub fn new(tokens: Tokens, state_dir: PathBuf) -> Self {
+        Config {
+            tokens,
+            allowed_origins: Vec::new(),
+            max_message_bytes: 16 * 1024 * 1024,
+            max_in_flight: 32,
+            state_dir,
+            backends: Arc::new(BTreeMap::new),
+        }
+    }
+}
+
+pub struct Daemon {
+    pub config: Config,
+    pub sessions: Sessions,
+    pub ops: Ops,
+    pub events: EventBus,
+    pub started: Instant,
+}
+
+impl Daemon {
+    pub fn new(config: Config) -> Arc<Self> {
+        Arc::new(Daemon {
+            config,
+            sessions: Sessions::default(),
+            ops: Ops::new(4096),
+            events: EventBus::new(1024),
+            started: Instant::now(),
+        })
+    }
+
+    pub fn backends(&self) -> BTreeMap<String, BackendStatus> {
+        (self.config.backends)()
+    }
+}

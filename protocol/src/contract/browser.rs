@@ -1,0 +1,150 @@
+//! The `browser` tool: Chromium over CDP. One line per action; rules live in `rules.rs`.
+
+use super::params::*;
+use super::rules::{self as r, action};
+use super::spec::{Action, Class, DefaultValue as D, Locator as L, Param, Tool, Ty};
+
+const fn p(name: &'static str, ty: Ty, doc: &'static str) -> Param {
+    Param { name, ty, doc, default: None }
+}
+
+const fn pd(name: &'static str, ty: Ty, doc: &'static str, default: D) -> Param {
+    Param { name, ty, doc, default: Some(default) }
+}
+
+const TEXT: Ty = Ty::Str { allow_empty: false };
+
+const TARGET_SELECTOR: Param =
+    p("target_selector", TEXT, "drop on the first match of this CSS selector");
+const FILES: Param = p("files", Ty::StrList, "paths inside the workspace; each must exist");
+const WAIT_STATE: Param = p(
+    "state",
+    Ty::Enum(&["visible", "hidden", "attached", "detached"]),
+    "what the target should become (visible when omitted); needs ref or selector",
+);
+const ACCEPT: Param =
+    pd("accept", Ty::Bool, "accept (OK) or dismiss (Cancel) the dialog", D::Bool(true));
+const PROMPT_TEXT: Param =
+    p("prompt_text", Ty::Str { allow_empty: true }, "the answer to a prompt() dialog");
+const VISIBLE: Param = pd(
+    "visible",
+    Ty::Bool,
+    "open in the foreground; false opens it in the background",
+    D::Bool(true),
+);
+const MARK_KIND: Param = p(
+    "kind",
+    Ty::Enum(&["deliverable", "handoff"]),
+    "deliverable: a result to show the user; handoff: a tab the user should take over",
+);
+const NOTE: Param = p("note", TEXT, "why the tab is marked, shown with the mark");
+const CLEAR: Param =
+    pd("clear", Ty::Bool, "remove the tab's mark instead of setting one", D::Bool(false));
+const DOM_ACTION_NAME: Param =
+    p("name", TEXT, "the action's name; the DOM has no such actions, so this is UNSUPPORTED");
+const SCRIPT: Param =
+    p("script", TEXT, "a JavaScript expression or function body; await is allowed");
+
+/// A browser action that changes the page or the selection.
+const fn act(name: &'static str, summary: &'static str, locator: L) -> Action {
+    action(name, summary, Class::Act, locator).check(&[r::tab_pick_exclusive])
+}
+
+/// A browser action that only reads.
+const fn observe(name: &'static str, summary: &'static str, locator: L) -> Action {
+    action(name, summary, Class::Observe, locator).check(&[r::tab_pick_exclusive])
+}
+
+pub static BROWSER: Tool = Tool {
+    name: "browser",
+    description: "Act on and read Chromium tabs. Take a snapshot first; refs eN from it name \
+                  elements. Every action also accepts browser_id, tab_id (or legacy tab_index) \
+                  and snapshot_id; omitted, the session's selection is used.",
+    element_keys: &[REF, SELECTOR],
+    point_keys: &[VIEWPORT_X, VIEWPORT_Y, NX, NY],
+    common: &[BROWSER_ID, TAB_ID, TAB_INDEX, SNAPSHOT_ID],
+    actions: &[
+        // Acting.
+        act("navigate", "open url in the tab and wait until it is interactive; returns the final url", L::None)
+            .req(&[URL]).opt(&[TIMEOUT]),
+        act("click", "click an element or a viewport point; returns what was clicked and where", L::ElementOrPoint)
+            .opt(&[BUTTON, CLICK_COUNT]),
+        act("double_click", "double-click an element or a viewport point; returns what was clicked and where", L::ElementOrPoint)
+            .opt(&[BUTTON, DOUBLE_CLICK_COUNT]).check(&[r::tab_pick_exclusive, r::double_click_count]),
+        act("hover", "move the mouse over an element or a viewport point; returns the point", L::ElementOrPoint),
+        act("focus", "focus an element; returns the element that really has focus", L::Element),
+        act("type", "insert text at the caret of an element; returns the text typed", L::Element)
+            .req(&[TEXT_PARAM]),
+        act("fill", "replace an element's content with text (\"\" clears it), read it back; returns the value", L::Element)
+            .req(&[FILL_TEXT]),
+        act("set_value", "set a field's value with the native setter and fire input/change; returns the value", L::Element)
+            .req(&[VALUE]),
+        act("select", "choose the option with this value in a <select> (it must exist); returns it", L::Element)
+            .req(&[VALUE]),
+        act("check", "check a checkbox or radio button; returns the verified final state", L::Element),
+        act("uncheck", "uncheck a checkbox; returns the verified final state", L::Element),
+        act("paste", "paste text as a real paste event into an element or the focus; returns how it landed", L::ElementOptional)
+            .req(&[PASTE_TEXT]).opt(&[BROWSER_PASTE_FORMAT]).check(&[r::tab_pick_exclusive, r::browser_paste_format]),
+        act("select_text", "select the unique match of text in an element, or put the caret next to it; returns the offsets", L::Element)
+            .req(&[SELECT_TEXT]).opt(&[PREFIX, SUFFIX, SELECTION_TYPE]),
+        act("secondary_action", "run a named element action; the DOM has none, so this returns UNSUPPORTED with the reason", L::Element)
+            .req(&[DOM_ACTION_NAME]),
+        act("press", "press a key or chord, releasing modifiers even on failure; returns the chord", L::None)
+            .req(&[KEY]),
+        act("keyboard_type", "insert text into the focused element; returns the text", L::None)
+            .req(&[TEXT_PARAM]),
+        act("keydown", "hold a key down; later presses include it; returns the keys held", L::None)
+            .req(&[KEY]),
+        act("keyup", "release a held key; returns the keys still held", L::None)
+            .req(&[KEY]),
+        act("scroll", "scroll an element, at a point or the page by pixels or pages; returns the position before and after", L::AnyOptional)
+            .opt(&[DIRECTION, AMOUNT, PAGES]).excl(&[("amount", "pages")]),
+        act("scroll_into_view", "scroll an element to the middle of the viewport; returns its box", L::Element),
+        act("drag", "drag from an element or point to a drop target, releasing the button on failure; returns both points", L::ElementOrPoint)
+            .opt(&[TARGET_REF, TARGET_SELECTOR, VIEWPORT_TO_X, VIEWPORT_TO_Y, TO_NX, TO_NY, BUTTON])
+            .check(&[r::tab_pick_exclusive, r::browser_drag_target]),
+        act("upload", "set the files of a file input; returns the files set", L::Element)
+            .req(&[FILES]),
+        observe("wait", "wait for an element (timeout, state) or pause for duration_ms; returns what was waited for and how long", L::ElementOptional)
+            .opt(&[WAIT_TIMEOUT, DURATION_MS, WAIT_STATE]).excl(&[("timeout", "duration_ms")])
+            .check(&[r::tab_pick_exclusive, r::browser_wait]),
+        act("dialog", "accept or dismiss the open alert/confirm/prompt/beforeunload dialog; returns its type and message", L::None)
+            .opt(&[ACCEPT, PROMPT_TEXT]).check(&[r::tab_pick_exclusive, r::dialog_prompt]),
+        act("go_back", "go one step back in the tab's history and wait until ready; returns the url", L::None)
+            .opt(&[TIMEOUT]),
+        act("go_forward", "go one step forward in the tab's history and wait until ready; returns the url", L::None)
+            .opt(&[TIMEOUT]),
+        act("reload", "reload the tab and wait until ready; returns the url", L::None)
+            .opt(&[TIMEOUT]),
+        act("tab_new", "open a tab (about:blank without url) and make it the session's tab; returns its tab_id", L::None)
+            .opt(&[URL, VISIBLE]),
+        act("tab_select", "bring a tab to the front and make it the session's tab; returns its identity", L::None)
+            .check(&[r::tab_pick_exclusive, r::tab_required]),
+        observe("tab_get", "describe a tab without selecting it: url, title, state, mark, latest snapshot", L::None)
+            .check(&[r::tab_pick_exclusive, r::tab_required]),
+        act("tab_close", "close a tab (default: the session's tab) and forget its refs; returns what was closed", L::None),
+        act("tab_mark", "mark a tab deliverable or handoff with a note, or clear the mark; marks outlive the session", L::None)
+            .opt(&[MARK_KIND, NOTE, CLEAR]).check(&[r::tab_pick_exclusive, r::tab_mark]),
+        // Observing.
+        observe("snapshot", "ref-annotated accessibility outline; returns snapshot_id, mode full/incremental/continued, counts, truncation", L::None)
+            .opt(&[LIMIT, SCOPE_REF, CURSOR, DISABLE_DIFFING, QUERY])
+            .check(&[r::tab_pick_exclusive, r::cursor_alone]),
+        observe("get_content", "the visible text of the page or of an element", L::ElementOptional),
+        observe("get_html", "the HTML of the page or of an element", L::ElementOptional),
+        observe("get_url", "the tab's current URL", L::None),
+        observe("get_title", "the tab's current title", L::None),
+        observe("screenshot", "capture the viewport or the full page; returns the image with width, height and scale", L::None)
+            .opt(&[FULL_PAGE, BROWSER_IMAGE_FORMAT, QUALITY, MAX_WIDTH])
+            .check(&[r::tab_pick_exclusive, r::image_format]),
+        observe("screenshot_annotate", "a screenshot with ref labels drawn over the elements of a full snapshot; returns image and labels", L::None)
+            .opt(&[MAX_WIDTH]),
+        observe("state_and_screenshot", "a snapshot and a screenshot together; returns both and a consistent flag", L::None)
+            .opt(&[LIMIT, SCOPE_REF, DISABLE_DIFFING, QUERY, FULL_PAGE, BROWSER_IMAGE_FORMAT, QUALITY, MAX_WIDTH])
+            .check(&[r::tab_pick_exclusive, r::image_format]),
+        act("evaluate", "run JavaScript in the page (it may change it); returns the JSON value, exceptions as ACTION_FAILED", L::None)
+            .req(&[SCRIPT]),
+        observe("pdf", "print the page to PDF; returns an artifact, not inline data", L::None),
+        observe("tab_list", "the browser's tabs with tab_id, url, title, selected and mark", L::None),
+        observe("probe", "what works on this tab: CDP, input, accessibility and screenshots", L::None),
+    ],
+};

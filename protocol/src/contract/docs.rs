@@ -1,0 +1,188 @@
+//! Human documentation generated from the contract table: the JSON returned by
+//! `context.documentation`, the markdown reference in `docs/protocol.md`, the OpenRPC document
+//! and the contract version hash.
+
+use serde_json::{json, Value};
+
+use super::schema::{action_schema, param_schema, tool_description, tool_schema};
+use super::spec::{Tool, Ty};
+use super::TOOLS;
+use crate::error::ErrorCode;
+use crate::methods::METHODS;
+use crate::wire::OP_KEYS;
+
+/// Rules every client must know, stated once.
+pub const RULES: &[(&str, &str)] = &[
+    ("identity", "ids are discovered, never guessed: browser_id chrome-<port>, tab_id stable for the tab's life, app_id app:<pid>, window_id stable for the window's life; omitted ids fall back to the session's selection and every result echoes the target it used"),
+    ("refs", "refs eN come from a snapshot, belong to the session, survive for unchanged elements, and fail with STALE_REF once the element is gone or the page navigated; a ref from an older snapshot than the one named is SNAPSHOT_MISMATCH"),
+    ("coordinates", "desktop x,y are screen pixels, browser x,y are CSS viewport pixels; nx,ny in [0,1] are fractions of the screen or viewport; every screenshot states width, height, scale and coordinate_space"),
+    ("timing", "every call is an op with op_id and timeout_ms (default 30000, max 180000); re-sending an op_id within 10 minutes returns the first outcome; timeout is a readiness deadline, duration_ms a fixed pause"),
+    ("validation", "a call that breaks the contract is refused with CONTRACT_VIOLATION before any side effect; details.field names the parameter"),
+];
+
+/// The contract as data (`context.documentation`).
+pub fn documentation() -> Value {
+    let tools: Vec<Value> = TOOLS.iter().map(|t| tool_doc(t)).collect();
+    let rules: serde_json::Map<String, Value> =
+        RULES.iter().map(|(k, v)| ((*k).to_owned(), Value::from(*v))).collect();
+    let errors: Vec<Value> = ErrorCode::ALL
+        .iter()
+        .map(|c| json!({"code": c.as_str(), "rpc_code": c.rpc_code(), "meaning": c.meaning()}))
+        .collect();
+    json!({
+        "protocol": crate::PROTOCOL_VERSION,
+        "contract_version": contract_version(),
+        "tools": tools,
+        "rules": rules,
+        "errors": errors,
+        "op_keys": OP_KEYS,
+    })
+}
+
+fn tool_doc(tool: &Tool) -> Value {
+    let actions: Vec<Value> = tool
+        .actions
+        .iter()
+        .map(|a| {
+            let names = |ps: &[super::spec::Param]| ps.iter().map(|p| p.name).collect::<Vec<_>>();
+            let allow_empty: Vec<&str> = a
+                .own_params()
+                .filter(|p| matches!(p.ty, Ty::Str { allow_empty: true }))
+                .map(|p| p.name)
+                .collect();
+            json!({
+                "name": a.name,
+                "summary": a.summary,
+                "mutating": a.class.mutating(),
+                "required": names(a.required),
+                "optional": names(a.optional),
+                "target": a.locator.describe(&tool.element_key_names()),
+                "exclusive": a.exclusive,
+                "allow_empty": allow_empty,
+            })
+        })
+        .collect();
+    let params: serde_json::Map<String, Value> = TOOLS
+        .iter()
+        .filter(|t| t.name == tool.name)
+        .flat_map(|t| t.actions.iter().flat_map(|a| t.accepted(a)))
+        .map(|p| (p.name.to_owned(), param_schema(p)))
+        .collect();
+    json!({
+        "name": tool.name,
+        "description": tool.description,
+        "common_parameters": tool.common.iter().map(|p| p.name).collect::<Vec<_>>(),
+        "element_keys": tool.element_key_names(),
+        "actions": actions,
+        "parameters": params,
+    })
+}
+
+/// A short stable hash of everything a client depends on.
+pub fn contract_version() -> String {
+    let mut text = String::new();
+    for tool in TOOLS {
+        text.push_str(&tool_schema(tool).to_string());
+        text.push_str(&tool_description(tool));
+    }
+    for m in METHODS {
+        text.push_str(m.name);
+        for p in m.params {
+            text.push_str(p.name);
+            text.push_str(p.json_type);
+        }
+    }
+    // FNV-1a: stable across Rust versions, unlike DefaultHasher.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// The OpenRPC document served by `rpc.discover`.
+pub fn openrpc(daemon_version: &str) -> Value {
+    let mut methods: Vec<Value> = METHODS
+        .iter()
+        .map(|m| {
+            let params: Vec<Value> = m
+                .params
+                .iter()
+                .map(|p| {
+                    json!({"name": p.name, "required": p.required, "description": p.doc,
+                           "schema": {"type": p.json_type}})
+                })
+                .collect();
+            json!({"name": m.name, "summary": m.summary, "paramStructure": "by-name",
+                   "params": params, "result": {"name": "result", "schema": {}}})
+        })
+        .collect();
+    for tool in TOOLS {
+        for action in tool.actions {
+            let schema = action_schema(tool, action);
+            let required = &schema["required"];
+            let mut params: Vec<Value> = schema["properties"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(name, s)| {
+                    let req = required.as_array().is_some_and(|r| r.iter().any(|x| x == name));
+                    json!({"name": name, "required": req, "schema": s})
+                })
+                .collect();
+            params.push(json!({"name": "op_id", "schema": {"type": "string"}}));
+            params.push(json!({"name": "timeout_ms", "schema": {"type": "integer", "minimum": 1, "maximum": crate::wire::MAX_TIMEOUT_MS}}));
+            params.push(json!({"name": "capture", "schema": {"type": "boolean"}}));
+            methods.push(json!({
+                "name": tool.method(action),
+                "summary": action.summary,
+                "paramStructure": "by-name",
+                "params": params,
+                "result": {"name": "outcome", "schema": {"type": "object"}},
+            }));
+        }
+    }
+    json!({
+        "openrpc": "1.3.2",
+        "info": {"title": "gloveboxd", "version": daemon_version,
+                 "x-contract-version": contract_version()},
+        "methods": methods,
+    })
+}
+
+/// The generated part of `docs/protocol.md`: every method, every action, every error code.
+pub fn reference_markdown() -> String {
+    let mut out = String::from("## Methods\n\n| method | who | what |\n| --- | --- | --- |\n");
+    for m in METHODS {
+        out.push_str(&format!("| `{}` | {:?} | {} |\n", m.name, m.access, m.summary));
+    }
+    for tool in TOOLS {
+        out.push_str(&format!("\n## Tool `{}`\n\n{}\n\n", tool.name, tool.description));
+        if !tool.common.is_empty() {
+            let common: Vec<String> = tool.common.iter().map(|p| format!("`{}`", p.name)).collect();
+            out.push_str(&format!("Every action also accepts {}.\n\n", common.join(", ")));
+        }
+        out.push_str("| action | target | required | optional | does |\n");
+        out.push_str("| --- | --- | --- | --- | --- |\n");
+        for a in tool.actions {
+            let list = |ps: &[super::spec::Param]| {
+                ps.iter().map(|p| format!("`{}`", p.name)).collect::<Vec<_>>().join(", ")
+            };
+            let target = a.locator.describe(&tool.element_key_names()).unwrap_or_default();
+            out.push_str(&format!(
+                "| `{}` | {} | {} | {} | {} |\n",
+                a.name,
+                target,
+                list(a.required),
+                list(a.optional),
+                a.summary
+            ));
+        }
+    }
+    out.push_str("\n## Error codes\n\n| data.code | error.code | meaning |\n| --- | --- | --- |\n");
+    for c in ErrorCode::ALL {
+        out.push_str(&format!("| `{}` | {} | {} |\n", c.as_str(), c.rpc_code(), c.meaning()));
+    }
+    out
+}

@@ -1,0 +1,213 @@
+//! The shape of the contract table: tools, actions, parameters and locator kinds.
+//!
+//! Everything here is `const`-constructible so the tables in `context.rs`, `browser.rs` and
+//! `computer.rs` are plain statics; the schema, the docs, the validator and `rpc.discover` all
+//! read the same entries.
+
+use serde_json::{Map, Value};
+
+use super::validate::Violation;
+
+/// The value a parameter takes on the wire.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Ty {
+    /// A string; `allow_empty: false` rejects `""` (and whitespace-only text).
+    Str { allow_empty: bool },
+    /// A discovered identity whose format is checked before anything runs.
+    Id(IdKind),
+    /// A whole number in `min..=max`; JSON numbers with a fraction are refused.
+    Int { min: i64, max: i64 },
+    /// A number in `min..=max`, compared before any rounding.
+    Num { min: f64, max: f64 },
+    Bool,
+    /// One of the listed lower-case words.
+    Enum(&'static [&'static str]),
+    /// A non-empty array of non-empty strings (file paths).
+    StrList,
+    /// `{x, y, width, height}` in screen pixels.
+    Region,
+}
+
+/// Identity formats: ids are discovered, never guessed, so a URL or a name is refused early.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdKind {
+    /// `chrome-<port>` with port in 1..=65535.
+    Browser,
+    /// `app:<pid>`.
+    App,
+    /// Any non-empty token without whitespace (tab, window, snapshot, op ids).
+    Token,
+}
+
+/// A parameter's default, shown in the schema and applied before the handler runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum DefaultValue {
+    Int(i64),
+    Num(f64),
+    Bool(bool),
+    Str(&'static str),
+}
+
+impl DefaultValue {
+    pub fn to_json(self) -> Value {
+        match self {
+            DefaultValue::Int(v) => Value::from(v),
+            DefaultValue::Num(v) => Value::from(v),
+            DefaultValue::Bool(v) => Value::from(v),
+            DefaultValue::Str(v) => Value::from(v),
+        }
+    }
+}
+
+/// One parameter. The same name means the same type everywhere in a tool (a test checks it).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Param {
+    pub name: &'static str,
+    pub ty: Ty,
+    pub doc: &'static str,
+    pub default: Option<DefaultValue>,
+}
+
+/// How an action names what it acts on. Element keys are `ref` (and, in the browser,
+/// `selector`); point keys are `x,y` or `nx,ny`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Locator {
+    /// Takes no locator at all.
+    None,
+    /// Exactly one element key.
+    Element,
+    /// At most one element key.
+    ElementOptional,
+    /// Exactly one of an element key or a point.
+    ElementOrPoint,
+    /// At most one of an element key or a point.
+    AnyOptional,
+    /// A point is required; element keys are refused.
+    Point,
+    /// A point may be given; element keys are refused.
+    PointOptional,
+}
+
+impl Locator {
+    pub fn takes_element(self) -> bool {
+        matches!(
+            self,
+            Locator::Element
+                | Locator::ElementOptional
+                | Locator::ElementOrPoint
+                | Locator::AnyOptional
+        )
+    }
+
+    pub fn takes_point(self) -> bool {
+        matches!(
+            self,
+            Locator::ElementOrPoint | Locator::AnyOptional | Locator::Point | Locator::PointOptional
+        )
+    }
+
+    pub fn required(self) -> bool {
+        matches!(self, Locator::Element | Locator::ElementOrPoint | Locator::Point)
+    }
+
+    /// The words used in generated docs.
+    pub fn describe(self, element_keys: &[&str]) -> Option<String> {
+        let el = element_keys.join("|");
+        let text = match self {
+            Locator::None => return None,
+            Locator::Element => format!("target: {el}"),
+            Locator::ElementOptional => format!("optional target: {el}"),
+            Locator::ElementOrPoint => format!("target: {el} or x,y / nx,ny"),
+            Locator::AnyOptional => format!("optional target: {el} or x,y / nx,ny"),
+            Locator::Point => "target: x,y / nx,ny".to_owned(),
+            Locator::PointOptional => "optional point: x,y / nx,ny".to_owned(),
+        };
+        Some(text)
+    }
+}
+
+/// What an action does to the world; drives roles, approval and capture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// Reads only; allowed to observers.
+    Observe,
+    /// Changes the screen, a page or the selection; actor only; a capture follows.
+    Act,
+    /// Starts a process; actor only; the approval policy treats it as exec.
+    Exec,
+}
+
+impl Class {
+    pub fn mutating(self) -> bool {
+        !matches!(self, Class::Observe)
+    }
+}
+
+/// A cross-parameter rule that the generic checks cannot express.
+pub type Rule = fn(&Map<String, Value>) -> Result<(), Violation>;
+
+/// One action: the single source of its schema, docs and validation.
+#[derive(Debug, Clone, Copy)]
+pub struct Action {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub class: Class,
+    pub locator: Locator,
+    pub required: &'static [Param],
+    pub optional: &'static [Param],
+    /// Pairs that may not both be present.
+    pub exclusive: &'static [(&'static str, &'static str)],
+    /// Extra checks run after the generic ones.
+    pub rules: &'static [Rule],
+}
+
+impl Action {
+    /// Every parameter name the action accepts besides the tool's common ones and locators.
+    pub fn own_params(&self) -> impl Iterator<Item = &'static Param> {
+        self.required.iter().chain(self.optional.iter())
+    }
+}
+
+/// One tool: a named group of actions with an `action` discriminator.
+#[derive(Debug)]
+pub struct Tool {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// Keys that name an element (`ref`, and `selector` in the browser).
+    pub element_keys: &'static [Param],
+    /// `x`, `y`, `nx`, `ny` with this tool's coordinate meaning.
+    pub point_keys: &'static [Param],
+    /// Parameters every action of the tool accepts.
+    pub common: &'static [Param],
+    pub actions: &'static [Action],
+}
+
+impl Tool {
+    pub fn action(&self, name: &str) -> Option<&'static Action> {
+        self.actions.iter().find(|a| a.name == name)
+    }
+
+    pub fn element_key_names(&self) -> Vec<&'static str> {
+        self.element_keys.iter().map(|p| p.name).collect()
+    }
+
+    /// Every parameter `action` accepts, in a stable order: own, locator keys, common.
+    pub fn accepted(&self, action: &Action) -> Vec<&'static Param> {
+        let mut out: Vec<&'static Param> = action.own_params().collect();
+        if action.locator.takes_element() {
+            out.extend(self.element_keys.iter());
+        }
+        if action.locator.takes_point() {
+            out.extend(self.point_keys.iter());
+        }
+        out.extend(self.common.iter());
+        let mut seen = std::collections::HashSet::new();
+        out.retain(|p| seen.insert(p.name));
+        out
+    }
+
+    /// The direct JSON-RPC method name of an action, e.g. `browser.click`.
+    pub fn method(&self, action: &Action) -> String {
+        format!("{}.{}", self.name, action.name)
+    }
+}

@@ -1,0 +1,148 @@
+//! Typed shapes of the non-tool methods and of every tool call's result.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Keys a direct `<tool>.<action>` call may carry beside the action's own params.
+pub const OP_KEYS: [&str; 3] = ["op_id", "timeout_ms", "capture"];
+
+/// Default and largest op deadline.
+pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+pub const MAX_TIMEOUT_MS: u64 = 180_000;
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PeerInfo {
+    pub name: String,
+    #[serde(default)]
+    pub version: String,
+}
+
+/// `session.hello` params.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HelloParams {
+    pub protocol: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<PeerInfo>,
+    /// Name of the logical agent conversation; omitted: a fresh one is minted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+}
+
+/// One backend's state as reported in `session.hello` and `session.status`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BackendStatus {
+    /// `ready`, `starting`, `down` or `not_implemented`.
+    pub status: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, flatten)]
+    pub extra: BTreeMap<String, Value>,
+}
+
+/// `session.hello` result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HelloResult {
+    pub protocol: u32,
+    pub daemon: PeerInfo,
+    pub session_id: String,
+    pub resumed: bool,
+    pub role: String,
+    pub contract_version: String,
+    pub capabilities: Value,
+    pub features: Vec<String>,
+    pub backends: BTreeMap<String, BackendStatus>,
+}
+
+/// `tools.call` params.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolCallParams {
+    pub name: String,
+    #[serde(default)]
+    pub arguments: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub op_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capture: Option<bool>,
+}
+
+/// One entry of `tools.list`, shaped the way MCP clients expect.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolInfo {
+    pub name: String,
+    pub description: String,
+    #[serde(rename = "inputSchema")]
+    pub input_schema: Value,
+}
+
+/// Where the target of a call came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Settle {
+    pub waited_ms: u64,
+    /// `quiet`, `cap` or `none`.
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Timing {
+    pub exec_ms: f64,
+    #[serde(default)]
+    pub settle_ms: f64,
+    #[serde(default)]
+    pub capture_ms: f64,
+}
+
+/// The result of every tool call (direct method or inside `tools.call`'s structuredContent).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OpOutcome {
+    pub op_id: String,
+    pub tool: String,
+    pub action: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<Value>,
+    pub result: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settle: Option<Settle>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capture: Option<Value>,
+    pub timing: Timing,
+}
+
+/// `op.status` result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OpStatus {
+    pub op_id: String,
+    pub tool: String,
+    pub action: String,
+    /// `running`, `succeeded`, `failed`, `cancelled` or `timed_out`.
+    pub state: String,
+    pub elapsed_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<OpOutcome>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<crate::error::ErrorData>,
+}
+
+/// One pushed event (`events.event` notifications).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// Monotonic per daemon; a gap means events were dropped for this subscriber.
+    pub seq: u64,
+    pub topic: String,
+    pub kind: String,
+    pub ts_ms: u64,
+    #[serde(default)]
+    pub data: Value,
+    /// Events dropped for this subscriber since the previous one (slow reader).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dropped: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
