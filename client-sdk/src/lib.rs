@@ -1,1 +1,39 @@
-//! Client.
+//! Typed async client for gloveboxd: connect and say hello, call every contract action with
+//! typed params, follow ops, subscribe to events, and reconnect to the same session.
+//!
+//! ```no_run
+//! use glovebox_client::generated::ComputerWait;
+//! use glovebox_client::{Client, ClientOptions};
+//!
+//! # async fn demo() -> Result<(), glovebox_client::ClientError> {
+//! let options = ClientOptions::new("my-agent", "0.1.0").session("chat-42");
+//! let client = Client::connect("ws://127.0.0.1:7788/rpc", "TOKEN", options).await?;
+//! let outcome = client.computer_wait(ComputerWait { duration_ms: Some(10), ..Default::default() })
+//!     .op_id(client.new_op_id())
+//!     .await?;
+//! println!("{} took {} ms", outcome.op_id, outcome.timing.exec_ms);
+//! # Ok(()) }
+//! ```
+//!
+//! Typed calls (`client.browser_click(BrowserClick { .. })`) are generated from the contract
+//! table into [`generated`]; every param is an `Option`, including the ones an action
+//! requires: the daemon validates each call before any side effect and answers a missing or
+//! wrong param with `CONTRACT_VIOLATION` naming it in `details.field`.
+//!
+//! Op ids are idempotency keys: re-sending one within 10 minutes returns the first outcome
+//! and never runs the op twice, also after [`Client::reconnect`] (the session and its ops
+//! survive the connection). [`Client::call_with_retry`] and [`PendingCall::retry`] rely on it.
+
+mod client;
+mod error;
+pub mod generated;
+mod options;
+mod typed;
+
+pub use client::Client;
+pub use error::ClientError;
+pub use glovebox_protocol::error::{ErrorCode, ErrorData};
+pub use glovebox_protocol::wire::{Event, HelloResult, OpOutcome, OpStatus, ToolInfo};
+pub use jsonrpsee::core::client::Subscription;
+pub use options::{CallOptions, ClientOptions, DEFAULT_MAX_MESSAGE_BYTES, TIMEOUT_MARGIN};
+pub use typed::{ActionArgs, PendingCall, Region};

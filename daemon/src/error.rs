@@ -49,7 +49,8 @@ impl DaemonError {
         use DaemonError::*;
         match self {
             Contract(_) | InvalidParams { .. } | OpIdReused(_) => ErrorCode::ContractViolation,
-            HandshakeRequired | AlreadyHello => ErrorCode::HandshakeRequired,
+            HandshakeRequired => ErrorCode::HandshakeRequired,
+            AlreadyHello => ErrorCode::SessionBusy,
             ProtocolMismatch { .. } => ErrorCode::ProtocolMismatch,
             Forbidden { .. } => ErrorCode::Forbidden,
             SessionBusy(_) => ErrorCode::SessionBusy,

@@ -123,7 +123,7 @@ pub static METHODS: &[Method] = &[
         name: "events.unsubscribe",
         summary: "stop a subscription",
         access: Access::Read,
-        params: &[mp("subscription", "string", true, "the id events.subscribe returned")],
+        params: &[mp("subscription", "string", true, "the id events.subscribe returned, as a one-element array: [\"id\"]")],
     },
     Method {
         name: "approval.list",

@@ -10,7 +10,7 @@ use serde_json::json;
 use super::{implemented, Ctx, Output};
 use crate::error::DaemonError;
 
-pub fn pause(_ctx: Ctx, call: Checked) -> BoxFuture<'static, Result<Output, DaemonError>> {
+pub fn pause(ctx: Ctx, call: Checked) -> BoxFuture<'static, Result<Output, DaemonError>> {
     Box::pin(async move {
         let Some(ms) = call.args.get("duration_ms").and_then(|v| v.as_u64()) else {
             let tool = call.tool.name;
@@ -24,7 +24,10 @@ pub fn pause(_ctx: Ctx, call: Checked) -> BoxFuture<'static, Result<Output, Daem
             });
         };
         let started = Instant::now();
-        tokio::time::sleep(Duration::from_millis(ms)).await;
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_millis(ms)) => {}
+            _ = ctx.op.cancel.cancelled() => return Err(DaemonError::Cancelled),
+        }
         Ok(Output::new(json!({"waited_ms": started.elapsed().as_millis() as u64})))
     })
 }

@@ -86,6 +86,7 @@ pub async fn serve(
         .max_response_body_size(u32::MAX)
         .max_connections(1024)
         .ws_only()
+        .set_id_provider(jsonrpsee::server::RandomStringIdProvider::new(16))
         .build();
     let builder = jsonrpsee::server::Server::builder()
         .set_config(cfg)
@@ -134,7 +135,11 @@ pub async fn serve(
         });
         tokio::spawn(serve_with_graceful_shutdown(sock, svc, stop_handle.clone().shutdown()));
     }
+    // Tell open connections to finish, then wait for them, but never forever.
+    drop(stop_handle);
     let _ = server_handle.stop();
-    server_handle.stopped().await;
+    if tokio::time::timeout(std::time::Duration::from_secs(5), server_handle.stopped()).await.is_err() {
+        tracing::warn!("connections still open after 5 s; stopping anyway");
+    }
     Ok(())
 }

@@ -55,6 +55,7 @@ const fn observe(name: &'static str, summary: &'static str, locator: L) -> Actio
     action(name, summary, Class::Observe, locator).check(&[r::tab_pick_exclusive])
 }
 
+#[rustfmt::skip] // one line per action: the table reads as a table
 pub static BROWSER: Tool = Tool {
     name: "browser",
     description: "Act on and read Chromium tabs. Take a snapshot first; refs eN from it name \

@@ -46,6 +46,7 @@ const fn observe(name: &'static str, summary: &'static str, locator: L) -> Actio
     action(name, summary, Class::Observe, locator)
 }
 
+#[rustfmt::skip] // one line per action: the table reads as a table
 pub static COMPUTER: Tool = Tool {
     name: "computer",
     description: "Act on and read desktop apps through accessibility and X11. Take a snapshot \

@@ -139,6 +139,7 @@ fn browser_actions() {
         r#"
         browser {"action":"navigate","url":"https://example.com/"}
         browser {"action":"navigate","url":" "}
+        browser {"action":"navigate"}
         browser {"action":"double_click","x":5,"y":6}
         browser {"action":"double_click","ref":"e1","click_count":2}
         browser {"action":"hover","ref":"e1","button":"left"}
@@ -153,6 +154,8 @@ fn browser_actions() {
         browser {"action":"secondary_action","ref":"e1"}
         browser {"action":"press"}
         browser {"action":"keyboard_type","text":"new"}
+        browser {"action":"keydown"}
+        browser {"action":"keyup","key":"Shift"}
         browser {"action":"scroll","amount":300,"pages":1}
         browser {"action":"scroll","ref":"e4","pages":1}
         browser {"action":"upload","ref":"e1","files":[]}
@@ -167,6 +170,8 @@ fn browser_actions() {
               ok {"timeout":30000,"url":"https://example.com/"}
             browser {"action":"navigate","url":" "}
               CONTRACT_VIOLATION field=url: url must not be empty: the address to open, e.g. https://example.com/
+            browser {"action":"navigate"}
+              CONTRACT_VIOLATION field=url: url is required for browser.navigate: the address to open, e.g. https://example.com/
             browser {"action":"double_click","x":5,"y":6}
               ok {"button":"left","click_count":2,"x":5,"y":6}
             browser {"action":"double_click","ref":"e1","click_count":2}
@@ -195,6 +200,10 @@ fn browser_actions() {
               CONTRACT_VIOLATION field=key: key is required for browser.press: a key or chord such as Enter, Control+Shift+T, F5, PageDown or +
             browser {"action":"keyboard_type","text":"new"}
               ok {"text":"new"}
+            browser {"action":"keydown"}
+              CONTRACT_VIOLATION field=key: key is required for browser.keydown: a key or chord such as Enter, Control+Shift+T, F5, PageDown or +
+            browser {"action":"keyup","key":"Shift"}
+              ok {"key":"Shift"}
             browser {"action":"scroll","amount":300,"pages":1}
               CONTRACT_VIOLATION field=pages: amount and pages are mutually exclusive for browser.scroll; send only one
             browser {"action":"scroll","ref":"e4","pages":1}
@@ -282,6 +291,7 @@ fn browser_tabs() {
         browser {"action":"tab_new","url":"https://example.com/","visible":false}
         browser {"action":"tab_select"}
         browser {"action":"tab_get","tab_index":2}
+        browser {"action":"tab_get"}
         browser {"action":"tab_close","tab_id":"T1","tab_index":1}
         browser {"action":"tab_close"}
         browser {"action":"tab_mark"}
@@ -297,6 +307,8 @@ fn browser_tabs() {
               CONTRACT_VIOLATION field=tab_id: tab_id (or the legacy tab_index) is required: it names the tab; get ids from tab_list
             browser {"action":"tab_get","tab_index":2}
               ok {"tab_index":2}
+            browser {"action":"tab_get"}
+              CONTRACT_VIOLATION field=tab_id: tab_id (or the legacy tab_index) is required: it names the tab; get ids from tab_list
             browser {"action":"tab_close","tab_id":"T1","tab_index":1}
               CONTRACT_VIOLATION field=tab_index: tab_id and tab_index both pick the tab; send only tab_id (tab_index is the legacy position)
             browser {"action":"tab_close"}
@@ -365,6 +377,8 @@ fn computer_actions() {
         computer {"action":"paste","text":"x","format":"markdown"}
         computer {"action":"paste","text":"x","format":"jpeg"}
         computer {"action":"key","key":"Control+Shift+T"}
+        computer {"action":"keydown","key":"Shift","dispatch":"foreground"}
+        computer {"action":"keyup"}
         computer {"action":"scroll","nx":0.5,"ny":0.5,"amount":240}
         computer {"action":"drag","x":1,"y":2,"to_x":30,"to_y":40}
         computer {"action":"drag","ref":"e1","to_x":30,"to_y":40}
@@ -396,6 +410,10 @@ fn computer_actions() {
               CONTRACT_VIOLATION field=format: paste and the clipboard take format text or html
             computer {"action":"key","key":"Control+Shift+T"}
               ok {"dispatch":"auto","key":"Control+Shift+T"}
+            computer {"action":"keydown","key":"Shift","dispatch":"foreground"}
+              ok {"dispatch":"foreground","key":"Shift"}
+            computer {"action":"keyup"}
+              CONTRACT_VIOLATION field=key: key is required for computer.keyup: a key or chord such as Enter, Control+Shift+T, F5, PageDown or +
             computer {"action":"scroll","nx":0.5,"ny":0.5,"amount":240}
               ok {"amount":240,"direction":"down","dispatch":"auto","nx":0.5,"ny":0.5}
             computer {"action":"drag","x":1,"y":2,"to_x":30,"to_y":40}

@@ -1,7 +1,7 @@
 //! X server plumbing: probing a display with x11rb, picking a free display number, running Xvfb.
 
 use std::path::PathBuf;
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -44,10 +44,17 @@ fn connect_and_measure(display: &str) -> Result<ScreenSize, String> {
     Ok(ScreenSize { width: screen.width_in_pixels, height: screen.height_in_pixels })
 }
 
-/// Starts `Xvfb` on the first free display number and waits until it answers.
+/// Starts `Xvfb` on a free display number and waits until it answers.
+///
+/// Racing servers are sorted out by Xvfb's own lock file, but a lost race costs Xvfb ~2 s of
+/// retrying: starts within this process take turns, and each process scans from its own offset.
 pub(super) fn start_xvfb(sup: &Supervisor) -> Result<Xvfb, DesktopError> {
+    static TURN: Mutex<()> = Mutex::new(());
+    let _turn = TURN.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let span = LAST_DISPLAY - FIRST_DISPLAY + 1;
+    let offset = std::process::id() % span;
     let mut races = 0;
-    for number in FIRST_DISPLAY..=LAST_DISPLAY {
+    for number in (0..span).map(|i| FIRST_DISPLAY + (offset + i) % span) {
         if !is_free(number) {
             continue;
         }

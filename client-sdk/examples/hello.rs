@@ -1,0 +1,86 @@
+//! Say hello to a running gloveboxd, list its tools, run one op twice with the same op id
+//! (the second answer is the first outcome, not a second run), watch op events and print the
+//! session's status.
+//!
+//! Start a daemon in one terminal (`cargo xtask run`, or `cargo xtask desktop` for a private
+//! embedded desktop); it logs `gloveboxd listening on ws://ADDR/rpc` and where it wrote its
+//! token. Then, in another:
+//!
+//! ```text
+//! GLOVEBOX_URL=ws://127.0.0.1:7788/rpc GLOVEBOX_TOKEN_FILE=<the token file> \
+//!     cargo run -p glovebox-client --example hello
+//! ```
+//!
+//! `GLOVEBOX_TOKEN` may carry the token itself; `GLOVEBOX_URL` defaults to
+//! `ws://127.0.0.1:7788/rpc`.
+
+#![allow(clippy::print_stdout)]
+
+use std::time::Duration;
+
+use anyhow::Context as _;
+use glovebox_client::generated::ComputerWait;
+use glovebox_client::{Client, ClientOptions};
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let url = std::env::var("GLOVEBOX_URL").unwrap_or_else(|_| "ws://127.0.0.1:7788/rpc".into());
+    let token = match std::env::var("GLOVEBOX_TOKEN") {
+        Ok(token) => token,
+        Err(_) => {
+            let path = std::env::var("GLOVEBOX_TOKEN_FILE")
+                .context("set GLOVEBOX_TOKEN or GLOVEBOX_TOKEN_FILE")?;
+            let text = std::fs::read_to_string(&path).with_context(|| format!("reading {path}"))?;
+            // The token is the first word; the daemon may note more after it.
+            text.split_whitespace().next().context("the token file is empty")?.to_owned()
+        }
+    };
+    let options = ClientOptions::new("hello-example", env!("CARGO_PKG_VERSION"));
+    let client = Client::connect(&url, token.trim(), options).await?;
+    let hello = client.hello();
+    println!(
+        "hello: session {} (resumed: {}), role {}, daemon {} {}, contract {}",
+        hello.session_id,
+        hello.resumed,
+        hello.role,
+        hello.daemon.name,
+        hello.daemon.version,
+        hello.contract_version
+    );
+    for (name, backend) in &hello.backends {
+        println!("  backend {name}: {}", backend.status);
+    }
+
+    for tool in client.tools_list().await? {
+        let actions =
+            tool.input_schema["properties"]["action"]["enum"].as_array().map_or(0, Vec::len);
+        println!("tool {}: {actions} actions", tool.name);
+    }
+
+    // Subscribe before acting so the op's events are not missed.
+    let mut events = client.subscribe(&["ops"]).await?;
+
+    let op_id = client.new_op_id();
+    let wait = ComputerWait { duration_ms: Some(10), ..Default::default() };
+    let first = client.computer_wait(wait.clone()).op_id(&op_id).await?;
+    println!("computer.wait {op_id}: {} (exec {} ms)", first.result, first.timing.exec_ms);
+    let again = client.computer_wait(wait).op_id(&op_id).await?;
+    println!("re-sent {op_id}: same outcome: {}", again == first);
+
+    for _ in 0..2 {
+        match tokio::time::timeout(Duration::from_secs(5), events.next()).await {
+            Ok(Some(event)) => {
+                let event = event?;
+                println!("event #{} {}.{}: {}", event.seq, event.topic, event.kind, event.data);
+            }
+            Ok(None) => break,
+            Err(_) => {
+                println!("no event within 5 s");
+                break;
+            }
+        }
+    }
+
+    println!("status: {}", client.session_status().await?);
+    Ok(())
+}

@@ -1,0 +1,99 @@
+//! The pieces the generated typed calls stand on: the `ActionArgs` trait, `Region`, and
+//! `PendingCall`, the awaitable a typed call returns so op keys can be set fluently.
+
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+
+use glovebox_protocol::wire::OpOutcome;
+use serde::{Deserialize, Serialize};
+
+use crate::{CallOptions, Client, ClientError};
+
+/// The params of one contract action; the generated structs implement it.
+pub trait ActionArgs: Serialize {
+    /// The tool, e.g. `browser`.
+    const TOOL: &'static str;
+    /// The action, e.g. `click`; the direct method is `TOOL.ACTION`.
+    const ACTION: &'static str;
+}
+
+/// A screen rectangle in pixels (`Ty::Region` in the contract).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Region {
+    pub x: u32,
+    pub y: u32,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// A typed call not sent yet: `.await` it, after setting op keys if needed.
+///
+/// ```no_run
+/// # async fn f(client: &glovebox_client::Client) -> Result<(), glovebox_client::ClientError> {
+/// use glovebox_client::generated::ComputerWait;
+/// let args = ComputerWait { duration_ms: Some(10), ..Default::default() };
+/// let outcome = client.computer_wait(args).op_id(client.new_op_id()).timeout_ms(5_000).await?;
+/// # Ok(()) }
+/// ```
+#[must_use = "a call does nothing until it is awaited"]
+#[derive(Debug)]
+pub struct PendingCall<'a, A> {
+    client: &'a Client,
+    args: A,
+    options: CallOptions,
+    attempts: u32,
+}
+
+impl<'a, A: ActionArgs> PendingCall<'a, A> {
+    pub fn new(client: &'a Client, args: A) -> Self {
+        PendingCall { client, args, options: CallOptions::default(), attempts: 1 }
+    }
+
+    /// Idempotency key (see [`CallOptions::op_id`]).
+    pub fn op_id(mut self, op_id: impl Into<String>) -> Self {
+        self.options.op_id = Some(op_id.into());
+        self
+    }
+
+    /// The op's deadline in ms; the client waits that long plus a margin.
+    pub fn timeout_ms(mut self, ms: u64) -> Self {
+        self.options.timeout_ms = Some(ms);
+        self
+    }
+
+    /// `false`: no screenshot after a state-changing action.
+    pub fn capture(mut self, capture: bool) -> Self {
+        self.options.capture = Some(capture);
+        self
+    }
+
+    /// Replace all op keys at once.
+    pub fn options(mut self, options: CallOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Survive up to `attempts - 1` lost connections: reconnect and re-send with the same
+    /// op id (minted when unset), which the daemon answers without running the op twice.
+    pub fn retry(mut self, attempts: u32) -> Self {
+        self.attempts = attempts.max(1);
+        self
+    }
+}
+
+impl<'a, A: ActionArgs + Send + Sync + 'a> IntoFuture for PendingCall<'a, A> {
+    type Output = Result<OpOutcome, ClientError>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move {
+            let args = crate::client::to_object(&self.args)?;
+            let client = self.client;
+            if self.attempts > 1 {
+                client.call_with_retry(A::TOOL, A::ACTION, args, self.options, self.attempts).await
+            } else {
+                client.call(A::TOOL, A::ACTION, args, self.options).await
+            }
+        })
+    }
+}

@@ -1,0 +1,157 @@
+//! The build-and-run tasks: test, run, ci. They call cargo, the provision script and gloveboxd
+//! with inherited stdio, so output streams live and exit codes come back.
+
+use std::fmt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus};
+
+use anyhow::{bail, Context};
+
+/// A command that ran and failed; its exit code becomes xtask's.
+#[derive(Debug)]
+pub struct Failed {
+    what: String,
+    code: u8,
+}
+
+impl Failed {
+    pub fn code(&self) -> u8 {
+        self.code
+    }
+}
+
+impl fmt::Display for Failed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` failed (exit code {})", self.what, self.code)
+    }
+}
+
+impl std::error::Error for Failed {}
+
+/// `cargo xtask test`: provision, build the daemon the integration tests spawn, test everything.
+pub fn test(extra: &[String]) -> anyhow::Result<()> {
+    provision()?;
+    cargo(&["build", "--locked", "-p", "glovebox-daemon", "--bin", "gloveboxd"])?;
+    let bin = target_dir()?.join("debug").join("gloveboxd");
+    let mut cmd = cargo_cmd(&["test", "--workspace", "--locked"]);
+    cmd.args(extra).env("GLOVEBOX_BIN", &bin);
+    eprintln!("xtask: GLOVEBOX_BIN={}", bin.display());
+    status(&mut cmd)
+}
+
+/// `cargo xtask run` / `desktop`: build the release daemon and become it (exec), so signals
+/// and the exit code are the daemon's own. `extra` may override any default flag.
+pub fn run(desktop: &str, extra: &[String]) -> anyhow::Result<()> {
+    provision()?;
+    cargo(&["build", "--release", "-p", "glovebox-daemon", "--bin", "gloveboxd"])?;
+    let bin = target_dir()?.join("release").join("gloveboxd");
+    let state = state_dir()?;
+    std::fs::create_dir_all(&state).with_context(|| format!("creating {}", state.display()))?;
+    let defaults = [
+        ("--desktop", desktop.to_owned()),
+        ("--listen", "127.0.0.1:7788".to_owned()),
+        ("--token-file", state.join("token").display().to_string()),
+        ("--state-dir", state.display().to_string()),
+    ];
+    let mut cmd = Command::new(&bin);
+    for (flag, value) in defaults {
+        let given = extra.iter().any(|a| a == flag || a.starts_with(&format!("{flag}=")));
+        if !given {
+            cmd.args([flag, value.as_str()]);
+        }
+    }
+    cmd.args(extra);
+    eprintln!("xtask: exec {}", show(&cmd));
+    let err = cmd.exec();
+    Err(err).with_context(|| format!("cannot run {}", bin.display()))
+}
+
+/// `cargo xtask ci`: lints (skipped with a warning where the tool is not installed), then test.
+pub fn ci(lint: bool) -> anyhow::Result<()> {
+    if lint {
+        if has_cargo_tool("fmt") {
+            cargo(&["fmt", "--all", "--", "--check"])?;
+        } else {
+            eprintln!("xtask: warning: rustfmt not installed; skipping the format check");
+        }
+        if has_cargo_tool("clippy") {
+            cargo(&["clippy", "--locked", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
+        } else {
+            eprintln!("xtask: warning: clippy not installed; skipping lints");
+        }
+    }
+    test(&[])
+}
+
+/// Runs the provision script; it returns at once when every package is installed.
+fn provision() -> anyhow::Result<()> {
+    let script = root().join("workspace-image").join("provision.sh");
+    status(Command::new("bash").arg(script))
+}
+
+fn root() -> PathBuf {
+    // `cargo run` sets CARGO_MANIFEST_DIR at run time too; prefer it, so a moved checkout
+    // never points at the directory xtask happened to be compiled in.
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
+    manifest.parent().map_or(manifest.clone(), Path::to_path_buf)
+}
+
+fn target_dir() -> anyhow::Result<PathBuf> {
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR").filter(|d| !d.is_empty()) {
+        return Ok(root().join(dir)); // join keeps an absolute dir as is
+    }
+    let out = cargo_cmd(&["metadata", "--format-version", "1", "--no-deps"])
+        .output()
+        .context("running cargo metadata")?;
+    if !out.status.success() {
+        bail!("cargo metadata failed: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    let dir = meta["target_directory"].as_str().context("no target_directory in cargo metadata")?;
+    Ok(PathBuf::from(dir))
+}
+
+fn state_dir() -> anyhow::Result<PathBuf> {
+    if let Some(dir) = std::env::var_os("GLOVEBOX_STATE_DIR") {
+        return Ok(PathBuf::from(dir));
+    }
+    let home = std::env::var_os("HOME").context("HOME is not set; set GLOVEBOX_STATE_DIR")?;
+    Ok(PathBuf::from(home).join(".local/state/glovebox"))
+}
+
+fn has_cargo_tool(tool: &str) -> bool {
+    cargo_cmd(&[tool, "--version"]).output().is_ok_and(|o| o.status.success())
+}
+
+fn cargo_cmd(args: &[&str]) -> Command {
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cmd.args(args).current_dir(root());
+    cmd
+}
+
+fn cargo(args: &[&str]) -> anyhow::Result<()> {
+    status(&mut cargo_cmd(args))
+}
+
+fn status(cmd: &mut Command) -> anyhow::Result<()> {
+    let what = show(cmd);
+    eprintln!("xtask: $ {what}");
+    let status = cmd.status().with_context(|| format!("cannot start `{what}`"))?;
+    if status.success() {
+        return Ok(());
+    }
+    Err(Failed { what, code: exit_code(status) }.into())
+}
+
+/// The shell's convention: the exit code, or 128 + signal number.
+fn exit_code(status: ExitStatus) -> u8 {
+    let code = status.code().or_else(|| status.signal().map(|s| 128 + s)).unwrap_or(1);
+    u8::try_from(code).ok().filter(|c| *c != 0).unwrap_or(1)
+}
+
+fn show(cmd: &Command) -> String {
+    let parts = std::iter::once(cmd.get_program()).chain(cmd.get_args());
+    parts.map(|p| p.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ")
+}
