@@ -5,4 +5,5 @@ mod contract;
 mod daemon_binary;
 mod handshake;
 mod ops;
+mod sdk;
 mod transport;
