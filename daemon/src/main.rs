@@ -43,6 +43,9 @@ struct Cli {
     /// Ops in flight per connection before BUSY.
     #[arg(long, default_value_t = 32)]
     max_in_flight: usize,
+    /// Seconds a session with no connection stays resumable.
+    #[arg(long, default_value_t = 600)]
+    session_ttl_secs: u64,
 }
 
 fn default_state_dir() -> PathBuf {
@@ -116,6 +119,7 @@ async fn serve(cli: &Cli, tokens: Tokens, token_source: &str, desktop: Arc<embed
     config.allowed_origins = cli.allow_origin.clone();
     config.max_message_bytes = cli.max_message_bytes;
     config.max_in_flight = cli.max_in_flight;
+    config.session_ttl = std::time::Duration::from_secs(cli.session_ttl_secs);
     config.backends = backends;
 
     banner(addr, token_source, desktop.display());

@@ -22,6 +22,8 @@ pub struct Config {
     pub allowed_origins: Vec<String>,
     pub max_message_bytes: u32,
     pub max_in_flight: usize,
+    /// How long a session nobody is attached to can still be resumed.
+    pub session_ttl: std::time::Duration,
     pub state_dir: PathBuf,
     pub backends: BackendProbe,
 }
@@ -34,6 +36,7 @@ impl Config {
             allowed_origins: Vec::new(),
             max_message_bytes: 16 * 1024 * 1024,
             max_in_flight: 32,
+            session_ttl: std::time::Duration::from_secs(600),
             state_dir,
             backends: Arc::new(BTreeMap::new),
         }
@@ -51,8 +54,8 @@ pub struct Daemon {
 impl Daemon {
     pub fn new(config: Config) -> Arc<Self> {
         Arc::new(Daemon {
+            sessions: Sessions::new(config.session_ttl),
             config,
-            sessions: Sessions::default(),
             ops: Ops::new(4096),
             events: EventBus::new(1024),
             started: Instant::now(),

@@ -5,6 +5,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use dashmap::DashMap;
 use serde::Serialize;
@@ -25,6 +26,8 @@ pub struct Session {
     pub id: String,
     /// The connection that drives the session, if one does.
     owner: Mutex<Option<u64>>,
+    /// Connections (actor or observer) attached now, and when the last one left.
+    attached: Mutex<(usize, Option<Instant>)>,
     paused: AtomicBool,
     pub selection: Mutex<Selection>,
 }
@@ -34,6 +37,7 @@ impl Session {
         Session {
             id,
             owner: Mutex::new(None),
+            attached: Mutex::new((0, None)),
             paused: AtomicBool::new(false),
             selection: Mutex::new(Selection::default()),
         }
@@ -58,17 +62,43 @@ impl Session {
                 *owner = None;
             }
         }
+        if let Ok(mut a) = self.attached.lock() {
+            a.0 = a.0.saturating_sub(1);
+            if a.0 == 0 {
+                a.1 = Some(Instant::now());
+            }
+        }
+    }
+
+    fn attach_conn(&self) {
+        if let Ok(mut a) = self.attached.lock() {
+            *a = (a.0 + 1, None);
+        }
+    }
+
+    /// True when nobody has been attached for longer than `ttl`.
+    fn expired(&self, now: Instant, ttl: Duration) -> bool {
+        self.attached
+            .lock()
+            .map(|a| a.0 == 0 && a.1.is_some_and(|t| now.duration_since(t) > ttl))
+            .unwrap_or(false)
     }
 }
 
-/// All sessions by name.
-#[derive(Debug, Default)]
+/// All sessions by name. A session nobody is attached to is kept for `ttl` so a client can
+/// reconnect and resume it, then forgotten.
+#[derive(Debug)]
 pub struct Sessions {
     by_id: DashMap<String, Arc<Session>>,
     minted: AtomicU64,
+    ttl: Duration,
 }
 
 impl Sessions {
+    pub fn new(ttl: Duration) -> Self {
+        Sessions { by_id: DashMap::new(), minted: AtomicU64::new(0), ttl }
+    }
+
     /// Start or resume `name` for connection `conn`. An actor may not take a session another
     /// live connection drives; an observer may watch it.
     pub fn attach(
@@ -81,6 +111,8 @@ impl Sessions {
             Some(n) => n.to_owned(),
             None => format!("s{}-{}", std::process::id(), self.minted.fetch_add(1, Ordering::SeqCst) + 1),
         };
+        let now = Instant::now();
+        self.by_id.retain(|_, s| !s.expired(now, self.ttl));
         let entry = self.by_id.entry(id.clone());
         let resumed = matches!(entry, dashmap::Entry::Occupied(_));
         let session = entry.or_insert_with(|| Arc::new(Session::new(id.clone()))).clone();
@@ -91,6 +123,7 @@ impl Sessions {
                 _ => *owner = Some(conn),
             }
         }
+        session.attach_conn();
         Ok((session, resumed))
     }
 
@@ -105,5 +138,30 @@ impl Sessions {
 
     pub fn is_empty(&self) -> bool {
         self.by_id.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detached_sessions_expire_after_the_ttl() {
+        let sessions = Sessions::new(Duration::from_millis(30));
+        let (s, resumed) = sessions.attach(Some("a"), 1, true).expect("new");
+        assert!(!resumed);
+        assert!(matches!(sessions.attach(Some("a"), 2, true), Err(DaemonError::SessionBusy(_))));
+        s.detach(1);
+        let (s, resumed) = sessions.attach(Some("a"), 2, true).expect("resumed");
+        assert!(resumed, "within the ttl the session comes back");
+        s.detach(2);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !s.expired(Instant::now(), Duration::from_millis(30)) {
+            assert!(Instant::now() < deadline);
+            std::thread::yield_now();
+        }
+        let (_, resumed) = sessions.attach(Some("a"), 3, true).expect("fresh");
+        assert!(!resumed, "after the ttl it is a new session");
+        assert_eq!(sessions.len(), 1);
     }
 }
