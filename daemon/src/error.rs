@@ -103,7 +103,9 @@ impl DaemonError {
         match self {
             Contract(v) => Some(json!({"field": v.field, "fields": v.fields})),
             InvalidParams { method, .. } => Some(json!({"method": method})),
-            ProtocolMismatch { client, daemon } => Some(json!({"client": client, "daemon": daemon})),
+            ProtocolMismatch { client, daemon } => {
+                Some(json!({"client": client, "daemon": daemon}))
+            }
             Forbidden { role, method } => Some(json!({"role": role, "method": method})),
             SessionBusy(s) | SessionNotFound(s) | Paused(s) => Some(json!({"session": s})),
             TargetNotFound { kind, id } => Some(json!({"kind": kind, "id": id})),

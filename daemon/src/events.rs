@@ -25,7 +25,8 @@ impl EventBus {
     }
 
     pub fn publish(&self, topic: &str, kind: &str, data: Value) {
-        let ts_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+        let ts_ms =
+            SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
         let event = Event {
             seq: self.seq.fetch_add(1, Ordering::SeqCst) + 1,
             topic: topic.to_owned(),
@@ -48,7 +49,7 @@ pub async fn next_event(rx: &mut broadcast::Receiver<Event>, topics: &[String]) 
     let mut dropped = 0u64;
     loop {
         match rx.recv().await {
-            Ok(mut ev) if topics.iter().any(|t| *t == ev.topic) => {
+            Ok(mut ev) if topics.contains(&ev.topic) => {
                 ev.dropped = dropped;
                 return Some(ev);
             }

@@ -17,7 +17,11 @@ use glovebox_protocol::wire::BackendStatus;
 use serde_json::Value;
 
 #[derive(Debug, Parser)]
-#[command(name = "gloveboxd", version, about = "Hands and eyes on a virtual desktop and Chromium for AI agents, over JSON-RPC on WebSocket")]
+#[command(
+    name = "gloveboxd",
+    version,
+    about = "Hands and eyes on a virtual desktop and Chromium for AI agents, over JSON-RPC on WebSocket"
+)]
 struct Cli {
     /// Address to listen on (port 0 picks a free one; the banner prints it).
     #[arg(long, default_value = "127.0.0.1:7788")]
@@ -59,7 +63,10 @@ fn default_state_dir() -> PathBuf {
 fn tokens(cli: &Cli) -> anyhow::Result<(Tokens, String)> {
     if let Ok(t) = std::env::var("GLOVEBOX_TOKEN") {
         if !t.trim().is_empty() {
-            return Ok((Tokens::new([(t.trim().to_owned(), Role::Actor)]), "$GLOVEBOX_TOKEN".into()));
+            return Ok((
+                Tokens::new([(t.trim().to_owned(), Role::Actor)]),
+                "$GLOVEBOX_TOKEN".into(),
+            ));
         }
     }
     let path = cli.token_file.clone().unwrap_or_else(|| cli.state_dir.join("token"));
@@ -80,6 +87,11 @@ fn main() -> anyhow::Result<()> {
         .with_context(|| format!("cannot create the state dir {}", cli.state_dir.display()))?;
     let (tokens, token_source) = tokens(&cli)?;
 
+    // Bind first: a taken port fails fast, before any desktop is started.
+    let listener = std::net::TcpListener::bind(cli.listen)
+        .with_context(|| format!("cannot listen on {}", cli.listen))?;
+    listener.set_nonblocking(true)?;
+
     let supervisor = Supervisor::new(&cli.state_dir);
     let desktop = embedded::start(cli.desktop, &cli.state_dir, &supervisor)?;
     // Before any thread exists: backends and children read DISPLAY and the bus addresses.
@@ -89,17 +101,21 @@ fn main() -> anyhow::Result<()> {
     let desktop = Arc::new(desktop);
 
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    let served = runtime.block_on(serve(&cli, tokens, &token_source, desktop.clone()));
+    let served = runtime.block_on(serve(&cli, listener, tokens, &token_source, desktop.clone()));
     drop(runtime);
     desktop.stop();
     supervisor.stop_all();
     served
 }
 
-async fn serve(cli: &Cli, tokens: Tokens, token_source: &str, desktop: Arc<embedded::DesktopEnv>) -> anyhow::Result<()> {
-    let listener = tokio::net::TcpListener::bind(cli.listen)
-        .await
-        .with_context(|| format!("cannot listen on {}", cli.listen))?;
+async fn serve(
+    cli: &Cli,
+    listener: std::net::TcpListener,
+    tokens: Tokens,
+    token_source: &str,
+    desktop: Arc<embedded::DesktopEnv>,
+) -> anyhow::Result<()> {
+    let listener = tokio::net::TcpListener::from_std(listener)?;
     let addr = listener.local_addr()?;
     let probe_desktop = desktop.clone();
     let backends = Arc::new(move || {
@@ -135,7 +151,8 @@ fn desktop_status(desktop: &embedded::DesktopEnv) -> BackendStatus {
         _ => BTreeMap::new(),
     };
     extra.remove("reason");
-    let word = extra.remove("status").and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+    let word =
+        extra.remove("status").and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
     BackendStatus { status: word, reason: status.reason, extra }
 }
 
@@ -151,7 +168,8 @@ fn banner(addr: SocketAddr, token_source: &str, display: &str) {
     let _ = writeln!(out, "  token: {token_source}");
     let _ = writeln!(out, "  desktop: DISPLAY={display}");
     let _ = writeln!(out, "  health: curl http://{addr}/healthz");
-    let _ = writeln!(out, "  try: wscat -c ws://{addr}/rpc -H \"Authorization: Bearer {token_cmd}\"");
+    let _ =
+        writeln!(out, "  try: wscat -c ws://{addr}/rpc -H \"Authorization: Bearer {token_cmd}\"");
     let _ = writeln!(out, "       then send {{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"session.hello\",\"params\":{{\"protocol\":1}}}}");
     let _ = out.flush();
 }

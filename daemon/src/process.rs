@@ -34,7 +34,8 @@ pub enum ProcessError {
     EmptyArgv { name: String },
     #[error("cannot open log {path}: {source}")]
     Log { path: PathBuf, source: std::io::Error },
-    #[error("cannot start {name} ({program}): {source}; is it installed? (workspace-image/provision.sh)")]
+    // Usually a missing package: workspace-image/provision.sh installs them all.
+    #[error("cannot start {name} ({program}): {source}")]
     Spawn { name: String, program: String, source: std::io::Error },
     #[error("cannot wait for {name} (pid {pid}): {source}")]
     Wait { name: String, pid: u32, source: std::io::Error },
@@ -103,8 +104,9 @@ impl Supervisor {
     ) -> Result<u32, ProcessError> {
         let mut cmd = self.command(name, argv, env)?;
         let log = self.open_log(name, argv)?;
-        let err_log =
-            log.try_clone().map_err(|source| ProcessError::Log { path: self.log_path(name), source })?;
+        let err_log = log
+            .try_clone()
+            .map_err(|source| ProcessError::Log { path: self.log_path(name), source })?;
         cmd.stdin(Stdio::null()).stdout(log).stderr(err_log);
         let child = cmd.spawn().map_err(|source| spawn_error(name, argv, source))?;
         let pid = child.id();
@@ -218,7 +220,8 @@ impl Supervisor {
         let path = self.log_path(name);
         let log_error = |source| ProcessError::Log { path: path.clone(), source };
         std::fs::create_dir_all(&self.inner.log_dir).map_err(log_error)?;
-        let mut file = OpenOptions::new().create(true).append(true).open(&path).map_err(log_error)?;
+        let mut file =
+            OpenOptions::new().create(true).append(true).open(&path).map_err(log_error)?;
         let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
         let line: Vec<_> = argv.iter().map(|a| a.as_ref().to_string_lossy()).collect();
         writeln!(file, "=== {secs} (unix time) start: {}", line.join(" ")).map_err(log_error)?;
@@ -290,7 +293,11 @@ fn stop_child(mut entry: Supervised) -> Result<(), ProcessError> {
     if exited.is_none() {
         tracing::warn!(name = entry.name, pid, "child ignored SIGTERM; killed");
         let _ = entry.child.kill();
-        entry.child.wait().map_err(|source| ProcessError::Wait { name: entry.name, pid, source })?;
+        entry.child.wait().map_err(|source| ProcessError::Wait {
+            name: entry.name,
+            pid,
+            source,
+        })?;
     }
     Ok(())
 }
@@ -319,7 +326,9 @@ fn stop_foreign(pid: u32) -> Result<(), ProcessError> {
 pub fn is_alive(pid: u32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         // The state letter follows the parenthesised command name, which may contain spaces.
-        Ok(stat) => stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z')),
+        Ok(stat) => {
+            stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
+        }
         Err(_) => false,
     }
 }
@@ -334,63 +343,4 @@ fn to_pid(pid: u32) -> Pid {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A log dir removed at the end of the test.
-    struct Scratch(PathBuf);
-
-    impl Drop for Scratch {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-
-    fn scratch(tag: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("glovebox-process-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        Scratch(dir)
-    }
-
-    #[test]
-    fn logs_env_and_reverse_stop() {
-        let dir = scratch("stop");
-        let sup = Supervisor::new(&dir.0);
-        sup.extend_env(&[("GLOVEBOX_A".into(), "base".into())]);
-        let env = [("GLOVEBOX_B".to_owned(), "over".to_owned())];
-        let script = "echo a=$GLOVEBOX_A b=$GLOVEBOX_B; exec sleep 30";
-        let first = sup.spawn("first", &["sh", "-c", script], &env).expect("spawn first");
-        let second = sup.spawn("second", &["sleep", "30"], &[]).expect("spawn second");
-        assert!(sup.is_running(first) && sup.is_running(second));
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while !sup.log_tail("first", 200).contains("a=base b=over") {
-            assert!(Instant::now() < deadline, "log: {}", sup.log_tail("first", 200));
-            thread::sleep(POLL);
-        }
-        sup.stop_all();
-        assert!(!is_alive(first) && !is_alive(second));
-        assert!(!sup.is_running(first));
-    }
-
-    #[test]
-    fn run_captures_and_times_out() {
-        let dir = scratch("run");
-        let sup = Supervisor::new(&dir.0);
-        let out = sup.run("echo", &["echo", "hi"], &[], Duration::from_secs(5)).expect("run");
-        assert!(out.status.success());
-        assert_eq!(out.stdout, b"hi\n");
-        let slow = sup.run("sleep", &["sleep", "5"], &[], Duration::from_millis(100));
-        assert!(matches!(slow, Err(ProcessError::Timeout { .. })));
-    }
-
-    #[test]
-    fn stop_pid_stops_children_and_missing_pids() {
-        let dir = scratch("pid");
-        let sup = Supervisor::new(&dir.0);
-        let pid = sup.launch_app(&["sleep", "30"], &[]).expect("launch");
-        assert!(sup.log_path("app-sleep").exists());
-        sup.stop_pid(pid).expect("stop");
-        assert!(!is_alive(pid));
-        sup.stop_pid(u32::MAX / 2).expect("unknown pid is already stopped");
-    }
-}
+mod tests;

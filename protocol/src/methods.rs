@@ -117,13 +117,23 @@ pub static METHODS: &[Method] = &[
         name: "events.subscribe",
         summary: "push events of the given topics as events.event notifications",
         access: Access::Read,
-        params: &[mp("topics", "array", false, "topics: ops, session, browser, desktop; all if omitted")],
+        params: &[mp(
+            "topics",
+            "array",
+            false,
+            "topics: ops, session, browser, desktop; all if omitted",
+        )],
     },
     Method {
         name: "events.unsubscribe",
         summary: "stop a subscription",
         access: Access::Read,
-        params: &[mp("subscription", "string", true, "the id events.subscribe returned, as a one-element array: [\"id\"]")],
+        params: &[mp(
+            "subscription",
+            "string",
+            true,
+            "the id events.subscribe returned, as a one-element array: [\"id\"]",
+        )],
     },
     Method {
         name: "approval.list",

@@ -91,7 +91,10 @@ impl Running {
             if let Some(status) = self.child.try_wait().expect("wait") {
                 return status;
             }
-            assert!(Instant::now() < deadline, "gloveboxd did not exit within {within:?} of SIGTERM");
+            assert!(
+                Instant::now() < deadline,
+                "gloveboxd did not exit within {within:?} of SIGTERM"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -108,6 +111,6 @@ impl Drop for Running {
 /// Whether a process with this pid is alive (and not a zombie).
 pub fn alive(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| !s.split_whitespace().nth(2).is_some_and(|state| state == "Z"))
+        .map(|s| s.split_whitespace().nth(2).is_none_or(|state| state != "Z"))
         .unwrap_or(false)
 }

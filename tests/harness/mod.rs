@@ -104,7 +104,8 @@ impl TempDir {
     pub fn new(tag: &str) -> TempDir {
         static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let path = std::env::temp_dir().join(format!("glovebox-test-{}-{tag}-{n}", std::process::id()));
+        let path =
+            std::env::temp_dir().join(format!("glovebox-test-{}-{tag}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&path);
         std::fs::create_dir_all(&path).expect("temp dir");
         TempDir { path }

@@ -25,10 +25,15 @@ impl Raw {
         Self::connect_with(url, token, &[]).await
     }
 
-    pub async fn connect_with(url: &str, token: Option<&str>, headers: &[(&str, &str)]) -> Result<Raw, u16> {
+    pub async fn connect_with(
+        url: &str,
+        token: Option<&str>,
+        headers: &[(&str, &str)],
+    ) -> Result<Raw, u16> {
         let mut req = url.into_client_request().expect("request");
         if let Some(t) = token {
-            req.headers_mut().insert("authorization", format!("Bearer {t}").parse().expect("header"));
+            req.headers_mut()
+                .insert("authorization", format!("Bearer {t}").parse().expect("header"));
         }
         for (k, v) in headers {
             req.headers_mut().insert(
@@ -38,9 +43,11 @@ impl Raw {
         }
         let connect = tokio_tungstenite::connect_async_with_config(
             req,
-            Some(tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
-                .max_message_size(Some(64 << 20))
-                .max_frame_size(Some(64 << 20))),
+            Some(
+                tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+                    .max_message_size(Some(64 << 20))
+                    .max_frame_size(Some(64 << 20)),
+            ),
             false,
         );
         match tokio::time::timeout(DEADLINE, connect).await.expect("connect in time") {
@@ -134,7 +141,8 @@ impl Raw {
 
     /// `session.hello`, asserting success; returns the result.
     pub async fn hello(&mut self, session: Option<&str>) -> Value {
-        let mut params = json!({"protocol": 1, "client": {"name": "glovebox-tests", "version": "0"}});
+        let mut params =
+            json!({"protocol": 1, "client": {"name": "glovebox-tests", "version": "0"}});
         if let Some(s) = session {
             params["session"] = json!(s);
         }

@@ -50,8 +50,16 @@ async fn seed_validation_scenario() {
     let cases = [
         ("browser", json!({"action": "click", "ref": "e1", "selector": "#go"}), "selector"),
         ("browser", json!({"action": "wait", "selector": "#go", "timeout": 90000}), "timeout"),
-        ("browser", json!({"action": "double_click", "ref": "e1", "click_count": 3}), "click_count"),
-        ("browser", json!({"action": "navigate", "url": "http://127.0.0.1/", "text": "hi"}), "text"),
+        (
+            "browser",
+            json!({"action": "double_click", "ref": "e1", "click_count": 3}),
+            "click_count",
+        ),
+        (
+            "browser",
+            json!({"action": "navigate", "url": "http://127.0.0.1/", "text": "hi"}),
+            "text",
+        ),
         ("browser", json!({"action": "wait", "timeout": 1000, "duration_ms": 10}), "duration_ms"),
         ("computer", json!({"action": "wait", "amount": 3, "duration_ms": 10}), "amount"),
         ("browser", json!({"action": "click"}), "ref"),
@@ -75,7 +83,12 @@ async fn seed_validation_scenario() {
         assert_eq!(err["code"], "CONTRACT_VIOLATION");
         assert_eq!(err["details"]["field"], want);
     }
-    let ok = c.call("tools.call", json!({"name": "computer", "arguments": {"action": "wait", "duration_ms": 20}})).await;
+    let ok = c
+        .call(
+            "tools.call",
+            json!({"name": "computer", "arguments": {"action": "wait", "duration_ms": 20}}),
+        )
+        .await;
     let result = &ok["result"];
     assert_eq!(result["isError"], false, "{ok}");
     assert!(result["structuredContent"]["result"]["waited_ms"].as_u64().is_some_and(|ms| ms >= 20));
@@ -107,8 +120,13 @@ async fn validation_details_are_precise() {
         assert_eq!(code(&r), "CONTRACT_VIOLATION", "{method} {params}: {r}");
         assert_eq!(field(&r), want, "{method} {params}: {r}");
     }
-    let r = c.call("browser.navigate", json!({"url": "http://x.test", "text": "a", "foo": 1})).await;
-    assert_eq!(r["error"]["data"]["details"]["fields"], json!(["foo", "text"]), "every unknown named");
+    let r =
+        c.call("browser.navigate", json!({"url": "http://x.test", "text": "a", "foo": 1})).await;
+    assert_eq!(
+        r["error"]["data"]["details"]["fields"],
+        json!(["foo", "text"]),
+        "every unknown named"
+    );
     d.stop().await;
 }
 
@@ -118,14 +136,32 @@ async fn discover_and_documentation_cover_the_contract() {
     let mut c = d.actor().await;
     let doc = c.call("rpc.discover", json!({})).await["result"].clone();
     assert_eq!(doc["openrpc"], "1.3.2");
-    let methods: Vec<&str> = doc["methods"].as_array().expect("methods").iter().filter_map(|m| m["name"].as_str()).collect();
-    for m in ["session.hello", "tools.call", "op.cancel", "events.subscribe", "browser.click", "computer.clipboard_set"] {
+    let methods: Vec<&str> = doc["methods"]
+        .as_array()
+        .expect("methods")
+        .iter()
+        .filter_map(|m| m["name"].as_str())
+        .collect();
+    for m in [
+        "session.hello",
+        "tools.call",
+        "op.cancel",
+        "events.subscribe",
+        "browser.click",
+        "computer.clipboard_set",
+    ] {
         assert!(methods.contains(&m), "{m} missing from rpc.discover");
     }
     let r = c.call("context.documentation", json!({})).await;
     let docs = &r["result"]["result"];
     for (tool, actions) in CATALOGUE {
-        let t = docs["tools"].as_array().expect("tools").iter().find(|t| t["name"] == tool).expect("tool").clone();
+        let t = docs["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .find(|t| t["name"] == tool)
+            .expect("tool")
+            .clone();
         for action in actions.split_whitespace() {
             let a = t["actions"].as_array().expect("actions").iter().find(|a| a["name"] == action);
             let a = a.unwrap_or_else(|| panic!("{tool}.{action} undocumented"));
@@ -146,7 +182,9 @@ async fn unbuilt_backends_answer_unsupported_with_what_works() {
     let mut c = d.actor().await;
     let r = c.call("browser.navigate", json!({"url": "http://127.0.0.1:1/"})).await;
     assert_eq!(code(&r), "UNSUPPORTED", "{r}");
-    assert!(r["error"]["data"]["details"]["available"].as_array().is_some_and(|a| a.contains(&json!("wait"))));
+    assert!(r["error"]["data"]["details"]["available"]
+        .as_array()
+        .is_some_and(|a| a.contains(&json!("wait"))));
     let state = c.call("context.get_state", json!({})).await;
     assert!(state["result"]["result"]["browsers_error"]["code"].is_string(), "{state}");
     d.stop().await;

@@ -13,8 +13,11 @@ fn xvfb_pids_of(display: &str) -> Vec<u32> {
     for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
         let cmd = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        let args: Vec<String> = cmd.split(|b| *b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
-        if args.first().is_some_and(|a| a.ends_with("Xvfb")) && args.get(1).map(String::as_str) == Some(display) {
+        let args: Vec<String> =
+            cmd.split(|b| *b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+        if args.first().is_some_and(|a| a.ends_with("Xvfb"))
+            && args.get(1).map(String::as_str) == Some(display)
+        {
             pids.push(pid);
         }
     }
@@ -24,8 +27,13 @@ fn xvfb_pids_of(display: &str) -> Vec<u32> {
 #[tokio::test(flavor = "multi_thread")]
 async fn embedded_desktop_end_to_end() {
     let mut d = Running::start(&["--desktop", "embedded"]);
-    assert!(d.banner.iter().any(|l| l.contains("wscat -c ws://")), "banner has a wscat line: {:?}", d.banner);
-    let mode = std::fs::metadata(d.state.path.join("token")).expect("token file").permissions().mode();
+    assert!(
+        d.banner.iter().any(|l| l.contains("wscat -c ws://")),
+        "banner has a wscat line: {:?}",
+        d.banner
+    );
+    let mode =
+        std::fs::metadata(d.state.path.join("token")).expect("token file").permissions().mode();
     assert_eq!(mode & 0o777, 0o600);
 
     let health: serde_json::Value = {

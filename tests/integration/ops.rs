@@ -11,7 +11,9 @@ async fn deadline_turns_into_timeout() {
     let d = InProcess::start().await;
     let mut c = d.actor().await;
     let t = Instant::now();
-    let r = c.call("computer.wait", json!({"duration_ms": 5000, "timeout_ms": 100, "op_id": "slow"})).await;
+    let r = c
+        .call("computer.wait", json!({"duration_ms": 5000, "timeout_ms": 100, "op_id": "slow"}))
+        .await;
     assert_eq!(code(&r), "TIMEOUT", "{r}");
     assert!(t.elapsed() < Duration::from_millis(2000), "took {:?}", t.elapsed());
     let s = c.call("op.status", json!({"op_id": "slow"})).await;

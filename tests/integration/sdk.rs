@@ -14,7 +14,9 @@ fn options(session: &str) -> ClientOptions {
 #[tokio::test(flavor = "multi_thread")]
 async fn typed_calls_ops_and_errors() {
     let d = InProcess::start().await;
-    let client = std::sync::Arc::new(Client::connect(&d.url(), ACTOR, options("sdk-a")).await.expect("connect"));
+    let client = std::sync::Arc::new(
+        Client::connect(&d.url(), ACTOR, options("sdk-a")).await.expect("connect"),
+    );
     assert_eq!(client.hello().session_id, "sdk-a");
     assert_eq!(client.tools_list().await.expect("tools").len(), 3);
 
@@ -25,16 +27,27 @@ async fn typed_calls_ops_and_errors() {
     assert_eq!(first.op_id, op);
     let again = client.computer_wait(wait).op_id(&op).await.expect("replayed");
     assert_eq!(first, again);
-    let ev = tokio::time::timeout(Duration::from_secs(5), events.next()).await.expect("an event").expect("open").expect("decodes");
+    let ev = tokio::time::timeout(Duration::from_secs(5), events.next())
+        .await
+        .expect("an event")
+        .expect("open")
+        .expect("decodes");
     assert_eq!((ev.topic.as_str(), ev.kind.as_str()), ("ops", "started"));
 
     let bad = client
-        .browser_click(BrowserClick { r#ref: Some("e1".into()), selector: Some("#a".into()), ..Default::default() })
+        .browser_click(BrowserClick {
+            r#ref: Some("e1".into()),
+            selector: Some("#a".into()),
+            ..Default::default()
+        })
         .await;
     match bad {
         Err(ClientError::Rpc { code, details, .. }) => {
             assert_eq!(code, ErrorCode::ContractViolation);
-            assert_eq!(details.and_then(|d| d["field"].as_str().map(String::from)), Some("selector".into()));
+            assert_eq!(
+                details.and_then(|d| d["field"].as_str().map(String::from)),
+                Some("selector".into())
+            );
         }
         other => panic!("expected a contract violation, got {other:?}"),
     }
@@ -43,7 +56,9 @@ async fn typed_calls_ops_and_errors() {
     let c2 = client.clone();
     let long2 = long.clone();
     let running = tokio::spawn(async move {
-        c2.computer_wait(ComputerWait { duration_ms: Some(10_000), ..Default::default() }).op_id(&long2).await
+        c2.computer_wait(ComputerWait { duration_ms: Some(10_000), ..Default::default() })
+            .op_id(&long2)
+            .await
     });
     let deadline = std::time::Instant::now() + glovebox_tests::DEADLINE;
     while client.op_status(&long).await.map(|s| s.state).unwrap_or_default() != "running" {
@@ -51,7 +66,10 @@ async fn typed_calls_ops_and_errors() {
     }
     client.op_cancel(&long).await.expect("cancel");
     let cancelled = running.await.expect("joined");
-    assert!(matches!(cancelled, Err(ClientError::Rpc { code: ErrorCode::Cancelled, .. })), "{cancelled:?}");
+    assert!(
+        matches!(cancelled, Err(ClientError::Rpc { code: ErrorCode::Cancelled, .. })),
+        "{cancelled:?}"
+    );
     d.stop().await;
 }
 
@@ -84,7 +102,8 @@ async fn the_shipped_example_runs() {
         .env("GLOVEBOX_URL", d.url())
         .env("GLOVEBOX_TOKEN", ACTOR)
         .output();
-    let out = tokio::time::timeout(glovebox_tests::DEADLINE, out).await.expect("in time").expect("runs");
+    let out =
+        tokio::time::timeout(glovebox_tests::DEADLINE, out).await.expect("in time").expect("runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains("same outcome: true"), "{text}");

@@ -36,10 +36,16 @@ async fn upgrade_needs_a_valid_token() {
 
 #[tokio::test]
 async fn browser_origins_need_the_allow_list() {
-    let d = InProcess::with(Options { allowed_origins: vec!["http://ok.test".into()], ..Options::default() }).await;
+    let d = InProcess::with(Options {
+        allowed_origins: vec!["http://ok.test".into()],
+        ..Options::default()
+    })
+    .await;
     let evil = Raw::connect_with(&d.url(), Some(ACTOR), &[("origin", "http://evil.test")]).await;
     assert_eq!(evil.err(), Some(403));
-    let mut ok = Raw::connect_with(&d.url(), Some(ACTOR), &[("origin", "http://ok.test")]).await.expect("allowed");
+    let mut ok = Raw::connect_with(&d.url(), Some(ACTOR), &[("origin", "http://ok.test")])
+        .await
+        .expect("allowed");
     ok.hello(None).await;
     d.stop().await;
 }
@@ -67,7 +73,10 @@ async fn unknown_methods_say_so_with_a_code() {
     assert_eq!(code(&r), "METHOD_NOT_FOUND");
     let r = c.call("browser.teleport", json!({})).await;
     assert_eq!(code(&r), "METHOD_NOT_FOUND");
-    assert!(r["error"]["data"]["message"].as_str().unwrap_or_default().contains("tools.list"), "{r}");
+    assert!(
+        r["error"]["data"]["message"].as_str().unwrap_or_default().contains("tools.list"),
+        "{r}"
+    );
     d.stop().await;
 }
 
@@ -93,10 +102,12 @@ async fn batches_answer_every_entry() {
 
 #[tokio::test]
 async fn oversized_messages_are_refused_and_the_daemon_stays_up() {
-    let d = InProcess::with(Options { max_message_bytes: Some(64 * 1024), ..Options::default() }).await;
+    let d =
+        InProcess::with(Options { max_message_bytes: Some(64 * 1024), ..Options::default() }).await;
     let mut c = d.actor().await;
     let big = "x".repeat(200 * 1024);
-    let req = json!({"jsonrpc": "2.0", "id": 5, "method": "computer.type", "params": {"text": big}});
+    let req =
+        json!({"jsonrpc": "2.0", "id": 5, "method": "computer.type", "params": {"text": big}});
     c.send_text(&req.to_string()).await;
     let r = c.recv().await;
     assert!(r["error"].is_object(), "{r}");
@@ -124,7 +135,10 @@ async fn observers_read_but_do_not_act() {
         assert_eq!(code(&r), "FORBIDDEN", "{method}: {r}");
     }
     let r = o
-        .call("tools.call", json!({"name": "computer", "arguments": {"action": "key", "key": "Enter"}}))
+        .call(
+            "tools.call",
+            json!({"name": "computer", "arguments": {"action": "key", "key": "Enter"}}),
+        )
         .await;
     assert_eq!(r["result"]["isError"], true, "{r}");
     assert_eq!(r["result"]["structuredContent"]["error"]["code"], "FORBIDDEN");

@@ -11,9 +11,9 @@ use anyhow::bail;
 const USAGE: &str = "\
 usage: cargo xtask <task> [args]
 
-  test [-- <cargo test args>]     provision if needed, build gloveboxd, cargo test --workspace --locked
-  run [-- <gloveboxd args>]       provision if needed, build gloveboxd (release), run it: --desktop auto
-  desktop [-- <gloveboxd args>]   the same with a private embedded desktop: --desktop embedded
+  test [-- <cargo test args>]     provision if needed, build gloveboxd, test the workspace
+  run [-- <gloveboxd args>]       provision if needed, build and run gloveboxd (--desktop auto)
+  desktop [-- <gloveboxd args>]   the same with a private embedded desktop (--desktop embedded)
   ci [--no-lint]                  what CI runs: cargo fmt --check, clippy -D warnings, then test
   bench <name> [args]             a benchmark
   codegen [--check]               regenerate committed generated files (--check: fail if stale)

@@ -6,9 +6,9 @@
 
 mod bus;
 mod dirs;
-mod xserver;
 #[cfg(test)]
 mod tests;
+mod xserver;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -81,7 +81,9 @@ pub struct DesktopStatus {
 pub enum DesktopError {
     #[error("no usable X display: {reason}; {remedy}")]
     NoDisplay { reason: String, remedy: &'static str },
-    #[error("no free X display number in :{first}..:{last}; stop stale X servers or remove their /tmp/.X<n>-lock files")]
+    #[error(
+        "no free X display in :{first}..:{last}; stop stale Xvfb servers or remove /tmp/.X<n>-lock"
+    )]
     NoFreeDisplay { first: u32, last: u32 },
     #[error("{what} exited during start-up ({status}); log {log}:\n{tail}")]
     Exited { what: &'static str, status: String, log: PathBuf, tail: String },
@@ -235,7 +237,8 @@ fn start_embedded(state_dir: &Path, sup: &Supervisor) -> Result<DesktopEnv, Desk
     let wm_pid = sup.spawn("openbox", &["openbox", "--sm-disable"], &env)?;
     guard.pids.push(wm_pid);
     if !xserver::wait_for_wm(sup, wm_pid, &x.display) {
-        tracing::warn!(log = %sup.log_path("openbox").display(), "openbox did not come up; windows will be unmanaged");
+        let log = sup.log_path("openbox");
+        tracing::warn!(log = %log.display(), "openbox did not come up; windows stay unmanaged");
     }
     tracing::info!(display = x.display, a11y, "embedded desktop ready");
     sup.extend_env(&env);
@@ -257,7 +260,10 @@ fn existing_display() -> Result<(String, ScreenSize), DesktopError> {
     const REMEDY: &str = "start an X server and export DISPLAY, or use --desktop embedded";
     let display = std::env::var("DISPLAY").unwrap_or_default();
     if display.is_empty() {
-        return Err(DesktopError::NoDisplay { reason: "DISPLAY is not set".into(), remedy: REMEDY });
+        return Err(DesktopError::NoDisplay {
+            reason: "DISPLAY is not set".into(),
+            remedy: REMEDY,
+        });
     }
     match xserver::probe(&display, PROBE_TIMEOUT) {
         Ok(screen) => Ok((display, screen)),
@@ -282,7 +288,9 @@ fn adopt_existing(
             env.push(("DBUS_SESSION_BUS_ADDRESS".to_owned(), session.clone()));
             let a11y = bus::a11y_address(sup, &session);
             if a11y.is_none() {
-                tracing::warn!("the session bus offers no AT-SPI bus; accessibility is unavailable");
+                tracing::warn!(
+                    "the session bus offers no AT-SPI bus; accessibility is unavailable"
+                );
             }
             (a11y, false, None)
         }

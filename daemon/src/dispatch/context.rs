@@ -38,9 +38,9 @@ pub fn get_state(ctx: Ctx, _call: Checked) -> BoxFuture<'static, Result<Output, 
         let backends = ctx.daemon.backends();
         let domain = |name: &str, key: &str| {
             let status = backends.get(name);
-            let reason = status
-                .and_then(|s| s.reason.clone())
-                .unwrap_or_else(|| format!("the {name} backend does not list {key} in this build yet"));
+            let reason = status.and_then(|s| s.reason.clone()).unwrap_or_else(|| {
+                format!("the {name} backend does not list {key} in this build yet")
+            });
             json!({"code": "BACKEND_UNAVAILABLE", "message": reason})
         };
         Ok(Output::new(json!({

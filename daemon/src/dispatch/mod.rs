@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use futures::future::BoxFuture;
 use glovebox_protocol::contract::{Checked, Tool};
 use glovebox_protocol::error::ErrorData;
-use glovebox_protocol::wire::{OpOutcome, Timing, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS};
+use glovebox_protocol::wire::{OpOutcome, Timing, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
 use serde_json::{json, Value};
 
 use crate::error::DaemonError;
@@ -127,7 +127,11 @@ pub async fn call(
     let d = daemon.clone();
     let body = move |op: OpContext| {
         let op_id = op.op_id.clone();
-        d.events.publish("ops", "started", json!({"op_id": op_id, "session": session.id, "method": method}));
+        d.events.publish(
+            "ops",
+            "started",
+            json!({"op_id": op_id, "session": session.id, "method": method}),
+        );
         let ctx = Ctx { daemon: d, session, op };
         let started = Instant::now();
         let fut = handler(ctx, checked);

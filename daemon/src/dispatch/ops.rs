@@ -76,7 +76,11 @@ impl OpEntry {
     }
 
     fn expired(&self, now: Instant) -> bool {
-        self.finished.lock().ok().and_then(|f| *f).is_some_and(|t| now.duration_since(t) > RETENTION)
+        self.finished
+            .lock()
+            .ok()
+            .and_then(|f| *f)
+            .is_some_and(|t| now.duration_since(t) > RETENTION)
     }
 }
 

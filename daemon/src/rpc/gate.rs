@@ -72,7 +72,10 @@ where
         }
     }
 
-    fn batch<'a>(&self, mut batch: Batch<'a>) -> impl Future<Output = Self::BatchResponse> + Send + 'a {
+    fn batch<'a>(
+        &self,
+        mut batch: Batch<'a>,
+    ) -> impl Future<Output = Self::BatchResponse> + Send + 'a {
         for entry in batch.iter_mut() {
             let Ok(BatchEntry::Call(req)) = entry else { continue };
             let conn = req.extensions().get::<Arc<Conn>>().cloned();

@@ -25,6 +25,8 @@ use crate::state::Daemon;
 
 type RpcResult = Result<Value, ErrorObjectOwned>;
 
+// By value so it reads as `.map_err(err)` and `err(DaemonError::..)` at every call site.
+#[allow(clippy::needless_pass_by_value)]
 fn err(e: DaemonError) -> ErrorObjectOwned {
     to_rpc_error(&e.to_data())
 }
@@ -51,7 +53,9 @@ fn parse<T: DeserializeOwned>(method: &str, params: &Params<'_>) -> Result<T, Er
 }
 
 /// Build the module with every method of the protocol.
-pub fn module(daemon: Arc<Daemon>) -> Result<RpcModule<Arc<Daemon>>, jsonrpsee::core::RegisterMethodError> {
+pub fn module(
+    daemon: Arc<Daemon>,
+) -> Result<RpcModule<Arc<Daemon>>, jsonrpsee::core::RegisterMethodError> {
     let mut m = RpcModule::new(daemon);
     m.register_async_method("session.hello", |p, d, ext| async move { hello(&d, &p, &ext) })?;
     m.register_async_method("session.status", |_, d, ext| async move { status(&d, &ext) })?;
@@ -59,10 +63,15 @@ pub fn module(daemon: Arc<Daemon>) -> Result<RpcModule<Arc<Daemon>>, jsonrpsee::
     m.register_async_method("session.resume", |_, d, ext| async move { pause(&d, &ext, false) })?;
     m.register_async_method("session.close", |_, d, ext| async move { close(&d, &ext) })?;
     m.register_async_method("tools.list", |_, _, _| async move { tools_list() })?;
-    m.register_async_method("tools.call", |p, d, ext| async move { tools_call(&d, &p, &ext).await })?;
+    m.register_async_method(
+        "tools.call",
+        |p, d, ext| async move { tools_call(&d, &p, &ext).await },
+    )?;
     m.register_async_method("op.status", |p, d, ext| async move { op_status(&d, &p, &ext) })?;
     m.register_async_method("op.cancel", |p, d, ext| async move { op_cancel(&d, &p, &ext) })?;
-    m.register_async_method("approval.list", |_, _, _| async move { Ok::<_, ErrorObjectOwned>(json!({"approvals": []})) })?;
+    m.register_async_method("approval.list", |_, _, _| async move {
+        Ok::<_, ErrorObjectOwned>(json!({"approvals": []}))
+    })?;
     for name in ["approval.grant", "approval.deny"] {
         m.register_async_method(name, |p, _, _| async move { approval_unknown(&p) })?;
     }
@@ -102,12 +111,16 @@ fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     }
     if let Some(name) = &params.session {
         if name.is_empty() || name.len() > 128 || name.chars().any(char::is_whitespace) {
-            let v = contract::Violation::new("session", "session must be 1 to 128 characters without spaces");
+            let v = contract::Violation::new(
+                "session",
+                "session must be 1 to 128 characters without spaces",
+            );
             return Err(err(DaemonError::Contract(v)));
         }
     }
     let actor = conn.role == super::auth::Role::Actor;
-    let (session, resumed) = d.sessions.attach(params.session.as_deref(), conn.id, actor).map_err(err)?;
+    let (session, resumed) =
+        d.sessions.attach(params.session.as_deref(), conn.id, actor).map_err(err)?;
     if !conn.bind(session.clone()) {
         session.detach(conn.id);
         return Err(err(DaemonError::AlreadyHello));
@@ -123,9 +136,17 @@ fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
         role: conn.role.as_str().into(),
         contract_version: docs::contract_version(),
         capabilities: capabilities(d),
-        features: ["ops", "idempotent-op-ids", "op-cancel", "events", "tools-call-mcp", "openrpc", "batch"]
-            .map(String::from)
-            .to_vec(),
+        features: [
+            "ops",
+            "idempotent-op-ids",
+            "op-cancel",
+            "events",
+            "tools-call-mcp",
+            "openrpc",
+            "batch",
+        ]
+        .map(String::from)
+        .to_vec(),
         backends: d.backends(),
     };
     serde_json::to_value(result).map_err(|e| err(DaemonError::ActionFailed(e.to_string())))
@@ -208,11 +229,15 @@ async fn tools_call(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcRes
     let Some(tool) = contract::tool(&params.name) else {
         let v = contract::Violation::new(
             "name",
-            format!("unknown tool {:?}; tools.list names context, browser and computer", params.name),
+            format!(
+                "unknown tool {:?}; tools.list names context, browser and computer",
+                params.name
+            ),
         );
         return Err(err(DaemonError::Contract(v)));
     };
-    let options = OpOptions { op_id: params.op_id, timeout_ms: params.timeout_ms, capture: params.capture };
+    let options =
+        OpOptions { op_id: params.op_id, timeout_ms: params.timeout_ms, capture: params.capture };
     let checked = validate_tool_call(tool, &params.arguments).map_err(DaemonError::from);
     let outcome = dispatch::call(d, caller(&conn, &session), checked, options).await;
     Ok(mcp_result(outcome))
@@ -224,7 +249,9 @@ fn mcp_result(outcome: Result<OpOutcome, ErrorData>) -> Value {
             let mut content = Vec::new();
             let mut text = o.clone();
             if let Some(capture) = text.capture.take() {
-                content.push(json!({"type": "image", "data": capture["data"], "mimeType": capture["mime"]}));
+                content.push(
+                    json!({"type": "image", "data": capture["data"], "mimeType": capture["mime"]}),
+                );
             }
             let summary = serde_json::to_string(&text).unwrap_or_default();
             content.insert(0, json!({"type": "text", "text": summary}));
@@ -297,7 +324,10 @@ fn op_status(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     let conn = conn_of(ext)?;
     let s = session_of(&conn)?;
     let r: OpRef = parse("op.status", p)?;
-    let entry = d.ops.get(&s.id, &r.op_id).ok_or_else(|| err(DaemonError::TargetNotFound { kind: "op", id: r.op_id.clone() }))?;
+    let entry = d
+        .ops
+        .get(&s.id, &r.op_id)
+        .ok_or_else(|| err(DaemonError::TargetNotFound { kind: "op", id: r.op_id.clone() }))?;
     serde_json::to_value(entry.status()).map_err(|e| err(DaemonError::ActionFailed(e.to_string())))
 }
 
@@ -305,7 +335,10 @@ fn op_cancel(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     let conn = conn_of(ext)?;
     let s = session_of(&conn)?;
     let r: OpRef = parse("op.cancel", p)?;
-    let entry = d.ops.get(&s.id, &r.op_id).ok_or_else(|| err(DaemonError::TargetNotFound { kind: "op", id: r.op_id.clone() }))?;
+    let entry = d
+        .ops
+        .get(&s.id, &r.op_id)
+        .ok_or_else(|| err(DaemonError::TargetNotFound { kind: "op", id: r.op_id.clone() }))?;
     let was_running = entry.status().state == "running";
     entry.cancel();
     Ok(json!({"op_id": r.op_id, "cancelled": was_running}))
@@ -328,14 +361,21 @@ struct SubscribeParams {
     topics: Option<Vec<String>>,
 }
 
-async fn subscribe(d: Arc<Daemon>, p: Params<'static>, pending: jsonrpsee::PendingSubscriptionSink) {
+async fn subscribe(
+    d: Arc<Daemon>,
+    p: Params<'static>,
+    pending: jsonrpsee::PendingSubscriptionSink,
+) {
     let params: SubscribeParams = match parse("events.subscribe", &p) {
         Ok(v) => v,
         Err(e) => return pending.reject(e).await,
     };
     let topics: Vec<String> = params.topics.unwrap_or_else(|| TOPICS.map(String::from).to_vec());
     if let Some(bad) = topics.iter().find(|t| !TOPICS.contains(&t.as_str())) {
-        let v = contract::Violation::new("topics", format!("unknown topic {bad:?}; use {}", TOPICS.join(", ")));
+        let v = contract::Violation::new(
+            "topics",
+            format!("unknown topic {bad:?}; use {}", TOPICS.join(", ")),
+        );
         return pending.reject(err(DaemonError::Contract(v))).await;
     }
     let mut rx = d.events.subscribe();

@@ -27,26 +27,30 @@ pub enum ServeError {
     Register(#[from] jsonrpsee::core::RegisterMethodError),
 }
 
-fn plain(status: StatusCode, body: serde_json::Value) -> Response<HttpBody> {
+fn plain(status: StatusCode, body: &serde_json::Value) -> Response<HttpBody> {
     let mut r = Response::new(HttpBody::from(body.to_string()));
     *r.status_mut() = status;
-    r.headers_mut().insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("application/json"));
+    r.headers_mut()
+        .insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("application/json"));
     r
 }
 
 /// Check the upgrade request: path, origin, token. `Err` is the HTTP answer to send instead.
-fn admit<B>(daemon: &Daemon, req: &Request<B>) -> Result<auth::Role, Response<HttpBody>> {
+fn admit<B>(daemon: &Daemon, req: &Request<B>) -> Result<auth::Role, Box<Response<HttpBody>>> {
     if req.uri().path() != "/rpc" {
-        return Err(plain(StatusCode::NOT_FOUND, json!({"error": "not found; the endpoint is /rpc"})));
+        return Err(Box::new(plain(
+            StatusCode::NOT_FOUND,
+            &json!({"error": "not found; the endpoint is /rpc"}),
+        )));
     }
     if let Some(origin) = req.headers().get(http::header::ORIGIN) {
         let origin = origin.to_str().unwrap_or_default();
         if !daemon.config.allowed_origins.iter().any(|o| o == origin) {
             tracing::warn!(origin, "refused a browser origin");
-            return Err(plain(
+            return Err(Box::new(plain(
                 StatusCode::FORBIDDEN,
-                json!({"error": "this origin is not allowed; start gloveboxd with --allow-origin"}),
-            ));
+                &json!({"error": "this origin is not allowed; start gloveboxd with --allow-origin"}),
+            )));
         }
     }
     let token = auth::presented_token(req.headers(), req.uri().query());
@@ -54,23 +58,27 @@ fn admit<B>(daemon: &Daemon, req: &Request<B>) -> Result<auth::Role, Response<Ht
         tracing::warn!(presented = token.is_some(), "refused a connection without a valid token");
         let mut r = plain(
             StatusCode::UNAUTHORIZED,
-            json!({"error": "send Authorization: Bearer <token> or ?token=<token>; the token is in the daemon's token file"}),
+            &json!({"error": "send Authorization: Bearer <token> or ?token=<token>; the token is in the daemon's token file"}),
         );
-        r.headers_mut().insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
-        return Err(r);
+        r.headers_mut()
+            .insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
+        return Err(Box::new(r));
     };
     if !jsonrpsee::server::ws::is_upgrade_request(req) {
-        return Err(plain(
+        return Err(Box::new(plain(
             StatusCode::UPGRADE_REQUIRED,
-            json!({"error": "/rpc speaks JSON-RPC over WebSocket; open a WebSocket"}),
-        ));
+            &json!({"error": "/rpc speaks JSON-RPC over WebSocket; open a WebSocket"}),
+        )));
     }
     Ok(role)
 }
 
 fn healthz(daemon: &Daemon) -> Response<HttpBody> {
     let backends = daemon.backends();
-    plain(StatusCode::OK, json!({"ok": true, "protocol": glovebox_protocol::PROTOCOL_VERSION, "backends": backends}))
+    plain(
+        StatusCode::OK,
+        &json!({"ok": true, "protocol": glovebox_protocol::PROTOCOL_VERSION, "backends": backends}),
+    )
 }
 
 /// Serve until `shutdown` resolves, then stop accepting and let connections finish.
@@ -116,7 +124,7 @@ pub async fn serve(
                 }
                 let role = match admit(&daemon, &req) {
                     Ok(role) => role,
-                    Err(resp) => return Ok(resp),
+                    Err(resp) => return Ok(*resp),
                 };
                 let conn = Conn::new(role);
                 tracing::debug!(conn = conn.id, %peer, role = role.as_str(), "websocket opened");
@@ -126,7 +134,11 @@ pub async fn serve(
                     closed.await;
                     if let Some(session) = conn.session() {
                         session.detach(conn.id);
-                        daemon.events.publish("session", "detached", json!({"session": session.id}));
+                        daemon.events.publish(
+                            "session",
+                            "detached",
+                            json!({"session": session.id}),
+                        );
                     }
                     tracing::debug!(conn = conn.id, "websocket closed");
                 });
@@ -138,7 +150,10 @@ pub async fn serve(
     // Tell open connections to finish, then wait for them, but never forever.
     drop(stop_handle);
     let _ = server_handle.stop();
-    if tokio::time::timeout(std::time::Duration::from_secs(5), server_handle.stopped()).await.is_err() {
+    if tokio::time::timeout(std::time::Duration::from_secs(5), server_handle.stopped())
+        .await
+        .is_err()
+    {
         tracing::warn!("connections still open after 5 s; stopping anyway");
     }
     Ok(())

@@ -109,7 +109,11 @@ impl Sessions {
     ) -> Result<(Arc<Session>, bool), DaemonError> {
         let id = match name {
             Some(n) => n.to_owned(),
-            None => format!("s{}-{}", std::process::id(), self.minted.fetch_add(1, Ordering::SeqCst) + 1),
+            None => format!(
+                "s{}-{}",
+                std::process::id(),
+                self.minted.fetch_add(1, Ordering::SeqCst) + 1
+            ),
         };
         let now = Instant::now();
         self.by_id.retain(|_, s| !s.expired(now, self.ttl));
@@ -117,7 +121,8 @@ impl Sessions {
         let resumed = matches!(entry, dashmap::Entry::Occupied(_));
         let session = entry.or_insert_with(|| Arc::new(Session::new(id.clone()))).clone();
         if actor {
-            let mut owner = session.owner.lock().map_err(|_| DaemonError::SessionBusy(id.clone()))?;
+            let mut owner =
+                session.owner.lock().map_err(|_| DaemonError::SessionBusy(id.clone()))?;
             match *owner {
                 Some(other) if other != conn => return Err(DaemonError::SessionBusy(id)),
                 _ => *owner = Some(conn),

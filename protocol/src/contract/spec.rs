@@ -12,13 +12,21 @@ use super::validate::Violation;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Ty {
     /// A string; `allow_empty: false` rejects `""` (and whitespace-only text).
-    Str { allow_empty: bool },
+    Str {
+        allow_empty: bool,
+    },
     /// A discovered identity whose format is checked before anything runs.
     Id(IdKind),
     /// A whole number in `min..=max`; JSON numbers with a fraction are refused.
-    Int { min: i64, max: i64 },
+    Int {
+        min: i64,
+        max: i64,
+    },
     /// A number in `min..=max`, compared before any rounding.
-    Num { min: f64, max: f64 },
+    Num {
+        min: f64,
+        max: f64,
+    },
     Bool,
     /// One of the listed lower-case words.
     Enum(&'static [&'static str]),
@@ -102,7 +110,10 @@ impl Locator {
     pub fn takes_point(self) -> bool {
         matches!(
             self,
-            Locator::ElementOrPoint | Locator::AnyOptional | Locator::Point | Locator::PointOptional
+            Locator::ElementOrPoint
+                | Locator::AnyOptional
+                | Locator::Point
+                | Locator::PointOptional
         )
     }
 

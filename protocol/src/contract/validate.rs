@@ -220,7 +220,9 @@ fn check_id(name: &str, kind: IdKind, s: &str) -> Result<(), Violation> {
         return Ok(());
     }
     let remedy = match kind {
-        IdKind::Browser => "a browser id looks like chrome-9222; get one from context.list_browsers",
+        IdKind::Browser => {
+            "a browser id looks like chrome-9222; get one from context.list_browsers"
+        }
         IdKind::App => "an app id looks like app:1234; get one from context.list_apps",
         IdKind::Token => "ids are single words returned by an earlier call",
     };

@@ -34,7 +34,12 @@ pub(super) fn start_session_bus(
     let deadline = Instant::now() + BUS_READY;
     while !(socket.exists() && ping(sup, &address)) {
         if let Some(status) = sup.exit_status(pid) {
-            return Err(DesktopError::exited("dbus-daemon", "dbus-session", status.to_string(), sup));
+            return Err(DesktopError::exited(
+                "dbus-daemon",
+                "dbus-session",
+                status.to_string(),
+                sup,
+            ));
         }
         if Instant::now() >= deadline {
             return Err(DesktopError::not_ready("session bus", BUS_READY, "dbus-session", sup));
@@ -56,7 +61,12 @@ pub(super) fn start_a11y_bus(
     loop {
         if let Some(status) = sup.exit_status(pid) {
             let status = status.to_string();
-            return Err(DesktopError::exited("at-spi-bus-launcher", "at-spi-bus-launcher", status, sup));
+            return Err(DesktopError::exited(
+                "at-spi-bus-launcher",
+                "at-spi-bus-launcher",
+                status,
+                sup,
+            ));
         }
         // Ask only once the launcher owns org.a11y.Bus: calling GetAddress earlier would make
         // D-Bus activate a second launcher, and two launchers fight over the same socket path.
@@ -66,7 +76,12 @@ pub(super) fn start_a11y_bus(
             }
         }
         if Instant::now() >= deadline {
-            return Err(DesktopError::not_ready("AT-SPI bus", A11Y_READY, "at-spi-bus-launcher", sup));
+            return Err(DesktopError::not_ready(
+                "AT-SPI bus",
+                A11Y_READY,
+                "at-spi-bus-launcher",
+                sup,
+            ));
         }
         thread::sleep(POLL);
     }
@@ -81,13 +96,27 @@ pub(super) fn a11y_address(sup: &Supervisor, session: &str) -> Option<String> {
 
 /// Whether a bus daemon answers at `address`.
 pub(super) fn ping(sup: &Supervisor, address: &str) -> bool {
-    call(sup, address, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.GetId", &[])
-        .is_some()
+    call(
+        sup,
+        address,
+        "org.freedesktop.DBus",
+        "/org/freedesktop/DBus",
+        "org.freedesktop.DBus.GetId",
+        &[],
+    )
+    .is_some()
 }
 
 fn has_owner(sup: &Supervisor, address: &str, name: &str) -> bool {
     let arg = format!("string:{name}");
-    let out = call(sup, address, "org.freedesktop.DBus", "/", "org.freedesktop.DBus.NameHasOwner", &[&arg]);
+    let out = call(
+        sup,
+        address,
+        "org.freedesktop.DBus",
+        "/",
+        "org.freedesktop.DBus.NameHasOwner",
+        &[&arg],
+    );
     out.is_some_and(|o| o.split_whitespace().last() == Some("true"))
 }
 

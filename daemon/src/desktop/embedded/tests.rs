@@ -16,7 +16,8 @@ impl Drop for TempDir {
 
 #[test]
 fn embedded_desktop_starts_answers_and_stops() {
-    let dir = TempDir(std::env::temp_dir().join(format!("glovebox-desktop-{}", std::process::id())));
+    let dir =
+        TempDir(std::env::temp_dir().join(format!("glovebox-desktop-{}", std::process::id())));
     let sup = Supervisor::new(&dir.0);
     let t0 = Instant::now();
     let desktop = start(DesktopMode::Embedded, &dir.0, &sup).expect("embedded desktop starts");
@@ -29,7 +30,9 @@ fn embedded_desktop_starts_answers_and_stops() {
     let a11y = desktop.a11y_bus().expect("a11y bus address");
     assert!(bus::ping(&sup, a11y), "a11y bus at {a11y} answers");
     let vars: Vec<&str> = desktop.env().iter().map(|(k, _)| k.as_str()).collect();
-    for var in ["DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "GTK_MODULES"] {
+    for var in
+        ["DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "GTK_MODULES"]
+    {
         assert!(vars.contains(&var), "{var} missing from {vars:?}");
     }
     let status = desktop.status();

@@ -1,0 +1,62 @@
+//! A bare JSON-RPC-over-WebSocket client for measuring: the request text is built before the
+//! clock starts and the answer is parsed after it stops, so a sample is one send plus one
+//! receive of a text frame on loopback.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context as _};
+use futures::{SinkExt as _, StreamExt as _};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    next_id: u64,
+}
+
+impl Client {
+    /// Open `/rpc` with the bearer token, TCP_NODELAY on.
+    pub async fn connect(url: &str, token: &str) -> anyhow::Result<Client> {
+        let mut req = url.into_client_request()?;
+        req.headers_mut().insert("authorization", format!("Bearer {token}").parse()?);
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(req, None, true)
+            .await
+            .with_context(|| format!("connecting to {url}"))?;
+        Ok(Client { ws, next_id: 1 })
+    }
+
+    /// `session.hello` with a fresh session; the session id.
+    pub async fn hello(&mut self) -> anyhow::Result<String> {
+        let params = r#"{"protocol":1,"client":{"name":"xtask-bench","version":"0"}}"#;
+        let (text, _) = self.call("session.hello", params).await?;
+        let v: serde_json::Value = serde_json::from_str(&text)?;
+        match v["result"]["session_id"].as_str() {
+            Some(id) => Ok(id.to_owned()),
+            None => bail!("hello failed: {text}"),
+        }
+    }
+
+    /// One round trip: the answer's text and the time from send to the answer's arrival.
+    /// Calls are strictly sequential and nothing is subscribed, so the next text frame is
+    /// the answer.
+    pub async fn call(&mut self, method: &str, params: &str) -> anyhow::Result<(String, Duration)> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let text =
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{params}}}"#);
+        let start = Instant::now();
+        self.ws.send(Message::text(text)).await?;
+        loop {
+            match self.ws.next().await.context("the daemon closed the connection")?? {
+                Message::Text(t) => {
+                    let took = start.elapsed();
+                    return Ok((t.as_str().to_owned(), took));
+                }
+                Message::Ping(_) | Message::Pong(_) => continue,
+                other => bail!("unexpected frame {other:?}"),
+            }
+        }
+    }
+}
