@@ -28,6 +28,22 @@ pub enum DaemonError {
     Paused(String),
     #[error("no {kind} {id}")]
     TargetNotFound { kind: &'static str, id: String },
+    #[error("{kind}s match {query:?}")]
+    Ambiguous { kind: &'static str, query: String, candidates: Vec<serde_json::Value> },
+    #[error("no snapshot of {target} in this session yet")]
+    NoSnapshot { target: String },
+    #[error("ref {ref} is stale: {reason}")]
+    StaleRef { r#ref: String, reason: String },
+    #[error("ref {ref} does not belong to that snapshot: {reason}")]
+    SnapshotMismatch { r#ref: String, reason: String },
+    #[error("{what} has no on-screen box")]
+    NoGeometry { what: String },
+    #[error("{what} cannot take text or a value")]
+    NotEditable { what: String, available: Vec<String> },
+    #[error("window {window_id} is not the active window")]
+    NotFocused { window_id: String },
+    #[error("{action} needs a window_id")]
+    WindowRequired { action: String },
     #[error("{tool}.{action} is not available: {reason}")]
     Unsupported { tool: String, action: String, reason: String, available: Vec<String> },
     #[error("the op passed its {ms} ms deadline")]
@@ -57,6 +73,14 @@ impl DaemonError {
             SessionNotFound(_) => ErrorCode::SessionNotFound,
             Paused(_) => ErrorCode::Paused,
             TargetNotFound { .. } => ErrorCode::TargetNotFound,
+            Ambiguous { .. } => ErrorCode::AmbiguousTarget,
+            NoSnapshot { .. } => ErrorCode::NoSnapshot,
+            StaleRef { .. } => ErrorCode::StaleRef,
+            SnapshotMismatch { .. } => ErrorCode::SnapshotMismatch,
+            NoGeometry { .. } => ErrorCode::NoGeometry,
+            NotEditable { .. } => ErrorCode::NotEditable,
+            NotFocused { .. } => ErrorCode::NotFocused,
+            WindowRequired { .. } => ErrorCode::WindowRequired,
             Unsupported { .. } => ErrorCode::Unsupported,
             Timeout { .. } => ErrorCode::Timeout,
             Cancelled => ErrorCode::Cancelled,
@@ -88,6 +112,13 @@ impl DaemonError {
             SessionNotFound(_) => format!("{self}; session.hello starts a new one"),
             Paused(_) => format!("{self}; session.resume lets mutating calls run again"),
             TargetNotFound { kind, .. } => format!("{self}; list the {kind}s to get a current id"),
+            Ambiguous { .. } => format!("several {self}; pick one of details.candidates by id"),
+            NoSnapshot { .. } => format!("{self}; take a snapshot before using refs"),
+            StaleRef { .. } | SnapshotMismatch { .. } => format!("{self}"),
+            NoGeometry { .. } => format!("{self}; use a semantic action or scroll it into view"),
+            NotEditable { .. } => format!("{self}; pick an editable element from the snapshot"),
+            NotFocused { .. } => format!("{self}; nothing was typed; focus_window it first"),
+            WindowRequired { .. } => format!("{self}; get one from context.list_windows"),
             Unsupported { .. } => format!("{self}; details.available lists what works"),
             Timeout { .. } => format!("{self}; its cleanup ran; retry with a larger timeout_ms"),
             Cancelled => format!("{self}; its cleanup ran"),
@@ -109,6 +140,19 @@ impl DaemonError {
             Forbidden { role, method } => Some(json!({"role": role, "method": method})),
             SessionBusy(s) | SessionNotFound(s) | Paused(s) => Some(json!({"session": s})),
             TargetNotFound { kind, id } => Some(json!({"kind": kind, "id": id})),
+            Ambiguous { kind, query, candidates } => {
+                Some(json!({"kind": kind, "query": query, "candidates": candidates}))
+            }
+            NoSnapshot { target } => Some(json!({"target": target})),
+            StaleRef { r#ref, reason } | SnapshotMismatch { r#ref, reason } => {
+                Some(json!({"ref": r#ref, "reason": reason}))
+            }
+            NoGeometry { what } => Some(json!({"element": what})),
+            NotEditable { what, available } => {
+                Some(json!({"element": what, "available": available}))
+            }
+            NotFocused { window_id } => Some(json!({"window_id": window_id})),
+            WindowRequired { action } => Some(json!({"action": action})),
             Unsupported { available, reason, .. } => {
                 Some(json!({"available": available, "reason": reason}))
             }

@@ -4,11 +4,13 @@
 //! `run` takes a bound listener, the configuration and a shutdown signal, so tests run the
 //! real daemon on port 0.
 
+pub mod browser;
 pub mod desktop;
 mod dispatch;
 pub mod error;
 mod events;
 pub mod process;
+pub mod registry;
 pub mod rpc;
 mod session;
 pub mod state;

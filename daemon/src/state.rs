@@ -26,6 +26,10 @@ pub struct Config {
     pub session_ttl: std::time::Duration,
     pub state_dir: PathBuf,
     pub backends: BackendProbe,
+    /// The desktop backend (AT-SPI, X11, clipboard), when a display is there.
+    pub desktop: Option<Arc<crate::desktop::Desktop>>,
+    /// The browser backend (Chromium over CDP).
+    pub browser: Option<Arc<crate::browser::Browsers>>,
 }
 
 impl Config {
@@ -39,6 +43,8 @@ impl Config {
             session_ttl: std::time::Duration::from_secs(600),
             state_dir,
             backends: Arc::new(BTreeMap::new),
+            desktop: None,
+            browser: None,
         }
     }
 }

@@ -6,8 +6,12 @@ use glovebox_protocol::contract::docs;
 use glovebox_protocol::contract::{Checked, TOOLS};
 use serde_json::{json, Map, Value};
 
+use super::table::Entries;
 use super::{implemented, Ctx, Output};
 use crate::error::DaemonError;
+
+pub static HANDLERS: Entries =
+    &[("documentation", documentation as super::Handler), ("get_state", get_state)];
 
 pub fn documentation(ctx: Ctx, _call: Checked) -> BoxFuture<'static, Result<Output, DaemonError>> {
     Box::pin(async move {

@@ -3,7 +3,11 @@
 //! `tools.call` and the direct `<tool>.<action>` methods both land here with the same
 //! contract entry, so they validate, refuse and run identically.
 
+mod browser;
+mod computer;
 mod context;
+mod context_browser;
+mod context_desktop;
 pub mod ops;
 mod table;
 mod wait;

@@ -1,20 +1,27 @@
-//! The one visible table from `tool.action` to its handler. Adding an action = one contract
-//! entry + one line here.
+//! The one visible table from `tool.action` to its handler: one slice per module, one line
+//! per action. Adding an action = one contract entry + one line in its module's slice.
 
-use super::{context, wait, Handler};
+use super::{browser, computer, context, context_browser, context_desktop, Handler};
 
-static HANDLERS: &[(&str, &str, Handler)] = &[
-    ("context", "documentation", context::documentation),
-    ("context", "get_state", context::get_state),
-    ("browser", "wait", wait::pause),
-    ("computer", "wait", wait::pause),
+pub type Entries = &'static [(&'static str, Handler)];
+
+static TABLES: &[(&str, Entries)] = &[
+    ("context", context::HANDLERS),
+    ("context", context_desktop::HANDLERS),
+    ("context", context_browser::HANDLERS),
+    ("browser", browser::HANDLERS),
+    ("computer", computer::HANDLERS),
 ];
 
+fn entries(tool: &str) -> impl Iterator<Item = &'static (&'static str, Handler)> + '_ {
+    TABLES.iter().filter(move |(t, _)| *t == tool).flat_map(|(_, e)| e.iter())
+}
+
 pub fn handler(tool: &str, action: &str) -> Option<Handler> {
-    HANDLERS.iter().find(|(t, a, _)| *t == tool && *a == action).map(|(_, _, h)| *h)
+    entries(tool).find(|(a, _)| *a == action).map(|(_, h)| *h)
 }
 
 /// The actions of `tool` this build can run (for `UNSUPPORTED` details and the docs).
 pub fn implemented(tool: &str) -> Vec<String> {
-    HANDLERS.iter().filter(|(t, _, _)| *t == tool).map(|(_, a, _)| (*a).to_owned()).collect()
+    entries(tool).map(|(a, _)| (*a).to_owned()).collect()
 }

@@ -11,6 +11,8 @@ use dashmap::DashMap;
 use serde::Serialize;
 
 use crate::error::DaemonError;
+use crate::registry::held::Held;
+use crate::registry::snapshots::Snapshots;
 
 /// What the session has chosen to work on; omitted ids in calls fall back to these.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -30,6 +32,10 @@ pub struct Session {
     attached: Mutex<(usize, Option<Instant>)>,
     paused: AtomicBool,
     pub selection: Mutex<Selection>,
+    /// Refs and snapshots of this session, per target.
+    pub snapshots: Mutex<Snapshots>,
+    /// Keys and buttons this session holds down.
+    pub held: Mutex<Held>,
 }
 
 impl Session {
@@ -40,6 +46,8 @@ impl Session {
             attached: Mutex::new((0, None)),
             paused: AtomicBool::new(false),
             selection: Mutex::new(Selection::default()),
+            snapshots: Mutex::new(Snapshots::default()),
+            held: Mutex::new(Held::default()),
         }
     }
 
