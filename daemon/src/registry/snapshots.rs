@@ -240,7 +240,7 @@ impl Snapshots {
             // An older snapshot of the same target: allowed only if the ref did not change.
             let newest = self.recorded.iter().rev().find(|(_, x)| x.id == *latest).map(|(_, x)| x);
             let same = newest.and_then(|n| n.refs.get(&r)) == rec.refs.get(&r);
-            if !same || rec.refs.get(&r).is_none() {
+            if !same || !rec.refs.contains_key(&r) {
                 return Err(DaemonError::SnapshotMismatch {
                     r#ref: r,
                     reason: format!("{wanted} is older than the latest snapshot {latest}; use refs from {latest}"),
