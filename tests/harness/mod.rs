@@ -34,6 +34,8 @@ pub struct Options {
     pub max_message_bytes: Option<u32>,
     pub max_in_flight: Option<usize>,
     pub allowed_origins: Vec<String>,
+    /// Last word on the configuration, e.g. to plug a backend in.
+    pub configure: Option<std::sync::Arc<dyn Fn(&mut Config) + Send + Sync>>,
 }
 
 impl InProcess {
@@ -53,6 +55,9 @@ impl InProcess {
             config.max_in_flight = n;
         }
         config.allowed_origins = options.allowed_origins;
+        if let Some(f) = &options.configure {
+            f(&mut config);
+        }
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind port 0");
         let addr = listener.local_addr().expect("local addr");
         let (tx, rx) = oneshot::channel::<()>();
