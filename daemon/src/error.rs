@@ -44,6 +44,10 @@ pub enum DaemonError {
     NotFocused { window_id: String },
     #[error("{action} needs a window_id")]
     WindowRequired { action: String },
+    #[error("the policy rule \"{rule}\" asks an approver first")]
+    ApprovalRequired { rule: String, approval: serde_json::Value },
+    #[error("refused by {by} under the policy rule \"{rule}\"")]
+    ApprovalDenied { rule: String, by: String },
     #[error("{tool}.{action} is not available: {reason}")]
     Unsupported { tool: String, action: String, reason: String, available: Vec<String> },
     #[error("the op passed its {ms} ms deadline")]
@@ -81,6 +85,8 @@ impl DaemonError {
             NotEditable { .. } => ErrorCode::NotEditable,
             NotFocused { .. } => ErrorCode::NotFocused,
             WindowRequired { .. } => ErrorCode::WindowRequired,
+            ApprovalRequired { .. } => ErrorCode::ApprovalRequired,
+            ApprovalDenied { .. } => ErrorCode::ApprovalDenied,
             Unsupported { .. } => ErrorCode::Unsupported,
             Timeout { .. } => ErrorCode::Timeout,
             Cancelled => ErrorCode::Cancelled,
@@ -119,6 +125,11 @@ impl DaemonError {
             NotEditable { .. } => format!("{self}; pick an editable element from the snapshot"),
             NotFocused { .. } => format!("{self}; nothing was typed; focus_window it first"),
             WindowRequired { .. } => format!("{self}; get one from context.list_windows"),
+            ApprovalRequired { .. } => format!(
+                "{self}; nothing ran; once approval.grant answers details.approval_id, re-send \
+                 the same call with details.op_id"
+            ),
+            ApprovalDenied { .. } => format!("{self}; nothing ran"),
             Unsupported { .. } => format!("{self}; details.available lists what works"),
             Timeout { .. } => format!("{self}; its cleanup ran; retry with a larger timeout_ms"),
             Cancelled => format!("{self}; its cleanup ran"),
@@ -153,6 +164,9 @@ impl DaemonError {
             }
             NotFocused { window_id } => Some(json!({"window_id": window_id})),
             WindowRequired { action } => Some(json!({"action": action})),
+            ApprovalRequired { rule, approval } => Some(json!({"rule": rule,
+                "approval_id": approval["approval_id"], "op_id": approval["op_id"]})),
+            ApprovalDenied { rule, by } => Some(json!({"rule": rule, "by": by})),
             Unsupported { available, reason, .. } => {
                 Some(json!({"available": available, "reason": reason}))
             }

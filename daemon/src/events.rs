@@ -9,7 +9,7 @@ use serde_json::Value;
 use tokio::sync::broadcast;
 
 /// Topics a client may subscribe to.
-pub const TOPICS: [&str; 4] = ["ops", "session", "browser", "desktop"];
+pub const TOPICS: [&str; 5] = ["ops", "session", "browser", "desktop", "approvals"];
 
 #[derive(Debug)]
 pub struct EventBus {

@@ -4,6 +4,7 @@
 //! `run` takes a bound listener, the configuration and a shutdown signal, so tests run the
 //! real daemon on port 0.
 
+pub mod approval;
 pub mod browser;
 pub mod desktop;
 mod dispatch;

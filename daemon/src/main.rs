@@ -47,6 +47,10 @@ struct Cli {
     /// Ops in flight per connection before BUSY.
     #[arg(long, default_value_t = 32)]
     max_in_flight: usize,
+    /// Approval policy file (JSON rules: allow, deny or ask per action class and arguments).
+    /// Without it only the defaults apply: no file:, chrome: or javascript: navigation.
+    #[arg(long)]
+    policy: Option<PathBuf>,
     /// Seconds a session with no connection stays resumable.
     #[arg(long, default_value_t = 600)]
     session_ttl_secs: u64,
@@ -136,6 +140,9 @@ async fn serve(
     config.max_message_bytes = cli.max_message_bytes;
     config.max_in_flight = cli.max_in_flight;
     config.session_ttl = std::time::Duration::from_secs(cli.session_ttl_secs);
+    if let Some(path) = &cli.policy {
+        config.policy = glovebox_daemon::approval::policy::Policy::load(path)?;
+    }
     config.backends = backends;
 
     banner(addr, token_source, desktop.display());

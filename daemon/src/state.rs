@@ -28,6 +28,8 @@ pub struct Config {
     pub backends: BackendProbe,
     /// The desktop backend (AT-SPI, X11, clipboard), when a display is there.
     pub desktop: Option<Arc<crate::desktop::Desktop>>,
+    /// Rules deciding which calls run, are refused or wait for an approver.
+    pub policy: crate::approval::policy::Policy,
     /// The browser backend (Chromium over CDP).
     pub browser: Option<Arc<crate::browser::Browsers>>,
 }
@@ -43,6 +45,7 @@ impl Config {
             session_ttl: std::time::Duration::from_secs(600),
             state_dir,
             backends: Arc::new(BTreeMap::new),
+            policy: crate::approval::policy::Policy::default(),
             desktop: None,
             browser: None,
         }
@@ -54,6 +57,7 @@ pub struct Daemon {
     pub sessions: Sessions,
     pub ops: Ops,
     pub events: EventBus,
+    pub approvals: crate::approval::store::Approvals,
     pub started: Instant,
 }
 
@@ -64,6 +68,7 @@ impl Daemon {
             config,
             ops: Ops::new(4096),
             events: EventBus::new(1024),
+            approvals: crate::approval::store::Approvals::default(),
             started: Instant::now(),
         })
     }

@@ -12,6 +12,8 @@ pub enum Access {
     Read,
     /// Actors only (changes what the session or the desktop does).
     Write,
+    /// Approvers and admins only (answers approvals).
+    Approve,
     /// Decided per action by the contract (`tools.call`).
     PerAction,
 }
@@ -144,13 +146,13 @@ pub static METHODS: &[Method] = &[
     Method {
         name: "approval.grant",
         summary: "allow a waiting call; re-send it with its op_id to run it",
-        access: Access::Write,
+        access: Access::Approve,
         params: &[mp("approval_id", "string", true, "id from APPROVAL_REQUIRED")],
     },
     Method {
         name: "approval.deny",
         summary: "refuse a waiting call",
-        access: Access::Write,
+        access: Access::Approve,
         params: &[mp("approval_id", "string", true, "id from APPROVAL_REQUIRED")],
     },
     Method {

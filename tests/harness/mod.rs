@@ -19,6 +19,7 @@ pub const DEADLINE: Duration = Duration::from_secs(20);
 
 pub const ACTOR: &str = "actor-token-for-tests";
 pub const OBSERVER: &str = "observer-token-for-tests";
+pub const APPROVER: &str = "approver-token-for-tests";
 
 /// A daemon served from this process on a free loopback port.
 pub struct InProcess {
@@ -28,6 +29,9 @@ pub struct InProcess {
     _state: TempDir,
 }
 
+/// A last word on the daemon's configuration, e.g. to plug a backend in.
+pub type Configure = std::sync::Arc<dyn Fn(&mut Config) + Send + Sync>;
+
 /// Knobs tests turn; everything else is the daemon's default.
 #[derive(Clone, Default)]
 pub struct Options {
@@ -35,7 +39,7 @@ pub struct Options {
     pub max_in_flight: Option<usize>,
     pub allowed_origins: Vec<String>,
     /// Last word on the configuration, e.g. to plug a backend in.
-    pub configure: Option<std::sync::Arc<dyn Fn(&mut Config) + Send + Sync>>,
+    pub configure: Option<Configure>,
 }
 
 impl InProcess {
@@ -45,8 +49,11 @@ impl InProcess {
 
     pub async fn with(options: Options) -> InProcess {
         let state = TempDir::new("inproc");
-        let tokens =
-            Tokens::new([(ACTOR.to_owned(), Role::Actor), (OBSERVER.to_owned(), Role::Observer)]);
+        let tokens = Tokens::new([
+            (ACTOR.to_owned(), Role::Actor),
+            (OBSERVER.to_owned(), Role::Observer),
+            (APPROVER.to_owned(), Role::Approver),
+        ]);
         let mut config = Config::new(tokens, state.path.clone());
         if let Some(n) = options.max_message_bytes {
             config.max_message_bytes = n;

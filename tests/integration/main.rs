@@ -1,6 +1,7 @@
 //! Integration tests: the real daemon over a real WebSocket. Protocol tests serve it
 //! in-process on port 0; the desktop tests run the `gloveboxd` binary on an embedded Xvfb.
 
+mod approval;
 mod contract;
 mod daemon_binary;
 mod handshake;

@@ -22,6 +22,8 @@ use glovebox_protocol::error::ErrorData;
 use glovebox_protocol::wire::{OpOutcome, Timing, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
 use serde_json::{json, Value};
 
+use crate::approval::policy::Verdict;
+use crate::approval::store::Gate;
 use crate::error::DaemonError;
 use crate::rpc::auth::Role;
 use crate::session::Session;
@@ -85,7 +87,7 @@ pub async fn call(
     let tool: &'static Tool = checked.tool;
     let action = checked.action;
     let method = tool.method(action);
-    if action.class.mutating() && caller.role == Role::Observer {
+    if action.class.mutating() && !caller.role.can_act() {
         return Err(DaemonError::Forbidden { role: caller.role.as_str(), method }.to_data());
     }
     if action.class.mutating() && caller.session.is_paused() {
@@ -108,6 +110,13 @@ pub async fn call(
             return Err(DaemonError::Contract(v).to_data());
         }
     }
+    let op_id = options.op_id.clone().unwrap_or_else(|| daemon.ops.mint_id());
+    let fingerprint = format!("{method} {}", Value::Object(checked.args.clone()));
+    // A known op id joins or replays its op: it was approved when it first ran.
+    if daemon.ops.get(&caller.session.id, &op_id).is_none() {
+        approve(daemon, caller.session, &checked, &op_id, &fingerprint).map_err(|e| e.to_data())?;
+    }
+
     let Some(handler) = table::handler(tool.name, action.name) else {
         return Err(DaemonError::Unsupported {
             tool: tool.name.into(),
@@ -125,8 +134,6 @@ pub async fn call(
     }
     let _in_flight = InFlight(caller.in_flight);
 
-    let op_id = options.op_id.clone().unwrap_or_else(|| daemon.ops.mint_id());
-    let fingerprint = format!("{method} {}", Value::Object(checked.args.clone()));
     let session = caller.session.clone();
     let d = daemon.clone();
     let body = move |op: OpContext| {
@@ -185,4 +192,34 @@ pub async fn call(
         Started::New(e) | Started::Existing(e) => e,
     };
     entry.wait().await
+}
+
+/// Apply the approval policy to a call about to run.
+fn approve(
+    daemon: &Daemon,
+    session: &Session,
+    checked: &Checked,
+    op_id: &str,
+    fingerprint: &str,
+) -> Result<(), DaemonError> {
+    let decision = daemon.config.policy.decide(checked.tool, checked.action, &checked.args);
+    let rule = decision.rule.unwrap_or_default();
+    match decision.verdict {
+        Verdict::Allow => Ok(()),
+        Verdict::Deny => {
+            tracing::info!(session = %session.id, rule = %rule, method = %checked.tool.method(checked.action), "policy denied a call");
+            Err(DaemonError::ApprovalDenied { rule, by: "the policy".into() })
+        }
+        Verdict::Ask => {
+            let method = checked.tool.method(checked.action);
+            let args = Value::Object(checked.args.clone());
+            match daemon.approvals.check(&session.id, op_id, fingerprint, &method, &rule, &args)? {
+                Gate::Run => Ok(()),
+                Gate::Wait(approval) => {
+                    daemon.events.publish("approvals", "requested", approval.clone());
+                    Err(DaemonError::ApprovalRequired { rule, approval })
+                }
+            }
+        }
+    }
 }

@@ -11,24 +11,42 @@ use subtle::ConstantTimeEq as _;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
-    /// Everything.
-    Actor,
     /// Read-only: observe actions, status, events, docs.
     Observer,
+    /// Acts: every tool action, pause/resume, cancel.
+    Actor,
+    /// Reads and answers approvals, but does not act.
+    Approver,
+    /// Everything.
+    Admin,
 }
 
 impl Role {
     pub fn as_str(self) -> &'static str {
         match self {
-            Role::Actor => "actor",
             Role::Observer => "observer",
+            Role::Actor => "actor",
+            Role::Approver => "approver",
+            Role::Admin => "admin",
         }
+    }
+
+    /// May run mutating actions and drive a session.
+    pub fn can_act(self) -> bool {
+        matches!(self, Role::Actor | Role::Admin)
+    }
+
+    /// May grant or deny approvals.
+    pub fn can_approve(self) -> bool {
+        matches!(self, Role::Approver | Role::Admin)
     }
 
     fn parse(s: &str) -> Option<Role> {
         match s {
-            "actor" => Some(Role::Actor),
             "observer" => Some(Role::Observer),
+            "actor" => Some(Role::Actor),
+            "approver" => Some(Role::Approver),
+            "admin" => Some(Role::Admin),
             _ => None,
         }
     }
@@ -38,7 +56,7 @@ impl Role {
 pub enum TokenError {
     #[error("cannot read or write the token file {path}: {source}")]
     Io { path: String, source: std::io::Error },
-    #[error("token file {path} line {line}: unknown role {role:?} (use actor or observer)")]
+    #[error("token file {path} line {line}: unknown role {role:?} (use observer, actor, approver or admin)")]
     BadRole { path: String, line: usize, role: String },
     #[error("token file {path} has no token")]
     Empty { path: String },

@@ -10,7 +10,6 @@ use jsonrpsee::core::middleware::{Batch, BatchEntry, BatchEntryErr, Notification
 use jsonrpsee::types::{ErrorObjectOwned, Request};
 use jsonrpsee::MethodResponse;
 
-use super::auth::Role;
 use super::conn::Conn;
 use super::errors::to_rpc_error;
 use crate::error::DaemonError;
@@ -38,7 +37,13 @@ fn refuse(name: &str, conn: Option<&Arc<Conn>>) -> Option<ErrorObjectOwned> {
     if access != Access::Open && conn.session().is_none() {
         return Some(to_rpc_error(&DaemonError::HandshakeRequired.to_data()));
     }
-    if access == Access::Write && conn.role == Role::Observer {
+    let allowed = match access {
+        Access::Write => conn.role.can_act(),
+        Access::Approve => conn.role.can_approve(),
+        Access::Open | Access::Read | Access::PerAction => true,
+    };
+    if !allowed {
+        tracing::info!(role = conn.role.as_str(), method = name, "refused by role");
         let e = DaemonError::Forbidden { role: conn.role.as_str(), method: name.to_owned() };
         return Some(to_rpc_error(&e.to_data()));
     }

@@ -69,12 +69,11 @@ pub fn module(
     )?;
     m.register_async_method("op.status", |p, d, ext| async move { op_status(&d, &p, &ext) })?;
     m.register_async_method("op.cancel", |p, d, ext| async move { op_cancel(&d, &p, &ext) })?;
-    m.register_async_method("approval.list", |_, _, _| async move {
-        Ok::<_, ErrorObjectOwned>(json!({"approvals": []}))
+    m.register_async_method("approval.list", |_, d, _| async move {
+        Ok::<_, ErrorObjectOwned>(json!({"approvals": d.approvals.pending()}))
     })?;
-    for name in ["approval.grant", "approval.deny"] {
-        m.register_async_method(name, |p, _, _| async move { approval_unknown(&p) })?;
-    }
+    m.register_async_method("approval.grant", |p, d, _| async move { answer(&d, &p, true) })?;
+    m.register_async_method("approval.deny", |p, d, _| async move { answer(&d, &p, false) })?;
     m.register_async_method("rpc.discover", |_, _, _| async move {
         Ok::<_, ErrorObjectOwned>(docs::openrpc(env!("CARGO_PKG_VERSION")))
     })?;
@@ -118,7 +117,7 @@ fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
             return Err(err(DaemonError::Contract(v)));
         }
     }
-    let actor = conn.role == super::auth::Role::Actor;
+    let actor = conn.role.can_act();
     let (session, resumed) =
         d.sessions.attach(params.session.as_deref(), conn.id, actor).map_err(err)?;
     if !conn.bind(session.clone()) {
@@ -196,12 +195,12 @@ fn pause(d: &Arc<Daemon>, ext: &Extensions, paused: bool) -> RpcResult {
 fn close(d: &Arc<Daemon>, ext: &Extensions) -> RpcResult {
     let conn = conn_of(ext)?;
     let s = session_of(&conn)?;
-    if conn.role == super::auth::Role::Actor {
+    if conn.role.can_act() {
         d.ops.cancel_session(&s.id);
         d.sessions.remove(&s.id);
         d.events.publish("session", "closed", json!({"session": s.id}));
     }
-    Ok(json!({"session_id": s.id, "closed": conn.role == super::auth::Role::Actor}))
+    Ok(json!({"session_id": s.id, "closed": conn.role.can_act()}))
 }
 
 fn tools_list() -> RpcResult {
@@ -344,14 +343,18 @@ fn op_cancel(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     Ok(json!({"op_id": r.op_id, "cancelled": was_running}))
 }
 
-fn approval_unknown(p: &Params<'_>) -> RpcResult {
+fn answer(d: &Arc<Daemon>, p: &Params<'_>, grant: bool) -> RpcResult {
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
     struct ApprovalRef {
         approval_id: String,
     }
-    let r: ApprovalRef = parse("approval", p)?;
-    Err(err(DaemonError::TargetNotFound { kind: "approval", id: r.approval_id }))
+    let method = if grant { "approval.grant" } else { "approval.deny" };
+    let r: ApprovalRef = parse(method, p)?;
+    let answered = d.approvals.answer(&r.approval_id, grant).map_err(err)?;
+    let kind = if grant { "granted" } else { "denied" };
+    d.events.publish("approvals", kind, answered.clone());
+    Ok(answered)
 }
 
 #[derive(serde::Deserialize, Default)]

@@ -1,0 +1,175 @@
+//! Calls waiting for a human: an `ask` rule parks the call under an approval id; an approver
+//! grants or denies it; the same call re-sent with its op_id then runs once, or is refused.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use dashmap::DashMap;
+use serde_json::{json, Value};
+
+use crate::error::DaemonError;
+
+/// How long an unanswered or unused approval lives.
+pub const TTL: Duration = Duration::from_secs(600);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Pending,
+    Granted,
+    Denied,
+}
+
+#[derive(Debug)]
+struct Entry {
+    id: String,
+    session: String,
+    op_id: String,
+    fingerprint: String,
+    method: String,
+    rule: String,
+    args: Value,
+    created: Instant,
+    state: Mutex<State>,
+}
+
+impl Entry {
+    fn state(&self) -> State {
+        self.state.lock().map(|s| *s).unwrap_or(State::Denied)
+    }
+
+    fn public(&self) -> Value {
+        let state = match self.state() {
+            State::Pending => "pending",
+            State::Granted => "granted",
+            State::Denied => "denied",
+        };
+        json!({"approval_id": self.id, "session": self.session, "op_id": self.op_id,
+               "method": self.method, "rule": self.rule, "arguments": self.args, "state": state,
+               "age_ms": self.created.elapsed().as_millis() as u64})
+    }
+}
+
+/// What a call needing approval learns.
+pub enum Gate {
+    /// Granted: run it (the grant is used up).
+    Run,
+    /// Newly parked or still waiting.
+    Wait(Value),
+}
+
+#[derive(Debug, Default)]
+pub struct Approvals {
+    by_id: DashMap<String, Entry>,
+    minted: AtomicU64,
+}
+
+impl Approvals {
+    /// Check a call that an `ask` rule caught. The key is (session, op_id, what was asked).
+    #[allow(clippy::too_many_arguments)]
+    pub fn check(
+        &self,
+        session: &str,
+        op_id: &str,
+        fingerprint: &str,
+        method: &str,
+        rule: &str,
+        args: &Value,
+    ) -> Result<Gate, DaemonError> {
+        self.by_id.retain(|_, e| e.created.elapsed() < TTL);
+        let found = self
+            .by_id
+            .iter()
+            .find(|e| e.session == session && e.op_id == op_id && e.fingerprint == fingerprint)
+            .map(|e| e.id.clone());
+        if let Some(id) = found {
+            let Some((_, entry)) = self.by_id.remove(&id) else { return Ok(Gate::Wait(json!({}))) };
+            return match entry.state() {
+                State::Granted => Ok(Gate::Run),
+                State::Denied => {
+                    Err(DaemonError::ApprovalDenied { rule: entry.rule, by: "an approver".into() })
+                }
+                State::Pending => {
+                    let public = entry.public();
+                    self.by_id.insert(id, entry);
+                    Ok(Gate::Wait(public))
+                }
+            };
+        }
+        let id = format!("ap-{}", self.minted.fetch_add(1, Ordering::SeqCst) + 1);
+        let entry = Entry {
+            id: id.clone(),
+            session: session.to_owned(),
+            op_id: op_id.to_owned(),
+            fingerprint: fingerprint.to_owned(),
+            method: method.to_owned(),
+            rule: rule.to_owned(),
+            args: args.clone(),
+            created: Instant::now(),
+            state: Mutex::new(State::Pending),
+        };
+        let public = entry.public();
+        self.by_id.insert(id, entry);
+        Ok(Gate::Wait(public))
+    }
+
+    /// Every approval still waiting for an answer.
+    pub fn pending(&self) -> Vec<Value> {
+        let mut out: Vec<Value> =
+            self.by_id.iter().filter(|e| e.state() == State::Pending).map(|e| e.public()).collect();
+        out.sort_by_key(|v| v["approval_id"].as_str().map(String::from));
+        out
+    }
+
+    /// Answer a pending approval.
+    pub fn answer(&self, id: &str, grant: bool) -> Result<Value, DaemonError> {
+        let entry = self
+            .by_id
+            .get(id)
+            .ok_or_else(|| DaemonError::TargetNotFound { kind: "approval", id: id.to_owned() })?;
+        let mut state = entry
+            .state
+            .lock()
+            .map_err(|_| DaemonError::ActionFailed("approval state poisoned".into()))?;
+        if *state != State::Pending {
+            return Err(DaemonError::TargetNotFound {
+                kind: "pending approval",
+                id: id.to_owned(),
+            });
+        }
+        *state = if grant { State::Granted } else { State::Denied };
+        drop(state);
+        Ok(entry.public())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grant_runs_once_and_deny_refuses() {
+        let a = Approvals::default();
+        let args = json!({"url": "x"});
+        let Ok(Gate::Wait(v)) = a.check("s", "op1", "f", "m", "r", &args) else { panic!("parks") };
+        let id = v["approval_id"].as_str().expect("id").to_owned();
+        assert_eq!(a.pending().len(), 1);
+        assert!(
+            matches!(a.check("s", "op1", "f", "m", "r", &args), Ok(Gate::Wait(_))),
+            "still waiting"
+        );
+        assert_eq!(a.pending().len(), 1, "no duplicate");
+        a.answer(&id, true).expect("granted");
+        assert!(matches!(a.check("s", "op1", "f", "m", "r", &args), Ok(Gate::Run)));
+        assert!(a.pending().is_empty());
+        let Ok(Gate::Wait(v)) = a.check("s", "op2", "f", "m", "r", &args) else { panic!("parks") };
+        let id = v["approval_id"].as_str().expect("id").to_owned();
+        a.answer(&id, false).expect("denied");
+        assert!(matches!(
+            a.check("s", "op2", "f", "m", "r", &args),
+            Err(DaemonError::ApprovalDenied { .. })
+        ));
+        assert!(a.answer(&id, true).is_err(), "gone once used");
+        assert!(a.answer("ap-99", true).is_err());
+    }
+}
