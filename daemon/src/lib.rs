@@ -29,5 +29,23 @@ pub async fn run(
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), rpc::ServeError> {
     let daemon = state::Daemon::new(config);
+    if daemon.config.token_file.is_some() {
+        tokio::spawn(reload_on_sighup(daemon.clone()));
+    }
     rpc::serve(listener, daemon, shutdown).await
+}
+
+/// SIGHUP re-reads the token file; open connections stay, new ones see the new tokens.
+async fn reload_on_sighup(daemon: std::sync::Arc<state::Daemon>) {
+    use tokio::signal::unix::{signal, SignalKind};
+    let Ok(mut hup) = signal(SignalKind::hangup()) else {
+        tracing::warn!("cannot watch SIGHUP; token reloads are off");
+        return;
+    };
+    while hup.recv().await.is_some() {
+        match daemon.reload_tokens() {
+            Ok(n) => tracing::info!(tokens = n, "SIGHUP: token file reloaded"),
+            Err(e) => tracing::warn!("SIGHUP: {e}; the previous tokens stay in force"),
+        }
+    }
 }

@@ -64,18 +64,17 @@ fn default_state_dir() -> PathBuf {
     base.join("glovebox")
 }
 
-fn tokens(cli: &Cli) -> anyhow::Result<(Tokens, String)> {
+/// The tokens, where they came from, and the file to reload on SIGHUP.
+fn tokens(cli: &Cli) -> anyhow::Result<(Tokens, String, Option<PathBuf>)> {
     if let Ok(t) = std::env::var("GLOVEBOX_TOKEN") {
         if !t.trim().is_empty() {
-            return Ok((
-                Tokens::new([(t.trim().to_owned(), Role::Actor)]),
-                "$GLOVEBOX_TOKEN".into(),
-            ));
+            let tokens = Tokens::new([(t.trim().to_owned(), Role::Actor)]);
+            return Ok((tokens, "$GLOVEBOX_TOKEN".into(), None));
         }
     }
     let path = cli.token_file.clone().unwrap_or_else(|| cli.state_dir.join("token"));
     let tokens = Tokens::load_or_create(&path)?;
-    Ok((tokens, path.display().to_string()))
+    Ok((tokens, path.display().to_string(), Some(path)))
 }
 
 fn main() -> anyhow::Result<()> {
@@ -89,7 +88,7 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     std::fs::create_dir_all(&cli.state_dir)
         .with_context(|| format!("cannot create the state dir {}", cli.state_dir.display()))?;
-    let (tokens, token_source) = tokens(&cli)?;
+    let (tokens, token_source, token_file) = tokens(&cli)?;
 
     // Bind first: a taken port fails fast, before any desktop is started.
     let listener = std::net::TcpListener::bind(cli.listen)
@@ -105,7 +104,13 @@ fn main() -> anyhow::Result<()> {
     let desktop = Arc::new(desktop);
 
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    let served = runtime.block_on(serve(&cli, listener, tokens, &token_source, desktop.clone()));
+    let served = runtime.block_on(serve(
+        &cli,
+        listener,
+        (tokens, token_file),
+        &token_source,
+        desktop.clone(),
+    ));
     drop(runtime);
     desktop.stop();
     supervisor.stop_all();
@@ -115,7 +120,7 @@ fn main() -> anyhow::Result<()> {
 async fn serve(
     cli: &Cli,
     listener: std::net::TcpListener,
-    tokens: Tokens,
+    (tokens, token_file): (Tokens, Option<PathBuf>),
     token_source: &str,
     desktop: Arc<embedded::DesktopEnv>,
 ) -> anyhow::Result<()> {
@@ -136,6 +141,7 @@ async fn serve(
         map
     });
     let mut config = Config::new(tokens, cli.state_dir.clone());
+    config.token_file = token_file;
     config.allowed_origins = cli.allow_origin.clone();
     config.max_message_bytes = cli.max_message_bytes;
     config.max_in_flight = cli.max_in_flight;

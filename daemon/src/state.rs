@@ -18,6 +18,8 @@ pub type BackendProbe = Arc<dyn Fn() -> BTreeMap<String, BackendStatus> + Send +
 /// What `run` needs; `main` builds it from the command line.
 pub struct Config {
     pub tokens: Tokens,
+    /// Where `tokens` came from; SIGHUP reads it again.
+    pub token_file: Option<PathBuf>,
     /// Browser origins allowed to open the WebSocket (others get 403).
     pub allowed_origins: Vec<String>,
     pub max_message_bytes: u32,
@@ -39,6 +41,7 @@ impl Config {
     pub fn new(tokens: Tokens, state_dir: PathBuf) -> Self {
         Config {
             tokens,
+            token_file: None,
             allowed_origins: Vec::new(),
             max_message_bytes: 16 * 1024 * 1024,
             max_in_flight: 32,
@@ -59,18 +62,38 @@ pub struct Daemon {
     pub events: EventBus,
     pub approvals: crate::approval::store::Approvals,
     pub started: Instant,
+    /// The accepted tokens now (the config's, or the token file's after a reload).
+    tokens: std::sync::RwLock<Tokens>,
 }
 
 impl Daemon {
     pub fn new(config: Config) -> Arc<Self> {
         Arc::new(Daemon {
+            tokens: std::sync::RwLock::new(config.tokens.clone()),
             sessions: Sessions::new(config.session_ttl),
             config,
             ops: Ops::new(4096),
             events: EventBus::new(1024),
             approvals: crate::approval::store::Approvals::default(),
+
             started: Instant::now(),
         })
+    }
+
+    /// The role of a presented token, if it is accepted.
+    pub fn role_of(&self, token: &str) -> Option<crate::rpc::auth::Role> {
+        self.tokens.read().ok()?.role_of(token)
+    }
+
+    /// Read the token file again (SIGHUP). On error the old tokens stay in force.
+    pub fn reload_tokens(&self) -> Result<usize, crate::rpc::auth::TokenError> {
+        let Some(path) = &self.config.token_file else { return Ok(0) };
+        let fresh = Tokens::load_or_create(path)?;
+        let n = fresh.len();
+        if let Ok(mut t) = self.tokens.write() {
+            *t = fresh;
+        }
+        Ok(n)
     }
 
     pub fn backends(&self) -> BTreeMap<String, BackendStatus> {

@@ -15,15 +15,21 @@ pub fn gloveboxd() -> PathBuf {
     if let Some(p) = std::env::var_os("GLOVEBOX_BIN") {
         return PathBuf::from(p);
     }
+    // <target>/<profile>/deps/<test exe>: build into the same target dir and profile.
     let exe = std::env::current_exe().expect("test exe");
-    let dir = exe.parent().and_then(|d| d.parent()).expect("target/<profile>");
-    let bin = dir.join("gloveboxd");
+    let profile_dir = exe.parent().and_then(|d| d.parent()).expect("target/<profile>");
+    let target_dir = profile_dir.parent().expect("target");
+    let bin = profile_dir.join("gloveboxd");
     static BUILD: std::sync::Once = std::sync::Once::new();
     BUILD.call_once(|| {
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "-p", "glovebox-daemon", "--bin", "gloveboxd"])
-            .status()
-            .expect("cargo build runs");
+        let mut cmd = Command::new(env!("CARGO"));
+        cmd.args(["build", "-p", "glovebox-daemon", "--bin", "gloveboxd", "--target-dir"])
+            .arg(target_dir)
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        if profile_dir.file_name().is_some_and(|n| n == "release") {
+            cmd.arg("--release");
+        }
+        let status = cmd.status().expect("cargo build runs");
         assert!(status.success(), "building gloveboxd failed");
     });
     bin
@@ -80,6 +86,16 @@ impl Running {
     pub fn token(&self) -> String {
         let text = std::fs::read_to_string(self.state.path.join("token")).expect("token file");
         text.lines().next().unwrap_or_default().trim().to_owned()
+    }
+
+    /// Send a signal by name (`HUP`, `TERM`).
+    pub fn signal(&self, name: &str) {
+        let pid = self.child.id().to_string();
+        let ok = Command::new("kill")
+            .args([&format!("-{name}"), &pid])
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "kill -{name} {pid} failed");
     }
 
     /// SIGTERM, then wait for the exit; the exit status.

@@ -82,3 +82,30 @@ fn a_given_token_file_is_used() {
         assert_eq!(Raw::connect(&d.url, Some("nope")).await.err(), Some(401));
     });
 }
+
+#[test]
+fn sighup_reloads_the_token_file_and_keeps_connections() {
+    let dir = glovebox_tests::TempDir::new("hup");
+    let path = dir.path.join("tokens");
+    std::fs::write(&path, "old-token actor\nkept-token actor\n").expect("write");
+    let path_s = path.display().to_string();
+    let d = Running::start(&["--desktop", "auto", "--token-file", &path_s]);
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    rt.block_on(async {
+        let mut open = Raw::connect(&d.url, Some("old-token")).await.expect("old token works");
+        open.hello(Some("hup")).await;
+        std::fs::write(&path, "kept-token actor\nnew-token observer\n").expect("rewrite");
+        d.signal("HUP");
+        let deadline = std::time::Instant::now() + glovebox_tests::DEADLINE;
+        while Raw::connect(&d.url, Some("old-token")).await.is_ok() {
+            assert!(std::time::Instant::now() < deadline, "the revoked token still works");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(Raw::connect(&d.url, Some("old-token")).await.err(), Some(401));
+        let mut fresh = Raw::connect(&d.url, Some("new-token")).await.expect("new token works");
+        assert_eq!(fresh.hello(None).await["role"], "observer");
+        assert!(Raw::connect(&d.url, Some("kept-token")).await.is_ok());
+        let r = open.call("session.status", json!({})).await;
+        assert_eq!(r["result"]["session_id"], "hup", "the open connection stays up: {r}");
+    });
+}

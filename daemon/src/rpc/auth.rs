@@ -82,6 +82,14 @@ impl Tokens {
         Tokens { entries: entries.into_iter().map(|(t, r)| (t.into_bytes(), r)).collect() }
     }
 
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
     /// The role of `presented`, comparing against every token in constant time.
     pub fn role_of(&self, presented: &str) -> Option<Role> {
         let mut found = None;

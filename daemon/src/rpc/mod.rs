@@ -54,7 +54,7 @@ fn admit<B>(daemon: &Daemon, req: &Request<B>) -> Result<auth::Role, Box<Respons
         }
     }
     let token = auth::presented_token(req.headers(), req.uri().query());
-    let Some(role) = token.as_deref().and_then(|t| daemon.config.tokens.role_of(t)) else {
+    let Some(role) = token.as_deref().and_then(|t| daemon.role_of(t)) else {
         tracing::warn!(presented = token.is_some(), "refused a connection without a valid token");
         let mut r = plain(
             StatusCode::UNAUTHORIZED,
