@@ -11,7 +11,8 @@ mod tests;
 mod xserver;
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
@@ -118,7 +119,13 @@ pub struct DesktopEnv {
     runtime_dir: Option<PathBuf>,
     started: Vec<u32>,
     supervisor: Supervisor,
+    /// The last probe and when it ran: `status()` is on every hello, status and health call,
+    /// and a probe costs an X connection and a bus round trip.
+    last_status: Mutex<Option<(Instant, DesktopStatus)>>,
 }
+
+/// How long a probed status is reused.
+const STATUS_FRESH: Duration = Duration::from_secs(1);
 
 /// Starts or adopts a desktop according to `mode`; children log under `<state_dir>/logs`.
 pub fn start(
@@ -170,6 +177,19 @@ impl DesktopEnv {
 
     /// Live check: the X server answers and the a11y bus socket accepts connections.
     pub fn status(&self) -> DesktopStatus {
+        if let Ok(last) = self.last_status.lock() {
+            if let Some((_, status)) = last.as_ref().filter(|(at, _)| at.elapsed() < STATUS_FRESH) {
+                return status.clone();
+            }
+        }
+        let status = self.probe();
+        if let Ok(mut last) = self.last_status.lock() {
+            *last = Some((Instant::now(), status.clone()));
+        }
+        status
+    }
+
+    fn probe(&self) -> DesktopStatus {
         let accessibility_bus = self.a11y_bus.as_deref().is_some_and(bus::socket_answers);
         let (status, screen, reason) = match xserver::probe(&self.display, PROBE_TIMEOUT) {
             Ok(screen) if accessibility_bus => (Readiness::Ready, screen, None),
@@ -252,6 +272,7 @@ fn start_embedded(state_dir: &Path, sup: &Supervisor) -> Result<DesktopEnv, Desk
         runtime_dir: Some(dirs.runtime),
         started: guard.finish(),
         supervisor: sup.clone(),
+        last_status: Mutex::new(None),
     })
 }
 
@@ -317,5 +338,6 @@ fn adopt_existing(
         runtime_dir,
         started: guard.finish(),
         supervisor: sup.clone(),
+        last_status: Mutex::new(None),
     })
 }

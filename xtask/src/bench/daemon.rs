@@ -74,8 +74,9 @@ impl Daemon {
             state,
         };
         if let Err(e) = daemon.read_banner(&rx) {
+            let tail = daemon.log_tail(20);
             let _ = daemon.stop();
-            return Err(e);
+            return Err(e.context(format!("the daemon log ends with:\n{tail}")));
         }
         Ok(daemon)
     }
@@ -84,10 +85,7 @@ impl Daemon {
         let deadline = Instant::now() + START_DEADLINE;
         let first =
             rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).map_err(|_| {
-                anyhow::anyhow!(
-                    "gloveboxd printed no banner within {START_DEADLINE:?}; see {}",
-                    self.log().display()
-                )
+                anyhow::anyhow!("gloveboxd printed no banner within {START_DEADLINE:?}")
             })?;
         let addr = first
             .strip_prefix("gloveboxd listening on ws://")
@@ -118,6 +116,13 @@ impl Daemon {
 
     pub fn log(&self) -> PathBuf {
         self.state.join("gloveboxd.log")
+    }
+
+    /// The last `n` lines of the daemon's stderr.
+    pub fn log_tail(&self, n: usize) -> String {
+        let text = std::fs::read_to_string(self.log()).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(n)..].join("\n")
     }
 
     pub fn memory(&self) -> anyhow::Result<Memory> {

@@ -110,9 +110,11 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     eprintln!("bench: gloveboxd pid {} at {} (DISPLAY={})", d.pid, d.url, d.display);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let measured = rt.block_on(measure(&d, &options));
+    // Read before the stop: stopping removes the state dir with the log.
+    let log = if measured.is_err() { d.log_tail(20) } else { String::new() };
     let exit = d.stop();
     let (latency, load, idle, after_load) =
-        measured.with_context(|| format!("daemon log: {}", d.log().display()))?;
+        measured.with_context(|| format!("the daemon log ends with:\n{log}"))?;
     let exit = exit?;
     if !exit.success() {
         bail!("gloveboxd exited with {exit} after SIGTERM");
@@ -172,7 +174,7 @@ async fn measure(
     Ok((latency, load, idle, after_load))
 }
 
-/// Time spent on the CPU by the daemon and by this process, in µs.
+/// Time spent on the CPU by the daemon and by this process, in clock ticks.
 struct Cpu {
     daemon: u64,
     client: u64,
