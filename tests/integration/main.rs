@@ -4,6 +4,7 @@
 mod approval;
 mod contract;
 mod daemon_binary;
+mod fuzz;
 mod handshake;
 mod ops;
 mod sdk;
