@@ -203,6 +203,9 @@ impl DesktopEnv {
     /// Stops every supervised child, newest first (apps and browsers before the X server and
     /// buses they use), then the D-Bus-activated AT-SPI registry daemon if we own its bus.
     pub fn stop(&self) {
+        if let Ok(mut last) = self.last_status.lock() {
+            *last = None;
+        }
         let registry = match (&self.a11y_bus, self.owns_a11y_bus) {
             (Some(a11y), true) => bus::registry_pid(&self.supervisor, a11y),
             _ => None,
