@@ -2,6 +2,7 @@
 
 mod bench;
 mod codegen;
+mod fuzz;
 mod tasks;
 
 use std::process::ExitCode;
@@ -16,6 +17,8 @@ usage: cargo xtask <task> [args]
   desktop [-- <gloveboxd args>]   the same with a private embedded desktop (--desktop embedded)
   ci [--no-lint]                  what CI runs: cargo fmt --check, clippy -D warnings, then test
   bench <name> [args]             a benchmark
+  fuzz [contract|wire|all] [--seconds N]
+                                  libFuzzer targets in fuzz/ (cargo-fuzz, nightly), N s each
   codegen [--check]               regenerate committed generated files (--check: fail if stale)
 ";
 
@@ -47,6 +50,7 @@ fn dispatch(args: &[String]) -> anyhow::Result<()> {
             _ => bail!("usage: cargo xtask ci [--no-lint]"),
         },
         "bench" => bench::run(rest),
+        "fuzz" => fuzz::run(rest),
         "codegen" => match rest {
             [] => codegen::run(false),
             [flag] if flag == "--check" => codegen::run(true),

@@ -90,7 +90,7 @@ fn provision() -> anyhow::Result<()> {
     status(Command::new("bash").arg(script))
 }
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     // `cargo run` sets CARGO_MANIFEST_DIR at run time too; prefer it, so a moved checkout
     // never points at the directory xtask happened to be compiled in.
     let manifest = std::env::var_os("CARGO_MANIFEST_DIR")
@@ -98,7 +98,7 @@ fn root() -> PathBuf {
     manifest.parent().map_or(manifest.clone(), Path::to_path_buf)
 }
 
-fn target_dir() -> anyhow::Result<PathBuf> {
+pub(crate) fn target_dir() -> anyhow::Result<PathBuf> {
     if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR").filter(|d| !d.is_empty()) {
         return Ok(root().join(dir)); // join keeps an absolute dir as is
     }
@@ -125,7 +125,7 @@ fn has_cargo_tool(tool: &str) -> bool {
     cargo_cmd(&[tool, "--version"]).output().is_ok_and(|o| o.status.success())
 }
 
-fn cargo_cmd(args: &[&str]) -> Command {
+pub(crate) fn cargo_cmd(args: &[&str]) -> Command {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cmd.args(args).current_dir(root());
     cmd
@@ -135,7 +135,7 @@ fn cargo(args: &[&str]) -> anyhow::Result<()> {
     status(&mut cargo_cmd(args))
 }
 
-fn status(cmd: &mut Command) -> anyhow::Result<()> {
+pub(crate) fn status(cmd: &mut Command) -> anyhow::Result<()> {
     let what = show(cmd);
     eprintln!("xtask: $ {what}");
     let status = cmd.status().with_context(|| format!("cannot start `{what}`"))?;

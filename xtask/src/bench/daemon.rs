@@ -17,7 +17,7 @@ const STOP_DEADLINE: Duration = Duration::from_secs(30);
 pub fn build() -> anyhow::Result<PathBuf> {
     let args = ["build", "--release", "-p", "glovebox-daemon", "--bin", "gloveboxd"];
     eprintln!("bench: $ cargo {}", args.join(" "));
-    let status = super::cargo().args(args).status().context("cannot run cargo")?;
+    let status = super::cargo(&args).status().context("cannot run cargo")?;
     if !status.success() {
         bail!("building gloveboxd failed ({status})");
     }
