@@ -56,6 +56,8 @@ pub enum DaemonError {
     Cancelled,
     #[error("{limit} ops are already in flight on this connection")]
     Busy { limit: usize },
+    #[error("this session may start {per_sec} ops a second and is over that")]
+    RateLimited { per_sec: u32 },
     #[error("the {backend} backend is unavailable: {reason}")]
     BackendUnavailable { backend: &'static str, reason: String, remedy: String },
     #[error("{0}")]
@@ -90,7 +92,7 @@ impl DaemonError {
             Unsupported { .. } => ErrorCode::Unsupported,
             Timeout { .. } => ErrorCode::Timeout,
             Cancelled => ErrorCode::Cancelled,
-            Busy { .. } => ErrorCode::Busy,
+            Busy { .. } | RateLimited { .. } => ErrorCode::Busy,
             BackendUnavailable { .. } => ErrorCode::BackendUnavailable,
             ActionFailed(_) => ErrorCode::ActionFailed,
         }
@@ -134,6 +136,7 @@ impl DaemonError {
             Timeout { .. } => format!("{self}; its cleanup ran; retry with a larger timeout_ms"),
             Cancelled => format!("{self}; its cleanup ran"),
             Busy { .. } => format!("{self}; wait for some to finish and retry"),
+            RateLimited { .. } => format!("{self}; slow down and retry"),
             BackendUnavailable { remedy, .. } => format!("{self}; {remedy}"),
             ActionFailed(_) => self.to_string(),
             OpIdReused(_) => format!("{self}; use a fresh op_id for a new call"),
@@ -172,6 +175,7 @@ impl DaemonError {
             }
             Timeout { ms } => Some(json!({"timeout_ms": ms})),
             Busy { limit } => Some(json!({"limit": limit})),
+            RateLimited { per_sec } => Some(json!({"per_sec": per_sec})),
             BackendUnavailable { backend, remedy, .. } => {
                 Some(json!({"backend": backend, "remedy": remedy}))
             }

@@ -47,6 +47,9 @@ struct Cli {
     /// Ops in flight per connection before BUSY.
     #[arg(long, default_value_t = 32)]
     max_in_flight: usize,
+    /// Ops a session may start per second before BUSY.
+    #[arg(long, default_value_t = 50)]
+    max_ops_per_sec: u32,
     /// Approval policy file (JSON rules: allow, deny or ask per action class and arguments).
     /// Without it only the defaults apply: no file:, chrome: or javascript: navigation.
     #[arg(long)]
@@ -145,6 +148,7 @@ async fn serve(
     config.allowed_origins = cli.allow_origin.clone();
     config.max_message_bytes = cli.max_message_bytes;
     config.max_in_flight = cli.max_in_flight;
+    config.max_ops_per_sec = cli.max_ops_per_sec;
     config.session_ttl = std::time::Duration::from_secs(cli.session_ttl_secs);
     if let Some(path) = &cli.policy {
         config.policy = glovebox_daemon::approval::policy::Policy::load(path)?;

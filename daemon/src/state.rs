@@ -24,6 +24,8 @@ pub struct Config {
     pub allowed_origins: Vec<String>,
     pub max_message_bytes: u32,
     pub max_in_flight: usize,
+    /// Ops a session may start per second (bursts up to one second's worth) before BUSY.
+    pub max_ops_per_sec: u32,
     /// How long a session nobody is attached to can still be resumed.
     pub session_ttl: std::time::Duration,
     pub state_dir: PathBuf,
@@ -45,6 +47,7 @@ impl Config {
             allowed_origins: Vec::new(),
             max_message_bytes: 16 * 1024 * 1024,
             max_in_flight: 32,
+            max_ops_per_sec: 50,
             session_ttl: std::time::Duration::from_secs(600),
             state_dir,
             backends: Arc::new(BTreeMap::new),

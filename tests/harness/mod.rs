@@ -37,6 +37,7 @@ pub type Configure = std::sync::Arc<dyn Fn(&mut Config) + Send + Sync>;
 pub struct Options {
     pub max_message_bytes: Option<u32>,
     pub max_in_flight: Option<usize>,
+    pub max_ops_per_sec: Option<u32>,
     pub allowed_origins: Vec<String>,
     /// Last word on the configuration, e.g. to plug a backend in.
     pub configure: Option<Configure>,
@@ -60,6 +61,9 @@ impl InProcess {
         }
         if let Some(n) = options.max_in_flight {
             config.max_in_flight = n;
+        }
+        if let Some(n) = options.max_ops_per_sec {
+            config.max_ops_per_sec = n;
         }
         config.allowed_origins = options.allowed_origins;
         if let Some(f) = &options.configure {

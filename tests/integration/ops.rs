@@ -118,3 +118,22 @@ async fn op_ids_are_minted_and_belong_to_the_session() {
     assert_eq!(code(&other), "TARGET_NOT_FOUND", "another session cannot see it: {other}");
     d.stop().await;
 }
+
+#[tokio::test]
+async fn a_session_over_its_rate_gets_busy() {
+    let d = InProcess::with(Options { max_ops_per_sec: Some(5), ..Options::default() }).await;
+    let mut c = d.actor().await;
+    let mut busy = 0;
+    for _ in 0..20 {
+        let r = c.call("computer.wait", json!({"duration_ms": 0})).await;
+        if code(&r) == "BUSY" {
+            assert_eq!(r["error"]["data"]["details"]["per_sec"], 5, "{r}");
+            busy += 1;
+        }
+    }
+    assert!(busy >= 10, "only {busy} of 20 were refused at 5 ops/s");
+    let mut other = d.actor().await;
+    let r = other.call("computer.wait", json!({"duration_ms": 0})).await;
+    assert!(r["result"].is_object(), "another session has its own budget: {r}");
+    d.stop().await;
+}

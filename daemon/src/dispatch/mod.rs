@@ -127,6 +127,11 @@ pub async fn call(
         .to_data());
     };
 
+    let per_sec = daemon.config.max_ops_per_sec;
+    if daemon.ops.get(&caller.session.id, &op_id).is_none() && !caller.session.admit_op(per_sec) {
+        return Err(DaemonError::RateLimited { per_sec }.to_data());
+    }
+
     let limit = daemon.config.max_in_flight;
     if caller.in_flight.fetch_add(1, Ordering::SeqCst) >= limit {
         caller.in_flight.fetch_sub(1, Ordering::SeqCst);

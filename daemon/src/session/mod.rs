@@ -36,6 +36,8 @@ pub struct Session {
     pub snapshots: Mutex<Snapshots>,
     /// Keys and buttons this session holds down.
     pub held: Mutex<Held>,
+    /// Token bucket for ops per second: (tokens left, when it was last filled).
+    rate: Mutex<(f64, Instant)>,
 }
 
 impl Session {
@@ -48,6 +50,7 @@ impl Session {
             selection: Mutex::new(Selection::default()),
             snapshots: Mutex::new(Snapshots::default()),
             held: Mutex::new(Held::default()),
+            rate: Mutex::new((f64::MAX, Instant::now())),
         }
     }
 
@@ -57,6 +60,22 @@ impl Session {
 
     pub fn set_paused(&self, paused: bool) {
         self.paused.store(paused, Ordering::SeqCst);
+    }
+
+    /// Take one op from the session's budget of `per_sec` ops a second (bursts up to one
+    /// second's worth); false when the budget is spent.
+    pub fn admit_op(&self, per_sec: u32) -> bool {
+        let Ok(mut rate) = self.rate.lock() else { return false };
+        let cap = f64::from(per_sec.max(1));
+        let now = Instant::now();
+        let refill = now.duration_since(rate.1).as_secs_f64() * cap;
+        rate.0 = (rate.0.min(cap) + refill).min(cap);
+        rate.1 = now;
+        if rate.0 < 1.0 {
+            return false;
+        }
+        rate.0 -= 1.0;
+        true
     }
 
     pub fn selection(&self) -> Selection {
