@@ -113,6 +113,7 @@ fn main() -> anyhow::Result<()> {
         (tokens, token_file),
         &token_source,
         desktop.clone(),
+        &supervisor,
     ));
     drop(runtime);
     desktop.stop();
@@ -126,20 +127,40 @@ async fn serve(
     (tokens, token_file): (Tokens, Option<PathBuf>),
     token_source: &str,
     desktop: Arc<embedded::DesktopEnv>,
+    supervisor: &Supervisor,
 ) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::from_std(listener)?;
     let addr = listener.local_addr()?;
+    // The desktop backend (AT-SPI + X11 + clipboard); without it the daemon still serves and
+    // reports the desktop down with the reason.
+    let (desktop_backend, desktop_error) =
+        match glovebox_daemon::desktop::Desktop::connect(&desktop, supervisor.clone()).await {
+            Ok(d) => (Some(d), None),
+            Err(e) => {
+                tracing::warn!(%e, "the desktop backend is unavailable");
+                (None, Some(e.to_string()))
+            }
+        };
+    // The browser backend; the default Chromium starts on first use, not here.
+    let browser = Arc::new(glovebox_daemon::browser::Browsers::new(
+        cli.state_dir.clone(),
+        supervisor.clone(),
+        desktop.env().to_vec(),
+    ));
+    let probe_browser = browser.clone();
     let probe_desktop = desktop.clone();
     let backends = Arc::new(move || {
         let mut map = BTreeMap::new();
-        map.insert("desktop".to_owned(), desktop_status(&probe_desktop));
+        let mut status = desktop_status(&probe_desktop);
+        if let Some(reason) = &desktop_error {
+            status.status = "down".into();
+            status.reason = Some(reason.clone());
+        }
+        map.insert("desktop".to_owned(), status);
+        let (word, reason) = probe_browser.status();
         map.insert(
             "browser".to_owned(),
-            BackendStatus {
-                status: "down".into(),
-                reason: Some("the CDP browser backend is not part of this build yet".into()),
-                extra: BTreeMap::new(),
-            },
+            BackendStatus { status: word.into(), reason: Some(reason), extra: BTreeMap::new() },
         );
         map
     });
@@ -154,6 +175,8 @@ async fn serve(
         config.policy = glovebox_daemon::approval::policy::Policy::load(path)?;
     }
     config.backends = backends;
+    config.browser = Some(browser);
+    config.desktop = desktop_backend;
 
     banner(addr, token_source, desktop.display());
     glovebox_daemon::run(listener, config, shutdown_signal()).await?;

@@ -3,6 +3,8 @@
 //! what `wscat` would. Every wait has a deadline.
 
 pub mod binary;
+pub mod browser;
+pub mod desktop;
 pub mod raw;
 
 use std::path::PathBuf;

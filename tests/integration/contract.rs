@@ -180,7 +180,12 @@ async fn discover_and_documentation_cover_the_contract() {
 async fn unbuilt_backends_answer_unsupported_with_what_works() {
     let d = InProcess::start().await;
     let mut c = d.actor().await;
+    // A built action without its backend configured: BACKEND_UNAVAILABLE with a remedy.
     let r = c.call("browser.navigate", json!({"url": "http://127.0.0.1:1/"})).await;
+    assert_eq!(code(&r), "BACKEND_UNAVAILABLE", "{r}");
+    assert!(r["error"]["data"]["details"]["remedy"].is_string(), "{r}");
+    // An action no backend implements yet: UNSUPPORTED with what works.
+    let r = c.call("browser.screenshot_annotate", json!({})).await;
     assert_eq!(code(&r), "UNSUPPORTED", "{r}");
     assert!(r["error"]["data"]["details"]["available"]
         .as_array()

@@ -2,8 +2,10 @@
 //! in-process on port 0; the desktop tests run the `gloveboxd` binary on an embedded Xvfb.
 
 mod approval;
+mod browser;
 mod contract;
 mod daemon_binary;
+mod desktop;
 mod fuzz;
 mod handshake;
 mod ops;

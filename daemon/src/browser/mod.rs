@@ -1,5 +1,569 @@
 //! The browser backend: Chromium instances over the Chrome DevTools Protocol.
+//!
+//! Browsers are found by their remote-debugging port (`chrome-<port>`); the daemon's own
+//! default Chromium starts on first use and again if it died. One CDP connection per browser
+//! ([`cdp::Conn`]); tabs are named by a stable id taken from their CDP target id, so a tab
+//! keeps its id for its whole life, across daemon restarts too (tab marks rely on that).
+
+pub mod actions;
+pub mod cdp;
+pub mod discovery;
+pub mod input;
+pub mod launch;
+pub mod snapshot;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::error::DaemonError;
+use crate::process::Supervisor;
+
+pub use actions::Tab;
+use cdp::Conn;
+
+/// Called with (target key, reason) whenever a tab's refs go stale (navigation, reload, a
+/// restarted browser); dispatch points it at every session's snapshot registry.
+pub type Invalidate = Arc<dyn Fn(&str, &str) + Send + Sync>;
+
+/// The shared slot of the [`Invalidate`] hook.
+pub type Invalidator = Arc<Mutex<Option<Invalidate>>>;
+
+/// Everything the browser backend can fail with.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum BrowserError {
+    #[error("{0}")]
+    Unavailable(String),
+    #[error("no {kind} {id}")]
+    NotFound { kind: &'static str, id: String },
+    #[error("{kind}s match {query:?}")]
+    Ambiguous { kind: &'static str, query: String, candidates: Vec<Value> },
+    #[error("{0}")]
+    Failed(String),
+    #[error("{what} has no on-screen box")]
+    NoGeometry { what: String },
+    #[error("{what} cannot take text or a value")]
+    NotEditable { what: String, available: Vec<String> },
+    #[error("the element is gone: {0}")]
+    Gone(String),
+    #[error("{action} is not possible: {reason}")]
+    Unsupported { action: String, reason: String },
+    /// A JavaScript dialog opened while the command ran (the command may still be pending).
+    #[error("a JavaScript {} dialog opened: {:?}", .0.kind, .0.message)]
+    DialogOpened(cdp::Dialog),
+}
+
+impl BrowserError {
+    pub fn from_cdp(
+        method: &str,
+        e: &chromiumoxide::error::CdpError,
+        alive: bool,
+        browser_id: &str,
+    ) -> Self {
+        if !alive {
+            return BrowserError::Unavailable(format!("{browser_id} is gone ({e})"));
+        }
+        let text = e.to_string();
+        if text.contains("No node with given id") || text.contains("Could not find node") {
+            return BrowserError::Gone(text);
+        }
+        BrowserError::Failed(format!("{method}: {text}"))
+    }
+}
+
+impl From<BrowserError> for DaemonError {
+    fn from(e: BrowserError) -> Self {
+        match e {
+            BrowserError::Unavailable(reason) => DaemonError::BackendUnavailable {
+                backend: "browser",
+                reason,
+                remedy: "retry: the daemon's default browser restarts on the next call; for \
+                         another browser start it again with --remote-debugging-port"
+                    .into(),
+            },
+            BrowserError::NotFound { kind, id } => DaemonError::TargetNotFound { kind, id },
+            BrowserError::Ambiguous { kind, query, candidates } => {
+                DaemonError::Ambiguous { kind, query, candidates }
+            }
+            BrowserError::Failed(m) => DaemonError::ActionFailed(m),
+            e @ BrowserError::DialogOpened(_) => {
+                DaemonError::ActionFailed(format!("{e}; answer it with browser.dialog"))
+            }
+            BrowserError::NoGeometry { what } => DaemonError::NoGeometry { what },
+            BrowserError::NotEditable { what, available } => {
+                DaemonError::NotEditable { what, available }
+            }
+            BrowserError::Gone(m) => DaemonError::StaleRef {
+                r#ref: String::new(),
+                reason: format!("the element is no longer in the page ({m})"),
+            },
+            BrowserError::Unsupported { action, reason } => DaemonError::Unsupported {
+                tool: "browser".into(),
+                action,
+                reason,
+                available: Vec::new(),
+            },
+        }
+    }
+}
+
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The tab id of a CDP target id: its first 8 hex digits, stable for the tab's life.
+pub fn tab_id_of(target_id: &str) -> String {
+    target_id.chars().take(8).collect()
+}
+
+/// The key under which a session keeps a tab's snapshots and refs.
+pub fn target_key(browser_id: &str, tab_id: &str) -> String {
+    format!("{browser_id}/{tab_id}")
+}
+
+/// One browser as `list_browsers` shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct BrowserInfo {
+    pub browser_id: String,
+    pub port: u16,
+    pub pid: Option<u32>,
+    pub default: bool,
+    pub status: &'static str,
+    pub version: String,
+    pub tabs: usize,
+}
+
+/// One tab as `tab_list` shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct TabInfo {
+    pub tab_id: String,
+    pub tab_index: usize,
+    pub url: String,
+    pub title: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mark: Option<Value>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct DefaultChrome {
+    port: u16,
+    pid: u32,
+}
 
 /// Every Chromium the daemon knows, the default one started on demand.
-#[derive(Debug)]
-pub struct Browsers {}
+pub struct Browsers {
+    state_dir: PathBuf,
+    supervisor: Supervisor,
+    env: Vec<(String, String)>,
+    program: String,
+    default: tokio::sync::Mutex<Option<DefaultChrome>>,
+    conns: tokio::sync::Mutex<BTreeMap<u16, Arc<Conn>>>,
+    invalidator: Invalidator,
+    marks: Mutex<()>,
+    /// Restarts of the default browser so far.
+    restarts: std::sync::atomic::AtomicU32,
+}
+
+impl std::fmt::Debug for Browsers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Browsers").field("state_dir", &self.state_dir).finish_non_exhaustive()
+    }
+}
+
+impl Browsers {
+    /// `env` is given to the default Chromium (DISPLAY and the buses of the desktop).
+    pub fn new(state_dir: PathBuf, supervisor: Supervisor, env: Vec<(String, String)>) -> Self {
+        let program = std::env::var("GLOVEBOX_CHROMIUM").unwrap_or_else(|_| "chromium".into());
+        Browsers {
+            state_dir,
+            supervisor,
+            env,
+            program,
+            default: tokio::sync::Mutex::new(None),
+            conns: tokio::sync::Mutex::new(BTreeMap::new()),
+            invalidator: Arc::new(Mutex::new(None)),
+            marks: Mutex::new(()),
+            restarts: std::sync::atomic::AtomicU32::new(0),
+        }
+    }
+
+    /// Point ref invalidation at the sessions (set once by dispatch).
+    pub fn set_invalidator(&self, f: Invalidate) {
+        let mut slot = lock(&self.invalidator);
+        if slot.is_none() {
+            *slot = Some(f);
+        }
+    }
+
+    fn invalidate(&self, key: &str, reason: &str) {
+        if let Some(f) = lock(&self.invalidator).clone() {
+            f(key, reason);
+        }
+    }
+
+    /// Status for the backend probe: never blocks, never starts anything.
+    pub fn status(&self) -> (&'static str, String) {
+        match self.default.try_lock() {
+            Ok(d) => match *d {
+                Some(c) if self.supervisor.is_running(c.pid) => {
+                    ("up", format!("default browser chrome-{} (pid {})", c.port, c.pid))
+                }
+                Some(c) => (
+                    "degraded",
+                    format!(
+                        "default browser chrome-{} exited; it restarts on the next call",
+                        c.port
+                    ),
+                ),
+                None => ("up", "the default browser starts on first use".into()),
+            },
+            Err(_) => ("up", "the default browser is starting".into()),
+        }
+    }
+
+    /// The default browser's id, starting it (again) when it is not running.
+    pub async fn ensure_default(&self) -> Result<String, BrowserError> {
+        let mut d = self.default.lock().await;
+        if let Some(c) = *d {
+            let conn_ok = self.conns.lock().await.get(&c.port).is_none_or(|x| x.is_alive());
+            if self.supervisor.is_running(c.pid) && conn_ok {
+                return Ok(format!("chrome-{}", c.port));
+            }
+            // It died: forget its connection and refs, and start it again on the same port.
+            let _ = self.supervisor.stop_pid(c.pid);
+            if let Some(conn) = self.conns.lock().await.remove(&c.port) {
+                let reason = "the browser exited and was restarted; take a new snapshot";
+                for id in conn.known_tabs() {
+                    self.invalidate(&target_key(&conn.browser_id, &tab_id_of(&id)), reason);
+                }
+            }
+            self.restarts.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+        let port = match *d {
+            Some(c) if discovery::port_free(c.port) => c.port,
+            _ => discovery::free_port()?,
+        };
+        let pid = launch::start(
+            &self.supervisor,
+            &self.program,
+            &self.state_dir.join("chromium-profile"),
+            port,
+            &self.env,
+        )
+        .await?;
+        *d = Some(DefaultChrome { port, pid });
+        Ok(format!("chrome-{port}"))
+    }
+
+    fn default_port(&self) -> Option<u16> {
+        self.default.try_lock().ok().and_then(|d| d.map(|c| c.port))
+    }
+
+    /// The connection to `browser_id`, opened on first use. The default browser is started
+    /// (again) when it is the one asked for and does not run.
+    pub async fn conn(&self, browser_id: &str) -> Result<Arc<Conn>, BrowserError> {
+        let port = parse_browser_id(browser_id)?;
+        let is_default = self.default.lock().await.is_some_and(|c| c.port == port);
+        if is_default {
+            self.ensure_default().await?;
+        }
+        let mut conns = self.conns.lock().await;
+        if let Some(c) = conns.get(&port) {
+            if c.is_alive() {
+                return Ok(c.clone());
+            }
+            conns.remove(&port);
+        }
+        if discovery::version(port).await.is_err() {
+            return Err(if is_default {
+                BrowserError::Unavailable(format!("{browser_id} does not answer"))
+            } else {
+                BrowserError::NotFound { kind: "browser", id: browser_id.to_owned() }
+            });
+        }
+        let conn = Conn::connect(port, self.invalidator.clone()).await?;
+        conns.insert(port, conn.clone());
+        Ok(conn)
+    }
+
+    /// Every Chromium with a debugging port: the process table plus the default browser.
+    pub async fn list(&self) -> Result<Vec<BrowserInfo>, BrowserError> {
+        let default = self.default_port();
+        let mut found = discovery::scan();
+        if let Some(p) = default {
+            if !found.iter().any(|(port, _)| *port == p) {
+                found.push((p, None));
+            }
+        }
+        let default_pid = self.default.lock().await.map(|c| c.pid);
+        let mut out = Vec::new();
+        for (port, pid) in found {
+            let is_default = default == Some(port);
+            let version = discovery::version(port).await;
+            let (status, version) = match version {
+                Ok(v) => ("up", v["Browser"].as_str().unwrap_or_default().to_owned()),
+                Err(_) if is_default => ("down", String::new()),
+                Err(_) => continue,
+            };
+            let tabs = match status {
+                "up" => match self.conn(&format!("chrome-{port}")).await {
+                    Ok(c) => c.targets().await.map(|t| t.len()).unwrap_or(0),
+                    Err(_) => 0,
+                },
+                _ => 0,
+            };
+            out.push(BrowserInfo {
+                browser_id: format!("chrome-{port}"),
+                port,
+                pid: pid.or(if is_default { default_pid } else { None }),
+                default: is_default,
+                status,
+                version,
+                tabs,
+            });
+        }
+        out.sort_by_key(|b| (!b.default, b.port));
+        Ok(out)
+    }
+
+    /// Tabs whose URL is `url` or starts with it followed by `/`, `?` or `#`, in every browser.
+    pub async fn find_tabs(&self, url: &str) -> Result<Vec<(String, TabInfo)>, BrowserError> {
+        let mut ids: Vec<String> =
+            discovery::scan().iter().map(|(p, _)| format!("chrome-{p}")).collect();
+        if let Some(p) = self.default_port() {
+            let id = format!("chrome-{p}");
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+        let mut out = Vec::new();
+        for id in ids {
+            let Ok(tabs) = self.tabs(&id).await else { continue };
+            for t in tabs {
+                if url_matches(&t.url, url) {
+                    out.push((id.clone(), t));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The tabs of a browser in tab_index order.
+    pub async fn tabs(&self, browser_id: &str) -> Result<Vec<TabInfo>, BrowserError> {
+        let conn = self.conn(browser_id).await?;
+        let marks = self.load_marks();
+        Ok(conn
+            .targets()
+            .await?
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let tab_id = tab_id_of(&t.target_id);
+                TabInfo {
+                    mark: marks.get(&target_key(browser_id, &tab_id)).cloned(),
+                    tab_id,
+                    tab_index: i,
+                    url: t.url,
+                    title: t.title,
+                }
+            })
+            .collect())
+    }
+
+    /// A handle on one tab; `tab_id` must be a current tab of the browser.
+    pub async fn tab(&self, browser_id: &str, tab_id: &str) -> Result<Tab, BrowserError> {
+        let conn = self.conn(browser_id).await?;
+        let targets = conn.targets().await?;
+        let Some(t) = targets.iter().find(|t| tab_id_of(&t.target_id) == tab_id) else {
+            return Err(BrowserError::NotFound { kind: "tab", id: tab_id.to_owned() });
+        };
+        Tab::open(conn, &t.target_id, self.state_dir.clone()).await
+    }
+
+    /// The tab the browser shows in front (the first visible one), else its first tab; a
+    /// browser without tabs gets a blank one.
+    pub async fn active_tab(&self, browser_id: &str) -> Result<String, BrowserError> {
+        let conn = self.conn(browser_id).await?;
+        let targets = conn.targets().await?;
+        if targets.is_empty() {
+            return self.new_tab(browser_id, None, true).await;
+        }
+        // The newest visible tab (the one in front); falls back to the newest tab.
+        for t in targets.iter().rev() {
+            let Ok((page, watch)) = conn.page(&t.target_id).await else { continue };
+            // A tab showing a dialog is in front, and would not answer the evaluation.
+            if watch.dialog.borrow().is_some() {
+                return Ok(tab_id_of(&t.target_id));
+            }
+            let vis = tokio::time::timeout(
+                std::time::Duration::from_secs(2),
+                page.execute(cdp::Raw::new(
+                    "Runtime.evaluate",
+                    json!({"expression": "document.visibilityState", "returnByValue": true}),
+                )),
+            )
+            .await;
+            if vis.is_ok_and(|v| v.is_ok_and(|v| v.result["result"]["value"] == "visible")) {
+                return Ok(tab_id_of(&t.target_id));
+            }
+        }
+        Ok(targets.last().map(|t| tab_id_of(&t.target_id)).unwrap_or_default())
+    }
+
+    /// Open a tab; returns its tab id.
+    pub async fn new_tab(
+        &self,
+        browser_id: &str,
+        url: Option<&str>,
+        visible: bool,
+    ) -> Result<String, BrowserError> {
+        let conn = self.conn(browser_id).await?;
+        let r = conn
+            .call(
+                "Target.createTarget",
+                json!({"url": url.unwrap_or("about:blank"), "background": !visible}),
+            )
+            .await?;
+        let target = r["targetId"].as_str().unwrap_or_default().to_owned();
+        let tab = Tab::open(conn.clone(), &target, self.state_dir.clone()).await?;
+        if url.is_some() {
+            tab.wait_ready(std::time::Duration::from_secs(30)).await?;
+        }
+        if visible {
+            let _ = conn.call("Target.activateTarget", json!({"targetId": target})).await;
+        }
+        Ok(tab_id_of(&target))
+    }
+
+    pub async fn close_tab(&self, browser_id: &str, tab_id: &str) -> Result<TabInfo, BrowserError> {
+        let conn = self.conn(browser_id).await?;
+        let targets = conn.targets().await?;
+        let Some((i, t)) =
+            targets.iter().enumerate().find(|(_, t)| tab_id_of(&t.target_id) == tab_id)
+        else {
+            return Err(BrowserError::NotFound { kind: "tab", id: tab_id.to_owned() });
+        };
+        conn.call("Target.closeTarget", json!({"targetId": t.target_id})).await?;
+        conn.forget(&t.target_id);
+        self.invalidate(&target_key(browser_id, tab_id), "the tab was closed");
+        Ok(TabInfo {
+            tab_id: tab_id.to_owned(),
+            tab_index: i,
+            url: t.url.clone(),
+            title: t.title.clone(),
+            mark: None,
+        })
+    }
+
+    pub async fn select_tab(&self, browser_id: &str, tab_id: &str) -> Result<(), BrowserError> {
+        let tab = self.tab(browser_id, tab_id).await?;
+        tab.conn.call("Target.activateTarget", json!({"targetId": tab.target_id})).await?;
+        Ok(())
+    }
+
+    /// Send keyUp for held keys `(tab_id, key)` on whichever connected browser has the tab
+    /// (after a failed, cancelled or timed-out op).
+    pub async fn release_keys(&self, keys: Vec<(String, String)>) {
+        let conns: Vec<Arc<Conn>> = self.conns.lock().await.values().cloned().collect();
+        for conn in conns {
+            let Ok(targets) = conn.targets().await else { continue };
+            for (tab_id, key) in keys.iter().rev() {
+                let Some(t) = targets.iter().find(|t| tab_id_of(&t.target_id) == *tab_id) else {
+                    continue;
+                };
+                let (Ok(tab), Some(k)) = (
+                    Tab::open(conn.clone(), &t.target_id, self.state_dir.clone()).await,
+                    input::key_def(key),
+                ) else {
+                    continue;
+                };
+                let _ = tab.key_event(false, &k, 0).await;
+            }
+        }
+    }
+
+    fn marks_path(&self) -> PathBuf {
+        self.state_dir.join("browser-tab-marks.json")
+    }
+
+    fn load_marks(&self) -> BTreeMap<String, Value> {
+        let _g = lock(&self.marks);
+        std::fs::read(self.marks_path())
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    }
+
+    /// Set or clear a tab's mark; marks live in the state dir and outlive sessions and
+    /// daemon restarts.
+    pub fn mark(
+        &self,
+        browser_id: &str,
+        tab_id: &str,
+        mark: Option<(String, Option<String>)>,
+    ) -> Result<Option<Value>, BrowserError> {
+        let mut marks = self.load_marks();
+        let key = target_key(browser_id, tab_id);
+        let value = mark.map(|(kind, note)| {
+            let at = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0);
+            json!({"kind": kind, "note": note, "marked_at": at})
+        });
+        match &value {
+            Some(v) => marks.insert(key, v.clone()),
+            None => marks.remove(&key),
+        };
+        let _g = lock(&self.marks);
+        let _ = std::fs::create_dir_all(&self.state_dir);
+        let bytes = serde_json::to_vec_pretty(&marks).unwrap_or_default();
+        std::fs::write(self.marks_path(), bytes)
+            .map_err(|e| BrowserError::Failed(format!("cannot save the tab mark: {e}")))?;
+        Ok(value)
+    }
+
+    pub fn mark_of(&self, browser_id: &str, tab_id: &str) -> Option<Value> {
+        self.load_marks().get(&target_key(browser_id, tab_id)).cloned()
+    }
+
+    pub fn state_dir(&self) -> &std::path::Path {
+        &self.state_dir
+    }
+}
+
+/// `chrome-<port>` -> port.
+pub fn parse_browser_id(id: &str) -> Result<u16, BrowserError> {
+    id.strip_prefix("chrome-")
+        .and_then(|p| p.parse::<u16>().ok())
+        .ok_or_else(|| BrowserError::NotFound { kind: "browser", id: id.to_owned() })
+}
+
+/// Exact, or a prefix followed by `/`, `?` or `#`.
+pub fn url_matches(tab_url: &str, wanted: &str) -> bool {
+    if tab_url == wanted {
+        return true;
+    }
+    let w = wanted.trim_end_matches('/');
+    tab_url
+        .strip_prefix(w)
+        .is_some_and(|rest| rest.starts_with('/') || rest.starts_with('?') || rest.starts_with('#'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_match_exactly_or_by_prefix_at_a_boundary() {
+        assert!(url_matches("http://a/x", "http://a/x"));
+        assert!(url_matches("http://a/x?q=1", "http://a/x"));
+        assert!(url_matches("http://a/x/y", "http://a/x"));
+        assert!(url_matches("http://a/x#h", "http://a/x"));
+        assert!(!url_matches("http://a/xy", "http://a/x"));
+    }
+}

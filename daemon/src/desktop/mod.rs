@@ -1,7 +1,195 @@
-//! The desktop side: the X display and accessibility buses the daemon drives.
+//! The desktop side: the X display and accessibility buses the daemon drives, and the backend
+//! that acts on them (AT-SPI apps and trees, X11 input, windows and capture, the clipboard).
+//!
+//! The backend never sees JSON-RPC: `dispatch/computer.rs` and `dispatch/context_desktop.rs`
+//! call the typed methods here. Its errors are one enum, converted into `DaemonError` once.
 
+pub mod atspi;
+pub mod clipboard;
 pub mod embedded;
+pub mod keys;
+mod launch;
+mod ops;
+pub mod x11;
+
+use std::sync::Arc;
+
+use crate::error::DaemonError;
+use crate::process::Supervisor;
+use crate::registry::held::Held;
+
+pub use ops::{nodes, Acted, Dispatch, El, TextState};
+/// Result types of the backend methods.
+pub mod ops_types {
+    pub use super::ops::{AppView, AppWindow, Got, Point};
+}
+
+/// Errors of the desktop backend.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    #[error("the accessibility bus is unavailable: {0}")]
+    Bus(String),
+    #[error("the X display is unavailable: {0}")]
+    Display(String),
+    #[error("{what} failed: {source}")]
+    Call { what: String, source: Box<zbus::Error> },
+    #[error("{what} no longer exists")]
+    Gone { what: String },
+    #[error("{what} has no on-screen box")]
+    NoGeometry { what: String },
+    #[error("{what} cannot take text or a value")]
+    NotEditable { what: String, available: Vec<String> },
+    #[error("{action} is not available: {reason}")]
+    Unsupported { action: String, reason: String, available: Vec<String> },
+    #[error("no {kind} {id}")]
+    NotFound { kind: &'static str, id: String },
+    #[error("{kind}s match {query:?}")]
+    Ambiguous { kind: &'static str, query: String, candidates: Vec<serde_json::Value> },
+    #[error("window {0} is not the active window")]
+    NotFocused(String),
+    #[error("the clipboard failed: {0}")]
+    Clipboard(String),
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl Error {
+    fn call(what: impl Into<String>, source: zbus::Error) -> Error {
+        let what = what.into();
+        if atspi::is_gone(&source) {
+            Error::Gone { what }
+        } else {
+            Error::Call { what, source: Box::new(source) }
+        }
+    }
+}
+
+/// The one conversion into the daemon's errors.
+impl From<Error> for DaemonError {
+    fn from(e: Error) -> Self {
+        const REMEDY: &str = "check the desktop backend in session.hello backends; restart the \
+                              daemon with --desktop embedded if the display is gone";
+        match e {
+            Error::Bus(reason) => DaemonError::BackendUnavailable {
+                backend: "desktop",
+                reason,
+                remedy: REMEDY.into(),
+            },
+            Error::Display(reason) => DaemonError::BackendUnavailable {
+                backend: "desktop",
+                reason,
+                remedy: REMEDY.into(),
+            },
+            Error::Gone { what } => DaemonError::StaleRef {
+                r#ref: what,
+                reason: "the element or its app no longer exists; take a new snapshot".into(),
+            },
+            Error::NoGeometry { what } => DaemonError::NoGeometry { what },
+            Error::NotEditable { what, available } => DaemonError::NotEditable { what, available },
+            Error::Unsupported { action, reason, available } => {
+                DaemonError::Unsupported { tool: "computer".into(), action, reason, available }
+            }
+            Error::NotFound { kind, id } => DaemonError::TargetNotFound { kind, id },
+            Error::Ambiguous { kind, query, candidates } => {
+                DaemonError::Ambiguous { kind, query, candidates }
+            }
+            Error::NotFocused(window_id) => DaemonError::NotFocused { window_id },
+            e @ (Error::Call { .. } | Error::Clipboard(_) | Error::Failed(_)) => {
+                DaemonError::ActionFailed(e.to_string())
+            }
+        }
+    }
+}
+
+/// Where the backend connects: given explicitly, never read from the process environment.
+#[derive(Debug, Clone)]
+pub struct Endpoints {
+    pub display: String,
+    pub session_bus: Option<String>,
+    pub a11y_bus: Option<String>,
+    /// The environment apps are launched with (DISPLAY, buses, XDG dirs, a11y switches).
+    pub env: Vec<(String, String)>,
+}
+
+impl Endpoints {
+    pub fn from_env(desktop: &embedded::DesktopEnv) -> Endpoints {
+        let env = desktop.env().to_vec();
+        let session_bus =
+            env.iter().find(|(k, _)| k == "DBUS_SESSION_BUS_ADDRESS").map(|(_, v)| v.clone());
+        Endpoints {
+            display: desktop.display().to_owned(),
+            session_bus,
+            a11y_bus: desktop.a11y_bus().map(String::from),
+            env,
+        }
+    }
+}
 
 /// The desktop backend: AT-SPI apps and trees, X11 input and windows, the clipboard.
 #[derive(Debug)]
-pub struct Desktop {}
+pub struct Desktop {
+    a11y: atspi::A11y,
+    x: Arc<x11::X>,
+    clipboard: clipboard::Clipboard,
+    supervisor: Supervisor,
+    endpoints: Endpoints,
+    /// Pastes run one at a time per daemon (save, write, Ctrl+V, restore).
+    paste: tokio::sync::Mutex<()>,
+}
+
+impl Desktop {
+    /// Connects to the display and the AT-SPI bus of `desktop`.
+    pub async fn connect(
+        desktop: &embedded::DesktopEnv,
+        supervisor: Supervisor,
+    ) -> Result<Arc<Desktop>, Error> {
+        Self::connect_to(Endpoints::from_env(desktop), supervisor).await
+    }
+
+    pub async fn connect_to(
+        endpoints: Endpoints,
+        supervisor: Supervisor,
+    ) -> Result<Arc<Desktop>, Error> {
+        let display = endpoints.display.clone();
+        let x = tokio::task::spawn_blocking(move || x11::X::connect(&display))
+            .await
+            .map_err(|e| Error::Display(e.to_string()))??;
+        let a11y =
+            atspi::A11y::connect(endpoints.session_bus.as_deref(), endpoints.a11y_bus.as_deref())
+                .await?;
+        let clipboard = clipboard::Clipboard::start(&endpoints.display)?;
+        Ok(Arc::new(Desktop {
+            a11y,
+            x: Arc::new(x),
+            clipboard,
+            supervisor,
+            endpoints,
+            paste: tokio::sync::Mutex::new(()),
+        }))
+    }
+
+    pub fn display(&self) -> &str {
+        &self.endpoints.display
+    }
+
+    pub fn screen(&self) -> (u16, u16) {
+        self.x.screen()
+    }
+
+    /// Releases every key and button in `held` (errors are logged: this runs on cleanup paths).
+    pub fn release_held(&self, held: &Held) {
+        for k in held.desktop_keys.iter().rev() {
+            if let Some(sym) = keys::keysym(k) {
+                if let Err(e) = self.x.key(sym, false) {
+                    tracing::warn!(key = k, %e, "releasing a held key failed");
+                }
+            }
+        }
+        for b in &held.desktop_buttons {
+            if let Err(e) = self.x.button(*b, false) {
+                tracing::warn!(button = b, %e, "releasing a held button failed");
+            }
+        }
+    }
+}

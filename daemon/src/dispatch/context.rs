@@ -47,13 +47,48 @@ pub fn get_state(ctx: Ctx, _call: Checked) -> BoxFuture<'static, Result<Output, 
             });
             json!({"code": "BACKEND_UNAVAILABLE", "message": reason})
         };
+        // Apps and windows come from the desktop backend when it is there; each domain
+        // reports its own error otherwise.
+        let (mut apps, mut windows) = (None, None);
+        let (mut apps_error, mut windows_error) =
+            (Some(domain("desktop", "apps")), Some(domain("desktop", "windows")));
+        if let Some(d) = ctx.daemon.config.desktop.clone() {
+            let (a, w) = futures::join!(d.list_apps(), d.windows());
+            let err = |e: crate::desktop::Error| {
+                let data = DaemonError::from(e).to_data();
+                json!({"code": data.code, "message": data.message})
+            };
+            match a {
+                Ok(a) => (apps, apps_error) = (Some(a), None),
+                Err(e) => apps_error = Some(err(e)),
+            }
+            match w {
+                Ok(w) => (windows, windows_error) = (Some(w), None),
+                Err(e) => windows_error = Some(err(e)),
+            }
+        }
+        // Browsers: every Chromium with a debugging port (the default one is not started
+        // just to be listed).
+        let (mut browsers, mut browsers_error) = (None, Some(domain("browser", "browsers")));
+        if let Some(b) = ctx.daemon.config.browser.clone() {
+            match b.list().await {
+                Ok(list) => (browsers, browsers_error) = (Some(list), None),
+                Err(e) => {
+                    let data = DaemonError::from(e).to_data();
+                    browsers_error = Some(json!({"code": data.code, "message": data.message}));
+                }
+            }
+        }
         Ok(Output::new(json!({
             "selection": ctx.session.selection(),
             "session_id": ctx.session.id,
             "paused": ctx.session.is_paused(),
-            "apps_error": domain("desktop", "apps"),
-            "windows_error": domain("desktop", "windows"),
-            "browsers_error": domain("browser", "browsers"),
+            "apps": apps,
+            "windows": windows,
+            "apps_error": apps_error,
+            "windows_error": windows_error,
+            "browsers": browsers,
+            "browsers_error": browsers_error,
             "backends": backends,
         })))
     })

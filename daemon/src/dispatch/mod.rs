@@ -171,8 +171,14 @@ pub async fn call(
     };
     let events = daemon.clone();
     let session_id = caller.session.id.clone();
+    let held_session = caller.session.clone();
     let on_done = move |entry: &ops::OpEntry| {
         let status = entry.status();
+        // An op that failed, timed out or was cancelled releases every key and button the
+        // session holds, so nothing stays pressed behind an error.
+        if status.state != "succeeded" {
+            release_held(&events, &held_session);
+        }
         events.events.publish(
             "ops",
             "finished",
@@ -227,4 +233,21 @@ fn approve(
             }
         }
     }
+}
+
+/// Releases the desktop keys and buttons `session` holds and forgets them (on error, cancel,
+/// timeout and when its connection closes).
+pub fn release_held(daemon: &Daemon, session: &Session) {
+    browser::release_held(daemon, session);
+    let Some(desktop) = daemon.config.desktop.as_ref() else { return };
+    let held = match session.held.lock() {
+        Ok(mut h) if !h.desktop_keys.is_empty() || !h.desktop_buttons.is_empty() => {
+            let out = h.clone();
+            h.desktop_keys.clear();
+            h.desktop_buttons.clear();
+            out
+        }
+        _ => return,
+    };
+    desktop.release_held(&held);
 }

@@ -134,6 +134,10 @@ pub async fn serve(
                     closed.await;
                     if let Some(session) = conn.session() {
                         session.detach(conn.id);
+                        // A dropped connection releases the keys and buttons its session held.
+                        if conn.role.can_act() {
+                            crate::dispatch::release_held(&daemon, session);
+                        }
                         daemon.events.publish(
                             "session",
                             "detached",

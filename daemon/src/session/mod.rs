@@ -164,6 +164,11 @@ impl Sessions {
         self.by_id.remove(id);
     }
 
+    /// Every live session (e.g. to invalidate a target's refs in all of them).
+    pub fn all(&self) -> Vec<Arc<Session>> {
+        self.by_id.iter().map(|e| e.value().clone()).collect()
+    }
+
     pub fn len(&self) -> usize {
         self.by_id.len()
     }

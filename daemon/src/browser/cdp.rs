@@ -1,0 +1,276 @@
+//! The CDP plumbing: one long-lived chromiumoxide connection per browser, raw commands by
+//! method name, and per-tab watchers for navigations and JavaScript dialogs.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use chromiumoxide::cdp::browser_protocol::page::{
+    EventFrameNavigated, EventJavascriptDialogClosed, EventJavascriptDialogOpening,
+};
+use chromiumoxide::cdp::browser_protocol::target::TargetId;
+use chromiumoxide::handler::HandlerConfig;
+use chromiumoxide::types::{Command, Method, MethodId};
+use chromiumoxide::Page;
+use futures::StreamExt;
+use serde::Serialize;
+use serde_json::{json, Value};
+use tokio::sync::watch;
+
+use super::{lock, BrowserError, Invalidator};
+
+/// A CDP command given by method name and JSON params; its response is the raw JSON result.
+#[derive(Debug, Clone)]
+pub struct Raw {
+    method: &'static str,
+    params: Value,
+}
+
+impl Raw {
+    pub fn new(method: &'static str, params: Value) -> Self {
+        Raw { method, params }
+    }
+}
+
+impl Serialize for Raw {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.params.serialize(s)
+    }
+}
+
+impl Method for Raw {
+    fn identifier(&self) -> MethodId {
+        self.method.into()
+    }
+}
+
+impl Command for Raw {
+    type Response = Value;
+}
+
+/// An open JavaScript dialog.
+#[derive(Debug, Clone, Serialize)]
+pub struct Dialog {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_prompt: Option<String>,
+}
+
+/// What the daemon watches on one tab.
+#[derive(Debug)]
+pub struct TabWatch {
+    /// Main-frame navigations seen so far (bumped after refs were invalidated).
+    pub navigations: watch::Receiver<u64>,
+    pub dialog: watch::Receiver<Option<Dialog>>,
+}
+
+/// One browser connection.
+pub struct Conn {
+    pub port: u16,
+    pub browser_id: String,
+    browser: chromiumoxide::Browser,
+    alive: Arc<AtomicBool>,
+    /// Target ids in the order the daemon first saw them (tab_index order).
+    order: Mutex<Vec<String>>,
+    watches: Mutex<HashMap<String, Arc<TabWatch>>>,
+    invalidator: Invalidator,
+    tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
+}
+
+impl std::fmt::Debug for Conn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Conn").field("port", &self.port).finish_non_exhaustive()
+    }
+}
+
+impl Drop for Conn {
+    fn drop(&mut self) {
+        for t in lock(&self.tasks).drain(..) {
+            t.abort();
+        }
+    }
+}
+
+/// A tab's target as the browser lists it.
+#[derive(Debug, Clone)]
+pub struct TargetInfo {
+    pub target_id: String,
+    pub url: String,
+    pub title: String,
+}
+
+impl Conn {
+    pub async fn connect(port: u16, invalidator: Invalidator) -> Result<Arc<Conn>, BrowserError> {
+        let config = HandlerConfig { viewport: None, ..HandlerConfig::default() };
+        let url = format!("http://127.0.0.1:{port}");
+        let connect = chromiumoxide::Browser::connect_with_config(url, config);
+        let (browser, mut handler) = tokio::time::timeout(Duration::from_secs(10), connect)
+            .await
+            .map_err(|_| BrowserError::Unavailable(format!("chrome-{port} did not answer CDP")))?
+            .map_err(|e| BrowserError::Unavailable(format!("chrome-{port}: {e}")))?;
+        let alive = Arc::new(AtomicBool::new(true));
+        let flag = alive.clone();
+        let task = tokio::spawn(async move {
+            while let Some(ev) = handler.next().await {
+                if let Err(e) = ev {
+                    tracing::debug!(%e, "cdp handler");
+                    if matches!(e, chromiumoxide::error::CdpError::Ws(_)) {
+                        break;
+                    }
+                }
+            }
+            flag.store(false, Ordering::SeqCst);
+        });
+        Ok(Arc::new(Conn {
+            port,
+            browser_id: format!("chrome-{port}"),
+            browser,
+            alive,
+            order: Mutex::new(Vec::new()),
+            watches: Mutex::new(HashMap::new()),
+            invalidator,
+            tasks: Mutex::new(vec![task]),
+        }))
+    }
+
+    pub fn is_alive(&self) -> bool {
+        self.alive.load(Ordering::SeqCst)
+    }
+
+    /// A browser-level command.
+    pub async fn call(&self, method: &'static str, params: Value) -> Result<Value, BrowserError> {
+        if !self.is_alive() {
+            return Err(self.gone());
+        }
+        let fut = self.browser.execute(Raw::new(method, params));
+        match tokio::time::timeout(Duration::from_secs(20), fut).await {
+            Ok(Ok(r)) => Ok(r.result),
+            Ok(Err(e)) => {
+                Err(BrowserError::from_cdp(method, &e, self.is_alive(), &self.browser_id))
+            }
+            Err(_) => Err(BrowserError::Failed(format!("{method} got no answer in 20 s"))),
+        }
+    }
+
+    pub fn gone(&self) -> BrowserError {
+        BrowserError::Unavailable(format!("{} closed its DevTools connection", self.browser_id))
+    }
+
+    /// The page targets (tabs), in the order the daemon first saw them.
+    pub async fn targets(&self) -> Result<Vec<TargetInfo>, BrowserError> {
+        let r = self.call("Target.getTargets", json!({})).await?;
+        let infos = r["targetInfos"].as_array().cloned().unwrap_or_default();
+        let mut tabs: Vec<TargetInfo> = infos
+            .iter()
+            .filter(|t| t["type"] == "page")
+            .map(|t| TargetInfo {
+                target_id: t["targetId"].as_str().unwrap_or_default().to_owned(),
+                url: t["url"].as_str().unwrap_or_default().to_owned(),
+                title: t["title"].as_str().unwrap_or_default().to_owned(),
+            })
+            .collect();
+        let mut order = lock(&self.order);
+        // Newly seen targets are appended in the browser's order (reversed: it lists the
+        // newest first).
+        for t in tabs.iter().rev() {
+            if !order.contains(&t.target_id) {
+                order.push(t.target_id.clone());
+            }
+        }
+        order.retain(|id| tabs.iter().any(|t| &t.target_id == id));
+        let pos = |id: &str| order.iter().position(|o| o == id).unwrap_or(usize::MAX);
+        tabs.sort_by_key(|t| pos(&t.target_id));
+        Ok(tabs)
+    }
+
+    /// The chromiumoxide page of a target, waiting (bounded) until it is attached, and the
+    /// watchers of the tab.
+    pub async fn page(&self, target_id: &str) -> Result<(Page, Arc<TabWatch>), BrowserError> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let page = loop {
+            if !self.is_alive() {
+                return Err(self.gone());
+            }
+            match self.browser.get_page(TargetId::from(target_id.to_owned())).await {
+                Ok(p) => break p,
+                Err(_) if Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(25)).await;
+                }
+                Err(e) => {
+                    return Err(BrowserError::Failed(format!(
+                        "cannot attach to tab {target_id}: {e}"
+                    )))
+                }
+            }
+        };
+        let existing = lock(&self.watches).get(target_id).cloned();
+        let watch = match existing {
+            Some(w) => w,
+            None => self.watch(&page, target_id).await?,
+        };
+        Ok((page, watch))
+    }
+
+    async fn watch(&self, page: &Page, target_id: &str) -> Result<Arc<TabWatch>, BrowserError> {
+        let cdp = |e| BrowserError::Failed(format!("cannot watch tab {target_id}: {e}"));
+        let mut navs = page.event_listener::<EventFrameNavigated>().await.map_err(cdp)?;
+        let mut opens = page.event_listener::<EventJavascriptDialogOpening>().await.map_err(cdp)?;
+        let mut closes = page.event_listener::<EventJavascriptDialogClosed>().await.map_err(cdp)?;
+        let (nav_tx, nav_rx) = watch::channel(0u64);
+        let (dialog_tx, dialog_rx) = watch::channel(None);
+        let w = Arc::new(TabWatch { navigations: nav_rx, dialog: dialog_rx });
+        {
+            let mut watches = lock(&self.watches);
+            if let Some(other) = watches.get(target_id) {
+                return Ok(other.clone());
+            }
+            watches.insert(target_id.to_owned(), w.clone());
+        }
+        let key = super::target_key(&self.browser_id, &super::tab_id_of(target_id));
+        let invalidator = self.invalidator.clone();
+        let t1 = tokio::spawn(async move {
+            while let Some(ev) = navs.next().await {
+                if ev.frame.parent_id.is_some() {
+                    continue;
+                }
+                let reason = format!("the tab navigated to {}", ev.frame.url);
+                if let Some(f) = lock(&invalidator).clone() {
+                    f(&key, &reason);
+                }
+                nav_tx.send_modify(|n| *n += 1);
+            }
+        });
+        let dtx = dialog_tx.clone();
+        let t2 = tokio::spawn(async move {
+            while let Some(ev) = opens.next().await {
+                let d = Dialog {
+                    kind: format!("{:?}", ev.r#type).to_lowercase(),
+                    message: ev.message.clone(),
+                    default_prompt: ev.default_prompt.clone(),
+                };
+                dtx.send_replace(Some(d));
+            }
+        });
+        let t3 = tokio::spawn(async move {
+            while closes.next().await.is_some() {
+                dialog_tx.send_replace(None);
+            }
+        });
+        lock(&self.tasks).extend([t1, t2, t3]);
+        // The DOM agent lets DOM.* calls address nodes by backend id.
+        let _ = page.execute(Raw::new("DOM.enable", json!({}))).await;
+        Ok(w)
+    }
+
+    /// Target ids of the tabs seen so far.
+    pub fn known_tabs(&self) -> Vec<String> {
+        lock(&self.order).clone()
+    }
+
+    pub fn forget(&self, target_id: &str) {
+        lock(&self.watches).remove(target_id);
+    }
+}

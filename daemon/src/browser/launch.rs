@@ -1,0 +1,73 @@
+//! Starting the daemon's default Chromium (Debian's `chromium`) through the supervisor.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::{discovery, BrowserError};
+use crate::process::Supervisor;
+
+/// How long a fresh Chromium gets to answer on its debugging port.
+const READY: Duration = Duration::from_secs(30);
+
+/// Flags that keep it quiet offline, work as root under Xvfb and expose the page on AT-SPI.
+pub fn argv(program: &str, profile: &Path, port: u16) -> Vec<String> {
+    vec![
+        program.to_owned(),
+        format!("--remote-debugging-port={port}"),
+        "--remote-debugging-address=127.0.0.1".into(),
+        "--no-sandbox".into(),
+        "--test-type".into(),
+        "--disable-gpu".into(),
+        "--no-first-run".into(),
+        "--no-default-browser-check".into(),
+        "--disable-background-networking".into(),
+        "--disable-component-update".into(),
+        "--disable-sync".into(),
+        "--disable-quic".into(),
+        "--disable-features=Translate,MediaRouter,OptimizationHints,BackForwardCache".into(),
+        "--password-store=basic".into(),
+        "--force-renderer-accessibility".into(),
+        format!("--user-data-dir={}", profile.display()),
+        "--window-position=0,0".into(),
+        "--window-size=1280,800".into(),
+        "about:blank".into(),
+    ]
+}
+
+/// Spawn it and wait (bounded) until `/json/version` answers; returns its pid.
+pub async fn start(
+    supervisor: &Supervisor,
+    program: &str,
+    profile: &Path,
+    port: u16,
+    env: &[(String, String)],
+) -> Result<u32, BrowserError> {
+    let _ = std::fs::create_dir_all(profile);
+    // A profile left locked by a killed browser would make the new one hand over and exit.
+    for f in ["SingletonLock", "SingletonSocket", "SingletonCookie"] {
+        let _ = std::fs::remove_file(profile.join(f));
+    }
+    let name = format!("chromium-{port}");
+    let pid = supervisor
+        .spawn(&name, &argv(program, profile, port), env)
+        .map_err(|e| BrowserError::Unavailable(format!("cannot start chromium: {e}")))?;
+    let deadline = Instant::now() + READY;
+    loop {
+        if discovery::version(port).await.is_ok() {
+            return Ok(pid);
+        }
+        if !supervisor.is_running(pid) {
+            return Err(BrowserError::Unavailable(format!(
+                "chromium exited at start: {}",
+                supervisor.log_tail(&name, 600)
+            )));
+        }
+        if Instant::now() > deadline {
+            let _ = supervisor.stop_pid(pid);
+            return Err(BrowserError::Unavailable(format!(
+                "chromium did not answer on port {port} within {READY:?}"
+            )));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

@@ -1,0 +1,445 @@
+//! The accessibility side: one long-lived connection to the AT-SPI bus, the apps on it, tree
+//! walks for snapshots and the per-element interfaces (Action, Component, Text, EditableText,
+//! Value). Calls go out as raw D-Bus method calls without proxy property caches, and every
+//! node's calls run concurrently.
+
+mod tree;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use atspi::{InterfaceSet, StateSet};
+use futures::future::join_all;
+use serde::de::DeserializeOwned;
+use zbus::zvariant::{DynamicType, OwnedObjectPath, OwnedValue, Type, Value};
+
+pub use tree::{on_screen as tree_on_screen, Elem, WalkOptions};
+
+use super::Error;
+
+pub const REGISTRY: &str = "org.a11y.atspi.Registry";
+pub const ROOT: &str = "/org/a11y/atspi/accessible/root";
+const ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
+const PROPS: &str = "org.freedesktop.DBus.Properties";
+/// A call an app does not answer within this is treated as failed.
+const CALL_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// An app on the bus.
+#[derive(Debug, Clone)]
+pub struct AppInfo {
+    pub pid: u32,
+    pub bus: String,
+    pub name: String,
+    pub toolkit: String,
+    pub toolkit_version: String,
+    /// Top-level children: (name, role, path, active).
+    pub windows: Vec<(String, String, String, bool)>,
+}
+
+impl AppInfo {
+    pub fn app_id(&self) -> String {
+        format!("app:{}", self.pid)
+    }
+
+    /// GTK 4 reports extents relative to the window, not the screen.
+    pub fn window_relative(&self) -> bool {
+        self.toolkit.eq_ignore_ascii_case("gtk") && self.toolkit_version.starts_with('4')
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct A11y {
+    conn: zbus::Connection,
+    apps: Arc<AppCache>,
+}
+
+/// The registry's app list, rescanned only after a bus event said it changed: an app
+/// registered or left the registry (ChildrenChanged on the desktop root) or a connection
+/// came or went on the bus (NameOwnerChanged). Per-app facts that never change (pid,
+/// toolkit) are kept per bus name.
+#[derive(Debug, Default)]
+struct AppCache {
+    /// Bumped by every relevant bus event.
+    generation: AtomicU64,
+    /// (generation it was read at, registry children).
+    children: Mutex<Option<(u64, Vec<(String, OwnedObjectPath)>)>>,
+    /// bus name -> (pid, toolkit, version).
+    facts: Mutex<HashMap<String, (u32, String, String)>>,
+}
+
+impl AppCache {
+    fn invalidate(&self, gone: Option<&str>) {
+        self.generation.fetch_add(1, Ordering::SeqCst);
+        if let (Some(name), Ok(mut facts)) = (gone, self.facts.lock()) {
+            facts.remove(name);
+        }
+    }
+}
+
+/// Watches the bus for app list changes until the connection closes.
+async fn watch(conn: zbus::Connection, cache: Arc<AppCache>) {
+    use futures::StreamExt as _;
+    let rules = (|| -> zbus::Result<_> {
+        let owners = zbus::MatchRule::builder()
+            .msg_type(zbus::message::Type::Signal)
+            .sender("org.freedesktop.DBus")?
+            .interface("org.freedesktop.DBus")?
+            .member("NameOwnerChanged")?
+            .build();
+        let children = zbus::MatchRule::builder()
+            .msg_type(zbus::message::Type::Signal)
+            .interface("org.a11y.atspi.Event.Object")?
+            .member("ChildrenChanged")?
+            .path(ROOT)?
+            .build();
+        Ok((owners.to_owned(), children.to_owned()))
+    })();
+    let Ok((owners, children)) = rules else { return };
+    let (Ok(owners), Ok(children)) = (
+        zbus::MessageStream::for_match_rule(owners, &conn, Some(256)).await,
+        zbus::MessageStream::for_match_rule(children, &conn, Some(256)).await,
+    ) else {
+        tracing::warn!("cannot watch the AT-SPI bus; the app list is rescanned on every call");
+        cache.generation.store(u64::MAX, Ordering::SeqCst);
+        return;
+    };
+    let mut events = futures::stream::select(owners, children);
+    while let Some(msg) = events.next().await {
+        let Ok(msg) = msg else { continue };
+        let gone = msg
+            .body()
+            .deserialize::<(String, String, String)>()
+            .ok()
+            .filter(|(_, _, new)| new.is_empty())
+            .map(|(name, _, _)| name);
+        cache.invalidate(gone.as_deref());
+    }
+}
+
+/// `<bus name>|<object path>`: an element's stable identity on the bus.
+pub fn key(bus: &str, path: &str) -> String {
+    format!("{bus}|{path}")
+}
+
+pub fn split_key(key: &str) -> Option<(&str, &str)> {
+    key.split_once('|')
+}
+
+impl A11y {
+    /// Connects to the AT-SPI bus: `a11y` when given, else the address the session bus's
+    /// `org.a11y.Bus` hands out. Announces a screen reader on the session bus so toolkits
+    /// expose their full trees.
+    pub async fn connect(session: Option<&str>, a11y: Option<&str>) -> Result<A11y, Error> {
+        let unavailable =
+            |what: &str, e: &dyn std::fmt::Display| Error::Bus(format!("{what}: {e}"));
+        let session_conn = match session {
+            Some(addr) => Some(
+                zbus::connection::Builder::address(addr)
+                    .map_err(|e| unavailable("bad session bus address", &e))?
+                    .method_timeout(CALL_TIMEOUT)
+                    .build()
+                    .await
+                    .map_err(|e| unavailable("cannot connect to the session bus", &e))?,
+            ),
+            None => None,
+        };
+        let address = match (a11y, &session_conn) {
+            (Some(a), _) => a.to_owned(),
+            (None, Some(s)) => {
+                let reply = s
+                    .call_method(
+                        Some("org.a11y.Bus"),
+                        "/org/a11y/bus",
+                        Some("org.a11y.Bus"),
+                        "GetAddress",
+                        &(),
+                    )
+                    .await
+                    .map_err(|e| unavailable("org.a11y.Bus.GetAddress failed", &e))?;
+                reply.body().deserialize::<String>().map_err(|e| unavailable("GetAddress", &e))?
+            }
+            (None, None) => {
+                return Err(Error::Bus("no session bus and no AT-SPI bus address".into()))
+            }
+        };
+        if let Some(s) = &session_conn {
+            for prop in ["IsEnabled", "ScreenReaderEnabled"] {
+                let set = s
+                    .call_method(
+                        Some("org.a11y.Bus"),
+                        "/org/a11y/bus",
+                        Some(PROPS),
+                        "Set",
+                        &("org.a11y.Status", prop, Value::from(true)),
+                    )
+                    .await;
+                if let Err(e) = set {
+                    tracing::debug!(prop, %e, "cannot announce a screen reader");
+                }
+            }
+        }
+        let conn = zbus::connection::Builder::address(address.as_str())
+            .map_err(|e| unavailable("bad AT-SPI bus address", &e))?
+            .method_timeout(CALL_TIMEOUT)
+            .build()
+            .await
+            .map_err(|e| unavailable("cannot connect to the AT-SPI bus", &e))?;
+        let apps = Arc::new(AppCache::default());
+        tokio::spawn(watch(conn.clone(), apps.clone()));
+        Ok(A11y { conn, apps })
+    }
+
+    pub(crate) async fn call<B, R>(
+        &self,
+        dest: &str,
+        path: &str,
+        iface: &str,
+        method: &str,
+        body: &B,
+    ) -> zbus::Result<R>
+    where
+        B: serde::Serialize + DynamicType,
+        R: DeserializeOwned + Type,
+    {
+        let msg = self.conn.call_method(Some(dest), path, Some(iface), method, body).await?;
+        msg.body().deserialize::<R>()
+    }
+
+    pub(crate) async fn prop<R>(
+        &self,
+        dest: &str,
+        path: &str,
+        iface: &str,
+        name: &str,
+    ) -> zbus::Result<R>
+    where
+        R: TryFrom<OwnedValue>,
+        <R as TryFrom<OwnedValue>>::Error: Into<zbus::Error>,
+    {
+        let v: OwnedValue = self.call(dest, path, PROPS, "Get", &(iface, name)).await?;
+        R::try_from(v).map_err(Into::into)
+    }
+
+    async fn set_prop(
+        &self,
+        dest: &str,
+        path: &str,
+        iface: &str,
+        name: &str,
+        v: Value<'_>,
+    ) -> zbus::Result<()> {
+        self.conn.call_method(Some(dest), path, Some(PROPS), "Set", &(iface, name, v)).await?;
+        Ok(())
+    }
+
+    /// The bus daemon's pid for a connection name.
+    async fn pid(&self, bus: &str) -> zbus::Result<u32> {
+        self.call(
+            "org.freedesktop.DBus",
+            "/org/freedesktop/DBus",
+            "org.freedesktop.DBus",
+            "GetConnectionUnixProcessID",
+            &(bus,),
+        )
+        .await
+    }
+
+    pub(crate) async fn children(
+        &self,
+        bus: &str,
+        path: &str,
+    ) -> zbus::Result<Vec<(String, OwnedObjectPath)>> {
+        self.call(bus, path, ACCESSIBLE, "GetChildren", &()).await
+    }
+
+    /// The registry's apps, from the cache unless a bus event changed them since.
+    async fn registry_children(&self) -> Result<Vec<(String, OwnedObjectPath)>, Error> {
+        let generation = self.apps.generation.load(Ordering::SeqCst);
+        if generation != u64::MAX {
+            if let Ok(cached) = self.apps.children.lock() {
+                if let Some((g, kids)) = cached.as_ref() {
+                    if *g == generation {
+                        return Ok(kids.clone());
+                    }
+                }
+            }
+        }
+        let kids = self
+            .children(REGISTRY, ROOT)
+            .await
+            .map_err(|e| Error::Bus(format!("cannot list apps: {e}")))?;
+        if let Ok(mut cached) = self.apps.children.lock() {
+            *cached = Some((generation, kids.clone()));
+        }
+        Ok(kids)
+    }
+
+    /// Every app on the bus with its pid, toolkit and top-level windows.
+    pub async fn apps(&self) -> Result<Vec<AppInfo>, Error> {
+        let kids = self.registry_children().await?;
+        let infos = join_all(
+            kids.into_iter()
+                .map(|(bus, path)| async move { self.app_info(&bus, path.as_str()).await }),
+        )
+        .await;
+        Ok(infos.into_iter().flatten().collect())
+    }
+
+    /// pid, toolkit and version of the app at `bus`: fixed for its life, so fetched once.
+    async fn facts(&self, bus: &str, path: &str) -> Option<(u32, String, String)> {
+        if let Some(f) = self.apps.facts.lock().ok().and_then(|f| f.get(bus).cloned()) {
+            return Some(f);
+        }
+        let (pid, toolkit, version) = futures::join!(
+            self.pid(bus),
+            self.prop::<String>(bus, path, "org.a11y.atspi.Application", "ToolkitName"),
+            self.prop::<String>(bus, path, "org.a11y.atspi.Application", "Version"),
+        );
+        let f = (pid.ok()?, toolkit.unwrap_or_default(), version.unwrap_or_default());
+        if let Ok(mut facts) = self.apps.facts.lock() {
+            facts.insert(bus.to_owned(), f.clone());
+        }
+        Some(f)
+    }
+
+    async fn app_info(&self, bus: &str, path: &str) -> Option<AppInfo> {
+        let (facts, name, wins) = futures::join!(
+            self.facts(bus, path),
+            self.prop::<String>(bus, path, ACCESSIBLE, "Name"),
+            self.children(bus, path),
+        );
+        let (pid, toolkit, toolkit_version) = facts?;
+        let wins = wins.unwrap_or_default();
+        let windows = join_all(wins.iter().map(|(b, p)| async move {
+            let (name, role, state) = futures::join!(
+                self.prop::<String>(b, p.as_str(), ACCESSIBLE, "Name"),
+                self.call::<_, String>(b, p.as_str(), ACCESSIBLE, "GetRoleName", &()),
+                self.call::<_, StateSet>(b, p.as_str(), ACCESSIBLE, "GetState", &()),
+            );
+            let active = state.map(|s| s.contains(atspi::State::Active)).unwrap_or(false);
+            (name.unwrap_or_default(), role.unwrap_or_default(), p.to_string(), active)
+        }))
+        .await;
+        Some(AppInfo {
+            pid,
+            bus: bus.to_owned(),
+            name: name.unwrap_or_default(),
+            toolkit,
+            toolkit_version,
+            windows,
+        })
+    }
+
+    // ---- One element. ----
+
+    pub async fn interfaces(&self, bus: &str, path: &str) -> zbus::Result<InterfaceSet> {
+        self.call(bus, path, ACCESSIBLE, "GetInterfaces", &()).await
+    }
+
+    pub async fn states(&self, bus: &str, path: &str) -> zbus::Result<StateSet> {
+        self.call(bus, path, ACCESSIBLE, "GetState", &()).await
+    }
+
+    pub async fn describe(&self, bus: &str, path: &str) -> String {
+        let (role, name) = futures::join!(
+            self.call::<_, String>(bus, path, ACCESSIBLE, "GetRoleName", &()),
+            self.prop::<String>(bus, path, ACCESSIBLE, "Name"),
+        );
+        format!("{} {:?}", role.unwrap_or_else(|_| "element".into()), name.unwrap_or_default())
+    }
+
+    /// Screen extents (x, y, width, height) as the toolkit reports them.
+    pub async fn extents(&self, bus: &str, path: &str) -> zbus::Result<(i32, i32, i32, i32)> {
+        self.call(bus, path, "org.a11y.atspi.Component", "GetExtents", &(0u32,)).await
+    }
+
+    pub async fn grab_focus(&self, bus: &str, path: &str) -> zbus::Result<bool> {
+        self.call(bus, path, "org.a11y.atspi.Component", "GrabFocus", &()).await
+    }
+
+    /// The element's action names (unnamed ones left out).
+    pub async fn actions(&self, bus: &str, path: &str) -> zbus::Result<Vec<String>> {
+        let list: Vec<(String, String, String)> =
+            self.call(bus, path, "org.a11y.atspi.Action", "GetActions", &()).await?;
+        Ok(list.into_iter().map(|(name, _, _)| name).filter(|n| !n.is_empty()).collect())
+    }
+
+    pub async fn do_action(&self, bus: &str, path: &str, index: i32) -> zbus::Result<bool> {
+        self.call(bus, path, "org.a11y.atspi.Action", "DoAction", &(index,)).await
+    }
+
+    pub async fn text(&self, bus: &str, path: &str) -> zbus::Result<String> {
+        self.call(bus, path, "org.a11y.atspi.Text", "GetText", &(0i32, -1i32)).await
+    }
+
+    pub async fn caret(&self, bus: &str, path: &str) -> zbus::Result<i32> {
+        self.prop::<i32>(bus, path, "org.a11y.atspi.Text", "CaretOffset").await
+    }
+
+    pub async fn set_caret(&self, bus: &str, path: &str, offset: i32) -> zbus::Result<bool> {
+        self.call(bus, path, "org.a11y.atspi.Text", "SetCaretOffset", &(offset,)).await
+    }
+
+    /// The first selection (start, end) in characters, if any.
+    pub async fn selection(&self, bus: &str, path: &str) -> zbus::Result<Option<(i32, i32)>> {
+        let n: i32 = self.call(bus, path, "org.a11y.atspi.Text", "GetNSelections", &()).await?;
+        if n < 1 {
+            return Ok(None);
+        }
+        let s: (i32, i32) =
+            self.call(bus, path, "org.a11y.atspi.Text", "GetSelection", &(0i32,)).await?;
+        Ok(Some(s))
+    }
+
+    pub async fn select(&self, bus: &str, path: &str, start: i32, end: i32) -> zbus::Result<bool> {
+        let n: i32 = self.call(bus, path, "org.a11y.atspi.Text", "GetNSelections", &()).await?;
+        if n > 0 {
+            self.call(bus, path, "org.a11y.atspi.Text", "SetSelection", &(0i32, start, end)).await
+        } else {
+            self.call(bus, path, "org.a11y.atspi.Text", "AddSelection", &(start, end)).await
+        }
+    }
+
+    pub async fn set_text(&self, bus: &str, path: &str, text: &str) -> zbus::Result<bool> {
+        self.call(bus, path, "org.a11y.atspi.EditableText", "SetTextContents", &(text,)).await
+    }
+
+    /// Inserts at a character offset; the length argument is in bytes (what ATK passes on).
+    pub async fn insert_text(
+        &self,
+        bus: &str,
+        path: &str,
+        offset: i32,
+        text: &str,
+    ) -> zbus::Result<bool> {
+        let len = i32::try_from(text.len()).unwrap_or(i32::MAX);
+        self.call(bus, path, "org.a11y.atspi.EditableText", "InsertText", &(offset, text, len))
+            .await
+    }
+
+    /// (current, minimum, maximum) of a Value element.
+    pub async fn value(&self, bus: &str, path: &str) -> zbus::Result<(f64, f64, f64)> {
+        let (cur, min, max) = futures::join!(
+            self.prop::<f64>(bus, path, "org.a11y.atspi.Value", "CurrentValue"),
+            self.prop::<f64>(bus, path, "org.a11y.atspi.Value", "MinimumValue"),
+            self.prop::<f64>(bus, path, "org.a11y.atspi.Value", "MaximumValue"),
+        );
+        Ok((cur?, min?, max?))
+    }
+
+    pub async fn set_value(&self, bus: &str, path: &str, v: f64) -> zbus::Result<()> {
+        self.set_prop(bus, path, "org.a11y.atspi.Value", "CurrentValue", Value::from(v)).await
+    }
+}
+
+/// Whether a D-Bus error means the object or its app is gone.
+pub fn is_gone(e: &zbus::Error) -> bool {
+    let s = e.to_string();
+    s.contains("UnknownObject")
+        || s.contains("ServiceUnknown")
+        || (s.contains("UnknownMethod") && s.contains("doesn't exist"))
+        || s.contains("NoReply")
+        || s.contains("Disconnected")
+}

@@ -1,0 +1,205 @@
+//! Screen capture: GetImage of the root window (screen, window frame or region), scaled down
+//! to `max_width` by area averaging, encoded as PNG, JPEG or (lossless) WebP.
+
+use std::os::unix::fs::FileExt as _;
+
+use x11rb::connection::Connection as _;
+use x11rb::protocol::shm::ConnectionExt as _;
+use x11rb::protocol::xproto::{ConnectionExt as _, ImageFormat as XImageFormat};
+use x11rb::rust_connection::RustConnection;
+
+use super::{x_err, X};
+use crate::desktop::Error;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageFormat {
+    Png,
+    Jpeg,
+    Webp,
+}
+
+impl ImageFormat {
+    pub fn mime(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "image/png",
+            ImageFormat::Jpeg => "image/jpeg",
+            ImageFormat::Webp => "image/webp",
+        }
+    }
+}
+
+/// A screen rectangle: x, y, width, height.
+pub type Rect = (i32, i32, u32, u32);
+
+/// An encoded image and how it relates to the screen.
+#[derive(Debug, Clone)]
+pub struct Encoded {
+    pub data: Vec<u8>,
+    pub width: u32,
+    pub height: u32,
+    /// Image pixels per screen pixel.
+    pub scale: f64,
+    /// The captured screen rectangle (x, y, width, height).
+    pub region: (i32, i32, u32, u32),
+    /// `mit-shm` or `get-image`.
+    pub via: &'static str,
+}
+
+/// A shared-memory segment the size of the screen, read back with pread (no mmap, no unsafe).
+#[derive(Debug)]
+pub(super) struct Shm {
+    seg: u32,
+    file: std::fs::File,
+    size: usize,
+}
+
+/// Sets up MIT-SHM capture; `None` when the server does not offer it (GetImage is used then).
+pub(super) fn shm_setup(conn: &RustConnection, size: usize) -> Option<Shm> {
+    conn.shm_query_version().ok()?.reply().ok()?;
+    let seg = conn.generate_id().ok()?;
+    let reply =
+        conn.shm_create_segment(seg, u32::try_from(size).ok()?, false).ok()?.reply().ok()?;
+    Some(Shm { seg, file: std::fs::File::from(reply.shm_fd), size })
+}
+
+impl X {
+    /// Captures the screen rectangle (clipped to the screen) as packed RGB.
+    fn grab(&self, x: i32, y: i32, w: u32, h: u32) -> Result<(Vec<u8>, Rect, &'static str), Error> {
+        let (sw, sh) = (i32::from(self.width), i32::from(self.height));
+        let x0 = x.clamp(0, sw);
+        let y0 = y.clamp(0, sh);
+        let x1 = (x + w as i32).clamp(0, sw);
+        let y1 = (y + h as i32).clamp(0, sh);
+        if x1 <= x0 || y1 <= y0 {
+            return Err(Error::Failed(format!(
+                "the region {x},{y} {w}x{h} is outside the {sw}x{sh} screen"
+            )));
+        }
+        let (cw, ch) = ((x1 - x0) as u16, (y1 - y0) as u16);
+        let n = usize::from(cw) * usize::from(ch);
+        let conn = self.lock();
+        let (data, via) = match &self.shm {
+            Some(shm) if n * 4 <= shm.size => {
+                let reply = conn
+                    .shm_get_image(
+                        self.root,
+                        x0 as i16,
+                        y0 as i16,
+                        cw,
+                        ch,
+                        !0,
+                        XImageFormat::Z_PIXMAP.into(),
+                        shm.seg,
+                        0,
+                    )
+                    .map_err(x_err)?
+                    .reply()
+                    .map_err(x_err)?;
+                let mut buf = vec![0u8; (reply.size as usize).min(shm.size)];
+                shm.file.read_exact_at(&mut buf, 0).map_err(x_err)?;
+                (buf, "mit-shm")
+            }
+            _ => {
+                let img = conn
+                    .get_image(XImageFormat::Z_PIXMAP, self.root, x0 as i16, y0 as i16, cw, ch, !0)
+                    .map_err(x_err)?
+                    .reply()
+                    .map_err(x_err)?;
+                (img.data, "get-image")
+            }
+        };
+        drop(conn);
+        if data.len() < n * 4 {
+            return Err(Error::Failed(format!(
+                "unexpected image format ({} bytes for {n} pixels)",
+                data.len()
+            )));
+        }
+        let mut rgb = Vec::with_capacity(n * 3);
+        for px in data.chunks_exact(4).take(n) {
+            rgb.extend_from_slice(&[px[2], px[1], px[0]]);
+        }
+        Ok((rgb, (x0, y0, u32::from(cw), u32::from(ch)), via))
+    }
+
+    pub fn capture(
+        &self,
+        region: Option<(i32, i32, u32, u32)>,
+        format: ImageFormat,
+        quality: u8,
+        max_width: Option<u32>,
+    ) -> Result<Encoded, Error> {
+        let (x, y, w, h) = region.unwrap_or((0, 0, u32::from(self.width), u32::from(self.height)));
+        let (rgb, region, via) = self.grab(x, y, w, h)?;
+        let (w, h) = (region.2, region.3);
+        let (rgb, ow, oh) = match max_width {
+            Some(mw) if mw < w => {
+                let oh = ((u64::from(h) * u64::from(mw)) / u64::from(w)).max(1) as u32;
+                (downscale(&rgb, w, h, mw, oh), mw, oh)
+            }
+            _ => (rgb, w, h),
+        };
+        let data = encode(&rgb, ow, oh, format, quality)?;
+        Ok(Encoded {
+            data,
+            width: ow,
+            height: oh,
+            scale: f64::from(ow) / f64::from(w),
+            region,
+            via,
+        })
+    }
+}
+
+/// Area-averaging downscale of packed RGB.
+fn downscale(src: &[u8], w: u32, h: u32, ow: u32, oh: u32) -> Vec<u8> {
+    let mut out = Vec::with_capacity((ow * oh * 3) as usize);
+    for oy in 0..oh {
+        let y0 = oy * h / oh;
+        let y1 = ((oy + 1) * h / oh).max(y0 + 1);
+        for ox in 0..ow {
+            let x0 = ox * w / ow;
+            let x1 = ((ox + 1) * w / ow).max(x0 + 1);
+            let mut acc = [0u32; 3];
+            let mut n = 0u32;
+            for yy in y0..y1 {
+                for xx in x0..x1 {
+                    let i = ((yy * w + xx) * 3) as usize;
+                    acc[0] += u32::from(src[i]);
+                    acc[1] += u32::from(src[i + 1]);
+                    acc[2] += u32::from(src[i + 2]);
+                    n += 1;
+                }
+            }
+            out.extend(acc.iter().map(|a| (a / n) as u8));
+        }
+    }
+    out
+}
+
+fn encode(rgb: &[u8], w: u32, h: u32, format: ImageFormat, quality: u8) -> Result<Vec<u8>, Error> {
+    let fail = |e: &dyn std::fmt::Display| Error::Failed(format!("encoding the image failed: {e}"));
+    let mut out = Vec::new();
+    match format {
+        ImageFormat::Png => {
+            let mut enc = png::Encoder::new(&mut out, w, h);
+            enc.set_color(png::ColorType::Rgb);
+            enc.set_depth(png::BitDepth::Eight);
+            enc.set_compression(png::Compression::Fast);
+            let mut writer = enc.write_header().map_err(|e| fail(&e))?;
+            writer.write_image_data(rgb).map_err(|e| fail(&e))?;
+            writer.finish().map_err(|e| fail(&e))?;
+        }
+        ImageFormat::Jpeg => {
+            let enc = jpeg_encoder::Encoder::new(&mut out, quality);
+            enc.encode(rgb, w as u16, h as u16, jpeg_encoder::ColorType::Rgb)
+                .map_err(|e| fail(&e))?;
+        }
+        ImageFormat::Webp => {
+            image_webp::WebPEncoder::new(&mut out)
+                .encode(rgb, w, h, image_webp::ColorType::Rgb8)
+                .map_err(|e| fail(&e))?;
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,246 @@
+//! Real input through XTest: pointer moves, buttons, keys by keysym, and typing any Unicode
+//! character independent of the keyboard layout (characters the keymap lacks are bound to a
+//! spare keycode for the keystroke, then unbound).
+
+use x11rb::connection::Connection as _;
+use x11rb::protocol::xproto::ConnectionExt as _;
+use x11rb::protocol::xtest::ConnectionExt as _;
+use x11rb::rust_connection::RustConnection;
+
+use super::{x_err, X};
+use crate::desktop::keys::{char_keysym, SHIFT_L};
+use crate::desktop::Error;
+
+const KEY_PRESS: u8 = 2;
+const KEY_RELEASE: u8 = 3;
+const BUTTON_PRESS: u8 = 4;
+const BUTTON_RELEASE: u8 = 5;
+const MOTION: u8 = 6;
+/// How long clients get to reload their keymap after a mapping change.
+const REMAP_SETTLE: std::time::Duration = std::time::Duration::from_millis(60);
+
+/// Keycodes without any keysym (at most 8, from the top of the range).
+pub(super) fn scratch_keycodes(conn: &RustConnection) -> Result<Vec<u8>, Error> {
+    let (min, max) = (conn.setup().min_keycode, conn.setup().max_keycode);
+    let map =
+        conn.get_keyboard_mapping(min, max - min + 1).map_err(x_err)?.reply().map_err(x_err)?;
+    let per = usize::from(map.keysyms_per_keycode.max(1));
+    let mut out = Vec::new();
+    for (i, syms) in map.keysyms.chunks(per).enumerate().rev() {
+        // Keycode 8 is no key in the usual XKB keymaps; leave it alone.
+        if syms.iter().all(|s| *s == 0) && min + i as u8 > 8 {
+            out.push(min + i as u8);
+            if out.len() == 8 {
+                break;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Where a keysym sits in the current keymap: keycode and whether it needs Shift.
+fn find(conn: &RustConnection, keysym: u32) -> Result<Option<(u8, bool)>, Error> {
+    let (min, max) = (conn.setup().min_keycode, conn.setup().max_keycode);
+    let map =
+        conn.get_keyboard_mapping(min, max - min + 1).map_err(x_err)?.reply().map_err(x_err)?;
+    let per = usize::from(map.keysyms_per_keycode.max(1));
+    let mut shifted = None;
+    for (i, syms) in map.keysyms.chunks(per).enumerate() {
+        if syms.first() == Some(&keysym) {
+            return Ok(Some((min + i as u8, false)));
+        }
+        if shifted.is_none() && syms.get(1) == Some(&keysym) {
+            shifted = Some((min + i as u8, true));
+        }
+    }
+    Ok(shifted)
+}
+
+impl X {
+    fn fake(
+        &self,
+        conn: &RustConnection,
+        kind: u8,
+        detail: u8,
+        x: i16,
+        y: i16,
+    ) -> Result<(), Error> {
+        conn.xtest_fake_input(kind, detail, 0, self.root, x, y, 0).map_err(x_err)?;
+        Ok(())
+    }
+
+    fn sync(conn: &RustConnection) -> Result<(), Error> {
+        conn.get_input_focus().map_err(x_err)?.reply().map_err(x_err)?;
+        Ok(())
+    }
+
+    pub fn pointer(&self) -> Result<(i16, i16), Error> {
+        let conn = self.lock();
+        let p = conn.query_pointer(self.root).map_err(x_err)?.reply().map_err(x_err)?;
+        Ok((p.root_x, p.root_y))
+    }
+
+    pub fn move_to(&self, x: i32, y: i32) -> Result<(), Error> {
+        let conn = self.lock();
+        self.fake(&conn, MOTION, 0, clamp16(x), clamp16(y))?;
+        Self::sync(&conn)
+    }
+
+    /// Press or release a button (1 left, 2 middle, 3 right, 4-7 wheel).
+    pub fn button(&self, button: u8, down: bool) -> Result<(), Error> {
+        let conn = self.lock();
+        let kind = if down { BUTTON_PRESS } else { BUTTON_RELEASE };
+        self.fake(&conn, kind, button, 0, 0)?;
+        Self::sync(&conn)
+    }
+
+    /// Move to (x, y) and click `count` times.
+    pub fn click(&self, x: i32, y: i32, button: u8, count: u8) -> Result<(), Error> {
+        let conn = self.lock();
+        self.fake(&conn, MOTION, 0, clamp16(x), clamp16(y))?;
+        for _ in 0..count {
+            self.fake(&conn, BUTTON_PRESS, button, 0, 0)?;
+            self.fake(&conn, BUTTON_RELEASE, button, 0, 0)?;
+        }
+        Self::sync(&conn)
+    }
+
+    /// Press (down) or release a key by keysym; unmapped keysyms borrow a spare keycode.
+    pub fn key(&self, keysym: u32, down: bool) -> Result<(), Error> {
+        let conn = self.lock();
+        let code = match find(&conn, keysym)? {
+            Some((code, _)) => code,
+            None => {
+                let code = self.bind_scratch(&conn, 0, keysym)?;
+                std::thread::sleep(REMAP_SETTLE);
+                code
+            }
+        };
+        let kind = if down { KEY_PRESS } else { KEY_RELEASE };
+        self.fake(&conn, kind, code, 0, 0)?;
+        Self::sync(&conn)
+    }
+
+    /// Press a chord: modifiers down in order, the key down and up, modifiers up in reverse.
+    /// Everything pressed is released even when a step fails.
+    pub fn chord(&self, modifiers: &[u32], key: u32) -> Result<(), Error> {
+        let mut pressed = Vec::new();
+        let mut result = Ok(());
+        for m in modifiers.iter().chain(std::iter::once(&key)) {
+            match self.key(*m, true) {
+                Ok(()) => pressed.push(*m),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        for k in pressed.iter().rev() {
+            let up = self.key(*k, false);
+            if result.is_ok() {
+                result = up;
+            }
+        }
+        result
+    }
+
+    /// Types `text` keystroke by keystroke, whatever the keyboard layout. Characters the
+    /// keymap lacks are bound to spare keycodes in batches; clients reload their keymap
+    /// asynchronously after a mapping change, so each batch waits [`REMAP_SETTLE`] after
+    /// binding and before the keycodes are rebound or released.
+    pub fn type_text(&self, text: &str) -> Result<(), Error> {
+        let conn = self.lock();
+        let shift = find(&conn, SHIFT_L)?.map(|(c, _)| c);
+        let chars: Vec<char> = text.chars().collect();
+        let mut bound: Vec<(u32, u8)> = Vec::new();
+        let mut result = Ok(());
+        for (i, c) in chars.iter().enumerate() {
+            let ks = char_keysym(*c);
+            let step = (|| -> Result<(), Error> {
+                let (code, needs_shift) = match find(&conn, ks)? {
+                    Some(found) => found,
+                    None => match bound.iter().find(|(k, _)| *k == ks) {
+                        Some((_, code)) => (*code, false),
+                        None => {
+                            self.bind_batch(&conn, &chars[i..], &mut bound)?;
+                            let code = bound
+                                .iter()
+                                .find(|(k, _)| *k == ks)
+                                .map(|(_, c)| *c)
+                                .ok_or_else(|| Error::Failed("no spare keycode".into()))?;
+                            (code, false)
+                        }
+                    },
+                };
+                let shift = shift.filter(|_| needs_shift);
+                if let Some(s) = shift {
+                    self.fake(&conn, KEY_PRESS, s, 0, 0)?;
+                }
+                self.fake(&conn, KEY_PRESS, code, 0, 0)?;
+                self.fake(&conn, KEY_RELEASE, code, 0, 0)?;
+                if let Some(s) = shift {
+                    self.fake(&conn, KEY_RELEASE, s, 0, 0)?;
+                }
+                Self::sync(&conn)
+            })();
+            if let Err(e) = step {
+                result = Err(e);
+                break;
+            }
+        }
+        if !bound.is_empty() {
+            std::thread::sleep(REMAP_SETTLE);
+            for (_, code) in bound {
+                let _ = conn.change_keyboard_mapping(1, code, 2, &[0, 0]);
+            }
+        }
+        let _ = Self::sync(&conn);
+        result
+    }
+
+    /// Binds the next distinct unmapped keysyms of `rest` to the spare keycodes (after letting
+    /// the client consume the keystrokes of the previous batch) and waits for clients to see it.
+    fn bind_batch(
+        &self,
+        conn: &RustConnection,
+        rest: &[char],
+        bound: &mut Vec<(u32, u8)>,
+    ) -> Result<(), Error> {
+        if self.scratch.is_empty() {
+            return Err(Error::Failed("no spare keycode to type with; the keymap is full".into()));
+        }
+        if !bound.is_empty() {
+            std::thread::sleep(REMAP_SETTLE);
+            bound.clear();
+        }
+        for c in rest {
+            if bound.len() == self.scratch.len() {
+                break;
+            }
+            let ks = char_keysym(*c);
+            if bound.iter().any(|(k, _)| *k == ks) || find(conn, ks)?.is_some() {
+                continue;
+            }
+            let code = self.bind_scratch(conn, bound.len(), ks)?;
+            bound.push((ks, code));
+        }
+        std::thread::sleep(REMAP_SETTLE);
+        Ok(())
+    }
+
+    /// Binds `keysym` to spare keycode number `slot` and returns the keycode.
+    fn bind_scratch(&self, conn: &RustConnection, slot: usize, keysym: u32) -> Result<u8, Error> {
+        let Some(code) = self.scratch.get(slot).copied() else {
+            return Err(Error::Failed(format!(
+                "no spare keycode to type keysym 0x{keysym:x}; the keymap is full"
+            )));
+        };
+        conn.change_keyboard_mapping(1, code, 2, &[keysym, keysym]).map_err(x_err)?;
+        Self::sync(conn)?;
+        Ok(code)
+    }
+}
+
+fn clamp16(v: i32) -> i16 {
+    v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
+}

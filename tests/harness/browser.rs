@@ -1,0 +1,118 @@
+//! Browser tests: fixture pages served on a loopback port, a private Xvfb for a headful
+//! Chromium, and the in-process daemon with the CDP backend plugged in. Each test gets its own
+//! desktop, Chromium (own port, own profile) and state dir, so tests run in parallel.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use glovebox_daemon::browser::Browsers;
+use glovebox_daemon::desktop::embedded::{self, DesktopEnv, DesktopMode};
+use glovebox_daemon::process::Supervisor;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use crate::{InProcess, Options, TempDir};
+
+/// A tiny HTTP/1.0 server for `tests/fixtures/`.
+pub struct Site {
+    pub base: String,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Site {
+    pub async fn start() -> Site {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind site");
+        let base = format!("http://{}", listener.local_addr().expect("addr"));
+        let task = tokio::spawn(async move {
+            while let Ok((mut s, _)) = listener.accept().await {
+                let root = root.clone();
+                tokio::spawn(async move {
+                    let mut buf = vec![0u8; 8192];
+                    let mut n = 0;
+                    while n < buf.len() {
+                        match s.read(&mut buf[n..]).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(k) => n += k,
+                        }
+                        if buf[..n].windows(4).any(|w| w == b"\r\n\r\n") {
+                            break;
+                        }
+                    }
+                    let head = String::from_utf8_lossy(&buf[..n]).to_string();
+                    let path = head.split_whitespace().nth(1).unwrap_or("/").to_owned();
+                    let path = path.split(['?', '#']).next().unwrap_or("/").trim_start_matches('/');
+                    let file = root.join(if path.is_empty() { "index.html" } else { path });
+                    let ok = !path.contains("..") && file.is_file();
+                    let (status, body) = if ok {
+                        ("200 OK", std::fs::read(&file).unwrap_or_default())
+                    } else {
+                        ("404 Not Found", b"not found".to_vec())
+                    };
+                    let mime = match file.extension().and_then(|e| e.to_str()) {
+                        Some("html") => "text/html; charset=utf-8",
+                        Some("js") => "text/javascript",
+                        _ => "application/octet-stream",
+                    };
+                    let header = format!(
+                        "HTTP/1.0 {status}\r\nContent-Type: {mime}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+                        body.len()
+                    );
+                    let _ = s.write_all(header.as_bytes()).await;
+                    let _ = s.write_all(&body).await;
+                    let _ = s.shutdown().await;
+                });
+            }
+        });
+        Site { base, task }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}/{path}", self.base)
+    }
+}
+
+impl Drop for Site {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Everything one browser test needs. Drop stops Chromium before the X server.
+pub struct BrowserEnv {
+    pub daemon: InProcess,
+    pub site: Site,
+    pub browsers: Arc<Browsers>,
+    pub supervisor: Supervisor,
+    pub desktop: DesktopEnv,
+    pub dir: TempDir,
+}
+
+impl BrowserEnv {
+    pub async fn start() -> BrowserEnv {
+        let dir = TempDir::new("browser");
+        let supervisor = Supervisor::new(&dir.path);
+        let desktop = embedded::start(DesktopMode::Embedded, &dir.path, &supervisor)
+            .expect("embedded desktop (Xvfb) starts");
+        let browsers = Arc::new(Browsers::new(
+            dir.path.join("state"),
+            supervisor.clone(),
+            desktop.env().to_vec(),
+        ));
+        let b = browsers.clone();
+        let daemon = InProcess::with(Options {
+            configure: Some(Arc::new(move |c| c.browser = Some(b.clone()))),
+            ..Options::default()
+        })
+        .await;
+        let site = Site::start().await;
+        BrowserEnv { daemon, site, browsers, supervisor, desktop, dir }
+    }
+}
+
+impl Drop for BrowserEnv {
+    fn drop(&mut self) {
+        // Newest children first: Chromium goes before Xvfb.
+        self.desktop.stop();
+        self.supervisor.stop_all();
+    }
+}
