@@ -15,6 +15,8 @@ PKGS=(
   featherpad
   # browser and fonts
   chromium fonts-liberation fonts-dejavu-core
+  # emoji and CJK glyphs, so screenshots show what the agent typed
+  fonts-noto-color-emoji fonts-wqy-microhei
   # tooling: curl, wscat (node-ws), native builds
   curl node-ws build-essential pkg-config ca-certificates
 )
