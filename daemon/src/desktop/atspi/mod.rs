@@ -55,6 +55,9 @@ pub struct A11y {
     apps: Arc<AppCache>,
 }
 
+/// The registry's children: (bus name, object path) per app.
+type Children = Vec<(String, OwnedObjectPath)>;
+
 /// The registry's app list, rescanned only after a bus event said it changed: an app
 /// registered or left the registry (ChildrenChanged on the desktop root) or a connection
 /// came or went on the bus (NameOwnerChanged). Per-app facts that never change (pid,
@@ -64,7 +67,7 @@ struct AppCache {
     /// Bumped by every relevant bus event.
     generation: AtomicU64,
     /// (generation it was read at, registry children).
-    children: Mutex<Option<(u64, Vec<(String, OwnedObjectPath)>)>>,
+    children: Mutex<Option<(u64, Children)>>,
     /// bus name -> (pid, toolkit, version).
     facts: Mutex<HashMap<String, (u32, String, String)>>,
 }

@@ -1,0 +1,138 @@
+//! Finding elements (by snapshot key, selector or focus), describing them, and their
+//! on-screen geometry: centre, viewport, and the hit check that refuses covered targets.
+
+use serde_json::{json, Value};
+
+use super::{El, Tab};
+use crate::browser::BrowserError;
+
+impl Tab {
+    /// The element behind a snapshot key `<frame>:<backend node id>`.
+    pub async fn element_by_key(&self, key: &str) -> Result<El, BrowserError> {
+        let id = key
+            .rsplit_once(':')
+            .and_then(|(_, n)| n.parse::<i64>().ok())
+            .ok_or_else(|| BrowserError::Gone(format!("{key} names no DOM node")))?;
+        self.element_by_backend_id(id).await
+    }
+
+    pub async fn element_by_backend_id(&self, id: i64) -> Result<El, BrowserError> {
+        let r = self.cmd("DOM.resolveNode", json!({"backendNodeId": id})).await.map_err(
+            |e| match e {
+                BrowserError::Failed(m) => BrowserError::Gone(m),
+                other => other,
+            },
+        )?;
+        let object_id = r["object"]["objectId"]
+            .as_str()
+            .ok_or_else(|| BrowserError::Gone("the node has no JS object".into()))?;
+        Ok(El { backend_id: id, object_id: object_id.to_owned() })
+    }
+
+    /// The first element matching a CSS selector in the main frame.
+    pub async fn element_by_selector(&self, selector: &str) -> Result<El, BrowserError> {
+        let expr = format!("document.querySelector({})", json!(selector));
+        let r = self.cmd("Runtime.evaluate", json!({"expression": expr})).await?;
+        if r.get("exceptionDetails").is_some() {
+            return Err(BrowserError::Failed(format!("bad selector {selector:?}")));
+        }
+        let Some(object_id) = r["result"]["objectId"].as_str() else {
+            return Err(BrowserError::NotFound { kind: "element", id: selector.to_owned() });
+        };
+        let d = self.cmd("DOM.describeNode", json!({"objectId": object_id})).await?;
+        let backend_id = d["node"]["backendNodeId"].as_i64().unwrap_or_default();
+        Ok(El { backend_id, object_id: object_id.to_owned() })
+    }
+
+    /// The focused element (through shadow roots and same-origin frames), if any.
+    pub async fn focused(&self) -> Result<Option<El>, BrowserError> {
+        let expr = "(() => { let e = document.activeElement; while (e) { const n = e.shadowRoot && e.shadowRoot.activeElement || (e.contentDocument && e.contentDocument.activeElement); if (!n) break; e = n; } return e; })()";
+        let r = self.cmd("Runtime.evaluate", json!({"expression": expr})).await?;
+        let Some(object_id) = r["result"]["objectId"].as_str() else { return Ok(None) };
+        let d = self.cmd("DOM.describeNode", json!({"objectId": object_id})).await?;
+        let backend_id = d["node"]["backendNodeId"].as_i64().unwrap_or_default();
+        Ok(Some(El { backend_id, object_id: object_id.to_owned() }))
+    }
+
+    pub async fn describe(&self, el: &El) -> String {
+        self.call(el, "return d(this);", &[])
+            .await
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_else(|| "the element".into())
+    }
+
+    /// Scroll the element into view and return the centre of its first box, in CSS viewport
+    /// pixels.
+    pub async fn center(&self, el: &El) -> Result<(f64, f64), BrowserError> {
+        let _ =
+            self.cmd("DOM.scrollIntoViewIfNeeded", json!({"backendNodeId": el.backend_id})).await;
+        let r = self.cmd("DOM.getContentQuads", json!({"backendNodeId": el.backend_id})).await;
+        let quads = match r {
+            Ok(r) => r["quads"].as_array().cloned().unwrap_or_default(),
+            Err(BrowserError::Failed(_)) => Vec::new(),
+            Err(e) => return Err(e),
+        };
+        for q in quads {
+            let p: Vec<f64> = q
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_f64).collect())
+                .unwrap_or_default();
+            if p.len() != 8 {
+                continue;
+            }
+            let xs = [p[0], p[2], p[4], p[6]];
+            let ys = [p[1], p[3], p[5], p[7]];
+            let w = xs.iter().cloned().fold(f64::MIN, f64::max)
+                - xs.iter().cloned().fold(f64::MAX, f64::min);
+            let h = ys.iter().cloned().fold(f64::MIN, f64::max)
+                - ys.iter().cloned().fold(f64::MAX, f64::min);
+            if w >= 1.0 && h >= 1.0 {
+                return Ok((xs.iter().sum::<f64>() / 4.0, ys.iter().sum::<f64>() / 4.0));
+            }
+        }
+        Err(BrowserError::NoGeometry { what: self.describe(el).await })
+    }
+
+    /// The viewport size in CSS pixels.
+    pub async fn viewport(&self) -> Result<(f64, f64), BrowserError> {
+        let m = self.cmd("Page.getLayoutMetrics", json!({})).await?;
+        let v = &m["cssVisualViewport"];
+        Ok((v["clientWidth"].as_f64().unwrap_or(0.0), v["clientHeight"].as_f64().unwrap_or(0.0)))
+    }
+
+    /// Refuse a pointer action when another element covers the target's point.
+    pub async fn hit_check(&self, el: &El, x: f64, y: f64) -> Result<(), BrowserError> {
+        let r = self
+            .cmd(
+                "DOM.getNodeForLocation",
+                json!({"x": x.round() as i64, "y": y.round() as i64,
+                       "includeUserAgentShadowDOM": false, "ignorePointerEventsNone": true}),
+            )
+            .await;
+        let Ok(r) = r else { return Ok(()) };
+        let Some(hit) = r["backendNodeId"].as_i64() else { return Ok(()) };
+        if hit == el.backend_id {
+            return Ok(());
+        }
+        let Ok(hit) = self.element_by_backend_id(hit).await else { return Ok(()) };
+        let body = "const h = a; let n = h; while (n) { if (n === this) return null; \
+                    let p = n.parentNode || n.host || null; \
+                    if (!p && n.nodeType === 9) p = n.defaultView && n.defaultView.frameElement; \
+                    n = p; } \
+                    if (this.labels && [...this.labels].some(l => l === h || l.contains(h))) return null; \
+                    if (h.nodeType === 1 && h.contains(this) && getComputedStyle(h).pointerEvents !== 'none' && h.tagName === 'LABEL') return null; \
+                    return d(h.nodeType === 1 ? h : h.parentElement);";
+        let covering = self.call_raw(el, body, vec![json!({"objectId": hit.object_id})]).await?;
+        match covering.as_str() {
+            Some(c) => Err(BrowserError::Failed(format!(
+                "{} is covered by {c} at {},{}; close or scroll away what covers it, or click \
+                 that element instead",
+                self.describe(el).await,
+                x.round(),
+                y.round()
+            ))),
+            None => Ok(()),
+        }
+    }
+}

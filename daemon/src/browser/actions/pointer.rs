@@ -1,0 +1,172 @@
+//! Trusted mouse input (move, click, drag) with a guard that releases a held button, and
+//! scrolling an element's scroller or the page.
+
+use chromiumoxide::Page;
+use serde_json::{json, Value};
+
+use super::{El, Tab};
+use crate::browser::cdp::{Dialog, Raw};
+use crate::browser::BrowserError;
+
+impl Tab {
+    async fn mouse(
+        &self,
+        kind: &str,
+        x: f64,
+        y: f64,
+        button: &str,
+        count: u32,
+        modifiers: u32,
+    ) -> Result<(), BrowserError> {
+        let buttons = match (kind, button) {
+            ("mousePressed", "left") => 1,
+            ("mousePressed", "right") => 2,
+            ("mousePressed", "middle") => 4,
+            _ => 0,
+        };
+        let button = if kind == "mouseMoved" && buttons == 0 { "none" } else { button };
+        self.cmd(
+            "Input.dispatchMouseEvent",
+            json!({"type": kind, "x": x, "y": y, "button": button, "buttons": buttons,
+                   "clickCount": count, "modifiers": modifiers}),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    /// A trusted click (1-3 presses) at a viewport point; the button is released on failure.
+    /// Returns a dialog the click opened.
+    pub async fn click_at(
+        &self,
+        x: f64,
+        y: f64,
+        button: &str,
+        count: u32,
+        modifiers: u32,
+    ) -> Result<Option<Dialog>, BrowserError> {
+        // A cancel or deadline drops this future: the guard still lets the button go.
+        let mut guard = ButtonGuard::new(&self.page, x, y, button);
+        let run = async {
+            self.mouse("mouseMoved", x, y, "none", 0, modifiers).await?;
+            for i in 1..=count {
+                self.mouse("mousePressed", x, y, button, i, modifiers).await?;
+                self.mouse("mouseReleased", x, y, button, i, modifiers).await?;
+            }
+            Ok(())
+        };
+        let out = run.await;
+        guard.armed = false;
+        match out {
+            Ok(()) => Ok(None),
+            Err(BrowserError::DialogOpened(d)) => Ok(Some(d)),
+            Err(e) => {
+                let _ = self.mouse("mouseReleased", x, y, button, 1, modifiers).await;
+                Err(e)
+            }
+        }
+    }
+
+    pub async fn hover_at(&self, x: f64, y: f64, modifiers: u32) -> Result<(), BrowserError> {
+        self.mouse("mouseMoved", x, y, "none", 0, modifiers).await
+    }
+
+    /// Press at one point, move in steps, release at the other; released on failure.
+    pub async fn drag(
+        &self,
+        from: (f64, f64),
+        to: (f64, f64),
+        button: &str,
+        modifiers: u32,
+    ) -> Result<(), BrowserError> {
+        self.mouse("mouseMoved", from.0, from.1, "none", 0, modifiers).await?;
+        let mut guard = ButtonGuard::new(&self.page, to.0, to.1, button);
+        self.mouse("mousePressed", from.0, from.1, button, 1, modifiers).await?;
+        let steps = 8;
+        let moved = async {
+            for i in 1..=steps {
+                let t = f64::from(i) / f64::from(steps);
+                let (x, y) = (from.0 + (to.0 - from.0) * t, from.1 + (to.1 - from.1) * t);
+                let b = match button {
+                    "right" => 2,
+                    "middle" => 4,
+                    _ => 1,
+                };
+                self.cmd("Input.dispatchMouseEvent", json!({"type": "mouseMoved", "x": x, "y": y, "button": button, "buttons": b, "modifiers": modifiers})).await?;
+            }
+            Ok::<(), BrowserError>(())
+        };
+        let r = moved.await;
+        let released = self.mouse("mouseReleased", to.0, to.1, button, 1, modifiers).await;
+        guard.armed = false;
+        r.and(released)
+    }
+
+    /// Scroll an element's scroller (or the page) by pixels or pages; before/after positions.
+    pub async fn scroll(
+        &self,
+        el: Option<&El>,
+        point: Option<(f64, f64)>,
+        direction: &str,
+        amount: Option<f64>,
+        pages: Option<f64>,
+    ) -> Result<Value, BrowserError> {
+        let body = "let e = this; \
+            const scrollable = (n) => { if (!n || n.nodeType !== 1) return false; const s = getComputedStyle(n); const o = s.overflowY + s.overflowX; return /(auto|scroll|overlay)/.test(o) && (n.scrollHeight > n.clientHeight || n.scrollWidth > n.clientWidth); }; \
+            if (c) e = document.elementFromPoint(c[0], c[1]); \
+            while (e && e.nodeType === 1 && !scrollable(e) && e !== document.documentElement && e !== document.body) e = e.parentElement; \
+            const page = !e || e.nodeType !== 1 || e === document.documentElement || e === document.body; \
+            const sc = page ? (document.scrollingElement || document.documentElement) : e; \
+            const dir = d2.dir; const vertical = dir === 'up' || dir === 'down'; \
+            const size = vertical ? (page ? innerHeight : sc.clientHeight) : (page ? innerWidth : sc.clientWidth); \
+            const dist = d2.amount != null ? d2.amount : (d2.pages != null ? d2.pages : 1) * size; \
+            const before = {x: sc.scrollLeft, y: sc.scrollTop}; \
+            sc.scrollBy({left: dir === 'left' ? -dist : dir === 'right' ? dist : 0, top: dir === 'up' ? -dist : dir === 'down' ? dist : 0, behavior: 'instant'}); \
+            return {scrolled: page ? 'page' : d(sc), before, after: {x: sc.scrollLeft, y: sc.scrollTop}, distance: dist};";
+        let target = match el {
+            Some(e) => e.clone(),
+            None => {
+                let r = self
+                    .cmd("Runtime.evaluate", json!({"expression": "document.documentElement"}))
+                    .await?;
+                let object_id = r["result"]["objectId"].as_str().unwrap_or_default().to_owned();
+                El { backend_id: 0, object_id }
+            }
+        };
+        let opts = json!({"dir": direction, "amount": amount, "pages": pages});
+        let pt = point.map(|(x, y)| json!([x, y]));
+        self.call(&target, body, &[Value::Null, Value::Null, pt.unwrap_or(Value::Null), opts]).await
+    }
+
+    pub async fn scroll_into_view(&self, el: &El) -> Result<Value, BrowserError> {
+        self.call(el, "this.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'}); const r = this.getBoundingClientRect(); return {x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height)};", &[]).await
+    }
+}
+
+/// Releases a mouse button when the action holding it is dropped half-way.
+struct ButtonGuard {
+    page: Page,
+    params: Value,
+    armed: bool,
+}
+
+impl ButtonGuard {
+    fn new(page: &Page, x: f64, y: f64, button: &str) -> Self {
+        let params = json!({"type": "mouseReleased", "x": x, "y": y, "button": button,
+                            "buttons": 0, "clickCount": 1});
+        ButtonGuard { page: page.clone(), params, armed: true }
+    }
+}
+
+impl Drop for ButtonGuard {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            let (page, params) = (self.page.clone(), self.params.clone());
+            rt.spawn(async move {
+                let _ = page.execute(Raw::new("Input.dispatchMouseEvent", params)).await;
+            });
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! Apps and windows: listing, finding by name or executable, and launching on demand.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::desktop::atspi::AppInfo;
+use crate::desktop::x11::WindowInfo;
+use crate::desktop::{launch, Desktop, Error};
+
+/// An app as `list_apps` shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct AppView {
+    pub app_id: String,
+    pub name: String,
+    pub pid: u32,
+    pub toolkit: String,
+    pub accessible: bool,
+    pub windows: Vec<AppWindow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct AppWindow {
+    pub window_id: Option<String>,
+    pub title: String,
+    pub role: String,
+    pub active: bool,
+}
+
+/// What `get_app` found or started.
+#[derive(Debug, Clone)]
+pub enum Got {
+    Found(AppInfo),
+    Launched { pid: u32, app: Option<AppInfo>, argv: Vec<String> },
+}
+
+impl Desktop {
+    pub async fn apps(&self) -> Result<Vec<AppInfo>, Error> {
+        self.a11y.apps().await
+    }
+
+    pub async fn windows(&self) -> Result<Vec<WindowInfo>, Error> {
+        self.xrun(|x| x.windows()).await
+    }
+
+    pub async fn list_apps(&self) -> Result<Vec<AppView>, Error> {
+        let (apps, wins) = futures::join!(self.apps(), self.windows());
+        let wins = wins.unwrap_or_default();
+        Ok(apps?
+            .into_iter()
+            .map(|a| {
+                let windows = a
+                    .windows
+                    .iter()
+                    .map(|(title, role, _, active)| AppWindow {
+                        window_id: wins
+                            .iter()
+                            .find(|w| {
+                                w.pid == Some(a.pid) && (w.title == *title || title.is_empty())
+                            })
+                            .or_else(|| wins.iter().find(|w| w.pid == Some(a.pid)))
+                            .map(|w| w.window_id.clone()),
+                        title: title.clone(),
+                        role: role.clone(),
+                        active: *active,
+                    })
+                    .collect();
+                let toolkit = if a.toolkit_version.is_empty() {
+                    a.toolkit.clone()
+                } else {
+                    format!("{} {}", a.toolkit, a.toolkit_version)
+                };
+                AppView {
+                    app_id: a.app_id(),
+                    name: a.name,
+                    pid: a.pid,
+                    toolkit,
+                    accessible: true,
+                    windows,
+                }
+            })
+            .collect())
+    }
+
+    pub async fn app(&self, pid: u32) -> Result<AppInfo, Error> {
+        self.apps()
+            .await?
+            .into_iter()
+            .find(|a| a.pid == pid)
+            .ok_or_else(|| Error::NotFound { kind: "app", id: format!("app:{pid}") })
+    }
+
+    fn candidates(apps: &[&AppInfo]) -> Vec<serde_json::Value> {
+        apps.iter()
+            .map(|a| {
+                let titles: Vec<&str> = a.windows.iter().map(|w| w.0.as_str()).collect();
+                serde_json::json!({"app_id": a.app_id(), "name": a.name, "pid": a.pid, "windows": titles})
+            })
+            .collect()
+    }
+
+    /// Apps matching `query`: an app id, a name, a desktop entry or an executable name/path.
+    pub async fn find_apps(&self, query: &str) -> Result<Vec<AppInfo>, Error> {
+        let apps = self.apps().await?;
+        if let Some(pid) = query.strip_prefix("app:").and_then(|p| p.parse::<u32>().ok()) {
+            return Ok(apps.into_iter().filter(|a| a.pid == pid).collect());
+        }
+        let q = query.to_lowercase();
+        let base = std::path::Path::new(query)
+            .file_name()
+            .and_then(|b| b.to_str())
+            .unwrap_or(query)
+            .to_lowercase();
+        let entry = launch::find_entry(query, &self.endpoints.env);
+        let entry_name = entry.as_ref().map(|(_, n, _)| n.to_lowercase());
+        let entry_bin = entry.as_ref().and_then(|(_, _, exec)| {
+            launch::exec_argv(exec).first().and_then(|p| {
+                std::path::Path::new(p).file_name().map(|f| f.to_string_lossy().to_lowercase())
+            })
+        });
+        Ok(apps
+            .into_iter()
+            .filter(|a| {
+                let name = a.name.to_lowercase();
+                let comm = std::fs::read_to_string(format!("/proc/{}/comm", a.pid))
+                    .unwrap_or_default()
+                    .trim()
+                    .to_lowercase();
+                let exe = std::fs::read_link(format!("/proc/{}/exe", a.pid))
+                    .ok()
+                    .and_then(|p| p.file_name().map(|f| f.to_string_lossy().to_lowercase()))
+                    .unwrap_or_default();
+                name == q
+                    || name == base
+                    || (!comm.is_empty() && comm == base)
+                    || (!exe.is_empty() && exe == base)
+                    || entry_name.as_deref() == Some(name.as_str())
+                    || entry_bin.as_deref().is_some_and(|b| b == comm || b == exe)
+            })
+            .collect())
+    }
+
+    /// Selects one app by `query`, or (with `launch`) starts it and waits for it on the bus.
+    pub async fn get_app(
+        &self,
+        query: &str,
+        launch: bool,
+        deadline: Instant,
+    ) -> Result<Got, Error> {
+        let found = self.find_apps(query).await?;
+        match found.len() {
+            1 => {
+                return Ok(Got::Found(
+                    found.into_iter().next().ok_or(Error::Failed("app vanished".into()))?,
+                ))
+            }
+            n if n > 1 => {
+                let refs: Vec<&AppInfo> = found.iter().collect();
+                return Err(Error::Ambiguous {
+                    kind: "app",
+                    query: query.to_owned(),
+                    candidates: Self::candidates(&refs),
+                });
+            }
+            _ => {}
+        }
+        if !launch || query.starts_with("app:") {
+            return Err(Error::NotFound { kind: "app", id: query.to_owned() });
+        }
+        let Some(argv) = launch::resolve(query, &self.endpoints.env) else {
+            return Err(Error::NotFound {
+                kind: "app",
+                id: format!("{query} (no running app, desktop entry, PATH executable or absolute path by that name)"),
+            });
+        };
+        let before: Vec<u32> = self.apps().await?.iter().map(|a| a.pid).collect();
+        let pid = self
+            .supervisor
+            .launch_app(&argv, &self.endpoints.env)
+            .map_err(|e| Error::Failed(format!("cannot start {argv:?}: {e}")))?;
+        // Wait for the app on the bus; give up early when it has a window but no bus presence.
+        let mut window_since: Option<Instant> = None;
+        loop {
+            if let Ok(apps) = self.apps().await {
+                if let Some(a) = apps.iter().find(|a| a.pid == pid) {
+                    return Ok(Got::Launched { pid, app: Some(a.clone()), argv });
+                }
+                let base = std::path::Path::new(&argv[0])
+                    .file_name()
+                    .map(|f| f.to_string_lossy().to_lowercase());
+                let handed_over = apps.iter().find(|a| {
+                    !before.contains(&a.pid)
+                        && base.as_deref().is_some_and(|b| {
+                            std::fs::read_to_string(format!("/proc/{}/comm", a.pid))
+                                .unwrap_or_default()
+                                .trim()
+                                .eq_ignore_ascii_case(b)
+                        })
+                });
+                if let Some(a) = handed_over {
+                    return Ok(Got::Launched { pid: a.pid, app: Some(a.clone()), argv });
+                }
+            }
+            let has_window =
+                self.windows().await.map(|w| w.iter().any(|w| w.pid == Some(pid))).unwrap_or(false);
+            if has_window && window_since.is_none() {
+                window_since = Some(Instant::now());
+            }
+            let exited = !self.supervisor.is_running(pid);
+            let gave_up = window_since.is_some_and(|t| t.elapsed() > Duration::from_millis(2500));
+            if exited || gave_up || Instant::now() >= deadline {
+                return Ok(Got::Launched { pid, app: None, argv });
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}

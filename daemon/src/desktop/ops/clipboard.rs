@@ -1,0 +1,108 @@
+//! The clipboard: get, set, and paste (save, write, Ctrl+V, restore).
+
+use std::time::{Duration, Instant};
+
+use super::El;
+use crate::desktop::clipboard::Content;
+use crate::desktop::{keys, Desktop, Error};
+
+impl Desktop {
+    pub async fn clipboard_get(&self, html: bool) -> Result<Option<String>, Error> {
+        self.clipboard.get(html).await
+    }
+
+    pub async fn clipboard_set(&self, text: &str, html: bool) -> Result<(), Error> {
+        let content = if html {
+            Content { text: Some(strip_tags(text)), html: Some(text.to_owned()) }
+        } else {
+            Content { text: Some(text.to_owned()), html: None }
+        };
+        self.clipboard.set(content).await
+    }
+
+    /// Paste through the clipboard: save, write, focus, Ctrl+V, restore unless changed.
+    pub async fn paste(
+        &self,
+        el: Option<&El>,
+        text: &str,
+        html: bool,
+        window: Option<&str>,
+    ) -> Result<serde_json::Value, Error> {
+        let _one = self.paste.lock().await;
+        if let (None, Some(w)) = (el, window) {
+            self.verify_active(w).await?;
+        }
+        let old_text = self.clipboard.get(false).await.ok().flatten();
+        let old_html =
+            self.clipboard.get(true).await.ok().flatten().filter(|h| Some(h) != old_text.as_ref());
+        let content = if html {
+            Content { text: Some(strip_tags(text)), html: Some(text.to_owned()) }
+        } else {
+            Content { text: Some(text.to_owned()), html: None }
+        };
+        self.clipboard.set(content.clone()).await?;
+        let result = async {
+            if let Some(el) = el {
+                self.focus_element(el).await?;
+            }
+            self.xrun(|x| x.chord(&[keys::CONTROL_L], 'v' as u32)).await?;
+            // The app reads the clipboard asynchronously: wait until the text shows up.
+            let mut verified = None;
+            if let Some(el) = el {
+                let want = content.text.clone().unwrap_or_default();
+                let deadline = Instant::now() + Duration::from_secs(3);
+                loop {
+                    if self.read_text(el).await.is_ok_and(|t| t.contains(&want)) {
+                        verified = Some(true);
+                        break;
+                    }
+                    if Instant::now() >= deadline {
+                        verified = Some(false);
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            } else {
+                tokio::time::sleep(Duration::from_millis(150)).await;
+            }
+            Ok::<_, Error>(verified)
+        }
+        .await;
+        let untouched = self.clipboard.owns(content).await.unwrap_or(false);
+        let restored = if untouched {
+            match &old_text {
+                Some(t) => self
+                    .clipboard
+                    .set(Content { text: Some(t.clone()), html: old_html })
+                    .await
+                    .is_ok(),
+                None => self.clipboard.release().await.is_ok(),
+            }
+        } else {
+            false
+        };
+        let verified = result?;
+        Ok(serde_json::json!({
+            "pasted": true,
+            "verified": verified,
+            "clipboard_restored": restored,
+            "clipboard_changed_meanwhile": !untouched,
+            "via": "clipboard+xtest",
+            "actual_dispatch": "foreground",
+        }))
+    }
+}
+
+fn strip_tags(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}

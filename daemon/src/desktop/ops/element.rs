@@ -1,0 +1,169 @@
+//! One element: its box and actions, clicks (an accessibility action first, else the pointer),
+//! focus and named secondary actions.
+
+use ::atspi::{Interface, State};
+
+use super::{parts, what, Acted, Dispatch, El};
+use crate::desktop::atspi::{self, AppInfo};
+use crate::desktop::{Desktop, Error};
+
+const CLICK_ACTIONS: &[&str] =
+    &["click", "press", "activate", "toggle", "jump", "open", "select", "switch"];
+
+impl Desktop {
+    pub(super) async fn describe(&self, el: &El) -> String {
+        match parts(el) {
+            Ok((bus, path)) => format!("{} ({})", el.label, self.a11y.describe(bus, path).await),
+            Err(_) => el.label.clone(),
+        }
+    }
+
+    /// The centre of the element's on-screen box, or `NO_GEOMETRY`.
+    pub async fn center(&self, el: &El) -> Result<(i32, i32), Error> {
+        let (bus, path) = parts(el)?;
+        let (ext, states) =
+            futures::join!(self.a11y.extents(bus, path), self.a11y.states(bus, path));
+        let states = states.map_err(|e| Error::call(what(el), e))?;
+        let ext = ext.ok();
+        let (mut offset, mut trust_visible) = ((0, 0), false);
+        if let Ok(app) = self.app_of(bus).await {
+            offset = self.offset_for(&app).await;
+            trust_visible = app.window_relative();
+        }
+        let shown =
+            states.contains(State::Showing) || trust_visible && states.contains(State::Visible);
+        let boxed = ext
+            .map(|(x, y, w, h)| {
+                if x == i32::MIN || y == i32::MIN {
+                    (x, y, w, h)
+                } else {
+                    (x + offset.0, y + offset.1, w, h)
+                }
+            })
+            .filter(|e| atspi::tree_on_screen(*e, self.screen()));
+        match boxed {
+            Some((x, y, w, h)) if shown => Ok((x + w / 2, y + h / 2)),
+            _ => Err(Error::NoGeometry { what: self.describe(el).await }),
+        }
+    }
+
+    async fn app_of(&self, bus: &str) -> Result<AppInfo, Error> {
+        self.apps()
+            .await?
+            .into_iter()
+            .find(|a| a.bus == bus)
+            .ok_or_else(|| Error::Gone { what: bus.to_owned() })
+    }
+
+    async fn actions_of(&self, el: &El) -> Result<Vec<String>, Error> {
+        let (bus, path) = parts(el)?;
+        let ifaces = self.a11y.interfaces(bus, path).await.map_err(|e| Error::call(what(el), e))?;
+        if !ifaces.contains(Interface::Action) {
+            return Ok(Vec::new());
+        }
+        self.a11y.actions(bus, path).await.map_err(|e| Error::call(what(el), e))
+    }
+
+    pub async fn click(
+        &self,
+        el: &El,
+        button: u8,
+        count: u8,
+        dispatch: Dispatch,
+    ) -> Result<Acted, Error> {
+        let plain = button == 1 && count == 1;
+        if plain && dispatch != Dispatch::Foreground {
+            let actions = self.actions_of(el).await?;
+            let pick = CLICK_ACTIONS
+                .iter()
+                .find_map(|want| actions.iter().position(|a| a.eq_ignore_ascii_case(want)));
+            if let Some(i) = pick {
+                let (bus, path) = parts(el)?;
+                let ok = self
+                    .a11y
+                    .do_action(bus, path, i as i32)
+                    .await
+                    .map_err(|e| Error::call(what(el), e))?;
+                if !ok {
+                    return Err(Error::Failed(format!(
+                        "{} refused its {} action",
+                        self.describe(el).await,
+                        actions[i]
+                    )));
+                }
+                return Ok(Acted::semantic(format!("accessibility:{}", actions[i])));
+            }
+            if dispatch == Dispatch::Background {
+                return Err(Error::Unsupported {
+                    action: "click".into(),
+                    reason: format!("{} has no click-like accessibility action; use dispatch auto or foreground", self.describe(el).await),
+                    available: actions,
+                });
+            }
+        } else if dispatch == Dispatch::Background {
+            return Err(Error::Unsupported {
+                action: "click".into(),
+                reason: "double, triple, middle and right clicks are pointer input, which dispatch background never sends".into(),
+                available: self.actions_of(el).await.unwrap_or_default(),
+            });
+        }
+        let (x, y) = self.center(el).await?;
+        self.xrun(move |xx| xx.click(x, y, button, count)).await?;
+        Ok(Acted::real("xtest", Some((x, y))))
+    }
+
+    pub async fn click_at(&self, x: i32, y: i32, button: u8, count: u8) -> Result<Acted, Error> {
+        self.xrun(move |xx| xx.click(x, y, button, count)).await?;
+        Ok(Acted::real("xtest", Some((x, y))))
+    }
+
+    pub(super) async fn ifaces(&self, el: &El) -> Result<::atspi::InterfaceSet, Error> {
+        let (bus, path) = parts(el)?;
+        self.a11y.interfaces(bus, path).await.map_err(|e| Error::call(what(el), e))
+    }
+
+    pub(super) async fn not_editable(&self, el: &El) -> Error {
+        Error::NotEditable {
+            what: self.describe(el).await,
+            available: self.actions_of(el).await.unwrap_or_default(),
+        }
+    }
+
+    pub(super) async fn read_text(&self, el: &El) -> Result<String, Error> {
+        let (bus, path) = parts(el)?;
+        self.a11y.text(bus, path).await.map_err(|e| Error::call(what(el), e))
+    }
+
+    pub(super) async fn focus_element(&self, el: &El) -> Result<(), Error> {
+        let (bus, path) = parts(el)?;
+        let ok = self.a11y.grab_focus(bus, path).await.unwrap_or(false);
+        if !ok {
+            let (x, y) = self.center(el).await?;
+            self.xrun(move |xx| xx.click(x, y, 1, 1)).await?;
+        }
+        Ok(())
+    }
+
+    pub async fn secondary_action(&self, el: &El, name: &str) -> Result<Acted, Error> {
+        let actions = self.actions_of(el).await?;
+        let found = actions.iter().position(|a| a == name);
+        let Some(i) = found.or_else(|| actions.iter().position(|a| a.eq_ignore_ascii_case(name)))
+        else {
+            return Err(Error::Unsupported {
+                action: "secondary_action".into(),
+                reason: format!("{} has no action {name:?}", self.describe(el).await),
+                available: actions,
+            });
+        };
+        let (bus, path) = parts(el)?;
+        let ok =
+            self.a11y.do_action(bus, path, i as i32).await.map_err(|e| Error::call(what(el), e))?;
+        if !ok {
+            return Err(Error::Failed(format!(
+                "{} refused its {name} action",
+                self.describe(el).await
+            )));
+        }
+        Ok(Acted::semantic(format!("accessibility:{name}")))
+    }
+}

@@ -1,0 +1,114 @@
+//! Form actions: focus, type, fill, set a value or option, check, paste, select text and
+//! upload files.
+
+use serde_json::{json, Map, Value};
+
+use super::target::element;
+use super::{need, s, unsupported, with_dialog};
+use crate::browser::Tab;
+use crate::dispatch::Ctx;
+use crate::error::DaemonError;
+
+/// `focus`, `type`, `fill`, `set_value`, `select`, `check`, `uncheck`, `paste`, `select_text`,
+/// `upload`.
+pub(super) async fn act(
+    ctx: &Ctx,
+    tab: &Tab,
+    action: &str,
+    args: &Map<String, Value>,
+) -> Result<Value, DaemonError> {
+    let el = || element(ctx, tab, args, "ref", "selector");
+    Ok(match action {
+        "focus" => tab.focus(&need(el().await?)?).await?,
+        "type" => {
+            let e = need(el().await?)?;
+            let text = s(args, "text").unwrap_or_default();
+            let (value, d) = tab.type_text(&e, text).await?;
+            with_dialog(json!({"typed": text, "value": value}), d)
+        }
+        "fill" => {
+            let e = need(el().await?)?;
+            let value = tab.fill(&e, s(args, "text").unwrap_or_default()).await?;
+            json!({"value": value, "verified": true})
+        }
+        "set_value" | "select" => {
+            let e = need(el().await?)?;
+            let v =
+                tab.set_value(&e, s(args, "value").unwrap_or_default(), action == "select").await?;
+            json!({"value": v})
+        }
+        "check" | "uncheck" => {
+            let e = need(el().await?)?;
+            let checked = tab.set_checked(&e, action == "check").await?;
+            json!({"checked": checked, "verified": true})
+        }
+        "paste" => {
+            let e = el().await?;
+            let text = s(args, "text").unwrap_or_default();
+            let format = s(args, "format").unwrap_or("text");
+            let html = match format {
+                "html" => Some(text.to_owned()),
+                "markdown" => Some(format!("<p>{}</p>", html_escape(text))),
+                _ => None,
+            };
+            let plain = if format == "html" { strip_tags(text) } else { text.to_owned() };
+            let via = tab.paste(e.as_ref(), &plain, html.as_deref()).await?;
+            json!({"via": via, "format": format})
+        }
+        "select_text" => {
+            let e = need(el().await?)?;
+            tab.select_text(
+                &e,
+                s(args, "text").unwrap_or_default(),
+                s(args, "prefix").unwrap_or_default(),
+                s(args, "suffix").unwrap_or_default(),
+                s(args, "selection_type").unwrap_or("select"),
+            )
+            .await?
+        }
+        "upload" => {
+            let e = need(el().await?)?;
+            let files: Vec<String> = args
+                .get("files")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+                .unwrap_or_default();
+            let mut abs = Vec::new();
+            for p in &files {
+                let path = std::path::Path::new(p);
+                let path = if path.is_absolute() {
+                    path.to_path_buf()
+                } else {
+                    std::env::current_dir().unwrap_or_default().join(path)
+                };
+                if !path.is_file() {
+                    return Err(DaemonError::ActionFailed(format!(
+                        "{p} does not exist or is not a file; nothing was uploaded"
+                    )));
+                }
+                abs.push(path.display().to_string());
+            }
+            tab.upload(&e, &abs).await?;
+            json!({"files": abs})
+        }
+        other => return Err(unsupported(other)),
+    })
+}
+
+fn html_escape(t: &str) -> String {
+    t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+fn strip_tags(html: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for c in html.chars() {
+        match c {
+            '<' => inside = true,
+            '>' => inside = false,
+            c if !inside => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}

@@ -1,0 +1,63 @@
+//! Navigation actions: navigate, reload, back and forward; each invalidates the tab's refs
+//! in every session.
+
+use std::time::Duration;
+
+use serde_json::{json, Map, Value};
+
+use super::{s, u, unsupported};
+use crate::browser::Tab;
+use crate::dispatch::Ctx;
+use crate::error::DaemonError;
+
+/// `navigate`, `reload`, `go_back`, `go_forward` on a resolved tab.
+pub(super) async fn act(
+    ctx: &Ctx,
+    tab: &Tab,
+    action: &str,
+    args: &Map<String, Value>,
+) -> Result<Value, DaemonError> {
+    Ok(match action {
+        "navigate" => {
+            let url = s(args, "url").unwrap_or_default();
+            if !url.contains(':') {
+                return Err(DaemonError::Contract(glovebox_protocol::contract::Violation::new(
+                    "url",
+                    format!("url {url:?} needs a scheme, e.g. https://{url}"),
+                )));
+            }
+            tab.navigate(url, timeout(args)).await?;
+            invalidate(ctx, tab, &format!("the tab navigated to {url}"));
+            let (url, title) = tab.info().await?;
+            json!({"url": url, "title": title})
+        }
+        "reload" | "go_back" | "go_forward" => {
+            match action {
+                "reload" => tab.reload(timeout(args)).await?,
+                "go_back" => tab.history(-1, timeout(args)).await?,
+                _ => tab.history(1, timeout(args)).await?,
+            }
+            let why = match action {
+                "reload" => "the tab reloaded",
+                "go_back" => "the tab went back in its history",
+                _ => "the tab went forward in its history",
+            };
+            invalidate(ctx, tab, why);
+            let (url, title) = tab.info().await?;
+            json!({"url": url, "title": title})
+        }
+        other => return Err(unsupported(other)),
+    })
+}
+
+fn invalidate(ctx: &Ctx, tab: &Tab, reason: &str) {
+    for s in ctx.daemon.sessions.all() {
+        if let Ok(mut snaps) = s.snapshots.lock() {
+            snaps.invalidate(&tab.key(), reason);
+        }
+    }
+}
+
+fn timeout(args: &Map<String, Value>) -> Duration {
+    Duration::from_millis(u(args, "timeout").unwrap_or(30_000))
+}

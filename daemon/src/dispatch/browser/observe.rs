@@ -1,0 +1,116 @@
+//! Observation actions: URL, title, content, snapshots, screenshots, evaluate, PDF and the
+//! backend probe.
+
+use std::time::Instant;
+
+use serde_json::{json, Map, Value};
+
+use super::target::element;
+use super::{poisoned, s, u, unsupported, with_dialog};
+use crate::browser::{snapshot, Tab};
+use crate::dispatch::Ctx;
+use crate::error::DaemonError;
+use crate::registry::snapshots::Budget;
+
+/// `get_*`, `snapshot`, `screenshot`, `state_and_screenshot`, `evaluate`, `pdf`, `probe`.
+pub(super) async fn act(
+    ctx: &Ctx,
+    tab: &Tab,
+    action: &str,
+    args: &Map<String, Value>,
+) -> Result<Value, DaemonError> {
+    let el = || element(ctx, tab, args, "ref", "selector");
+    Ok(match action {
+        "get_url" => {
+            let (url, _) = tab.info().await?;
+            with_dialog(json!({"url": url}), tab.dialog())
+        }
+        "get_title" => {
+            let (_, title) = tab.info().await?;
+            with_dialog(json!({"title": title}), tab.dialog())
+        }
+        "get_content" | "get_html" => {
+            let e = el().await?;
+            let text = tab.content(e.as_ref(), action == "get_html").await?;
+            let key = if action == "get_html" { "html" } else { "text" };
+            json!({key: text})
+        }
+        "snapshot" => snapshot_of(ctx, tab, args).await?,
+        "screenshot" => shot(tab, args).await?,
+        "state_and_screenshot" => {
+            let before = tab.navigations();
+            let snap = snapshot_of(ctx, tab, args).await?;
+            let image = shot(tab, args).await?;
+            json!({"snapshot": snap, "screenshot": image, "consistent": tab.navigations() == before})
+        }
+        "evaluate" => json!({"value": tab.evaluate(s(args, "script").unwrap_or_default()).await?}),
+        "pdf" => tab.pdf().await?,
+        "probe" => {
+            let started = Instant::now();
+            let cdp = tab.eval("1").await.is_ok();
+            let ax = tab.cmd("Accessibility.getFullAXTree", json!({"depth": 1})).await.is_ok();
+            let shot = tab.cmd("Page.getLayoutMetrics", json!({})).await.is_ok();
+            json!({"cdp": cdp, "input": cdp, "accessibility": ax, "screenshot": shot,
+                   "dialog": tab.dialog(), "probe_ms": started.elapsed().as_millis() as u64})
+        }
+        other => return Err(unsupported(other)),
+    })
+}
+
+fn budget(args: &Map<String, Value>) -> Budget {
+    Budget {
+        limit: u(args, "limit").unwrap_or(300) as usize,
+        query: s(args, "query").map(String::from),
+        disable_diffing: args.get("disable_diffing") == Some(&Value::Bool(true)),
+        ..Budget::default()
+    }
+}
+
+async fn snapshot_of(
+    ctx: &Ctx,
+    tab: &Tab,
+    args: &Map<String, Value>,
+) -> Result<Value, DaemonError> {
+    let budget = budget(args);
+    if let Some(c) = s(args, "cursor") {
+        let snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;
+        return Ok(snaps.continue_from(c, &budget)?.to_json());
+    }
+    let scope = match s(args, "scope_ref") {
+        Some(r) => {
+            let key = ctx.session.snapshots.lock().map_err(|_| poisoned())?.resolve(
+                &tab.key(),
+                r,
+                s(args, "snapshot_id"),
+            )?;
+            key.rsplit_once(':').and_then(|(_, n)| n.parse::<i64>().ok())
+        }
+        None => None,
+    };
+    let nodes = snapshot::outline(tab, scope).await?;
+    let (url, title) = tab.info().await.unwrap_or_default();
+    let view = {
+        let mut snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;
+        snaps.record(&tab.key(), s(args, "scope_ref"), &nodes, &budget)
+    };
+    let mut v = view.to_json();
+    v["url"] = json!(url);
+    v["title"] = json!(title);
+    if let Some(d) = tab.dialog() {
+        v["dialog"] = json!(d);
+    }
+    Ok(v)
+}
+
+async fn shot(tab: &Tab, args: &Map<String, Value>) -> Result<Value, DaemonError> {
+    // The contract narrows format to an image format for these actions.
+    let format = s(args, "format").unwrap_or("png");
+    Ok(tab
+        .screenshot(
+            args.get("full_page") == Some(&Value::Bool(true)),
+            format,
+            u(args, "quality"),
+            u(args, "max_width"),
+        )
+        .await?)
+}

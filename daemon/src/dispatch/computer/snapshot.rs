@@ -1,0 +1,163 @@
+//! Observing: `snapshot` (recorded in the session's snapshots) and `wait` on the tree or
+//! the window list.
+
+use std::time::{Duration, Instant};
+
+use glovebox_protocol::contract::Checked;
+use serde_json::{json, Value};
+
+use super::{desktop, element, int, out, s, target, Args, Fut, Target};
+use crate::desktop::{Desktop, El};
+use crate::dispatch::{wait, Ctx, Output};
+use crate::error::DaemonError;
+use crate::registry::snapshots::{Budget, View};
+
+fn budget(a: &Args) -> Budget {
+    Budget {
+        limit: int(a, "limit").unwrap_or(300) as usize,
+        query: s(a, "query").map(String::from),
+        disable_diffing: a.get("disable_diffing").and_then(Value::as_bool).unwrap_or(false),
+        ..Budget::default()
+    }
+}
+
+/// Walks an app and records the observation in the session's snapshots.
+pub(in crate::dispatch) async fn snapshot_app(
+    ctx: &Ctx,
+    d: &Desktop,
+    pid: u32,
+    scope: Option<&El>,
+    window_title: Option<&str>,
+    max_depth: u16,
+    budget: &Budget,
+) -> Result<View, DaemonError> {
+    let started = Instant::now();
+    let key = format!("app:{pid}");
+    let elems = match d.observe_app(pid, scope, window_title, max_depth).await {
+        Ok(e) => e,
+        Err(e @ crate::desktop::Error::NotFound { .. }) => {
+            // The app is gone: its refs go stale with the reason.
+            if let Ok(mut snaps) = ctx.session.snapshots.lock() {
+                snaps.invalidate(&key, "the app exited");
+            }
+            return Err(e.into());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let nodes = crate::desktop::nodes(&elems);
+    let mut snaps = ctx
+        .session
+        .snapshots
+        .lock()
+        .map_err(|_| DaemonError::ActionFailed("snapshot registry poisoned".into()))?;
+    let view = snaps.record(&key, scope.map(|e| e.label.as_str()), &nodes, budget);
+    tracing::debug!(
+        pid,
+        nodes = nodes.len(),
+        ms = started.elapsed().as_millis() as u64,
+        "desktop snapshot"
+    );
+    Ok(view)
+}
+
+pub(super) async fn take_snapshot(
+    ctx: &Ctx,
+    d: &Desktop,
+    t: &Target,
+    a: &Args,
+) -> Result<View, DaemonError> {
+    let b = budget(a);
+    let scope = element(ctx, t, a, "scope_ref")?;
+    match t.pid {
+        Some(pid) => {
+            let depth = int(a, "max_depth").unwrap_or(60) as u16;
+            snapshot_app(ctx, d, pid, scope.as_ref(), t.window_title.as_deref(), depth, &b).await
+        }
+        None => {
+            let depth = int(a, "max_depth").unwrap_or(3) as u16;
+            let elems = d.observe_desktop(depth).await?;
+            let nodes = crate::desktop::nodes(&elems);
+            let mut snaps = ctx
+                .session
+                .snapshots
+                .lock()
+                .map_err(|_| DaemonError::ActionFailed("snapshot registry poisoned".into()))?;
+            Ok(snaps.record("desktop", None, &nodes, &b))
+        }
+    }
+}
+
+pub(super) fn snapshot(ctx: Ctx, call: Checked) -> Fut {
+    Box::pin(async move {
+        let d = desktop(&ctx)?;
+        let a = call.args;
+        if let Some(cursor) = s(&a, "cursor") {
+            let snaps = ctx
+                .session
+                .snapshots
+                .lock()
+                .map_err(|_| DaemonError::ActionFailed("snapshot registry poisoned".into()))?;
+            let v = snaps.continue_from(cursor, &budget(&a))?;
+            return Ok(Output::new(v.to_json()));
+        }
+        let t = target(&ctx, &d, &a).await?;
+        let started = Instant::now();
+        let v = take_snapshot(&ctx, &d, &t, &a).await?;
+        let mut r = v.to_json();
+        r["elapsed_ms"] = json!(started.elapsed().as_millis() as u64);
+        Ok(out(&t, r))
+    })
+}
+
+/// `wait`: a fixed pause, or until an element appears/disappears or a window opens.
+pub(super) fn wait_for(ctx: Ctx, call: Checked) -> Fut {
+    let Some(until) = s(&call.args, "until").map(String::from) else {
+        return wait::pause(ctx, call);
+    };
+    Box::pin(async move {
+        let d = desktop(&ctx)?;
+        let a = call.args;
+        let t = target(&ctx, &d, &a).await?;
+        let query = s(&a, "query").unwrap_or_default().to_lowercase();
+        let timeout = Duration::from_millis(int(&a, "timeout").unwrap_or(30_000) as u64);
+        let deadline = (Instant::now() + timeout).min(ctx.op.deadline);
+        let started = Instant::now();
+        let words: Vec<&str> = query.split_whitespace().collect();
+        let hit = |line: &str| {
+            let l = line.to_lowercase();
+            words.iter().all(|w| l.contains(w))
+        };
+        loop {
+            let found = match until.as_str() {
+                "window_opens" => d.windows().await?.iter().any(|w| hit(&w.title)),
+                _ => {
+                    let elems = match t.pid {
+                        Some(pid) => d.observe_app(pid, None, None, 60).await?,
+                        None => d.observe_desktop(8).await?,
+                    };
+                    let nodes = crate::desktop::nodes(&elems);
+                    let present = nodes.iter().any(|n| hit(&format!("{} {}", n.head, n.tail)));
+                    if until == "element_appears" {
+                        present
+                    } else {
+                        !present
+                    }
+                }
+            };
+            if found {
+                return Ok(out(
+                    &t,
+                    json!({"until": until, "query": query, "happened": true,
+                                         "waited_ms": started.elapsed().as_millis() as u64}),
+                ));
+            }
+            if Instant::now() >= deadline {
+                return Err(DaemonError::Timeout { ms: timeout.as_millis() as u64 });
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(Duration::from_millis(100)) => {}
+                _ = ctx.op.cancel.cancelled() => return Err(DaemonError::Cancelled),
+            }
+        }
+    })
+}
