@@ -153,9 +153,21 @@ async fn entry_values_selection_paste_and_refusals() {
         .call("computer.paste", json!({"app_id": app, "ref": entry, "text": "粘贴 pasted 🚀"}))
         .await);
     assert_eq!(r["verified"], true, "{r}");
+    assert_eq!(r["read_by_app"], true, "the app fetched the text from our selection: {r}");
     assert_eq!(r["clipboard_restored"], true, "{r}");
     let t = ok(&c.call("computer.get_text", json!({"app_id": app, "ref": entry})).await);
     assert_eq!(t["text"], "粘贴 pasted 🚀");
+    // Without a ref the paste goes to the focused widget; the restore waits for the app to
+    // have read the selection, not a fixed pause.
+    ok(&c.call("computer.fill", json!({"app_id": app, "ref": entry, "text": ""})).await);
+    let r = ok(&c.call("computer.paste", json!({"app_id": app, "text": "no ref"})).await);
+    assert_eq!(r["read_by_app"], true, "{r}");
+    assert_eq!(r["clipboard_restored"], true, "{r}");
+    let t = ok(&c.call("computer.get_text", json!({"app_id": app, "ref": entry})).await);
+    assert_eq!(t["text"], "no ref");
+    ok(&c
+        .call("computer.fill", json!({"app_id": app, "ref": entry, "text": "粘贴 pasted 🚀"}))
+        .await);
     let clip = ok(&c.call("computer.clipboard_get", json!({})).await);
     assert_eq!(clip["text"], "user clipboard");
 

@@ -3,7 +3,8 @@
 //! clients' requests for text (UTF8_STRING, STRING, text/plain) and text/html, and reads
 //! whatever another owner offers.
 
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use x11rb::connection::Connection as _;
@@ -41,6 +42,8 @@ enum Cmd {
 #[derive(Debug)]
 pub struct Clipboard {
     tx: std::sync::Mutex<mpsc::Sender<Cmd>>,
+    /// How many times an app has read our content (text or html) from the selection.
+    served: Arc<AtomicU64>,
 }
 
 struct Owner {
@@ -55,6 +58,7 @@ struct Owner {
     html: Atom,
     prop: Atom,
     content: Option<Content>,
+    served: Arc<AtomicU64>,
 }
 
 impl Clipboard {
@@ -97,19 +101,26 @@ impl Clipboard {
             prop: atom("GLOVEBOX_CLIPBOARD")?,
             win,
             content: None,
+            served: Arc::new(AtomicU64::new(0)),
             conn,
         };
+        let served = owner.served.clone();
         let (tx, rx) = mpsc::channel();
         std::thread::Builder::new()
             .name("clipboard".into())
             .spawn(move || owner.run(&rx))
             .map_err(|e| err(&e))?;
-        Ok(Clipboard { tx: std::sync::Mutex::new(tx) })
+        Ok(Clipboard { tx: std::sync::Mutex::new(tx), served })
     }
 
     fn send(&self, cmd: Cmd) -> Result<(), Error> {
         let tx = self.tx.lock().unwrap_or_else(|p| p.into_inner());
         tx.send(cmd).map_err(|_| Error::Clipboard("the clipboard thread stopped".into()))
+    }
+
+    /// Count of content reads served so far; it grows when an app pastes our content.
+    pub fn served(&self) -> u64 {
+        self.served.load(Ordering::SeqCst)
     }
 
     pub async fn set(&self, content: Content) -> Result<(), Error> {
@@ -300,6 +311,9 @@ impl Owner {
             Ok(())
         };
         let ok = ok && res.is_ok();
+        if ok && req.target != self.targets {
+            self.served.fetch_add(1, Ordering::SeqCst);
+        }
         let ev = SelectionNotifyEvent {
             response_type: x11rb::protocol::xproto::SELECTION_NOTIFY_EVENT,
             sequence: 0,

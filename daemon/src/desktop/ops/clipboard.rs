@@ -45,6 +45,7 @@ impl Desktop {
             if let Some(el) = el {
                 self.focus_element(el).await?;
             }
+            let served_before = self.clipboard.served();
             self.xrun(|x| x.chord(&[keys::CONTROL_L], 'v' as u32)).await?;
             // The app reads the clipboard asynchronously: wait until the text shows up.
             let mut verified = None;
@@ -63,9 +64,14 @@ impl Desktop {
                     tokio::time::sleep(Duration::from_millis(20)).await;
                 }
             } else {
-                tokio::time::sleep(Duration::from_millis(150)).await;
+                // No element to read back: wait until the app has fetched our content from
+                // the selection (it asks the owner thread), so the restore cannot race it.
+                let deadline = Instant::now() + Duration::from_millis(1500);
+                while self.clipboard.served() == served_before && Instant::now() < deadline {
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
             }
-            Ok::<_, Error>(verified)
+            Ok::<_, Error>((verified, self.clipboard.served() > served_before))
         }
         .await;
         let untouched = self.clipboard.owns(content).await.unwrap_or(false);
@@ -81,10 +87,11 @@ impl Desktop {
         } else {
             false
         };
-        let verified = result?;
+        let (verified, consumed) = result?;
         Ok(serde_json::json!({
             "pasted": true,
             "verified": verified,
+            "read_by_app": consumed,
             "clipboard_restored": restored,
             "clipboard_changed_meanwhile": !untouched,
             "via": "clipboard+xtest",
