@@ -34,6 +34,17 @@ pub enum Got {
     Launched { pid: u32, app: Option<AppInfo>, argv: Vec<String> },
 }
 
+/// The X window of an app's AT-SPI frame titled `title`: the same pid's window with that
+/// title, or, when the app has one titled frame and one window, that window (titles can lag
+/// each other). Untitled helper frames get none rather than a wrong one.
+fn x_window_of<'a>(title: &str, titles: &[&str], own: &[&'a WindowInfo]) -> Option<&'a WindowInfo> {
+    if title.is_empty() {
+        return None;
+    }
+    let single = titles.iter().filter(|t| !t.is_empty()).count() == 1 && own.len() == 1;
+    own.iter().find(|w| w.title == title).or_else(|| own.first().filter(|_| single)).copied()
+}
+
 impl Desktop {
     pub async fn apps(&self) -> Result<Vec<AppInfo>, Error> {
         self.a11y.apps().await
@@ -49,20 +60,20 @@ impl Desktop {
         Ok(apps?
             .into_iter()
             .map(|a| {
+                let own: Vec<&WindowInfo> = wins.iter().filter(|w| w.pid == Some(a.pid)).collect();
+                let titles: Vec<&str> = a.windows.iter().map(|w| w.0.as_str()).collect();
                 let windows = a
                     .windows
                     .iter()
-                    .map(|(title, role, _, active)| AppWindow {
-                        window_id: wins
-                            .iter()
-                            .find(|w| {
-                                w.pid == Some(a.pid) && (w.title == *title || title.is_empty())
-                            })
-                            .or_else(|| wins.iter().find(|w| w.pid == Some(a.pid)))
-                            .map(|w| w.window_id.clone()),
-                        title: title.clone(),
-                        role: role.clone(),
-                        active: *active,
+                    .map(|(title, role, _, active)| {
+                        let x = x_window_of(title, &titles, &own);
+                        AppWindow {
+                            window_id: x.map(|w| w.window_id.clone()),
+                            title: title.clone(),
+                            role: role.clone(),
+                            // The window manager knows which window is active; AT-SPI may lag.
+                            active: x.map_or(*active, |w| w.active),
+                        }
                     })
                     .collect();
                 let toolkit = if a.toolkit_version.is_empty() {
@@ -213,5 +224,53 @@ impl Desktop {
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::desktop::x11::Frame;
+
+    fn win(id: &str, title: &str) -> WindowInfo {
+        let f = Frame { x: 0, y: 0, width: 10, height: 10 };
+        WindowInfo {
+            window_id: id.into(),
+            xid: 0,
+            pid: Some(1),
+            app_id: None,
+            title: title.into(),
+            frame: f.clone(),
+            client: f,
+            active: true,
+            minimized: false,
+            maximized: false,
+        }
+    }
+
+    #[test]
+    fn frames_pair_with_windows_by_title_and_helpers_get_none() {
+        let a = win("win:a", "Doc - Editor");
+        let b = win("win:b", "Other - Editor");
+        let own = [&a, &b];
+        let titles = ["Other - Editor", "Doc - Editor", ""];
+        assert_eq!(
+            x_window_of("Doc - Editor", &titles, &own).map(|w| w.window_id.as_str()),
+            Some("win:a")
+        );
+        assert_eq!(
+            x_window_of("Other - Editor", &titles, &own).map(|w| w.window_id.as_str()),
+            Some("win:b")
+        );
+        assert!(x_window_of("", &titles, &own).is_none(), "untitled helper frame");
+        assert!(x_window_of("Gone", &titles, &own).is_none(), "two windows: no guess");
+        // One titled frame, one window, titles out of step (the page retitled itself).
+        let only = [&a];
+        let titles = ["New title - Editor", "", ""];
+        assert_eq!(
+            x_window_of("New title - Editor", &titles, &only).map(|w| w.window_id.as_str()),
+            Some("win:a")
+        );
+        assert!(x_window_of("", &titles, &only).is_none());
     }
 }

@@ -12,7 +12,7 @@ use x11rb::protocol::xproto::{Atom, ConnectionExt as _, Window};
 use x11rb::rust_connection::RustConnection;
 
 pub use capture::{Encoded, ImageFormat};
-pub use windows::{parse_window_id, window_id, WindowInfo, WindowOp};
+pub use windows::{parse_window_id, window_id, Frame, WindowInfo, WindowOp};
 
 use super::Error;
 
