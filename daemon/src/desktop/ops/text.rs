@@ -210,7 +210,7 @@ impl Desktop {
         let (bus, path) = parts(el)?;
         let content = self.read_text(el).await?;
         let needle = format!("{prefix}{text}{suffix}");
-        let hits: Vec<usize> = content.match_indices(&needle).map(|(i, _)| i).collect();
+        let hits = occurrences(&content, &needle);
         if hits.len() != 1 {
             return Err(Error::Failed(format!(
                 "{:?} occurs {} times in {}; add prefix or suffix to make it unique",
@@ -234,5 +234,31 @@ impl Desktop {
             )));
         }
         Ok((start, end))
+    }
+}
+
+/// Byte offsets of every occurrence of `needle`, overlapping ones included: "aa" occurs twice
+/// in "aaa", so a selection there is ambiguous (as the browser side counts it too).
+fn occurrences(haystack: &str, needle: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = haystack.get(from..).and_then(|h| h.find(needle)) {
+        out.push(from + i);
+        // Step one character, not one byte, to stay on a char boundary.
+        from += i + haystack[from + i..].chars().next().map_or(1, char::len_utf8);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::occurrences;
+
+    #[test]
+    fn overlapping_matches_count() {
+        assert_eq!(occurrences("aaa", "aa"), [0, 1]);
+        assert_eq!(occurrences("hello world hello", "hello"), [0, 12]);
+        assert_eq!(occurrences("设置的值 🚀 的值", "的值"), [6, 18]);
+        assert!(occurrences("abc", "x").is_empty());
     }
 }
