@@ -2,6 +2,7 @@
 //! and is told how many, memory never grows without bound.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use glovebox_protocol::wire::Event;
@@ -10,6 +11,34 @@ use tokio::sync::broadcast;
 
 /// Topics a client may subscribe to.
 pub const TOPICS: [&str; 5] = ["ops", "session", "browser", "desktop", "approvals"];
+
+/// Where a backend sends its events: (kind, data); the daemon points it at the bus under the
+/// backend's topic.
+pub type Sink = Arc<dyn Fn(&'static str, Value) + Send + Sync>;
+
+/// A backend's slot for its [`Sink`], filled once the bus exists; clones share it.
+#[derive(Clone, Default)]
+pub struct SinkSlot(Arc<Mutex<Option<Sink>>>);
+
+impl std::fmt::Debug for SinkSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SinkSlot")
+    }
+}
+
+impl SinkSlot {
+    pub fn set(&self, sink: Sink) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(sink);
+    }
+
+    /// Sends an event, if a sink is set.
+    pub fn emit(&self, kind: &'static str, data: Value) {
+        let sink = self.0.lock().ok().and_then(|s| s.clone());
+        if let Some(f) = sink {
+            f(kind, data);
+        }
+    }
+}
 
 #[derive(Debug)]
 pub struct EventBus {

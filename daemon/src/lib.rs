@@ -6,6 +6,7 @@
 
 pub mod approval;
 pub mod browser;
+mod capture;
 pub mod desktop;
 mod dispatch;
 pub mod error;
@@ -14,6 +15,7 @@ pub mod process;
 pub mod registry;
 pub mod rpc;
 mod session;
+pub mod settle;
 pub mod state;
 
 use std::future::Future;

@@ -57,6 +57,14 @@ struct Cli {
     /// Seconds a session with no connection stays resumable.
     #[arg(long, default_value_t = 600)]
     session_ttl_secs: u64,
+    /// How long the screen (or page) must stay unchanged after an action before it counts
+    /// as settled and is captured.
+    #[arg(long, default_value_t = 80)]
+    settle_quiet_ms: u64,
+    /// The longest settle for one kind of action, as kind=ms (repeatable); kinds: pointer,
+    /// type, key, scroll, navigate, window.
+    #[arg(long = "settle-cap", value_name = "KIND=MS")]
+    settle_cap: Vec<String>,
 }
 
 fn default_state_dir() -> PathBuf {
@@ -171,6 +179,10 @@ async fn serve(
     config.max_in_flight = cli.max_in_flight;
     config.max_ops_per_sec = cli.max_ops_per_sec;
     config.session_ttl = std::time::Duration::from_secs(cli.session_ttl_secs);
+    config.settle.quiet = std::time::Duration::from_millis(cli.settle_quiet_ms);
+    for spec in &cli.settle_cap {
+        config.settle.set_cap(spec).map_err(anyhow::Error::msg)?;
+    }
     if let Some(path) = &cli.policy {
         config.policy = glovebox_daemon::approval::policy::Policy::load(path)?;
     }

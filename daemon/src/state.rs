@@ -36,6 +36,8 @@ pub struct Config {
     pub policy: crate::approval::policy::Policy,
     /// The browser backend (Chromium over CDP).
     pub browser: Option<Arc<crate::browser::Browsers>>,
+    /// The quiet window and caps of settling after an action.
+    pub settle: crate::settle::Policy,
 }
 
 impl Config {
@@ -54,6 +56,7 @@ impl Config {
             policy: crate::approval::policy::Policy::default(),
             desktop: None,
             browser: None,
+            settle: crate::settle::Policy::default(),
         }
     }
 }
@@ -64,23 +67,41 @@ pub struct Daemon {
     pub ops: Ops,
     pub events: EventBus,
     pub approvals: crate::approval::store::Approvals,
+    /// Screenshots taken after actions, for `capture.get`.
+    pub captures: crate::capture::Captures,
     pub started: Instant,
     /// The accepted tokens now (the config's, or the token file's after a reload).
     tokens: std::sync::RwLock<Tokens>,
 }
 
 impl Daemon {
+    /// The daemon's shared state; the backends' events go to the bus from here on.
     pub fn new(config: Config) -> Arc<Self> {
-        Arc::new(Daemon {
+        let daemon = Arc::new(Daemon {
             tokens: std::sync::RwLock::new(config.tokens.clone()),
             sessions: Sessions::new(config.session_ttl),
             config,
             ops: Ops::new(4096),
             events: EventBus::new(1024),
             approvals: crate::approval::store::Approvals::default(),
-
+            captures: crate::capture::Captures::default(),
             started: Instant::now(),
-        })
+        });
+        let sink = |topic: &'static str| -> crate::events::Sink {
+            let weak = Arc::downgrade(&daemon);
+            Arc::new(move |kind: &'static str, data| {
+                if let Some(d) = weak.upgrade() {
+                    d.events.publish(topic, kind, data);
+                }
+            })
+        };
+        if let Some(d) = &daemon.config.desktop {
+            d.set_event_sink(sink("desktop"));
+        }
+        if let Some(b) = &daemon.config.browser {
+            b.set_event_sink(sink("browser"));
+        }
+        daemon
     }
 
     /// The role of a presented token, if it is accepted.

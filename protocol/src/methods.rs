@@ -116,6 +116,12 @@ pub static METHODS: &[Method] = &[
         params: &[OP_ID],
     },
     Method {
+        name: "capture.get",
+        summary: "a screenshot taken after an action of this session again, by its capture_id",
+        access: Access::Read,
+        params: &[mp("capture_id", "string", true, "the id in the op outcome's capture")],
+    },
+    Method {
         name: "events.subscribe",
         summary: "push events of the given topics as events.event notifications",
         access: Access::Read,
@@ -123,7 +129,7 @@ pub static METHODS: &[Method] = &[
             "topics",
             "array",
             false,
-            "topics: ops, session, browser, desktop; all if omitted",
+            "topics: ops, session, browser, desktop, approvals; all if omitted",
         )],
     },
     Method {

@@ -97,6 +97,14 @@ pub struct Timing {
     pub capture_ms: f64,
 }
 
+/// What an outcome costs an LLM, estimated: the result's text (about 4 bytes per token) and
+/// the capture (about 750 pixels per token).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tokens {
+    pub text: u64,
+    pub image: u64,
+}
+
 /// The result of every tool call (direct method or inside `tools.call`'s structuredContent).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OpOutcome {
@@ -110,6 +118,8 @@ pub struct OpOutcome {
     pub settle: Option<Settle>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capture: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<Tokens>,
     pub timing: Timing,
 }
 

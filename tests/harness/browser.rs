@@ -12,7 +12,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::{InProcess, Options, TempDir};
 
-/// A tiny HTTP/1.0 server for `tests/fixtures/`.
+/// A tiny HTTP/1.0 server for `tests/fixtures/`; `?delay=<ms>` answers late.
 pub struct Site {
     pub base: String,
     task: tokio::task::JoinHandle<()>,
@@ -40,6 +40,15 @@ impl Site {
                     }
                     let head = String::from_utf8_lossy(&buf[..n]).to_string();
                     let path = head.split_whitespace().nth(1).unwrap_or("/").to_owned();
+                    // `?delay=<ms>` holds the answer back, like a slow server.
+                    let delay = path
+                        .split("delay=")
+                        .nth(1)
+                        .and_then(|d| d.split('&').next())
+                        .and_then(|d| d.parse::<u64>().ok());
+                    if let Some(ms) = delay {
+                        tokio::time::sleep(std::time::Duration::from_millis(ms.min(5000))).await;
+                    }
                     let path = path.split(['?', '#']).next().unwrap_or("/").trim_start_matches('/');
                     let file = root.join(if path.is_empty() { "index.html" } else { path });
                     let ok = !path.contains("..") && file.is_file();

@@ -10,4 +10,5 @@ mod fuzz;
 mod handshake;
 mod ops;
 mod sdk;
+mod settle;
 mod transport;

@@ -38,7 +38,7 @@ pub struct Tab {
     pub tab_id: String,
     pub target_id: String,
     page: Page,
-    watch: Arc<TabWatch>,
+    pub(super) watch: Arc<TabWatch>,
     state_dir: PathBuf,
 }
 

@@ -1,15 +1,24 @@
 //! The CDP plumbing: one long-lived chromiumoxide connection per browser, raw commands by
-//! method name, and per-tab watchers for navigations and JavaScript dialogs.
+//! method name, per-tab watchers for navigations, JavaScript dialogs and network activity, and
+//! the browser's tab and download events.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use chromiumoxide::cdp::browser_protocol::browser::{
+    DownloadProgressState, EventDownloadProgress, EventDownloadWillBegin,
+};
+use chromiumoxide::cdp::browser_protocol::network::{
+    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent,
+};
 use chromiumoxide::cdp::browser_protocol::page::{
     EventFrameNavigated, EventJavascriptDialogClosed, EventJavascriptDialogOpening,
 };
-use chromiumoxide::cdp::browser_protocol::target::TargetId;
+use chromiumoxide::cdp::browser_protocol::target::{
+    EventTargetCreated, EventTargetDestroyed, TargetId,
+};
 use chromiumoxide::handler::HandlerConfig;
 use chromiumoxide::types::{Command, Method, MethodId};
 use chromiumoxide::Page;
@@ -18,7 +27,9 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::watch;
 
-use super::{lock, BrowserError, Invalidator};
+use super::settle::Net;
+use super::{lock, tab_id_of, BrowserError, Invalidator};
+use crate::events::SinkSlot;
 
 /// A CDP command given by method name and JSON params; its response is the raw JSON result.
 #[derive(Debug, Clone)]
@@ -65,6 +76,8 @@ pub struct TabWatch {
     /// Main-frame navigations seen so far (bumped after refs were invalidated).
     pub navigations: watch::Receiver<u64>,
     pub dialog: watch::Receiver<Option<Dialog>>,
+    /// Requests in flight, for settling after an action.
+    pub net: Arc<Net>,
 }
 
 /// One browser connection.
@@ -77,6 +90,7 @@ pub struct Conn {
     order: Mutex<Vec<String>>,
     watches: Mutex<HashMap<String, Arc<TabWatch>>>,
     invalidator: Invalidator,
+    events: SinkSlot,
     tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
 }
 
@@ -103,7 +117,13 @@ pub struct TargetInfo {
 }
 
 impl Conn {
-    pub async fn connect(port: u16, invalidator: Invalidator) -> Result<Arc<Conn>, BrowserError> {
+    /// Connects to the browser on `port`; downloads land in `downloads`.
+    pub async fn connect(
+        port: u16,
+        invalidator: Invalidator,
+        events: SinkSlot,
+        downloads: &std::path::Path,
+    ) -> Result<Arc<Conn>, BrowserError> {
         let config = HandlerConfig { viewport: None, ..HandlerConfig::default() };
         let url = format!("http://127.0.0.1:{port}");
         let connect = chromiumoxide::Browser::connect_with_config(url, config);
@@ -124,7 +144,7 @@ impl Conn {
             }
             flag.store(false, Ordering::SeqCst);
         });
-        Ok(Arc::new(Conn {
+        let conn = Arc::new(Conn {
             port,
             browser_id: format!("chrome-{port}"),
             browser,
@@ -132,8 +152,94 @@ impl Conn {
             order: Mutex::new(Vec::new()),
             watches: Mutex::new(HashMap::new()),
             invalidator,
+            events,
             tasks: Mutex::new(vec![task]),
-        }))
+        });
+        conn.watch_browser(downloads).await;
+        Ok(conn)
+    }
+
+    /// Tab and download events of the whole browser. Downloads are allowed into `downloads`.
+    async fn watch_browser(&self, downloads: &std::path::Path) {
+        let id = self.browser_id.clone();
+        let (slot, slot2, slot3) = (self.events.clone(), self.events.clone(), self.events.clone());
+        let mut tasks = Vec::new();
+        let pages: Arc<Mutex<std::collections::HashSet<String>>> = Arc::new(Mutex::new(
+            self.targets().await.unwrap_or_default().into_iter().map(|t| t.target_id).collect(),
+        ));
+        let created = self.browser.event_listener::<EventTargetCreated>().await;
+        let destroyed = self.browser.event_listener::<EventTargetDestroyed>().await;
+        if let (Ok(mut created), Ok(mut destroyed)) = (created, destroyed) {
+            let (id1, pages1) = (id.clone(), pages.clone());
+            tasks.push(tokio::spawn(async move {
+                while let Some(ev) = created.next().await {
+                    let t = &ev.target_info;
+                    let target: &str = t.target_id.as_ref();
+                    if t.r#type == "page" && lock(&pages1).insert(target.to_owned()) {
+                        slot.emit(
+                            "tab.created",
+                            json!({"browser_id": id1,
+                            "tab_id": tab_id_of(target), "url": t.url}),
+                        );
+                    }
+                }
+            }));
+            let id2 = id.clone();
+            tasks.push(tokio::spawn(async move {
+                while let Some(ev) = destroyed.next().await {
+                    let target: &str = ev.target_id.as_ref();
+                    if lock(&pages).remove(target) {
+                        slot2.emit(
+                            "tab.closed",
+                            json!({"browser_id": id2, "tab_id": tab_id_of(target)}),
+                        );
+                    }
+                }
+            }));
+        }
+        let _ = std::fs::create_dir_all(downloads);
+        let allow = json!({"behavior": "allow", "downloadPath": downloads, "eventsEnabled": true});
+        if self.call("Browser.setDownloadBehavior", allow).await.is_ok() {
+            let begins = self.browser.event_listener::<EventDownloadWillBegin>().await;
+            let progress = self.browser.event_listener::<EventDownloadProgress>().await;
+            if let (Ok(mut begins), Ok(mut progress)) = (begins, progress) {
+                let names: Arc<Mutex<HashMap<String, (String, String)>>> = Arc::default();
+                let names2 = names.clone();
+                tasks.push(tokio::spawn(async move {
+                    while let Some(ev) = begins.next().await {
+                        lock(&names2).insert(
+                            ev.guid.clone(),
+                            (ev.url.clone(), ev.suggested_filename.clone()),
+                        );
+                    }
+                }));
+                let dir = downloads.to_path_buf();
+                tasks.push(tokio::spawn(async move {
+                    while let Some(ev) = progress.next().await {
+                        if ev.state == DownloadProgressState::InProgress {
+                            continue;
+                        }
+                        let (url, name) = lock(&names).remove(&ev.guid).unwrap_or_default();
+                        let path = ev
+                            .file_path
+                            .clone()
+                            .unwrap_or_else(|| dir.join(&name).to_string_lossy().into_owned());
+                        let state = if ev.state == DownloadProgressState::Completed {
+                            "completed"
+                        } else {
+                            "canceled"
+                        };
+                        slot3.emit(
+                            "download.finished",
+                            json!({"browser_id": id,
+                            "url": url, "path": path, "state": state,
+                            "bytes": ev.received_bytes}),
+                        );
+                    }
+                }));
+            }
+        }
+        lock(&self.tasks).extend(tasks);
     }
 
     pub fn is_alive(&self) -> bool {
@@ -219,9 +325,13 @@ impl Conn {
         let mut navs = page.event_listener::<EventFrameNavigated>().await.map_err(cdp)?;
         let mut opens = page.event_listener::<EventJavascriptDialogOpening>().await.map_err(cdp)?;
         let mut closes = page.event_listener::<EventJavascriptDialogClosed>().await.map_err(cdp)?;
+        let mut sent = page.event_listener::<EventRequestWillBeSent>().await.map_err(cdp)?;
+        let mut done = page.event_listener::<EventLoadingFinished>().await.map_err(cdp)?;
+        let mut failed = page.event_listener::<EventLoadingFailed>().await.map_err(cdp)?;
         let (nav_tx, nav_rx) = watch::channel(0u64);
         let (dialog_tx, dialog_rx) = watch::channel(None);
-        let w = Arc::new(TabWatch { navigations: nav_rx, dialog: dialog_rx });
+        let net = Arc::new(Net::default());
+        let w = Arc::new(TabWatch { navigations: nav_rx, dialog: dialog_rx, net: net.clone() });
         {
             let mut watches = lock(&self.watches);
             if let Some(other) = watches.get(target_id) {
@@ -229,8 +339,12 @@ impl Conn {
             }
             watches.insert(target_id.to_owned(), w.clone());
         }
-        let key = super::target_key(&self.browser_id, &super::tab_id_of(target_id));
+        let tab_id = tab_id_of(target_id);
+        let key = super::target_key(&self.browser_id, &tab_id);
+        let who = json!({"browser_id": self.browser_id, "tab_id": tab_id});
         let invalidator = self.invalidator.clone();
+        let (events, events2) = (self.events.clone(), self.events.clone());
+        let mut tab = who.clone();
         let t1 = tokio::spawn(async move {
             while let Some(ev) = navs.next().await {
                 if ev.frame.parent_id.is_some() {
@@ -241,9 +355,12 @@ impl Conn {
                     f(&key, &reason);
                 }
                 nav_tx.send_modify(|n| *n += 1);
+                tab["url"] = json!(ev.frame.url);
+                events.emit("navigated", tab.clone());
             }
         });
         let dtx = dialog_tx.clone();
+        let mut tab = who;
         let t2 = tokio::spawn(async move {
             while let Some(ev) = opens.next().await {
                 let d = Dialog {
@@ -251,6 +368,8 @@ impl Conn {
                     message: ev.message.clone(),
                     default_prompt: ev.default_prompt.clone(),
                 };
+                tab["dialog"] = json!(d);
+                events2.emit("dialog.opened", tab.clone());
                 dtx.send_replace(Some(d));
             }
         });
@@ -259,7 +378,24 @@ impl Conn {
                 dialog_tx.send_replace(None);
             }
         });
-        lock(&self.tasks).extend([t1, t2, t3]);
+        let n1 = net.clone();
+        let t4 = tokio::spawn(async move {
+            while let Some(ev) = sent.next().await {
+                n1.started(ev.request_id.inner().clone());
+            }
+        });
+        let n2 = net.clone();
+        let t5 = tokio::spawn(async move {
+            while let Some(ev) = done.next().await {
+                n2.finished(ev.request_id.inner());
+            }
+        });
+        let t6 = tokio::spawn(async move {
+            while let Some(ev) = failed.next().await {
+                net.finished(ev.request_id.inner());
+            }
+        });
+        lock(&self.tasks).extend([t1, t2, t3, t4, t5, t6]);
         // The DOM agent lets DOM.* calls address nodes by backend id.
         let _ = page.execute(Raw::new("DOM.enable", json!({}))).await;
         Ok(w)

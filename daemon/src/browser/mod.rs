@@ -10,6 +10,7 @@ pub mod cdp;
 pub mod discovery;
 pub mod input;
 pub mod launch;
+pub mod settle;
 pub mod snapshot;
 
 use std::collections::BTreeMap;
@@ -163,6 +164,7 @@ pub struct Browsers {
     default: tokio::sync::Mutex<Option<DefaultChrome>>,
     conns: tokio::sync::Mutex<BTreeMap<u16, Arc<Conn>>>,
     invalidator: Invalidator,
+    events: crate::events::SinkSlot,
     marks: Mutex<()>,
     /// Restarts of the default browser so far.
     restarts: std::sync::atomic::AtomicU32,
@@ -186,6 +188,7 @@ impl Browsers {
             default: tokio::sync::Mutex::new(None),
             conns: tokio::sync::Mutex::new(BTreeMap::new()),
             invalidator: Arc::new(Mutex::new(None)),
+            events: crate::events::SinkSlot::default(),
             marks: Mutex::new(()),
             restarts: std::sync::atomic::AtomicU32::new(0),
         }
@@ -197,6 +200,11 @@ impl Browsers {
         if slot.is_none() {
             *slot = Some(f);
         }
+    }
+
+    /// Points tab, navigation, dialog and download events at `sink`.
+    pub fn set_event_sink(&self, sink: crate::events::Sink) {
+        self.events.set(sink);
     }
 
     fn invalidate(&self, key: &str, reason: &str) {
@@ -285,7 +293,9 @@ impl Browsers {
                 BrowserError::NotFound { kind: "browser", id: browser_id.to_owned() }
             });
         }
-        let conn = Conn::connect(port, self.invalidator.clone()).await?;
+        let downloads = self.state_dir.join("downloads");
+        let conn =
+            Conn::connect(port, self.invalidator.clone(), self.events.clone(), &downloads).await?;
         conns.insert(port, conn.clone());
         Ok(conn)
     }

@@ -10,6 +10,7 @@ pub mod embedded;
 pub mod keys;
 mod launch;
 mod ops;
+mod watch;
 pub mod x11;
 
 use std::sync::Arc;
@@ -136,6 +137,10 @@ pub struct Desktop {
     endpoints: Endpoints,
     /// Pastes run one at a time per daemon (save, write, Ctrl+V, restore).
     paste: tokio::sync::Mutex<()>,
+    /// Recent screen damage, for settling after actions (`None`: the server lacks DAMAGE).
+    damage: Option<Arc<x11::Damage>>,
+    /// Where window and app events go.
+    events: crate::events::SinkSlot,
 }
 
 impl Desktop {
@@ -159,14 +164,33 @@ impl Desktop {
             atspi::A11y::connect(endpoints.session_bus.as_deref(), endpoints.a11y_bus.as_deref())
                 .await?;
         let clipboard = clipboard::Clipboard::start(&endpoints.display)?;
-        Ok(Arc::new(Desktop {
+        let x = Arc::new(x);
+        let events = crate::events::SinkSlot::default();
+        let differ = watch::window_differ(x.clone(), events.clone());
+        let damage = match x11::start_watch(&endpoints.display, differ) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                tracing::warn!(%e, "no screen damage: actions settle on their caps");
+                None
+            }
+        };
+        let desktop = Arc::new(Desktop {
             a11y,
-            x: Arc::new(x),
+            x,
             clipboard,
             supervisor,
             endpoints,
             paste: tokio::sync::Mutex::new(()),
-        }))
+            damage,
+            events,
+        });
+        tokio::spawn(watch::follow_apps(Arc::downgrade(&desktop)));
+        Ok(desktop)
+    }
+
+    /// Points window and app events at `sink`.
+    pub fn set_event_sink(&self, sink: crate::events::Sink) {
+        self.events.set(sink);
     }
 
     pub fn display(&self) -> &str {

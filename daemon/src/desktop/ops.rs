@@ -7,6 +7,7 @@ mod apps;
 mod clipboard;
 mod element;
 mod input;
+mod settle;
 mod snapshot;
 mod text;
 mod windows;

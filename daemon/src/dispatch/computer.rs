@@ -20,6 +20,7 @@ use crate::desktop::{Acted, Desktop, El};
 use crate::error::DaemonError;
 
 pub(super) use snapshot::snapshot_app;
+pub(super) use windows::image_json;
 
 pub static HANDLERS: Entries = &[
     ("wait", snapshot::wait_for as Handler),

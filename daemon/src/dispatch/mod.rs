@@ -9,6 +9,7 @@ mod context;
 mod context_browser;
 mod context_desktop;
 pub mod ops;
+mod settle;
 mod table;
 mod wait;
 
@@ -19,7 +20,7 @@ use std::time::{Duration, Instant};
 use futures::future::BoxFuture;
 use glovebox_protocol::contract::{Checked, Tool};
 use glovebox_protocol::error::ErrorData;
-use glovebox_protocol::wire::{OpOutcome, Timing, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
+use glovebox_protocol::wire::{OpOutcome, Timing, Tokens, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
 use serde_json::{json, Value};
 
 use crate::approval::policy::Verdict;
@@ -141,6 +142,7 @@ pub async fn call(
 
     let session = caller.session.clone();
     let d = daemon.clone();
+    let want_capture = options.capture != Some(false);
     let body = move |op: OpContext| {
         let op_id = op.op_id.clone();
         d.events.publish(
@@ -148,37 +150,55 @@ pub async fn call(
             "started",
             json!({"op_id": op_id, "session": session.id, "method": method}),
         );
+        let (daemon, session_id, deadline) = (d.clone(), session.id.clone(), op.deadline);
         let ctx = Ctx { daemon: d, session, op };
         let started = Instant::now();
         let fut = handler(ctx, checked);
         async move {
             let out = fut.await.map_err(|e| e.to_data())?;
+            let exec_ms = started.elapsed().as_secs_f64() * 1000.0;
+            let after = if want_capture {
+                let (t, a) = (tool.name, action.name);
+                let since = Instant::now();
+                settle::after(&daemon, &session_id, t, a, out.target.as_ref(), since, deadline)
+                    .await
+            } else {
+                settle::After::default()
+            };
+            let text = serde_json::to_string(&out.result).map_or(0, |t| t.len());
+            let image = after.capture.as_ref().map_or(0, |c| {
+                let dim = |k: &str| c[k].as_u64().unwrap_or(0);
+                crate::settle::image_tokens(dim("width"), dim("height"))
+            });
             Ok(OpOutcome {
                 op_id,
                 tool: tool.name.to_owned(),
                 action: action.name.to_owned(),
                 target: out.target,
                 result: out.result,
-                settle: None,
-                capture: None,
+                settle: after.settle,
+                capture: after.capture,
+                tokens: Some(Tokens { text: crate::settle::text_tokens(text), image }),
                 timing: Timing {
-                    exec_ms: started.elapsed().as_secs_f64() * 1000.0,
-                    settle_ms: 0.0,
-                    capture_ms: 0.0,
+                    exec_ms,
+                    settle_ms: after.settle_ms,
+                    capture_ms: after.capture_ms,
                 },
             })
         }
     };
     let events = daemon.clone();
     let session_id = caller.session.id.clone();
-    let held_session = caller.session.clone();
+    let (held_daemon, held_session) = (daemon.clone(), caller.session.clone());
+    // An op that failed, timed out or was cancelled releases every key and button the
+    // session holds before its answer goes out, so nothing stays pressed behind an error.
+    let release = move |out: &ops::Outcome| {
+        if out.is_err() {
+            release_held(&held_daemon, &held_session);
+        }
+    };
     let on_done = move |entry: &ops::OpEntry| {
         let status = entry.status();
-        // An op that failed, timed out or was cancelled releases every key and button the
-        // session holds, so nothing stays pressed behind an error.
-        if status.state != "succeeded" {
-            release_held(&events, &held_session);
-        }
         events.events.publish(
             "ops",
             "finished",
@@ -196,6 +216,7 @@ pub async fn call(
             fingerprint,
             Duration::from_millis(timeout_ms),
             body,
+            release,
             on_done,
         )
         .map_err(|e| e.to_data())?;

@@ -121,6 +121,8 @@ impl Ops {
     /// Start `body` as op `op_id` of `session`, or return the op that already has that id.
     /// `body` runs on its own task: a dropped connection does not stop it, the deadline and
     /// the cancel token do, and then its future is dropped so its guards release what it holds.
+    /// `release` sees the outcome before anyone else (so keys are up before the answer goes
+    /// out); `on_done` runs once the outcome is visible.
     #[allow(clippy::too_many_arguments)]
     pub fn start<F, Fut>(
         &self,
@@ -131,6 +133,7 @@ impl Ops {
         fingerprint: String,
         timeout: Duration,
         body: F,
+        release: impl FnOnce(&Outcome) + Send + 'static,
         on_done: impl FnOnce(&OpEntry) + Send + 'static,
     ) -> Result<Started, DaemonError>
     where
@@ -179,6 +182,7 @@ impl Ops {
             if let Ok(mut f) = task_entry.finished.lock() {
                 *f = Some(Instant::now());
             }
+            release(&out);
             let _ = tx.send(Some(out));
             on_done(&task_entry);
         });

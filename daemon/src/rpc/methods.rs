@@ -69,6 +69,7 @@ pub fn module(
     )?;
     m.register_async_method("op.status", |p, d, ext| async move { op_status(&d, &p, &ext) })?;
     m.register_async_method("op.cancel", |p, d, ext| async move { op_cancel(&d, &p, &ext) })?;
+    m.register_async_method("capture.get", |p, d, ext| async move { capture_get(&d, &p, &ext) })?;
     m.register_async_method("approval.list", |_, d, _| async move {
         Ok::<_, ErrorObjectOwned>(json!({"approvals": d.approvals.pending()}))
     })?;
@@ -341,6 +342,20 @@ fn op_cancel(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     let was_running = entry.status().state == "running";
     entry.cancel();
     Ok(json!({"op_id": r.op_id, "cancelled": was_running}))
+}
+
+fn capture_get(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct CaptureRef {
+        capture_id: String,
+    }
+    let conn = conn_of(ext)?;
+    let s = session_of(&conn)?;
+    let r: CaptureRef = parse("capture.get", p)?;
+    d.captures.get(&s.id, &r.capture_id).ok_or_else(|| {
+        err(DaemonError::TargetNotFound { kind: "capture", id: r.capture_id.clone() })
+    })
 }
 
 fn answer(d: &Arc<Daemon>, p: &Params<'_>, grant: bool) -> RpcResult {

@@ -70,6 +70,8 @@ struct AppCache {
     children: Mutex<Option<(u64, Children)>>,
     /// bus name -> (pid, toolkit, version).
     facts: Mutex<HashMap<String, (u32, String, String)>>,
+    /// Ticks with every invalidation, for whoever turns app list changes into events.
+    changed: tokio::sync::watch::Sender<u64>,
 }
 
 impl AppCache {
@@ -78,6 +80,7 @@ impl AppCache {
         if let (Some(name), Ok(mut facts)) = (gone, self.facts.lock()) {
             facts.remove(name);
         }
+        self.changed.send_modify(|n| *n = n.wrapping_add(1));
     }
 }
 
@@ -192,6 +195,11 @@ impl A11y {
         let apps = Arc::new(AppCache::default());
         tokio::spawn(watch(conn.clone(), apps.clone()));
         Ok(A11y { conn, apps })
+    }
+
+    /// A receiver that changes whenever the app list may have changed.
+    pub fn app_changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.apps.changed.subscribe()
     }
 
     pub(crate) async fn call<B, R>(

@@ -3,6 +3,7 @@
 
 mod capture;
 mod input;
+mod watch;
 mod windows;
 
 use std::sync::{Mutex, MutexGuard};
@@ -12,6 +13,7 @@ use x11rb::protocol::xproto::{Atom, ConnectionExt as _, Window};
 use x11rb::rust_connection::RustConnection;
 
 pub use capture::{Encoded, ImageFormat};
+pub use watch::{start as start_watch, Damage, Rect, RootChange};
 pub use windows::{parse_window_id, window_id, Frame, WindowInfo, WindowOp};
 
 use super::Error;

@@ -49,7 +49,10 @@ pub(super) fn window(ctx: Ctx, call: Checked) -> Fut {
     })
 }
 
-fn image_json(img: &crate::desktop::x11::Encoded, format: ImageFormat) -> Value {
+pub(in crate::dispatch) fn image_json(
+    img: &crate::desktop::x11::Encoded,
+    format: ImageFormat,
+) -> Value {
     json!({"mime": format.mime(), "width": img.width, "height": img.height, "scale": img.scale,
            "coordinate_space": "screen",
            "region": {"x": img.region.0, "y": img.region.1, "width": img.region.2, "height": img.region.3},

@@ -1,0 +1,87 @@
+//! The capture store: screenshots taken after actions, kept per session and bounded by
+//! count and bytes (oldest out first), so `capture.get` can return one again.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use serde_json::Value;
+
+/// Captures kept at most, and their total base64 size.
+const MAX_ITEMS: usize = 64;
+const MAX_BYTES: usize = 64 * 1024 * 1024;
+
+#[derive(Debug)]
+struct Item {
+    id: String,
+    session: String,
+    image: Value,
+    bytes: usize,
+}
+
+#[derive(Debug, Default)]
+struct Store {
+    items: VecDeque<Item>,
+    bytes: usize,
+    next: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct Captures {
+    inner: Mutex<Store>,
+}
+
+impl Captures {
+    /// Keeps `image` (its `data` is base64) for `session`; returns it with its `capture_id`.
+    pub fn put(&self, session: &str, mut image: Value) -> Value {
+        let bytes = image["data"].as_str().map_or(0, str::len);
+        let mut s = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        s.next += 1;
+        let id = format!("c{}", s.next);
+        image["capture_id"] = Value::String(id.clone());
+        while !s.items.is_empty() && (s.items.len() >= MAX_ITEMS || s.bytes + bytes > MAX_BYTES) {
+            if let Some(old) = s.items.pop_front() {
+                s.bytes -= old.bytes;
+            }
+        }
+        s.bytes += bytes;
+        s.items.push_back(Item { id, session: session.to_owned(), image: image.clone(), bytes });
+        image
+    }
+
+    /// A capture of `session` still kept.
+    pub fn get(&self, session: &str, id: &str) -> Option<Value> {
+        let s = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        s.items.iter().find(|i| i.id == id && i.session == session).map(|i| i.image.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn ids_are_per_session_and_old_ones_fall_out() {
+        let c = Captures::default();
+        let first = c.put("s1", json!({"data": "AAAA"}));
+        assert_eq!(first["capture_id"], "c1");
+        assert!(c.get("s1", "c1").is_some());
+        assert!(c.get("s2", "c1").is_none(), "another session's capture");
+        for _ in 0..MAX_ITEMS {
+            c.put("s1", json!({"data": "AAAA"}));
+        }
+        assert!(c.get("s1", "c1").is_none(), "the oldest went first");
+        assert!(c.get("s1", &format!("c{}", MAX_ITEMS + 1)).is_some());
+    }
+
+    #[test]
+    fn bytes_are_bounded() {
+        let c = Captures::default();
+        let big = "A".repeat(MAX_BYTES / 2 + 1);
+        c.put("s", json!({"data": big}));
+        c.put("s", json!({"data": big}));
+        assert!(c.get("s", "c1").is_none());
+        assert!(c.get("s", "c2").is_some());
+    }
+}

@@ -1,0 +1,98 @@
+//! Desktop events: windows opened, closed and focused (from the X watch's root property
+//! changes) and apps started and exited (from the accessibility bus's app list changes),
+//! each diffed against what was seen before and handed to the daemon's event sink.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::x11::{RootChange, WindowInfo, X};
+use super::Desktop;
+use crate::events::SinkSlot;
+
+fn window_json(w: &WindowInfo) -> Value {
+    json!({"window_id": w.window_id, "app_id": w.app_id, "pid": w.pid, "title": w.title,
+           "frame": w.frame})
+}
+
+/// Turns root property changes into window events; runs on the X watch thread.
+pub fn window_differ(x: Arc<X>, slot: SinkSlot) -> Box<dyn FnMut(RootChange) + Send> {
+    let mut known: HashMap<u32, WindowInfo> =
+        x.windows().unwrap_or_default().into_iter().map(|w| (w.xid, w)).collect();
+    let mut active = x.active_window();
+    Box::new(move |change| match change {
+        RootChange::ClientList => {
+            let Ok(now) = x.windows() else { return };
+            let now: HashMap<u32, WindowInfo> = now.into_iter().map(|w| (w.xid, w)).collect();
+            for (xid, w) in &now {
+                if !known.contains_key(xid) {
+                    slot.emit("window.opened", window_json(w));
+                }
+            }
+            for (xid, w) in &known {
+                if !now.contains_key(xid) {
+                    slot.emit("window.closed", window_json(w));
+                }
+            }
+            known = now;
+        }
+        RootChange::ActiveWindow => {
+            let now = x.active_window();
+            if now != active {
+                active = now;
+                if let Some(xid) = now {
+                    let w = known
+                        .get(&xid)
+                        .map(window_json)
+                        .unwrap_or_else(|| json!({"window_id": super::x11::window_id(xid)}));
+                    slot.emit("window.focused", w);
+                }
+            }
+        }
+    })
+}
+
+/// Follows the accessibility bus's app list and reports apps that came or went, until the
+/// desktop is dropped.
+pub async fn follow_apps(desktop: Weak<Desktop>) {
+    let Some(d) = desktop.upgrade() else { return };
+    let mut changes = d.a11y.app_changes();
+    let slot = d.events.clone();
+    let mut known = app_map(&d).await;
+    drop(d);
+    while changes.changed().await.is_ok() {
+        // Registration comes as a burst of bus signals; read the list once it has passed.
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        changes.borrow_and_update();
+        let Some(d) = desktop.upgrade() else { return };
+        let now = app_map(&d).await;
+        drop(d);
+        for (id, app) in &now {
+            if !known.contains_key(id) {
+                slot.emit("app.started", app.clone());
+            }
+        }
+        for (id, app) in &known {
+            if !now.contains_key(id) {
+                slot.emit("app.exited", app.clone());
+            }
+        }
+        known = now;
+    }
+}
+
+async fn app_map(d: &Desktop) -> HashMap<String, Value> {
+    d.a11y
+        .apps()
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .map(|a| {
+            let v = json!({"app_id": a.app_id(), "pid": a.pid, "name": a.name,
+                           "toolkit": a.toolkit});
+            (a.app_id(), v)
+        })
+        .collect()
+}

@@ -1,0 +1,118 @@
+//! After a state-changing action: settle (screen damage for the desktop, network and DOM
+//! quiet for a tab, each with its kind's cap), then capture the screen or the viewport into
+//! the capture store. A failure here never fails the action: it shows as no capture.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use glovebox_protocol::wire::Settle;
+use serde_json::Value;
+
+use crate::desktop::x11::ImageFormat;
+use crate::settle::Kind;
+use crate::state::Daemon;
+
+/// Time kept free before the op's deadline for the capture itself.
+const CAPTURE_MARGIN: Duration = Duration::from_millis(400);
+
+/// What the pipeline attaches to an op's outcome.
+#[derive(Debug, Default)]
+pub struct After {
+    pub settle: Option<Settle>,
+    pub capture: Option<Value>,
+    pub settle_ms: f64,
+    pub capture_ms: f64,
+}
+
+/// Settles and captures after `tool.action`, which acted on `target` and ended at `since`.
+pub async fn after(
+    daemon: &Arc<Daemon>,
+    session: &str,
+    tool: &str,
+    action: &str,
+    target: Option<&Value>,
+    since: Instant,
+    deadline: Instant,
+) -> After {
+    let Some(kind) = Kind::of(tool, action) else { return After::default() };
+    let policy = &daemon.config.settle;
+    let cap = (since + policy.cap(kind)).min(deadline.checked_sub(CAPTURE_MARGIN).unwrap_or(since));
+    let browser_tab = target
+        .filter(|_| tool == "browser")
+        .and_then(|t| Some((t["browser_id"].as_str()?, t["tab_id"].as_str()?)));
+    let (settle, capture) = match browser_tab {
+        Some((browser_id, tab_id)) => browser(daemon, browser_id, tab_id, since, cap).await,
+        None => {
+            let pid = target
+                .and_then(|t| t["app_id"].as_str())
+                .and_then(|id| id.strip_prefix("app:"))
+                .and_then(|p| p.parse().ok());
+            desktop(daemon, pid, since, cap).await
+        }
+    };
+    let settled = Instant::now();
+    let settle_ms = settled.duration_since(since).as_secs_f64() * 1000.0;
+    let capture = match capture {
+        Some(fut) => fut.await.map(|img| daemon.captures.put(session, img)),
+        None => None,
+    };
+    After {
+        settle_ms,
+        capture_ms: if capture.is_some() { settled.elapsed().as_secs_f64() * 1000.0 } else { 0.0 },
+        settle: Some(settle),
+        capture,
+    }
+}
+
+type CaptureFut = futures::future::BoxFuture<'static, Option<Value>>;
+
+fn settled(since: Instant, quiet: Option<bool>) -> Settle {
+    let reason = match quiet {
+        Some(true) => "quiet",
+        Some(false) => "cap",
+        None => "none",
+    };
+    Settle { waited_ms: since.elapsed().as_millis() as u64, reason: reason.into() }
+}
+
+async fn browser(
+    daemon: &Arc<Daemon>,
+    browser_id: &str,
+    tab_id: &str,
+    since: Instant,
+    cap: Instant,
+) -> (Settle, Option<CaptureFut>) {
+    let Some(b) = daemon.config.browser.clone() else { return (settled(since, None), None) };
+    let Ok(tab) = b.tab(browser_id, tab_id).await else { return (settled(since, None), None) };
+    let quiet = tab.settle(since, daemon.config.settle.quiet, cap).await;
+    let shot: CaptureFut = Box::pin(async move {
+        match tab.screenshot(false, "png", None, None).await {
+            Ok(v) => Some(v),
+            Err(e) => {
+                tracing::debug!(%e, "no capture after the action");
+                None
+            }
+        }
+    });
+    (settled(since, Some(quiet)), Some(shot))
+}
+
+async fn desktop(
+    daemon: &Arc<Daemon>,
+    pid: Option<u32>,
+    since: Instant,
+    cap: Instant,
+) -> (Settle, Option<CaptureFut>) {
+    let Some(d) = daemon.config.desktop.clone() else { return (settled(since, None), None) };
+    let quiet = d.settle(pid, since, daemon.config.settle.quiet, cap).await;
+    let shot: CaptureFut = Box::pin(async move {
+        match d.screenshot(None, None, ImageFormat::Png, 80, None).await {
+            Ok(img) => Some(super::computer::image_json(&img, ImageFormat::Png)),
+            Err(e) => {
+                tracing::debug!(%e, "no capture after the action");
+                None
+            }
+        }
+    });
+    (settled(since, quiet), Some(shot))
+}
