@@ -1,7 +1,8 @@
 //! Settle, capture, events and session control on the real desktop: a click that opens a
 //! menu comes back with the menu in its capture, a click that changes nothing comes back after
 //! the quiet window, cancel and disconnect release keys and buttons (checked in the X server),
-//! op ids run once, and windows opened by other processes arrive as events.
+//! op ids run once, windows opened by other processes and focus changes arrive as events, and
+//! a tab settles on its network.
 
 use std::time::{Duration, Instant};
 
@@ -241,6 +242,14 @@ async fn an_op_id_types_once_and_windows_arrive_as_events() {
     let (listed, announced) = tokio::join!(seen, event);
     let late = announced.saturating_duration_since(listed);
     assert!(late < Duration::from_millis(500), "window.opened came {late:?} after the window");
+
+    // Keyboard focus moving inside an app is reported with the element.
+    let zenity = f.launch(&["zenity", "--entry", "--text", "focus"]);
+    let app = f.wait_app(&mut c, zenity).await;
+    f.wait_line(&mut c, &app, &["text", "editable"]).await;
+    ok(&c.call("computer.key", json!({"key": "Tab", "app_id": app, "capture": false})).await);
+    let focus = wait_event(&mut events, "focus.changed", |d| d["app_id"] == app.as_str()).await;
+    assert!(focus["element"].is_string(), "{focus}");
     f.stop().await;
 }
 

@@ -185,6 +185,7 @@ impl Desktop {
             events,
         });
         tokio::spawn(watch::follow_apps(Arc::downgrade(&desktop)));
+        tokio::spawn(watch::follow_focus(Arc::downgrade(&desktop)));
         Ok(desktop)
     }
 

@@ -1,6 +1,7 @@
 //! Desktop events: windows opened, closed and focused (from the X watch's root property
-//! changes) and apps started and exited (from the accessibility bus's app list changes),
-//! each diffed against what was seen before and handed to the daemon's event sink.
+//! changes), apps started and exited (from the accessibility bus's app list changes), each
+//! diffed against what was seen before, and elements gaining focus (from AT-SPI focus
+//! events), handed to the daemon's event sink.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
@@ -80,6 +81,21 @@ pub async fn follow_apps(desktop: Weak<Desktop>) {
             }
         }
         known = now;
+    }
+}
+
+/// Reports every element that gains focus, until the desktop is dropped.
+pub async fn follow_focus(desktop: Weak<Desktop>) {
+    use futures::StreamExt as _;
+    let Some(d) = desktop.upgrade() else { return };
+    let Some(changes) = d.a11y.focus_changes().await else { return };
+    drop(d);
+    let mut changes = std::pin::pin!(changes);
+    while let Some((bus, path)) = changes.next().await {
+        let Some(d) = desktop.upgrade() else { return };
+        let element = d.a11y.describe(&bus, &path).await;
+        let app_id = d.a11y.pid_of(&bus).map(|p| format!("app:{p}"));
+        d.events.emit("focus.changed", json!({"app_id": app_id, "element": element}));
     }
 }
 

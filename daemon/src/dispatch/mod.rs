@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use futures::future::BoxFuture;
 use glovebox_protocol::contract::{Checked, Tool};
 use glovebox_protocol::error::ErrorData;
-use glovebox_protocol::wire::{OpOutcome, Timing, Tokens, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
+use glovebox_protocol::wire::{OpOutcome, Timing, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
 use serde_json::{json, Value};
 
 use crate::approval::policy::Verdict;
@@ -165,11 +165,7 @@ pub async fn call(
             } else {
                 settle::After::default()
             };
-            let text = serde_json::to_string(&out.result).map_or(0, |t| t.len());
-            let image = after.capture.as_ref().map_or(0, |c| {
-                let dim = |k: &str| c[k].as_u64().unwrap_or(0);
-                crate::settle::image_tokens(dim("width"), dim("height"))
-            });
+            let tokens = after.tokens(&out.result);
             Ok(OpOutcome {
                 op_id,
                 tool: tool.name.to_owned(),
@@ -178,7 +174,7 @@ pub async fn call(
                 result: out.result,
                 settle: after.settle,
                 capture: after.capture,
-                tokens: Some(Tokens { text: crate::settle::text_tokens(text), image }),
+                tokens: Some(tokens),
                 timing: Timing {
                     exec_ms,
                     settle_ms: after.settle_ms,

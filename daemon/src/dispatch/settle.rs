@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use glovebox_protocol::wire::Settle;
+use glovebox_protocol::wire::{Settle, Tokens};
 use serde_json::Value;
 
 use crate::desktop::x11::ImageFormat;
@@ -22,6 +22,18 @@ pub struct After {
     pub capture: Option<Value>,
     pub settle_ms: f64,
     pub capture_ms: f64,
+}
+
+impl After {
+    /// What the outcome with `result` and this capture costs an LLM, estimated.
+    pub fn tokens(&self, result: &Value) -> Tokens {
+        let text = serde_json::to_string(result).map_or(0, |t| t.len());
+        let image = self.capture.as_ref().map_or(0, |c| {
+            let dim = |k: &str| c[k].as_u64().unwrap_or(0);
+            crate::settle::image_tokens(dim("width"), dim("height"))
+        });
+        Tokens { text: crate::settle::text_tokens(text), image }
+    }
 }
 
 /// Settles and captures after `tool.action`, which acted on `target` and ended at `since`.

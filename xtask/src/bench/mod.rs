@@ -5,6 +5,7 @@ mod client;
 mod daemon;
 mod report;
 mod rpc;
+mod settle;
 mod stats;
 
 use anyhow::bail;
@@ -12,8 +13,9 @@ use anyhow::bail;
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     match args.split_first() {
         Some((name, rest)) if name == "rpc" => rpc::run(rest),
-        Some((name, _)) => bail!("unknown bench {name:?}; known: rpc"),
-        None => bail!("usage: cargo xtask bench <name> [args]\n  rpc [--iterations N] [--seconds S] [--rounds R] [--connections C]"),
+        Some((name, rest)) if name == "settle" => settle::run(rest),
+        Some((name, _)) => bail!("unknown bench {name:?}; known: rpc, settle"),
+        None => bail!("usage: cargo xtask bench <name> [args]\n  rpc [--iterations N] [--seconds S] [--rounds R] [--connections C]\n  settle [--iterations N]"),
     }
 }
 

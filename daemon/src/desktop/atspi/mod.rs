@@ -3,6 +3,7 @@
 //! Value). Calls go out as raw D-Bus method calls without proxy property caches, and every
 //! node's calls run concurrently.
 
+mod focus;
 mod tree;
 
 use std::collections::HashMap;
