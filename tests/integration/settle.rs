@@ -146,10 +146,20 @@ fn strip(v: &Value) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn cancel_and_disconnect_release_what_the_session_holds() {
+async fn pause_cancel_and_disconnect_leave_nothing_pressed() {
     let f = DesktopFixture::start().await;
     let x = x11(&f);
     let mut c = f.daemon.actor().await;
+    // Paused: acting is refused, observing works; resumed: the click runs.
+    c.call("session.pause", json!({})).await;
+    let click = c.call("computer.click", json!({"x": 1270, "y": 10})).await;
+    assert_eq!(code(&click), "PAUSED", "{click}");
+    assert!(!keys_down(&x) && buttons(&x) == 0, "nothing was pressed");
+    ok(&c.call("computer.screenshot", json!({"max_width": 320})).await);
+    c.call("session.resume", json!({})).await;
+    let click = ok(&c.call("computer.click", json!({"x": 1270, "y": 10})).await);
+    assert_eq!(click["via"], "xtest", "{click}");
+
     ok(&c.call("computer.keydown", json!({"key": "Shift"})).await);
     assert!(keys_down(&x), "Shift is down in the X server");
     let wait = c.send("computer.wait", json!({"duration_ms": 20000, "op_id": "long-wait"})).await;
@@ -218,8 +228,11 @@ async fn an_op_id_types_once_and_windows_arrive_as_events() {
     let got = ok(&c.call("computer.get_text", json!({"ref": text, "app_id": app})).await);
     assert_eq!(got["text"], "once ", "typed exactly once: {got}");
 
-    // The mousepad window was announced, and so is one another process opens.
-    let opened = wait_event(&mut events, "window.opened", |d| d["pid"] == pid).await;
+    // The mousepad app and window were announced, and so is a window another process opens.
+    let mine = |d: &Value| d["pid"] == pid;
+    let got = wait_events(&mut events, &[("app.started", &mine), ("window.opened", &mine)]).await;
+    let (started, opened) = (&got[0], &got[1]);
+    assert_eq!(started["app_id"], app.as_str(), "{started}");
     assert!(opened["window_id"].is_string(), "{opened}");
     let xterm = f.launch(&["xterm"]);
     let mut w = f.daemon.actor().await;
@@ -251,6 +264,23 @@ async fn an_op_id_types_once_and_windows_arrive_as_events() {
     let focus = wait_event(&mut events, "focus.changed", |d| d["app_id"] == app.as_str()).await;
     assert!(focus["element"].is_string(), "{focus}");
     f.stop().await;
+}
+
+/// The data of the first event of each (kind, matches), in any order.
+async fn wait_events(c: &mut Raw, wanted: &[(&str, &dyn Fn(&Value) -> bool)]) -> Vec<Value> {
+    let mut found: Vec<Option<Value>> = vec![None; wanted.len()];
+    let deadline = Instant::now() + DEADLINE;
+    while found.iter().any(Option::is_none) {
+        let n = c.notification("events.event").await;
+        let ev = &n["params"]["result"];
+        for (i, (kind, matches)) in wanted.iter().enumerate() {
+            if found[i].is_none() && ev["kind"] == *kind && matches(&ev["data"]) {
+                found[i] = Some(ev["data"].clone());
+            }
+        }
+        assert!(Instant::now() < deadline, "events still missing: found {found:?}; last {n}");
+    }
+    found.into_iter().flatten().collect()
 }
 
 /// The data of the next event of `kind` that `matches`.
@@ -298,6 +328,14 @@ async fn a_tab_settles_on_its_network_and_tabs_come_as_events() {
     assert_eq!(r["settle"]["reason"], "quiet", "{}", strip(&r));
     let waited = r["settle"]["waited_ms"].as_u64().expect("waited_ms");
     assert!(waited < 700, "waited {waited} ms for nothing");
+
+    // A download lands under the state dir and is announced.
+    let link = glovebox_tests::desktop::find_line(text, &["link \"Save\""]).expect("Save").0;
+    ok(&c.call("browser.click", json!({"ref": link, "capture": false})).await);
+    let done = wait_event(&mut events, "download.finished", |_| true).await;
+    assert_eq!(done["state"], "completed", "{done}");
+    let path = done["path"].as_str().expect("path");
+    assert!(std::fs::read_to_string(path).expect("downloaded").contains("Settle"), "{done}");
 
     let new = outcome(&c.call("browser.tab_new", json!({})).await);
     let id = new["result"]["tab_id"].as_str().expect("tab_id").to_owned();
