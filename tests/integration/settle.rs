@@ -266,8 +266,11 @@ async fn an_op_id_types_once_and_windows_arrive_as_events() {
     f.stop().await;
 }
 
-/// The data of the first event of each (kind, matches), in any order.
-async fn wait_events(c: &mut Raw, wanted: &[(&str, &dyn Fn(&Value) -> bool)]) -> Vec<Value> {
+/// Which events a test waits for: a kind and a test of the event's data.
+type Wanted<'a> = (&'a str, &'a dyn Fn(&Value) -> bool);
+
+/// The data of the first event of each wanted kind, in any order of arrival.
+async fn wait_events(c: &mut Raw, wanted: &[Wanted<'_>]) -> Vec<Value> {
     let mut found: Vec<Option<Value>> = vec![None; wanted.len()];
     let deadline = Instant::now() + DEADLINE;
     while found.iter().any(Option::is_none) {
