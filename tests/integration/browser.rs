@@ -386,7 +386,17 @@ async fn tabs_refs_discovery_and_faults() {
         .and_then(|a| a.iter().find(|b| b["default"] == true))
         .and_then(|b| b["pid"].as_u64())
         .expect("default pid") as u32;
+    let mut watcher = env.daemon.actor().await;
+    let sub = watcher.call("events.subscribe", json!({"topics": ["browser"]})).await;
+    assert!(sub["result"].is_string(), "{sub}");
     env.supervisor.stop_pid(pid).expect("stop chromium");
+    // Sessions are told.
+    loop {
+        let n = watcher.notification("events.event").await;
+        if n["params"]["result"]["kind"] == "browser.exited" {
+            break;
+        }
+    }
     let snap_ref = ref_of(&snap, "button \"Go\"");
     let after = c.call("browser.click", json!({"ref": snap_ref})).await;
     assert!(["STALE_REF", "BACKEND_UNAVAILABLE"].contains(&code(&after).as_str()), "{after}");

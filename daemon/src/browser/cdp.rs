@@ -108,6 +108,12 @@ impl Drop for Conn {
     }
 }
 
+/// Whether something still listens on the debugging port.
+async fn port_open(port: u16) -> bool {
+    let connect = tokio::net::TcpStream::connect(("127.0.0.1", port));
+    matches!(tokio::time::timeout(Duration::from_secs(1), connect).await, Ok(Ok(_)))
+}
+
 /// A tab's target as the browser lists it.
 #[derive(Debug, Clone)]
 pub struct TargetInfo {
@@ -133,16 +139,30 @@ impl Conn {
             .map_err(|e| BrowserError::Unavailable(format!("chrome-{port}: {e}")))?;
         let alive = Arc::new(AtomicBool::new(true));
         let flag = alive.clone();
+        let (gone, browser_id) = (events.clone(), format!("chrome-{port}"));
         let task = tokio::spawn(async move {
-            while let Some(ev) = handler.next().await {
-                if let Err(e) = ev {
-                    tracing::debug!(%e, "cdp handler");
-                    if matches!(e, chromiumoxide::error::CdpError::Ws(_)) {
-                        break;
+            // chromiumoxide's handler goes quiet instead of ending when the browser closes the
+            // socket cleanly, so the debugging port is also checked every second.
+            let mut probe = tokio::time::interval(Duration::from_secs(1));
+            let mut misses = 0;
+            loop {
+                tokio::select! {
+                    ev = handler.next() => match ev {
+                        None | Some(Err(chromiumoxide::error::CdpError::Ws(_))) => break,
+                        Some(Err(e)) => tracing::debug!(%e, "cdp handler"),
+                        Some(Ok(())) => {}
+                    },
+                    _ = probe.tick() => {
+                        misses = if port_open(port).await { 0 } else { misses + 1 };
+                        if misses >= 2 {
+                            break;
+                        }
                     }
                 }
             }
             flag.store(false, Ordering::SeqCst);
+            // Sessions hear of it at once; the default browser restarts on the next call.
+            gone.emit("browser.exited", json!({"browser_id": browser_id}));
         });
         let conn = Arc::new(Conn {
             port,

@@ -72,8 +72,8 @@ fn dom_quiet_js(q: u128, cap: u128) -> String {
 }
 
 impl Tab {
-    /// Waits until the tab is quiet after an action that ended at `since`; returns
-    /// whether it was (`true`) or the `cap` ran out first.
+    /// Waits until the tab is quiet after an action that started at `since` (requests it set
+    /// off count); returns whether it was (`true`) or the `cap` ran out first.
     pub async fn settle(&self, since: Instant, quiet: Duration, cap: Instant) -> bool {
         let net = &self.watch.net;
         let mut ticks = net.tick.subscribe();

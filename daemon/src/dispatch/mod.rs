@@ -158,10 +158,9 @@ pub async fn call(
             let out = fut.await.map_err(|e| e.to_data())?;
             let exec_ms = started.elapsed().as_secs_f64() * 1000.0;
             let after = if want_capture {
+                let span = settle::Span { started, ended: Instant::now() };
                 let (t, a) = (tool.name, action.name);
-                let since = Instant::now();
-                settle::after(&daemon, &session_id, t, a, out.target.as_ref(), since, deadline)
-                    .await
+                settle::after(&daemon, &session_id, t, a, out.target.as_ref(), span, deadline).await
             } else {
                 settle::After::default()
             };

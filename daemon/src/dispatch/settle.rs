@@ -36,16 +36,25 @@ impl After {
     }
 }
 
-/// Settles and captures after `tool.action`, which acted on `target` and ended at `since`.
+/// When the action ran: activity since `started` counts (a request its click set off), the
+/// wait is measured from `ended`.
+#[derive(Debug, Clone, Copy)]
+pub struct Span {
+    pub started: Instant,
+    pub ended: Instant,
+}
+
+/// Settles and captures after `tool.action`, which acted on `target` during `span`.
 pub async fn after(
     daemon: &Arc<Daemon>,
     session: &str,
     tool: &str,
     action: &str,
     target: Option<&Value>,
-    since: Instant,
+    span: Span,
     deadline: Instant,
 ) -> After {
+    let since = span.ended;
     let Some(kind) = Kind::of(tool, action) else { return After::default() };
     let policy = &daemon.config.settle;
     let cap = (since + policy.cap(kind)).min(deadline.checked_sub(CAPTURE_MARGIN).unwrap_or(since));
@@ -53,13 +62,13 @@ pub async fn after(
         .filter(|_| tool == "browser")
         .and_then(|t| Some((t["browser_id"].as_str()?, t["tab_id"].as_str()?)));
     let (settle, capture) = match browser_tab {
-        Some((browser_id, tab_id)) => browser(daemon, browser_id, tab_id, since, cap).await,
+        Some((browser_id, tab_id)) => browser(daemon, browser_id, tab_id, span, cap).await,
         None => {
             let pid = target
                 .and_then(|t| t["app_id"].as_str())
                 .and_then(|id| id.strip_prefix("app:"))
                 .and_then(|p| p.parse().ok());
-            desktop(daemon, pid, since, cap).await
+            desktop(daemon, pid, span, cap).await
         }
     };
     let settled = Instant::now();
@@ -91,12 +100,13 @@ async fn browser(
     daemon: &Arc<Daemon>,
     browser_id: &str,
     tab_id: &str,
-    since: Instant,
+    span: Span,
     cap: Instant,
 ) -> (Settle, Option<CaptureFut>) {
+    let since = span.ended;
     let Some(b) = daemon.config.browser.clone() else { return (settled(since, None), None) };
     let Ok(tab) = b.tab(browser_id, tab_id).await else { return (settled(since, None), None) };
-    let quiet = tab.settle(since, daemon.config.settle.quiet, cap).await;
+    let quiet = tab.settle(span.started, daemon.config.settle.quiet, cap).await;
     let shot: CaptureFut = Box::pin(async move {
         match tab.screenshot(false, "png", None, None).await {
             Ok(v) => Some(v),
@@ -112,11 +122,12 @@ async fn browser(
 async fn desktop(
     daemon: &Arc<Daemon>,
     pid: Option<u32>,
-    since: Instant,
+    span: Span,
     cap: Instant,
 ) -> (Settle, Option<CaptureFut>) {
+    let since = span.ended;
     let Some(d) = daemon.config.desktop.clone() else { return (settled(since, None), None) };
-    let quiet = d.settle(pid, since, daemon.config.settle.quiet, cap).await;
+    let quiet = d.settle(pid, span.started, daemon.config.settle.quiet, cap).await;
     let shot: CaptureFut = Box::pin(async move {
         match d.screenshot(None, None, ImageFormat::Png, 80, None).await {
             Ok(img) => Some(super::computer::image_json(&img, ImageFormat::Png)),

@@ -8,8 +8,8 @@ use crate::desktop::atspi::ROOT;
 use crate::desktop::Desktop;
 
 impl Desktop {
-    /// `Some(true)` when the screen went quiet, `Some(false)` at the cap, `None` when this
-    /// display reports no damage.
+    /// Waits after an action that started at `since`: `Some(true)` when the screen went
+    /// quiet, `Some(false)` at the cap, `None` when this display reports no damage.
     pub async fn settle(
         &self,
         pid: Option<u32>,
