@@ -6,6 +6,7 @@ mod browser;
 mod contract;
 mod daemon_binary;
 mod desktop;
+mod faults;
 mod fuzz;
 mod handshake;
 mod ops;

@@ -91,6 +91,8 @@ impl X {
     /// Every managed top-level window, in the window manager's order.
     pub fn windows(&self) -> Result<Vec<WindowInfo>, Error> {
         let conn = self.lock();
+        // Property reads below treat failures as "unset"; a lost display must be an error.
+        conn.get_input_focus().map_err(x_err)?.reply().map_err(x_err)?;
         let active = self.cardinals(&conn, self.root, self.atoms.active_window).first().copied();
         let mut out = Vec::new();
         for w in self.cardinals(&conn, self.root, self.atoms.client_list) {
