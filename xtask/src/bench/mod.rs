@@ -3,6 +3,7 @@
 
 mod client;
 mod daemon;
+mod load;
 mod report;
 mod rpc;
 mod settle;
@@ -14,8 +15,9 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     match args.split_first() {
         Some((name, rest)) if name == "rpc" => rpc::run(rest),
         Some((name, rest)) if name == "settle" => settle::run(rest),
-        Some((name, _)) => bail!("unknown bench {name:?}; known: rpc, settle"),
-        None => bail!("usage: cargo xtask bench <name> [args]\n  rpc [--iterations N] [--seconds S] [--rounds R] [--connections C]\n  settle [--iterations N]"),
+        Some((name, rest)) if name == "load" => load::run(rest),
+        Some((name, _)) => bail!("unknown bench {name:?}; known: rpc, settle, load"),
+        None => bail!("usage: cargo xtask bench <name> [args]\n  rpc [--iterations N] [--seconds S] [--rounds R] [--connections C]\n  settle [--iterations N]\n  load [--sessions N] [--seconds S]"),
     }
 }
 

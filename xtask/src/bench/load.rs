@@ -1,0 +1,293 @@
+//! `cargo xtask bench load`: many sessions at once (100 by default, for 60 s), each on its
+//! own connection, mixing observing and acting on the real desktop (mousepad) and the real
+//! browser. Every answer must be a success or `BUSY`; afterwards no key or mouse button may
+//! be held in the X server. Prints latency percentiles per kind of call, the error count by
+//! code and the daemon's peak memory.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context as _};
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use x11rb::connection::Connection as _;
+use x11rb::protocol::xproto::ConnectionExt as _;
+
+use super::client::Client;
+use super::daemon::{self, Daemon};
+use super::stats::Summary;
+
+struct Options {
+    sessions: usize,
+    seconds: u64,
+}
+
+/// What a session may call: (label, observe?, method, params); `{app}` is the app id.
+const MIX: &[(&str, bool, &str, &str)] = &[
+    ("session.status", true, "session.status", "{}"),
+    ("computer.screenshot", true, "computer.screenshot", r#"{"max_width":320,"format":"jpeg"}"#),
+    ("computer.snapshot", true, "computer.snapshot", r#"{"app_id":"{app}","limit":200}"#),
+    ("context.list_windows", true, "context.list_windows", "{}"),
+    ("browser.snapshot", true, "browser.snapshot", r#"{"limit":200}"#),
+    ("browser.get_url", true, "browser.get_url", "{}"),
+    ("computer.mouse_move", false, "computer.mouse_move", r#"{"x":1200,"y":780,"capture":false}"#),
+    ("computer.key Shift", false, "computer.key", r#"{"key":"Shift","capture":false}"#),
+    (
+        "browser.scroll",
+        false,
+        "browser.scroll",
+        r#"{"direction":"down","amount":120,"capture":false}"#,
+    ),
+    ("computer.mouse_move + capture", false, "computer.mouse_move", r#"{"x":1210,"y":790}"#),
+];
+
+#[derive(Default)]
+struct Tally {
+    samples: BTreeMap<&'static str, Vec<Duration>>,
+    errors: BTreeMap<String, u64>,
+    busy: u64,
+    calls: u64,
+}
+
+pub fn run(args: &[String]) -> anyhow::Result<()> {
+    let mut o = Options { sessions: 100, seconds: 60 };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().with_context(|| format!("{a} needs a value"));
+        match a.as_str() {
+            "--sessions" => o.sessions = value()?.parse()?,
+            "--seconds" => o.seconds = value()?.parse()?,
+            _ => bail!("unknown argument {a:?}; usage: cargo xtask bench load [--sessions N] [--seconds S]"),
+        }
+    }
+    let bin = daemon::build()?;
+    let mut d = Daemon::start(&bin)?;
+    eprintln!("bench: gloveboxd pid {} at {} (DISPLAY={})", d.pid, d.url, d.display);
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let result = rt.block_on(measure(&d, &o));
+    let log = if result.is_err() { d.log_tail(20) } else { String::new() };
+    let held = held_input(&d.display);
+    let stop = d.stop();
+    let (tally, peak_kib, elapsed) =
+        result.with_context(|| format!("the daemon log ends with:\n{log}"))?;
+    let stop = stop?;
+    print(&o, &tally, peak_kib, elapsed, &held, &stop.to_string())
+}
+
+async fn measure(d: &Daemon, o: &Options) -> anyhow::Result<(Tally, u64, Duration)> {
+    let site = serve().await?;
+    let mut setup = Client::connect(&d.url, &d.token).await?;
+    setup.hello().await?;
+    let got = call(&mut setup, "context.get_app", r#"{"app":"mousepad","launch":true}"#).await?;
+    let app = got["result"]["app_id"].as_str().context("no app_id")?.to_owned();
+    call(&mut setup, "browser.navigate", &json!({"url": site, "capture": false}).to_string())
+        .await?;
+
+    let peak = Arc::new(AtomicU64::new(0));
+    let done = Arc::new(AtomicBool::new(false));
+    let (p, dn, pid) = (peak.clone(), done.clone(), d.pid);
+    let sampler = tokio::spawn(async move {
+        while !dn.load(Ordering::SeqCst) {
+            if let Some(kib) = rss_kib(pid) {
+                p.fetch_max(kib, Ordering::SeqCst);
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    });
+    let started = Instant::now();
+    let until = started + Duration::from_secs(o.seconds);
+    let mut tasks = tokio::task::JoinSet::new();
+    for s in 0..o.sessions {
+        let (url, token, app) = (d.url.clone(), d.token.clone(), app.clone());
+        tasks.spawn(async move { session(&url, &token, &app, s as u64, until).await });
+    }
+    let mut tally = Tally::default();
+    while let Some(r) = tasks.join_next().await {
+        let t = r??;
+        for (k, v) in t.samples {
+            tally.samples.entry(k).or_default().extend(v);
+        }
+        for (k, v) in t.errors {
+            *tally.errors.entry(k).or_default() += v;
+        }
+        tally.busy += t.busy;
+        tally.calls += t.calls;
+    }
+    let elapsed = started.elapsed();
+    done.store(true, Ordering::SeqCst);
+    let _ = sampler.await;
+    let hwm = hwm_kib(d.pid).unwrap_or(0);
+    Ok((tally, peak.load(Ordering::SeqCst).max(hwm), elapsed))
+}
+
+/// One session: calls from the mix, picked by a per-session generator, until `until`.
+async fn session(
+    url: &str,
+    token: &str,
+    app: &str,
+    seed: u64,
+    until: Instant,
+) -> anyhow::Result<Tally> {
+    let mut c = Client::connect(url, token).await?;
+    c.hello().await?;
+    let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut t = Tally::default();
+    while Instant::now() < until {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let (label, _, method, params) = MIX[(rng % MIX.len() as u64) as usize];
+        let params = params.replace("{app}", app);
+        let (text, took) = c.call(method, &params).await?;
+        t.calls += 1;
+        let v: Value = serde_json::from_str(&text)?;
+        match v["error"]["data"]["code"].as_str() {
+            None => t.samples.entry(label).or_default().push(took),
+            Some("BUSY") => t.busy += 1,
+            Some(code) => {
+                *t.errors.entry(format!("{label}: {code}")).or_default() += 1;
+                if t.errors.len() == 1 && t.errors.values().sum::<u64>() == 1 {
+                    eprintln!("bench: first error: {}", text.chars().take(400).collect::<String>());
+                }
+            }
+        }
+    }
+    Ok(t)
+}
+
+async fn call(c: &mut Client, method: &str, params: &str) -> anyhow::Result<Value> {
+    let (text, _) = c.call(method, params).await?;
+    let v: Value = serde_json::from_str(&text)?;
+    match v.get("result") {
+        Some(r) => Ok(r.clone()),
+        None => bail!("{method} failed: {}", text.chars().take(600).collect::<String>()),
+    }
+}
+
+fn proc_kib(pid: u32, key: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with(key))?;
+    line[key.len()..].trim().trim_end_matches("kB").trim().parse().ok()
+}
+
+fn rss_kib(pid: u32) -> Option<u64> {
+    proc_kib(pid, "VmRSS:")
+}
+
+fn hwm_kib(pid: u32) -> Option<u64> {
+    proc_kib(pid, "VmHWM:")
+}
+
+/// Keys and buttons still down in the X server: (keycodes down, button mask).
+fn held_input(display: &str) -> anyhow::Result<(usize, u16)> {
+    let (conn, screen) = x11rb::connect(Some(display))?;
+    let root = conn.setup().roots[screen].root;
+    let keys = conn.query_keymap()?.reply()?.keys.iter().map(|b| b.count_ones() as usize).sum();
+    let mask = u16::from(conn.query_pointer(root)?.reply()?.mask) & 0x1f00;
+    Ok((keys, mask))
+}
+
+/// A loopback page long enough to scroll.
+async fn serve() -> anyhow::Result<String> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let base = format!("http://{}/", listener.local_addr()?);
+    tokio::spawn(async move {
+        while let Ok((mut s, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 4096];
+                let _ = s.read(&mut buf).await;
+                let rows: String = (0..200)
+                    .map(|i| {
+                        format!(
+                            "<p>row {i} <button>act {i}</button> <a href=\"#{i}\">link {i}</a></p>"
+                        )
+                    })
+                    .collect();
+                let body = format!("<!doctype html><title>load</title><h1>Load</h1>{rows}");
+                let head = format!(
+                    "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\
+                     Connection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = s.write_all(head.as_bytes()).await;
+                let _ = s.write_all(body.as_bytes()).await;
+                let _ = s.shutdown().await;
+            });
+        }
+    });
+    Ok(base)
+}
+
+fn print(
+    o: &Options,
+    t: &Tally,
+    peak_kib: u64,
+    elapsed: Duration,
+    held: &anyhow::Result<(usize, u16)>,
+    exit: &str,
+) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    let secs = elapsed.as_secs_f64();
+    writeln!(
+        out,
+        "\nbench load: {} sessions for {:.0} s on the real desktop and browser: {} calls ({:.0}/s), {} BUSY",
+        o.sessions, secs, t.calls, t.calls as f64 / secs, t.busy
+    )?;
+    writeln!(out, "  {:<32}{:>8}{:>10}{:>10}{:>10}{:>10}", "ms", "n", "p50", "p90", "p99", "max")?;
+    let mut all = Vec::new();
+    for (label, samples) in &t.samples {
+        all.extend(samples.iter().copied());
+        let s = Summary::of(&mut samples.clone());
+        writeln!(
+            out,
+            "  {:<32}{:>8}{:>10.1}{:>10.1}{:>10.1}{:>10.1}",
+            label,
+            s.n,
+            s.p50 / 1000.0,
+            s.p90 / 1000.0,
+            s.p99 / 1000.0,
+            s.max / 1000.0
+        )?;
+    }
+    let s = Summary::of(&mut all);
+    writeln!(
+        out,
+        "  {:<32}{:>8}{:>10.1}{:>10.1}{:>10.1}{:>10.1}",
+        "all",
+        s.n,
+        s.p50 / 1000.0,
+        s.p90 / 1000.0,
+        s.p99 / 1000.0,
+        s.max / 1000.0
+    )?;
+    let errors: u64 = t.errors.values().sum();
+    writeln!(out, "errors other than BUSY: {errors}")?;
+    for (k, v) in &t.errors {
+        writeln!(out, "  {k}: {v}")?;
+    }
+    writeln!(
+        out,
+        "daemon peak RSS: {:.1} MiB; exit after SIGTERM: {exit}",
+        peak_kib as f64 / 1024.0
+    )?;
+    let held_ok = match held {
+        Ok((keys, mask)) => {
+            writeln!(out, "held afterwards: {keys} keys, button mask {mask:#x}")?;
+            *keys == 0 && *mask == 0
+        }
+        Err(e) => {
+            writeln!(out, "held afterwards: cannot ask the X server ({e})")?;
+            false
+        }
+    };
+    let ok = errors == 0 && held_ok;
+    writeln!(
+        out,
+        "check: no error but BUSY and nothing held -> {}",
+        if ok { "met" } else { "missed" }
+    )?;
+    Ok(())
+}
