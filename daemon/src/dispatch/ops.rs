@@ -223,3 +223,58 @@ impl Ops {
         self.by_key.is_empty()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use glovebox_protocol::error::ErrorCode;
+    use glovebox_protocol::wire::Timing;
+
+    use super::*;
+
+    fn outcome(op_id: String) -> OpOutcome {
+        OpOutcome {
+            op_id,
+            tool: "computer".into(),
+            action: "wait".into(),
+            target: None,
+            result: serde_json::Value::Null,
+            settle: None,
+            capture: None,
+            tokens: None,
+            timing: Timing { exec_ms: 0.0, settle_ms: 0.0, capture_ms: 0.0 },
+        }
+    }
+
+    fn start<F>(ops: &Ops, id: &str, body: F) -> Arc<OpEntry>
+    where
+        F: Future<Output = Outcome> + Send + 'static,
+    {
+        let started = ops.start(
+            "s",
+            id.into(),
+            "computer",
+            "wait",
+            id.into(),
+            Duration::from_secs(5),
+            |_| body,
+            |_| {},
+            |_| {},
+        );
+        match started {
+            Ok(Started::New(e) | Started::Existing(e)) => e,
+            Err(e) => panic!("start failed: {e}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_panicking_op_fails_alone() {
+        let ops = Ops::new(16);
+        let boom = start(&ops, "boom", async { panic!("a bug in one handler") });
+        let fine = start(&ops, "fine", async { Ok(outcome("fine".into())) });
+        let err = boom.wait().await.expect_err("the panic is an error");
+        assert_eq!(err.code, ErrorCode::ActionFailed);
+        assert!(err.message.contains("nothing else was affected"), "{}", err.message);
+        assert!(fine.wait().await.is_ok(), "the other op is untouched");
+        assert_eq!(boom.status().state, "failed");
+    }
+}
