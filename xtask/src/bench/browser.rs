@@ -113,6 +113,10 @@ pub struct PageRounds {
     pub shot: Vec<Summary>,
     pub bare_shot: Vec<Summary>,
     pub shot_bytes: Vec<usize>,
+    /// The last texts, written beside the JSON report for reading.
+    pub peer_text: String,
+    pub full_text: String,
+    pub default_text: String,
 }
 
 pub struct Results {

@@ -57,9 +57,18 @@ pub(super) async fn act(
     })
 }
 
+/// A page's bytes are capped in proportion to its line limit, so the default 300 lines stay
+/// under about 2,000 tokens (bytes / 4) and a cursor continues them; never below one long
+/// line, never above the registry's ceiling.
+const BYTES_PER_LINE: usize = 26;
+const MIN_PAGE_BYTES: usize = 2_048;
+
 fn budget(args: &Map<String, Value>) -> Budget {
+    let limit = u(args, "limit").unwrap_or(300) as usize;
+    let ceiling = Budget::default().max_bytes;
     Budget {
-        limit: u(args, "limit").unwrap_or(300) as usize,
+        limit,
+        max_bytes: (limit * BYTES_PER_LINE).clamp(MIN_PAGE_BYTES, ceiling),
         query: s(args, "query").map(String::from),
         disable_diffing: args.get("disable_diffing") == Some(&Value::Bool(true)),
         ..Budget::default()

@@ -34,9 +34,6 @@ pub async fn all(
         .and_then(|p| p.parse().ok())
         .with_context(|| format!("unexpected browser id {browser_id:?}"))?;
     let chromium = super::cdp::version(port).unwrap_or_else(|e| format!("? ({e})"));
-    // Our own tab; Playwright MCP opens another one each round.
-    let (t, _) = ok(&mut c, "browser.tab_new", json!({"url": "about:blank"})).await?;
-    let tab = t["result"]["result"]["tab_id"].as_str().context("no tab_id")?.to_owned();
     let mut out: Vec<PageRounds> = PAGES.iter().map(|_| PageRounds::default()).collect();
     for round in 1..=o.rounds {
         if let Some(cli) = peer {
@@ -44,16 +41,22 @@ pub async fn all(
             // Its own tab: attached over CDP it would otherwise adopt one of the open tabs.
             pw.tool("browser_tabs", json!({"action": "new"}))?;
             for (p, r) in PAGES.iter().zip(out.iter_mut()) {
-                peer_snapshots(&mut c, &mut pw, &tab, &format!("{site}/{}?pw", p.path), o, r)
+                peer_snapshots(&mut c, &mut pw, &format!("{site}/{}?pw", p.path), o, r)
                     .await
                     .with_context(|| format!("Playwright MCP on {}", p.path))?;
             }
             pw.tool("browser_tabs", json!({"action": "close"}))?;
         }
         for (p, r) in PAGES.iter().zip(out.iter_mut()) {
-            ours(&mut c, port, &tab, &format!("{site}/{}?gb", p.path), p, o, r)
+            // A fresh tab per visit, as Playwright MCP gets one per round: refs start low.
+            let url = format!("{site}/{}?gb", p.path);
+            let (t, _) = ok(&mut c, "browser.tab_new", json!({})).await?;
+            let tab = t["result"]["result"]["tab_id"].as_str().context("no tab_id")?.to_owned();
+            ok(&mut c, "browser.navigate", no_capture(&tab, json!({"url": url}))).await?;
+            ours(&mut c, port, &tab, p, o, r)
                 .await
                 .with_context(|| format!("glovebox on {}", p.path))?;
+            ok(&mut c, "browser.tab_close", json!({"tab_id": tab})).await?;
         }
         eprintln!("bench: round {round}/{} done", o.rounds);
     }
@@ -76,16 +79,12 @@ async fn front(c: &mut Client, marker: &str) -> anyhow::Result<String> {
 async fn peer_snapshots(
     c: &mut Client,
     pw: &mut Mcp,
-    ours: &str,
     url: &str,
     o: &Options,
     r: &mut PageRounds,
 ) -> anyhow::Result<()> {
     pw.tool("browser_navigate", json!({"url": url}))?;
-    let theirs = front(c, "?pw").await?;
-    if theirs == ours {
-        bail!("Playwright MCP navigated our tab {ours}");
-    }
+    front(c, "?pw").await?;
     let mut samples = Vec::new();
     let (mut bytes, mut refs) = (0, 0);
     for k in 0..WARMUP + o.snapshots {
@@ -94,6 +93,7 @@ async fn peer_snapshots(
             samples.push(took);
         }
         (bytes, refs) = (text.len(), mcp::ref_count(&text));
+        r.peer_text = text;
     }
     r.peer_snapshot.push(Summary::of(&mut samples));
     r.peer_bytes.push(bytes);
@@ -141,19 +141,17 @@ async fn ours(
     c: &mut Client,
     port: u16,
     tab: &str,
-    url: &str,
     p: &Page,
     o: &Options,
     r: &mut PageRounds,
 ) -> anyhow::Result<()> {
-    ok(c, "browser.tab_select", on(tab, json!({}))).await?;
-    ok(c, "browser.navigate", no_capture(tab, json!({"url": url}))).await?;
-    // The default view: what an agent sees on its first look after navigating.
+    // The default view: what an agent sees on its first look at the page.
     let (v, took) = ok(c, "browser.snapshot", on(tab, json!({}))).await?;
     let view = &v["result"]["result"];
     r.default_ms.push(took.as_secs_f64() * 1e3);
     r.default_bytes.push(view["snapshot"].as_str().unwrap_or_default().len());
     r.default_cursor.push(view["next_cursor"].is_string());
+    r.default_text = view["snapshot"].as_str().unwrap_or_default().to_owned();
 
     let (mut samples, mut text, mut pages) = (Vec::new(), String::new(), 0);
     for k in 0..WARMUP + o.snapshots {
@@ -167,6 +165,7 @@ async fn ours(
     r.full_bytes.push(text.len());
     r.full_pages.push(pages);
     roles(&text, r);
+    r.full_text.clone_from(&text);
 
     let target = ref_on(&text, p.click.0)?;
     let mut samples = Vec::new();

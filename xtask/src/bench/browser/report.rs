@@ -245,5 +245,15 @@ pub fn write_json(r: &Results, path: &Path) -> anyhow::Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     std::fs::write(path, serde_json::to_string_pretty(&doc)? + "\n")
-        .with_context(|| format!("writing {}", path.display()))
+        .with_context(|| format!("writing {}", path.display()))?;
+    for (i, p) in r.pages.iter().enumerate() {
+        let stem = PAGES[i].path.trim_end_matches(".html");
+        for (kind, text) in
+            [("full", &p.full_text), ("default", &p.default_text), ("playwright", &p.peer_text)]
+        {
+            let file = path.with_file_name(format!("browser-{stem}-{kind}.txt"));
+            std::fs::write(&file, text).with_context(|| format!("writing {}", file.display()))?;
+        }
+    }
+    Ok(())
 }
