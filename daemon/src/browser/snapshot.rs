@@ -476,17 +476,12 @@ impl Ctx<'_> {
             // Boxes only for what the viewport shows; the rest are reached by ref.
             let (vw, vh) = self.view;
             match info.and_then(|i| i.bounds) {
-                Some((x, y, w, h)) if w > 0.0 && h > 0.0 => {
-                    if x < vw && y < vh && x + w > 0.0 && y + h > 0.0 {
-                        tail.push(format!(
-                            "@{},{} {}x{}",
-                            x.round(),
-                            y.round(),
-                            w.round(),
-                            h.round()
-                        ))
-                    }
+                Some((x, y, w, h))
+                    if w > 0.0 && h > 0.0 && x < vw && y < vh && x + w > 0.0 && y + h > 0.0 =>
+                {
+                    tail.push(format!("@{},{} {}x{}", x.round(), y.round(), w.round(), h.round()))
                 }
+                Some((_, _, w, h)) if w > 0.0 && h > 0.0 => {}
                 // The options of a closed <select> never have one.
                 _ if role == "option" => {}
                 _ if interactive || control.is_some() => tail.push("(no box)".into()),

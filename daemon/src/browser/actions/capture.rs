@@ -58,7 +58,7 @@ impl Tab {
         let (iw, ih) = data_size(&data)?
             .unwrap_or(((w * want_scale).round() as u32, (h * want_scale).round() as u32));
         let scale = if w > 0.0 { f64::from(iw) / w } else { 1.0 };
-        Ok(shot_json(format, (iw, ih), scale, full_page, data))
+        Ok(shot_json(format, (iw, ih), scale, full_page, &data))
     }
 
     /// The plain viewport: the capture Chromium makes fastest (no clip, which would make it
@@ -83,7 +83,7 @@ impl Tab {
         } else {
             1.0
         };
-        Ok(shot_json(format, (iw, ih), scale, false, data))
+        Ok(shot_json(format, (iw, ih), scale, false, &data))
     }
 
     /// Print to PDF and save it as an artifact under the state dir.
@@ -106,7 +106,7 @@ impl Tab {
     }
 }
 
-fn shot_json(format: &str, (w, h): (u32, u32), scale: f64, full_page: bool, data: String) -> Value {
+fn shot_json(format: &str, (w, h): (u32, u32), scale: f64, full_page: bool, data: &str) -> Value {
     let padding = data.bytes().rev().take_while(|b| *b == b'=').count();
     json!({
         "mime": format!("image/{format}"),

@@ -71,7 +71,6 @@ fn budget(args: &Map<String, Value>) -> Budget {
         max_bytes: (limit * BYTES_PER_LINE).clamp(MIN_PAGE_BYTES, ceiling),
         query: s(args, "query").map(String::from),
         disable_diffing: args.get("disable_diffing") == Some(&Value::Bool(true)),
-        ..Budget::default()
     }
 }
 

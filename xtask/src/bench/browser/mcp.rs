@@ -87,7 +87,7 @@ impl Mcp {
         let mut m = Mcp { child, stdin, lines, next_id: 1, workdir };
         m.request(
             "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+            &json!({"protocolVersion": "2025-06-18", "capabilities": {},
                    "clientInfo": {"name": "glovebox-bench", "version": "0"}}),
         )?;
         m.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
@@ -103,7 +103,7 @@ impl Mcp {
     }
 
     /// One request; its result and the time from writing it to reading the answer.
-    fn request(&mut self, method: &str, params: Value) -> anyhow::Result<(Value, Duration)> {
+    fn request(&mut self, method: &str, params: &Value) -> anyhow::Result<(Value, Duration)> {
         let id = self.next_id;
         self.next_id += 1;
         let req = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
@@ -132,8 +132,8 @@ impl Mcp {
     }
 
     /// `tools/call`; the joined text content and the round trip.
-    pub fn tool(&mut self, name: &str, args: Value) -> anyhow::Result<(String, Duration)> {
-        let (r, took) = self.request("tools/call", json!({"name": name, "arguments": args}))?;
+    pub fn tool(&mut self, name: &str, args: &Value) -> anyhow::Result<(String, Duration)> {
+        let (r, took) = self.request("tools/call", &json!({"name": name, "arguments": args}))?;
         let text: String = r["content"]
             .as_array()
             .map(|a| a.iter().filter_map(|c| c["text"].as_str()).collect::<Vec<_>>().join("\n"))

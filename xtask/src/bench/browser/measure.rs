@@ -39,13 +39,13 @@ pub async fn all(
         if let Some(cli) = peer {
             let mut pw = Mcp::start(cli, port)?;
             // Its own tab: attached over CDP it would otherwise adopt one of the open tabs.
-            pw.tool("browser_tabs", json!({"action": "new"}))?;
+            pw.tool("browser_tabs", &json!({"action": "new"}))?;
             for (p, r) in PAGES.iter().zip(out.iter_mut()) {
                 peer_snapshots(&mut c, &mut pw, &format!("{site}/{}?pw", p.path), o, r)
                     .await
                     .with_context(|| format!("Playwright MCP on {}", p.path))?;
             }
-            pw.tool("browser_tabs", json!({"action": "close"}))?;
+            pw.tool("browser_tabs", &json!({"action": "close"}))?;
         }
         for (p, r) in PAGES.iter().zip(out.iter_mut()) {
             // A fresh tab per visit, as Playwright MCP gets one per round: refs start low.
@@ -83,12 +83,12 @@ async fn peer_snapshots(
     o: &Options,
     r: &mut PageRounds,
 ) -> anyhow::Result<()> {
-    pw.tool("browser_navigate", json!({"url": url}))?;
+    pw.tool("browser_navigate", &json!({"url": url}))?;
     front(c, "?pw").await?;
     let mut samples = Vec::new();
     let (mut bytes, mut refs) = (0, 0);
     for k in 0..WARMUP + o.snapshots {
-        let (text, took) = pw.tool("browser_snapshot", json!({}))?;
+        let (text, took) = pw.tool("browser_snapshot", &json!({}))?;
         if k >= WARMUP {
             samples.push(took);
         }

@@ -51,23 +51,23 @@ pub fn big() -> String {
     h.push_str("Big page</title></head><body><h1>Big page</h1><p id=out>none</p>\n");
     h.push_str("<label>Big input <input id=big type=text></label>\n");
     for s in 0..50 {
-        let _ = write!(h, "<section><h2>Section {s} {}</h2>\n", rng.words(2));
+        let _ = writeln!(h, "<section><h2>Section {s} {}</h2>", rng.words(2));
         for b in 0..5 {
-            let _ = write!(h, "<div><h3>Block {s}.{b}</h3>\n");
+            let _ = writeln!(h, "<div><h3>Block {s}.{b}</h3>");
             for i in 0..5 {
-                let _ = write!(
+                let _ = writeln!(
                     h,
-                    "<button onclick=\"out.textContent='b{s}_{b}_{i}'\">Button {s}.{b}.{i}</button>\n"
+                    "<button onclick=\"out.textContent='b{s}_{b}_{i}'\">Button {s}.{b}.{i}</button>"
                 );
             }
             for i in 0..5 {
                 let _ =
-                    write!(h, "<a href=\"#l{s}_{b}_{i}\">Link {s}.{b}.{i} {}</a>\n", rng.word());
+                    writeln!(h, "<a href=\"#l{s}_{b}_{i}\">Link {s}.{b}.{i} {}</a>", rng.word());
             }
             for i in 0..5 {
-                let _ = write!(
+                let _ = writeln!(
                     h,
-                    "<label>Field {s}.{b}.{i} <input type=text name=f{s}_{b}_{i}></label>\n"
+                    "<label>Field {s}.{b}.{i} <input type=text name=f{s}_{b}_{i}></label>"
                 );
             }
             let _ = write!(h, "<ul role=listbox aria-label=\"Items {s}.{b}\">");
@@ -92,7 +92,7 @@ pub fn form() -> String {
     let kinds = ["text", "text", "email", "textarea", "select", "checkbox"];
     let mut counts = [0usize; 6];
     for (f, kind) in kinds.iter().enumerate() {
-        let _ = write!(h, "<fieldset><legend>Group {f} {}</legend>\n", rng.words(2));
+        let _ = writeln!(h, "<fieldset><legend>Group {f} {}</legend>", rng.words(2));
         for _ in 0..10 {
             // The two text fieldsets number their fields 0-19 together.
             let n = if f < 2 { counts[0] } else { counts[f] };
@@ -118,7 +118,7 @@ pub fn form() -> String {
                 "select" => "Choice",
                 _ => "Checkbox",
             };
-            let _ = write!(h, "<p><label>{label} {n} {control}</label></p>\n");
+            let _ = writeln!(h, "<p><label>{label} {n} {control}</label></p>");
         }
         h.push_str("</fieldset>\n");
     }
