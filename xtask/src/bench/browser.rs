@@ -109,6 +109,8 @@ pub struct PageRounds {
     pub default_bytes: Vec<usize>,
     pub default_cursor: Vec<bool>,
     pub click: Vec<Summary>,
+    /// The same click as three pipelined CDP mouse events from the bench's own socket.
+    pub bare_click: Vec<Summary>,
     pub fill: Vec<Summary>,
     pub shot: Vec<Summary>,
     pub bare_shot: Vec<Summary>,

@@ -88,4 +88,33 @@ impl Cdp {
             return Ok((v["result"].clone(), took));
         }
     }
+
+    /// Commands sent back to back; the time until the last answer (the tab runs them in
+    /// order). Errors in any answer fail the batch.
+    pub async fn batch(&mut self, cmds: &[(&str, Value)]) -> anyhow::Result<Duration> {
+        let first = self.next_id;
+        let texts: Vec<String> = cmds
+            .iter()
+            .enumerate()
+            .map(|(i, (m, p))| {
+                json!({"id": first + i as u64, "method": m, "params": p}).to_string()
+            })
+            .collect();
+        self.next_id += cmds.len() as u64;
+        let last = format!("{{\"id\":{},", self.next_id - 1);
+        let start = Instant::now();
+        for t in texts {
+            self.ws.send(Message::text(t)).await?;
+        }
+        loop {
+            let msg = self.ws.next().await.context("CDP closed")??;
+            let Message::Text(t) = msg else { continue };
+            if t.as_str().contains("\"error\"") && t.as_str().starts_with("{\"id\"") {
+                bail!("a batched command failed: {}", t.as_str());
+            }
+            if t.as_str().starts_with(&last) {
+                return Ok(start.elapsed());
+            }
+        }
+    }
 }

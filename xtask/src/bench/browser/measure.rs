@@ -168,14 +168,29 @@ async fn ours(
     r.full_text.clone_from(&text);
 
     let target = ref_on(&text, p.click.0)?;
-    let mut samples = Vec::new();
+    let mut bare = Cdp::attach(port, tab).await?;
+    let (mut samples, mut floor) = (Vec::new(), Vec::new());
     for k in 0..WARMUP + o.clicks {
-        let (_, took) = ok(c, "browser.click", no_capture(tab, json!({"ref": target}))).await?;
+        let (v, took) = ok(c, "browser.click", no_capture(tab, json!({"ref": target}))).await?;
+        // The floor: the same three mouse events, pipelined, at the point we clicked.
+        let at = &v["result"]["result"];
+        let ev = |kind: &str, buttons: u8, count: u8| {
+            let button = if kind == "mouseMoved" { "none" } else { "left" };
+            (
+                "Input.dispatchMouseEvent",
+                json!({"type": kind, "x": at["x"], "y": at["y"],
+                "button": button, "buttons": buttons, "clickCount": count}),
+            )
+        };
+        let events = [ev("mouseMoved", 0, 0), ev("mousePressed", 1, 1), ev("mouseReleased", 0, 1)];
+        let bare_took = bare.batch(&events).await?;
         if k >= WARMUP {
             samples.push(took);
+            floor.push(bare_took);
         }
     }
     r.click.push(Summary::of(&mut samples));
+    r.bare_click.push(Summary::of(&mut floor));
     let (v, _) = ok(c, "browser.evaluate", no_capture(tab, json!({"script": p.click.1}))).await?;
     let seen = &v["result"]["result"]["value"];
     if p.path == "big.html" && seen != "b25_2_2" {
@@ -199,7 +214,6 @@ async fn ours(
     r.fill.push(Summary::of(&mut samples));
 
     // Ours and the bare call take turns, so drift hits both alike.
-    let mut bare = Cdp::attach(port, tab).await?;
     let (mut mine, mut floor) = (Vec::new(), Vec::new());
     for k in 0..WARMUP + o.shots {
         let (v, took) = ok(c, "browser.screenshot", on(tab, json!({}))).await?;
