@@ -16,6 +16,8 @@ use crate::bench::daemon::Daemon;
 use crate::bench::stats::Summary;
 
 const WARMUP: usize = 2;
+/// The pause before each measured click.
+const IDLE: Duration = Duration::from_millis(50);
 
 /// Every round; the Chromium version and one `PageRounds` per page.
 pub async fn all(
@@ -171,6 +173,9 @@ async fn ours(
     let mut bare = Cdp::attach(port, tab).await?;
     let (mut samples, mut floor) = (Vec::new(), Vec::new());
     for k in 0..WARMUP + o.clicks {
+        // Each click starts on an idle page, as an agent's would: a click right behind
+        // another one meets the renderer mid-frame and is acknowledged sooner.
+        tokio::time::sleep(IDLE).await;
         let (v, took) = ok(c, "browser.click", no_capture(tab, json!({"ref": target}))).await?;
         // The floor: the same three mouse events, pipelined, at the point we clicked.
         let at = &v["result"]["result"];
@@ -183,6 +188,7 @@ async fn ours(
             )
         };
         let events = [ev("mouseMoved", 0, 0), ev("mousePressed", 1, 1), ev("mouseReleased", 0, 1)];
+        tokio::time::sleep(IDLE).await;
         let bare_took = bare.batch(&events).await?;
         if k >= WARMUP {
             samples.push(took);
