@@ -2,6 +2,9 @@
 //! and click hints from one DOMSnapshot, elements keyed `<frameId>:<backendDOMNodeId>`.
 //! Elements that act as controls without an accessible role or name (click handlers,
 //! `cursor: pointer`, draggable, focusable) get refs too, with a hint from tag/title/class.
+//! Lines stay lean for big pages: boxes only for what the viewport shows, no line for a
+//! label's text beside its control or for nameless wrappers, and a row of plain cells as one
+//! `row "a | b | c"` line.
 
 use std::collections::{HashMap, HashSet};
 
