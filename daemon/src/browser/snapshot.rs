@@ -578,3 +578,49 @@ fn children(n: &Value) -> Vec<String> {
         .filter_map(|c| c.as_str().map(String::from))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(depth: u16, head: &str) -> Node {
+        Node { key: head.into(), depth, head: head.into(), tail: String::new() }
+    }
+
+    #[test]
+    fn label_text_beside_its_control_is_dropped_other_text_stays() {
+        let nodes = vec![
+            line(1, "text \"Name\""),
+            line(1, "textbox \"Name\""),
+            line(1, "text \"Notes\""),
+            line(1, "heading \"Notes\""),
+            line(1, "checkbox \"Remember me\""),
+            line(1, "text \"Remember me\""),
+            line(2, "text \"Deeper\""),
+            line(1, "button \"Deeper\""),
+        ];
+        let kinds = vec![
+            Kind::Text("Name".into()),
+            Kind::Control,
+            Kind::Text("Notes".into()),
+            Kind::Other,
+            Kind::Control,
+            Kind::Text("Remember me".into()),
+            Kind::Text("Deeper".into()),
+            Kind::Control,
+        ];
+        let heads: Vec<String> =
+            drop_label_text(nodes, &kinds).into_iter().map(|n| n.head).collect();
+        assert_eq!(
+            heads,
+            [
+                "textbox \"Name\"",
+                "text \"Notes\"",
+                "heading \"Notes\"",
+                "checkbox \"Remember me\"",
+                "text \"Deeper\"",
+                "button \"Deeper\""
+            ]
+        );
+    }
+}
