@@ -127,15 +127,15 @@ async fn shot(tab: &Tab, args: &Map<String, Value>) -> Result<Value, DaemonError
 mod tests {
     use super::*;
 
-    fn bytes(args: Value) -> usize {
+    fn bytes(args: &Value) -> usize {
         budget(args.as_object().expect("object")).max_bytes
     }
 
     #[test]
     fn the_byte_budget_follows_the_line_limit() {
-        assert_eq!(bytes(json!({})), 7_800, "the default view stays under ~2,000 tokens");
-        assert_eq!(bytes(json!({"limit": 300})), 7_800);
-        assert_eq!(bytes(json!({"limit": 2})), MIN_PAGE_BYTES, "room for one long line");
-        assert_eq!(bytes(json!({"limit": 5_000})), Budget::default().max_bytes);
+        assert_eq!(bytes(&json!({})), 7_800, "the default view stays under ~2,000 tokens");
+        assert_eq!(bytes(&json!({"limit": 300})), 7_800);
+        assert_eq!(bytes(&json!({"limit": 2})), MIN_PAGE_BYTES, "room for one long line");
+        assert_eq!(bytes(&json!({"limit": 5_000})), Budget::default().max_bytes);
     }
 }
