@@ -2,6 +2,9 @@
 //! and click hints from one DOMSnapshot, elements keyed `<frameId>:<backendDOMNodeId>`.
 //! Elements that act as controls without an accessible role or name (click handlers,
 //! `cursor: pointer`, draggable, focusable) get refs too, with a hint from tag/title/class.
+//! Lines stay lean for big pages: boxes only for what the viewport shows, no line for a
+//! label's text beside its control or for nameless wrappers, and a row of plain cells as one
+//! `row "a | b | c"` line.
 
 use std::collections::{HashMap, HashSet};
 
@@ -241,6 +244,49 @@ async fn dom_info(tab: &Tab) -> Result<HashMap<i64, DomInfo>, BrowserError> {
     Ok(out)
 }
 
+/// One frame's accessibility tree: its root and its nodes by AX node id.
+type Walk = (String, HashMap<String, Value>);
+
+async fn ax_tree(tab: &Tab, fid: &str, child: bool) -> Option<(Option<i64>, Walk)> {
+    let owner = if child {
+        let o = tab.cmd("DOM.getFrameOwner", json!({"frameId": fid})).await.ok()?;
+        o["backendNodeId"].as_i64()
+    } else {
+        None
+    };
+    let mut ax = tab.cmd("Accessibility.getFullAXTree", json!({"frameId": fid})).await.ok()?;
+    let list = match ax["nodes"].take() {
+        Value::Array(a) => a,
+        _ => Vec::new(),
+    };
+    let root = list
+        .iter()
+        .find(|n| n.get("parentId").is_none())
+        .or(list.first())
+        .and_then(|n| n["nodeId"].as_str())
+        .unwrap_or_default()
+        .to_owned();
+    let nodes = list
+        .into_iter()
+        .map(|n| (n["nodeId"].as_str().unwrap_or_default().to_owned(), n))
+        .collect();
+    Some((owner, (root, nodes)))
+}
+
+/// The viewport in CSS pixels: boxes are shown for what it shows.
+async fn viewport(tab: &Tab) -> (f64, f64) {
+    match tab.cmd("Page.getLayoutMetrics", json!({})).await {
+        Ok(m) => {
+            let v = &m["cssVisualViewport"];
+            (
+                v["clientWidth"].as_f64().unwrap_or(f64::MAX),
+                v["clientHeight"].as_f64().unwrap_or(f64::MAX),
+            )
+        }
+        Err(_) => (f64::MAX, f64::MAX),
+    }
+}
+
 /// The outline of the tab, or of the subtree of `scope` (a backend node id).
 pub async fn outline(tab: &Tab, scope: Option<i64>) -> Result<Vec<Node>, BrowserError> {
     let tree = tab.cmd("Page.getFrameTree", json!({})).await?;
@@ -254,41 +300,36 @@ pub async fn outline(tab: &Tab, scope: Option<i64>) -> Result<Vec<Node>, Browser
         }
     }
     collect(&tree["frameTree"], &mut frames);
-    let dom = dom_info(tab).await?;
+    // Everything is asked for at once: the tab answers in turn, and each answer is parsed
+    // while the next one is being built.
+    let trees = futures::future::join_all(
+        frames.iter().map(|(fid, parent)| ax_tree(tab, fid, parent.is_some())),
+    );
+    let (dom, trees, view) = tokio::join!(dom_info(tab), trees, viewport(tab));
+    let dom = dom?;
     let mut owners = HashMap::new();
-    let mut walks = HashMap::new();
-    for (fid, parent) in &frames {
-        if parent.is_some() {
-            match tab.cmd("DOM.getFrameOwner", json!({"frameId": fid})).await {
-                Ok(o) => {
-                    if let Some(b) = o["backendNodeId"].as_i64() {
-                        owners.insert(b, fid.clone());
-                    }
-                }
-                Err(_) => continue,
+    let mut walk_frames: HashMap<String, Walk> = HashMap::new();
+    for ((fid, parent), t) in frames.iter().zip(trees) {
+        let Some((owner, walk)) = t else { continue };
+        match (parent, owner) {
+            (Some(_), Some(b)) => {
+                owners.insert(b, fid.clone());
             }
+            (Some(_), None) => continue,
+            (None, _) => {}
         }
-        let Ok(ax) = tab.cmd("Accessibility.getFullAXTree", json!({"frameId": fid})).await else {
-            continue;
-        };
-        let nodes: HashMap<String, Value> = ax["nodes"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|n| (n["nodeId"].as_str().unwrap_or_default().to_owned(), n.clone()))
-            .collect();
-        let root = ax["nodes"]
-            .as_array()
-            .and_then(|a| a.iter().find(|n| n.get("parentId").is_none()).or(a.first()))
-            .and_then(|n| n["nodeId"].as_str())
-            .unwrap_or_default()
-            .to_owned();
-        walks.insert(fid.clone(), (root, nodes));
+        walk_frames.insert(fid.clone(), walk);
     }
     let main = frames.first().map(|f| f.0.clone()).unwrap_or_default();
     let mut out = Vec::new();
-    let walk_frames: HashMap<String, (String, HashMap<String, Value>)> = walks;
-    let mut ctx = Ctx { walks: &walk_frames, dom: &dom, owners: &owners, out: &mut out };
+    let mut ctx = Ctx {
+        walks: &walk_frames,
+        dom: &dom,
+        owners: &owners,
+        view,
+        out: &mut out,
+        labels: Vec::new(),
+    };
     match scope {
         Some(b) => {
             let found = walk_frames.iter().find_map(|(fid, (_, nodes))| {
@@ -311,17 +352,80 @@ pub async fn outline(tab: &Tab, scope: Option<i64>) -> Result<Vec<Node>, Browser
             }
         }
     }
-    Ok(out)
+    let labels = std::mem::take(&mut ctx.labels);
+    Ok(drop_label_text(out, &labels))
+}
+
+/// A text line that only repeats the name of the control next to it (the text of its
+/// `<label>`) is dropped: the control's line already says it.
+fn drop_label_text(nodes: Vec<Node>, kinds: &[Kind]) -> Vec<Node> {
+    let named = |n: &Node, text: &str| n.head.contains(&format!(" \"{text}"));
+    let keep: Vec<bool> = (0..nodes.len())
+        .map(|i| {
+            let Kind::Text(t) = &kinds[i] else { return true };
+            let beside = |j: usize| {
+                matches!(kinds.get(j), Some(Kind::Control))
+                    && nodes[j].depth == nodes[i].depth
+                    && named(&nodes[j], t)
+            };
+            !(beside(i + 1) || (i > 0 && beside(i - 1)))
+        })
+        .collect();
+    nodes.into_iter().zip(keep).filter_map(|(n, k)| k.then_some(n)).collect()
+}
+
+/// What an outline line is, for the pass that drops label text.
+enum Kind {
+    Text(String),
+    Control,
+    Other,
 }
 
 struct Ctx<'a> {
-    walks: &'a HashMap<String, (String, HashMap<String, Value>)>,
+    walks: &'a HashMap<String, Walk>,
     dom: &'a HashMap<i64, DomInfo>,
     owners: &'a HashMap<i64, String>,
+    /// The viewport's width and height in CSS pixels.
+    view: (f64, f64),
     out: &'a mut Vec<Node>,
+    /// One per line of `out`.
+    labels: Vec<Kind>,
 }
 
 impl Ctx<'_> {
+    /// The cells' names joined with ` | ` when every child of a row is a cell holding only
+    /// text (no control of any kind); else None and the cells get lines of their own.
+    fn plain_row(&self, frame: &str, row: &Value) -> Option<String> {
+        let (_, nodes) = self.walks.get(frame)?;
+        let mut cells = Vec::new();
+        for c in children(row) {
+            let cell = nodes.get(&c)?;
+            let role = cell["role"]["value"].as_str().unwrap_or_default().to_lowercase();
+            if !matches!(role.as_str(), "cell" | "gridcell" | "columnheader" | "rowheader") {
+                return None;
+            }
+            if !self.inert(nodes, cell, 0) {
+                return None;
+            }
+            cells.push(clip(cell["name"]["value"].as_str().unwrap_or_default(), 60));
+        }
+        (!cells.is_empty()).then(|| cells.join(" | "))
+    }
+
+    /// No interactive role, no control hint and no frame anywhere below (or at) `n`.
+    fn inert(&self, nodes: &HashMap<String, Value>, n: &Value, guard: u32) -> bool {
+        let role = n["role"]["value"].as_str().unwrap_or_default().to_lowercase();
+        let backend = n["backendDOMNodeId"].as_i64();
+        if guard > 50
+            || INTERACTIVE.contains(&role.as_str())
+            || backend.is_some_and(|b| self.owners.contains_key(&b))
+            || backend.and_then(|b| self.dom.get(&b)).is_some_and(|i| i.control.is_some())
+        {
+            return false;
+        }
+        children(n).iter().all(|c| nodes.get(c).is_none_or(|c| self.inert(nodes, c, guard + 1)))
+    }
+
     fn walk(&mut self, frame: &str, id: &str, depth: u16, parent_name: &str, guard: u32) {
         if guard > 400 || self.out.len() > 20_000 {
             return;
@@ -341,7 +445,14 @@ impl Ctx<'_> {
             && parent_name != FIELD
             && !parent_name.contains(name.trim_end_matches('…'));
         let control = info.and_then(|i| i.control).filter(|_| !interactive);
-        let include = !ignored && (interactive || structural || text) || control.is_some();
+        // Wrappers that say nothing of their own: their children stand in their place.
+        let wrapper = (role == "labeltext" && name.is_empty()) || role == "menulistpopup";
+        let include =
+            !ignored && !wrapper && (interactive || structural || text) || control.is_some();
+        // A row of plain cells is one line: `row "a | b | c"`.
+        let row = (include && role == "row" && control.is_none())
+            .then(|| self.plain_row(frame, n))
+            .flatten();
         let mut child_depth = depth;
         let mut my_name = parent_name.to_owned();
         if include {
@@ -358,17 +469,24 @@ impl Ctx<'_> {
                     "statictext" => "text",
                     other => other,
                 };
-                if name.is_empty() {
-                    r.to_owned()
-                } else {
-                    format!("{r} {name:?}")
+                match &row {
+                    Some(cells) => format!("{r} {cells:?}"),
+                    None if name.is_empty() => r.to_owned(),
+                    None => format!("{r} {name:?}"),
                 }
             };
             let mut tail = Vec::new();
+            // Boxes only for what the viewport shows; the rest are reached by ref.
+            let (vw, vh) = self.view;
             match info.and_then(|i| i.bounds) {
-                Some((x, y, w, h)) if w > 0.0 && h > 0.0 => {
+                Some((x, y, w, h))
+                    if w > 0.0 && h > 0.0 && x < vw && y < vh && x + w > 0.0 && y + h > 0.0 =>
+                {
                     tail.push(format!("@{},{} {}x{}", x.round(), y.round(), w.round(), h.round()))
                 }
+                Some((_, _, w, h)) if w > 0.0 && h > 0.0 => {}
+                // The options of a closed <select> never have one.
+                _ if role == "option" => {}
                 _ if interactive || control.is_some() => tail.push("(no box)".into()),
                 _ => {}
             }
@@ -421,7 +539,17 @@ impl Ctx<'_> {
                 Some(b) => format!("{frame}:{b}"),
                 None => format!("{frame}:ax{id}"),
             };
+            self.labels.push(if interactive {
+                Kind::Control
+            } else if role == "statictext" {
+                Kind::Text(name.trim_end_matches('…').to_owned())
+            } else {
+                Kind::Other
+            });
             self.out.push(Node { key, depth, head, tail: tail.join(" ") });
+            if row.is_some() {
+                return;
+            }
             child_depth = depth + 1;
             if !name.is_empty() {
                 my_name = name;
@@ -430,13 +558,7 @@ impl Ctx<'_> {
                 my_name = FIELD.to_owned();
             }
         }
-        let children: Vec<String> = n["childIds"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|c| c.as_str().map(String::from))
-            .collect();
-        for c in children {
+        for c in children(n) {
             self.walk(frame, &c, child_depth, &my_name, guard + 1);
         }
         if let Some(child_frame) = backend.and_then(|b| self.owners.get(&b)) {
@@ -445,5 +567,60 @@ impl Ctx<'_> {
                 self.walk(&cf, &root, child_depth, "", guard + 1);
             }
         }
+    }
+}
+
+fn children(n: &Value) -> Vec<String> {
+    n["childIds"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c.as_str().map(String::from))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(depth: u16, head: &str) -> Node {
+        Node { key: head.into(), depth, head: head.into(), tail: String::new() }
+    }
+
+    #[test]
+    fn label_text_beside_its_control_is_dropped_other_text_stays() {
+        let nodes = vec![
+            line(1, "text \"Name\""),
+            line(1, "textbox \"Name\""),
+            line(1, "text \"Notes\""),
+            line(1, "heading \"Notes\""),
+            line(1, "checkbox \"Remember me\""),
+            line(1, "text \"Remember me\""),
+            line(2, "text \"Deeper\""),
+            line(1, "button \"Deeper\""),
+        ];
+        let kinds = vec![
+            Kind::Text("Name".into()),
+            Kind::Control,
+            Kind::Text("Notes".into()),
+            Kind::Other,
+            Kind::Control,
+            Kind::Text("Remember me".into()),
+            Kind::Text("Deeper".into()),
+            Kind::Control,
+        ];
+        let heads: Vec<String> =
+            drop_label_text(nodes, &kinds).into_iter().map(|n| n.head).collect();
+        assert_eq!(
+            heads,
+            [
+                "textbox \"Name\"",
+                "text \"Notes\"",
+                "heading \"Notes\"",
+                "checkbox \"Remember me\"",
+                "text \"Deeper\"",
+                "button \"Deeper\""
+            ]
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! Benchmarks: `cargo xtask bench <name> [args]`, one module per benchmark, plus the few
 //! helpers they share (the daemon under test, a bare client, percentiles).
 
+mod browser;
 mod client;
 mod daemon;
 mod load;
@@ -14,10 +15,11 @@ use anyhow::bail;
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     match args.split_first() {
         Some((name, rest)) if name == "rpc" => rpc::run(rest),
+        Some((name, rest)) if name == "browser" => browser::run(rest),
         Some((name, rest)) if name == "settle" => settle::run(rest),
         Some((name, rest)) if name == "load" => load::run(rest),
-        Some((name, _)) => bail!("unknown bench {name:?}; known: rpc, settle, load"),
-        None => bail!("usage: cargo xtask bench <name> [args]\n  rpc [--iterations N] [--seconds S] [--rounds R] [--connections C]\n  settle [--iterations N]\n  load [--sessions N] [--seconds S]"),
+        Some((name, _)) => bail!("unknown bench {name:?}; known: rpc, browser, settle, load"),
+        None => bail!("usage: cargo xtask bench <name> [args]\n  rpc [--iterations N] [--seconds S] [--rounds R] [--connections C]\n  browser [--rounds R] [--snapshots N] [--clicks N] [--fills N] [--shots N] [--no-peer]\n  settle [--iterations N]\n  load [--sessions N] [--seconds S]"),
     }
 }
 

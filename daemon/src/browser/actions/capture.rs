@@ -29,6 +29,13 @@ impl Tab {
         quality: Option<u64>,
         max_width: Option<u64>,
     ) -> Result<Value, BrowserError> {
+        let mut p = json!({"format": format});
+        if let Some(q) = quality.filter(|_| format != "png") {
+            p["quality"] = json!(q);
+        }
+        if !full_page && max_width.is_none() {
+            return self.viewport_shot(format, p).await;
+        }
         let m = self.cmd("Page.getLayoutMetrics", json!({})).await?;
         let vv = &m["cssVisualViewport"];
         let (w, h, x, y) = if full_page {
@@ -43,27 +50,40 @@ impl Tab {
             )
         };
         let want_scale = max_width.map(|mw| (mw as f64 / w.max(1.0)).min(1.0)).unwrap_or(1.0);
-        let mut p = json!({"format": format, "fromSurface": true, "captureBeyondViewport": full_page,
-                           "clip": {"x": x, "y": y, "width": w, "height": h, "scale": want_scale}});
-        if let Some(q) = quality.filter(|_| format != "png") {
-            p["quality"] = json!(q);
-        }
+        p["fromSurface"] = json!(true);
+        p["captureBeyondViewport"] = json!(full_page);
+        p["clip"] = json!({"x": x, "y": y, "width": w, "height": h, "scale": want_scale});
         let r = self.cmd("Page.captureScreenshot", p).await?;
         let data = r["data"].as_str().unwrap_or_default().to_owned();
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(&data)
-            .map_err(|e| BrowserError::Failed(format!("bad screenshot data: {e}")))?;
-        let (iw, ih) = image_size(&bytes)
+        let (iw, ih) = data_size(&data)?
             .unwrap_or(((w * want_scale).round() as u32, (h * want_scale).round() as u32));
-        Ok(json!({
-            "mime": format!("image/{format}"),
-            "width": iw, "height": ih,
-            "scale": if w > 0.0 { f64::from(iw) / w } else { 1.0 },
-            "coordinate_space": "viewport",
-            "full_page": full_page,
-            "bytes": bytes.len(),
-            "data": data,
-        }))
+        let scale = if w > 0.0 { f64::from(iw) / w } else { 1.0 };
+        Ok(shot_json(format, (iw, ih), scale, full_page, &data))
+    }
+
+    /// The plain viewport: the capture Chromium makes fastest (no clip, which would make it
+    /// re-emulate the viewport), with the layout metrics fetched in the same round trip.
+    async fn viewport_shot(&self, format: &str, params: Value) -> Result<Value, BrowserError> {
+        let (m, r) = tokio::join!(
+            self.cmd("Page.getLayoutMetrics", json!({})),
+            self.cmd("Page.captureScreenshot", params)
+        );
+        let (m, r) = (m?, r?);
+        let data = r["data"].as_str().unwrap_or_default().to_owned();
+        let css_w = m["cssVisualViewport"]["clientWidth"].as_f64().unwrap_or(0.0);
+        let (iw, ih) = data_size(&data)?.unwrap_or((css_w.round() as u32, 0));
+        // The image also covers the scrollbar, so image width / CSS width would overstate
+        // the scale: device pixels per CSS pixel come from the layout viewport in both units.
+        let device = m["layoutViewport"]["clientWidth"].as_f64().unwrap_or(0.0);
+        let css = m["cssLayoutViewport"]["clientWidth"].as_f64().unwrap_or(0.0);
+        let scale = if device > 0.0 && css > 0.0 {
+            device / css
+        } else if css_w > 0.0 {
+            f64::from(iw) / css_w
+        } else {
+            1.0
+        };
+        Ok(shot_json(format, (iw, ih), scale, false, &data))
     }
 
     /// Print to PDF and save it as an artifact under the state dir.
@@ -84,6 +104,33 @@ impl Tab {
             .map_err(|e| BrowserError::Failed(format!("cannot write {}: {e}", path.display())))?;
         Ok(json!({"artifact": {"path": path, "mime": "application/pdf", "bytes": bytes.len()}}))
     }
+}
+
+fn shot_json(format: &str, (w, h): (u32, u32), scale: f64, full_page: bool, data: &str) -> Value {
+    let padding = data.bytes().rev().take_while(|b| *b == b'=').count();
+    json!({
+        "mime": format!("image/{format}"),
+        "width": w, "height": h,
+        "scale": scale,
+        "coordinate_space": "viewport",
+        "full_page": full_page,
+        "bytes": data.len() / 4 * 3 - padding,
+        "data": data,
+    })
+}
+
+/// The image size from base64 data: PNG and WebP from the first bytes only, JPEG (whose
+/// size can sit anywhere) from all of it.
+fn data_size(data: &str) -> Result<Option<(u32, u32)>, BrowserError> {
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let bad = |e: base64::DecodeError| BrowserError::Failed(format!("bad screenshot data: {e}"));
+    if data.len() > 64 && !data.starts_with("/9j/") {
+        let head = b64.decode(&data[..64]).map_err(bad)?;
+        if let Some(size) = image_size(&head) {
+            return Ok(Some(size));
+        }
+    }
+    Ok(image_size(&b64.decode(data).map_err(bad)?))
 }
 
 /// Width and height from a PNG, JPEG or WebP header.

@@ -46,18 +46,20 @@ impl Tab {
     ) -> Result<Option<Dialog>, BrowserError> {
         // A cancel or deadline drops this future: the guard still lets the button go.
         let mut guard = ButtonGuard::new(&self.page, x, y, button);
+        // The events go out back to back and the tab handles them in order; waiting for each
+        // acknowledgement before sending the next would add a round trip per event.
         let run = async {
-            self.mouse("mouseMoved", x, y, "none", 0, modifiers).await?;
+            let mut events = vec![self.mouse("mouseMoved", x, y, "none", 0, modifiers)];
             for i in 1..=count {
-                self.mouse("mousePressed", x, y, button, i, modifiers).await?;
-                self.mouse("mouseReleased", x, y, button, i, modifiers).await?;
+                events.push(self.mouse("mousePressed", x, y, button, i, modifiers));
+                events.push(self.mouse("mouseReleased", x, y, button, i, modifiers));
             }
-            Ok(())
+            futures::future::join_all(events).await.into_iter().collect::<Result<Vec<()>, _>>()
         };
         let out = run.await;
         guard.armed = false;
         match out {
-            Ok(()) => Ok(None),
+            Ok(_) => Ok(None),
             Err(BrowserError::DialogOpened(d)) => Ok(Some(d)),
             Err(e) => {
                 let _ = self.mouse("mouseReleased", x, y, button, 1, modifiers).await;

@@ -57,12 +57,20 @@ pub(super) async fn act(
     })
 }
 
+/// A page's bytes are capped in proportion to its line limit, so the default 300 lines stay
+/// under about 2,000 tokens (bytes / 4) and a cursor continues them; never below one long
+/// line, never above the registry's ceiling.
+const BYTES_PER_LINE: usize = 26;
+const MIN_PAGE_BYTES: usize = 2_048;
+
 fn budget(args: &Map<String, Value>) -> Budget {
+    let limit = u(args, "limit").unwrap_or(300) as usize;
+    let ceiling = Budget::default().max_bytes;
     Budget {
-        limit: u(args, "limit").unwrap_or(300) as usize,
+        limit,
+        max_bytes: (limit * BYTES_PER_LINE).clamp(MIN_PAGE_BYTES, ceiling),
         query: s(args, "query").map(String::from),
         disable_diffing: args.get("disable_diffing") == Some(&Value::Bool(true)),
-        ..Budget::default()
     }
 }
 
@@ -113,4 +121,21 @@ async fn shot(tab: &Tab, args: &Map<String, Value>) -> Result<Value, DaemonError
             u(args, "max_width"),
         )
         .await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes(args: &Value) -> usize {
+        budget(args.as_object().expect("object")).max_bytes
+    }
+
+    #[test]
+    fn the_byte_budget_follows_the_line_limit() {
+        assert_eq!(bytes(&json!({})), 7_800, "the default view stays under ~2,000 tokens");
+        assert_eq!(bytes(&json!({"limit": 300})), 7_800);
+        assert_eq!(bytes(&json!({"limit": 2})), MIN_PAGE_BYTES, "room for one long line");
+        assert_eq!(bytes(&json!({"limit": 5_000})), Budget::default().max_bytes);
+    }
 }

@@ -22,18 +22,21 @@ pub(super) async fn act(
     Ok(match action {
         "click" | "double_click" | "hover" => {
             let target = el().await?;
-            let (x, y) = match &target {
-                Some(e) => tab.center(e).await?,
-                None => point(tab, args, ["x", "y", "nx", "ny"]).await?.ok_or_else(|| {
-                    DaemonError::ActionFailed("give ref, selector or a point".into())
-                })?,
-            };
-            if let Some(e) = &target {
-                tab.hit_check(e, x, y).await?;
-            }
-            let what = match &target {
-                Some(e) => json!(tab.describe(e).await),
-                None => Value::Null,
+            let (x, y, what) = match &target {
+                Some(e) => {
+                    // Described while its box is read: one round trip for both.
+                    let (at, what) = tokio::join!(tab.center(e), tab.describe(e));
+                    let (x, y) = at?;
+                    tab.hit_check(e, x, y).await?;
+                    (x, y, json!(what))
+                }
+                None => {
+                    let (x, y) =
+                        point(tab, args, ["x", "y", "nx", "ny"]).await?.ok_or_else(|| {
+                            DaemonError::ActionFailed("give ref, selector or a point".into())
+                        })?;
+                    (x, y, Value::Null)
+                }
             };
             if action == "hover" {
                 tab.hover_at(x, y, mods).await?;

@@ -1,0 +1,194 @@
+//! `cargo xtask bench browser`: the browser tool against issue 3's goals, side by side with
+//! Playwright MCP on the same Chromium in one run. Two generated pages (5,001 interactive
+//! elements; a 60-field form) are served on loopback; each round measures Playwright MCP's
+//! `browser_snapshot`, then ours (full and default views), click by ref, fill of 1,000
+//! characters, and our screenshot beside a bare CDP `Page.captureScreenshot`.
+
+mod cdp;
+mod mcp;
+mod measure;
+mod pages;
+mod report;
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use anyhow::{bail, Context as _};
+use serde_json::{json, Value};
+
+use super::client::Client;
+use super::daemon::{self, Daemon};
+use super::stats::Summary;
+use pages::Expected;
+
+pub struct Options {
+    pub rounds: usize,
+    pub snapshots: usize,
+    pub clicks: usize,
+    pub fills: usize,
+    pub shots: usize,
+    pub peer: bool,
+}
+
+const USAGE: &str = "usage: cargo xtask bench browser [--rounds R] [--snapshots N] [--clicks N] [--fills N] [--shots N] [--no-peer]";
+
+impl Options {
+    fn parse(args: &[String]) -> anyhow::Result<Options> {
+        let mut o =
+            Options { rounds: 3, snapshots: 5, clicks: 30, fills: 10, shots: 10, peer: true };
+        let mut it = args.iter();
+        while let Some(arg) = it.next() {
+            if arg == "--no-peer" {
+                o.peer = false;
+                continue;
+            }
+            let (flag, inline) = match arg.split_once('=') {
+                Some((f, v)) => (f, Some(v.to_owned())),
+                None => (arg.as_str(), None),
+            };
+            let value: usize = inline
+                .or_else(|| it.next().cloned())
+                .with_context(|| format!("{flag} needs a value; {USAGE}"))?
+                .parse()?;
+            match flag {
+                "--rounds" => o.rounds = value,
+                "--snapshots" => o.snapshots = value,
+                "--clicks" => o.clicks = value,
+                "--fills" => o.fills = value,
+                "--shots" => o.shots = value,
+                _ => bail!("unknown argument {arg:?}; {USAGE}"),
+            }
+        }
+        if [o.rounds, o.snapshots, o.clicks, o.fills, o.shots].contains(&0) {
+            bail!("every count must be positive; {USAGE}");
+        }
+        Ok(o)
+    }
+}
+
+/// One test page and what the bench does on it.
+pub struct Page {
+    pub name: &'static str,
+    pub path: &'static str,
+    pub expected: Expected,
+    /// The outline line of the element clicked by ref, and the script that proves the click.
+    pub click: (&'static str, &'static str),
+    /// The outline line of the text field filled.
+    pub fill: &'static str,
+}
+
+pub const PAGES: [Page; 2] = [
+    Page {
+        name: "big (5,001 interactive)",
+        path: "big.html",
+        expected: pages::BIG_EXPECTED,
+        click: ("button \"Button 25.2.2\"", "document.getElementById('out').textContent"),
+        fill: "textbox \"Big input\"",
+    },
+    Page {
+        name: "form (60 fields)",
+        path: "form.html",
+        expected: pages::FORM_EXPECTED,
+        click: ("checkbox \"Checkbox 3\"", "document.querySelector('[name=checkbox3]').checked"),
+        fill: "textbox \"Text field 0\"",
+    },
+];
+
+/// Per page, per round: what was measured.
+#[derive(Default)]
+pub struct PageRounds {
+    pub peer_snapshot: Vec<Summary>,
+    pub peer_bytes: Vec<usize>,
+    pub peer_refs: Vec<usize>,
+    pub full_snapshot: Vec<Summary>,
+    pub full_bytes: Vec<usize>,
+    pub full_pages: Vec<usize>,
+    /// role -> count of outline lines with a ref, in the last full snapshot.
+    pub addressable: HashMap<String, usize>,
+    pub default_ms: Vec<f64>,
+    pub default_bytes: Vec<usize>,
+    pub default_cursor: Vec<bool>,
+    pub click: Vec<Summary>,
+    /// The same click as three pipelined CDP mouse events from the bench's own socket.
+    pub bare_click: Vec<Summary>,
+    pub fill: Vec<Summary>,
+    pub shot: Vec<Summary>,
+    pub bare_shot: Vec<Summary>,
+    pub shot_bytes: Vec<usize>,
+    /// The last texts, written beside the JSON report for reading.
+    pub peer_text: String,
+    pub full_text: String,
+    pub default_text: String,
+}
+
+pub struct Results {
+    pub options: Options,
+    pub chromium: String,
+    pub peer: Result<String, String>,
+    pub pages: Vec<PageRounds>,
+    pub loadavg: (String, String),
+}
+
+pub fn run(args: &[String]) -> anyhow::Result<()> {
+    let options = Options::parse(args)?;
+    let peer = if options.peer {
+        mcp::install().map_err(|e| format!("{e:#}"))
+    } else {
+        Err("--no-peer".into())
+    };
+    if let Err(why) = &peer {
+        eprintln!("bench: Playwright MCP skipped: {why}; only our own numbers are measured");
+    }
+    let bin = daemon::build()?;
+    let site =
+        pages::serve(HashMap::from([("big.html", pages::big()), ("form.html", pages::form())]))?;
+    let load_before = super::report::loadavg();
+    let mut d = Daemon::start(&bin)?;
+    eprintln!(
+        "bench: gloveboxd pid {} at {} (DISPLAY={}), pages at {site}",
+        d.pid, d.url, d.display
+    );
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let measured = rt.block_on(measure::all(&d, &site, &options, peer.as_ref().ok()));
+    let log = if measured.is_err() { d.log_tail(30) } else { String::new() };
+    let exit = d.stop();
+    let (chromium, pages) =
+        measured.with_context(|| format!("the daemon log ends with:\n{log}"))?;
+    exit?;
+    let results = Results {
+        options,
+        chromium,
+        peer: peer.map(|_| mcp::PACKAGE.to_owned()),
+        pages,
+        loadavg: (load_before, super::report::loadavg()),
+    };
+    report::print(&results)?;
+    let path = super::target_dir()?.join("bench").join("browser.json");
+    report::write_json(&results, &path)?;
+    eprintln!("bench: wrote {}", path.display());
+    Ok(())
+}
+
+/// A daemon call that must succeed: the whole response and its round trip.
+async fn ok(c: &mut Client, method: &str, params: Value) -> anyhow::Result<(Value, Duration)> {
+    let (text, took) = c.call(method, &params.to_string()).await?;
+    let v: Value = serde_json::from_str(&text)?;
+    if v.get("result").is_none() {
+        let short: String = text.chars().take(600).collect();
+        bail!("{method} {params} failed: {short}");
+    }
+    Ok((v, took))
+}
+
+/// `params` plus the tab it acts on and `capture: false` (mutating calls would otherwise
+/// attach a screenshot).
+fn on(tab: &str, mut params: Value) -> Value {
+    params["tab_id"] = json!(tab);
+    params
+}
+
+fn no_capture(tab: &str, params: Value) -> Value {
+    let mut p = on(tab, params);
+    p["capture"] = json!(false);
+    p
+}

@@ -1,0 +1,239 @@
+//! The rounds of `bench browser`: per round, Playwright MCP's snapshots of both pages (its
+//! own tab, brought to the front), then ours on our own tab: the default view, full
+//! snapshots paged to the end, click by ref, fill and screenshots beside the bare CDP call.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{bail, Context as _};
+use serde_json::json;
+
+use super::cdp::Cdp;
+use super::mcp::{self, Mcp};
+use super::{no_capture, ok, on, Options, Page, PageRounds, PAGES};
+use crate::bench::client::Client;
+use crate::bench::daemon::Daemon;
+use crate::bench::stats::Summary;
+
+const WARMUP: usize = 2;
+/// The pause before each measured click.
+const IDLE: Duration = Duration::from_millis(50);
+
+/// Every round; the Chromium version and one `PageRounds` per page.
+pub async fn all(
+    d: &Daemon,
+    site: &str,
+    o: &Options,
+    peer: Option<&PathBuf>,
+) -> anyhow::Result<(String, Vec<PageRounds>)> {
+    let mut c = Client::connect(&d.url, &d.token).await?;
+    c.hello().await?;
+    // The first browser call starts the daemon's default Chromium; its id names the port.
+    let (list, _) = ok(&mut c, "browser.tab_list", json!({})).await?;
+    let browser_id = list["result"]["result"]["browser_id"].as_str().unwrap_or_default();
+    let port: u16 = browser_id
+        .strip_prefix("chrome-")
+        .and_then(|p| p.parse().ok())
+        .with_context(|| format!("unexpected browser id {browser_id:?}"))?;
+    let chromium = super::cdp::version(port).unwrap_or_else(|e| format!("? ({e})"));
+    let mut out: Vec<PageRounds> = PAGES.iter().map(|_| PageRounds::default()).collect();
+    for round in 1..=o.rounds {
+        if let Some(cli) = peer {
+            let mut pw = Mcp::start(cli, port)?;
+            // Its own tab: attached over CDP it would otherwise adopt one of the open tabs.
+            pw.tool("browser_tabs", &json!({"action": "new"}))?;
+            for (p, r) in PAGES.iter().zip(out.iter_mut()) {
+                peer_snapshots(&mut c, &mut pw, &format!("{site}/{}?pw", p.path), o, r)
+                    .await
+                    .with_context(|| format!("Playwright MCP on {}", p.path))?;
+            }
+            pw.tool("browser_tabs", &json!({"action": "close"}))?;
+        }
+        for (p, r) in PAGES.iter().zip(out.iter_mut()) {
+            // A fresh tab per visit, as Playwright MCP gets one per round: refs start low.
+            let url = format!("{site}/{}?gb", p.path);
+            let (t, _) = ok(&mut c, "browser.tab_new", json!({})).await?;
+            let tab = t["result"]["result"]["tab_id"].as_str().context("no tab_id")?.to_owned();
+            ok(&mut c, "browser.navigate", no_capture(&tab, json!({"url": url}))).await?;
+            ours(&mut c, port, &tab, p, o, r)
+                .await
+                .with_context(|| format!("glovebox on {}", p.path))?;
+            ok(&mut c, "browser.tab_close", json!({"tab_id": tab})).await?;
+        }
+        eprintln!("bench: round {round}/{} done", o.rounds);
+    }
+    Ok((chromium, out))
+}
+
+/// Bring the tab whose URL ends with `marker` to the front; its id.
+async fn front(c: &mut Client, marker: &str) -> anyhow::Result<String> {
+    let (list, _) = ok(c, "browser.tab_list", json!({})).await?;
+    let tabs = list["result"]["result"]["tabs"].as_array().cloned().unwrap_or_default();
+    let Some(t) = tabs.iter().find(|t| t["url"].as_str().is_some_and(|u| u.ends_with(marker)))
+    else {
+        bail!("no tab at *{marker}: {tabs:?}");
+    };
+    let id = t["tab_id"].as_str().unwrap_or_default().to_owned();
+    ok(c, "browser.tab_select", json!({"tab_id": id})).await?;
+    Ok(id)
+}
+
+async fn peer_snapshots(
+    c: &mut Client,
+    pw: &mut Mcp,
+    url: &str,
+    o: &Options,
+    r: &mut PageRounds,
+) -> anyhow::Result<()> {
+    pw.tool("browser_navigate", &json!({"url": url}))?;
+    front(c, "?pw").await?;
+    let mut samples = Vec::new();
+    let (mut bytes, mut refs) = (0, 0);
+    for k in 0..WARMUP + o.snapshots {
+        let (text, took) = pw.tool("browser_snapshot", &json!({}))?;
+        if k >= WARMUP {
+            samples.push(took);
+        }
+        (bytes, refs) = (text.len(), mcp::ref_count(&text));
+        r.peer_text = text;
+    }
+    r.peer_snapshot.push(Summary::of(&mut samples));
+    r.peer_bytes.push(bytes);
+    r.peer_refs.push(refs);
+    Ok(())
+}
+
+/// A full snapshot paged to its end: the text, the summed round trips, the pages.
+async fn full(c: &mut Client, tab: &str) -> anyhow::Result<(String, Duration, usize)> {
+    let (v, mut took) =
+        ok(c, "browser.snapshot", on(tab, json!({"disable_diffing": true, "limit": 5000}))).await?;
+    let mut r = v["result"]["result"].clone();
+    let mut text = r["snapshot"].as_str().unwrap_or_default().to_owned();
+    let mut pages = 1;
+    while let Some(cursor) = r["next_cursor"].as_str().map(String::from) {
+        let (v, t) =
+            ok(c, "browser.snapshot", on(tab, json!({"cursor": cursor, "limit": 5000}))).await?;
+        took += t;
+        r = v["result"]["result"].clone();
+        text.push_str(r["snapshot"].as_str().unwrap_or_default());
+        pages += 1;
+    }
+    Ok((text, took, pages))
+}
+
+/// The ref on the first outline line that contains `needle`.
+fn ref_on(text: &str, needle: &str) -> anyhow::Result<String> {
+    let line = text.lines().find(|l| l.contains(needle));
+    line.and_then(|l| l.split("[ref=").nth(1))
+        .and_then(|s| s.split(']').next())
+        .map(String::from)
+        .with_context(|| format!("no line with {needle:?} and a ref"))
+}
+
+/// How many outline lines with a ref each role has.
+fn roles(text: &str, r: &mut PageRounds) {
+    r.addressable.clear();
+    for line in text.lines().filter(|l| l.contains("[ref=")) {
+        let role = line.trim_start().trim_start_matches("- ").split([' ', '"']).next();
+        *r.addressable.entry(role.unwrap_or_default().to_owned()).or_default() += 1;
+    }
+}
+
+async fn ours(
+    c: &mut Client,
+    port: u16,
+    tab: &str,
+    p: &Page,
+    o: &Options,
+    r: &mut PageRounds,
+) -> anyhow::Result<()> {
+    // The default view: what an agent sees on its first look at the page.
+    let (v, took) = ok(c, "browser.snapshot", on(tab, json!({}))).await?;
+    let view = &v["result"]["result"];
+    r.default_ms.push(took.as_secs_f64() * 1e3);
+    r.default_bytes.push(view["snapshot"].as_str().unwrap_or_default().len());
+    r.default_cursor.push(view["next_cursor"].is_string());
+    r.default_text = view["snapshot"].as_str().unwrap_or_default().to_owned();
+
+    let (mut samples, mut text, mut pages) = (Vec::new(), String::new(), 0);
+    for k in 0..WARMUP + o.snapshots {
+        let (t, took, n) = full(c, tab).await?;
+        if k >= WARMUP {
+            samples.push(took);
+        }
+        (text, pages) = (t, n);
+    }
+    r.full_snapshot.push(Summary::of(&mut samples));
+    r.full_bytes.push(text.len());
+    r.full_pages.push(pages);
+    roles(&text, r);
+    r.full_text.clone_from(&text);
+
+    let target = ref_on(&text, p.click.0)?;
+    let mut bare = Cdp::attach(port, tab).await?;
+    let (mut samples, mut floor) = (Vec::new(), Vec::new());
+    for k in 0..WARMUP + o.clicks {
+        // Each click starts on an idle page, as an agent's would: a click right behind
+        // another one meets the renderer mid-frame and is acknowledged sooner.
+        tokio::time::sleep(IDLE).await;
+        let (v, took) = ok(c, "browser.click", no_capture(tab, json!({"ref": target}))).await?;
+        // The floor: the same three mouse events, pipelined, at the point we clicked.
+        let at = &v["result"]["result"];
+        let ev = |kind: &str, buttons: u8, count: u8| {
+            let button = if kind == "mouseMoved" { "none" } else { "left" };
+            (
+                "Input.dispatchMouseEvent",
+                json!({"type": kind, "x": at["x"], "y": at["y"],
+                "button": button, "buttons": buttons, "clickCount": count}),
+            )
+        };
+        let events = [ev("mouseMoved", 0, 0), ev("mousePressed", 1, 1), ev("mouseReleased", 0, 1)];
+        tokio::time::sleep(IDLE).await;
+        let bare_took = bare.batch(&events).await?;
+        if k >= WARMUP {
+            samples.push(took);
+            floor.push(bare_took);
+        }
+    }
+    r.click.push(Summary::of(&mut samples));
+    r.bare_click.push(Summary::of(&mut floor));
+    let (v, _) = ok(c, "browser.evaluate", no_capture(tab, json!({"script": p.click.1}))).await?;
+    let seen = &v["result"]["result"]["value"];
+    if p.path == "big.html" && seen != "b25_2_2" {
+        bail!("the clicks did not land: #out is {seen}");
+    }
+
+    let field = ref_on(&text, p.fill)?;
+    let mut samples = Vec::new();
+    for k in 0..WARMUP + o.fills {
+        // A different text each time, so no fill is a no-op.
+        let fill: String = (0..1000).map(|i| char::from(b'a' + ((i + k) % 26) as u8)).collect();
+        let (v, took) =
+            ok(c, "browser.fill", no_capture(tab, json!({"ref": field, "text": fill}))).await?;
+        if v["result"]["result"]["value"] != json!(fill) {
+            bail!("fill did not read back its 1,000 characters");
+        }
+        if k >= WARMUP {
+            samples.push(took);
+        }
+    }
+    r.fill.push(Summary::of(&mut samples));
+
+    // Ours and the bare call take turns, so drift hits both alike.
+    let (mut mine, mut floor) = (Vec::new(), Vec::new());
+    for k in 0..WARMUP + o.shots {
+        let (v, took) = ok(c, "browser.screenshot", on(tab, json!({}))).await?;
+        let (b, bare_took) = bare.call("Page.captureScreenshot", json!({"format": "png"})).await?;
+        if k >= WARMUP {
+            mine.push(took);
+            floor.push(bare_took);
+        }
+        r.shot_bytes.push(v["result"]["result"]["bytes"].as_u64().unwrap_or(0) as usize);
+        if b["data"].as_str().is_none_or(str::is_empty) {
+            bail!("the bare Page.captureScreenshot returned no data");
+        }
+    }
+    r.shot.push(Summary::of(&mut mine));
+    r.bare_shot.push(Summary::of(&mut floor));
+    Ok(())
+}
