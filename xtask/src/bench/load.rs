@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _};
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use x11rb::connection::Connection as _;
 use x11rb::protocol::xproto::ConnectionExt as _;
 
@@ -191,33 +190,16 @@ fn held_input(display: &str) -> anyhow::Result<(usize, u16)> {
 
 /// A loopback page long enough to scroll.
 async fn serve() -> anyhow::Result<String> {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let base = format!("http://{}/", listener.local_addr()?);
-    tokio::spawn(async move {
-        while let Ok((mut s, _)) = listener.accept().await {
-            tokio::spawn(async move {
-                let mut buf = vec![0u8; 4096];
-                let _ = s.read(&mut buf).await;
-                let rows: String = (0..200)
-                    .map(|i| {
-                        format!(
-                            "<p>row {i} <button>act {i}</button> <a href=\"#{i}\">link {i}</a></p>"
-                        )
-                    })
-                    .collect();
-                let body = format!("<!doctype html><title>load</title><h1>Load</h1>{rows}");
-                let head = format!(
-                    "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\
-                     Connection: close\r\n\r\n",
-                    body.len()
-                );
-                let _ = s.write_all(head.as_bytes()).await;
-                let _ = s.write_all(body.as_bytes()).await;
-                let _ = s.shutdown().await;
-            });
-        }
-    });
-    Ok(base)
+    super::site::serve(|_| {
+        let rows: String = (0..200)
+            .map(|i| {
+                format!("<p>row {i} <button>act {i}</button> <a href=\"#{i}\">link {i}</a></p>")
+            })
+            .collect();
+        let body = format!("<!doctype html><title>load</title><h1>Load</h1>{rows}");
+        super::site::Page { delay: Duration::ZERO, mime: "text/html", body }
+    })
+    .await
 }
 
 fn print(
@@ -237,32 +219,25 @@ fn print(
         o.sessions, secs, t.calls, t.calls as f64 / secs, t.busy
     )?;
     writeln!(out, "  {:<32}{:>8}{:>10}{:>10}{:>10}{:>10}", "ms", "n", "p50", "p90", "p99", "max")?;
-    let mut all = Vec::new();
-    for (label, samples) in &t.samples {
-        all.extend(samples.iter().copied());
-        let s = Summary::of(&mut samples.clone());
+    let mut row = |label: &str, s: Summary| {
+        let ms = |us: f64| us / 1000.0;
         writeln!(
             out,
             "  {:<32}{:>8}{:>10.1}{:>10.1}{:>10.1}{:>10.1}",
             label,
             s.n,
-            s.p50 / 1000.0,
-            s.p90 / 1000.0,
-            s.p99 / 1000.0,
-            s.max / 1000.0
-        )?;
+            ms(s.p50),
+            ms(s.p90),
+            ms(s.p99),
+            ms(s.max)
+        )
+    };
+    let mut all = Vec::new();
+    for (label, samples) in &t.samples {
+        all.extend(samples.iter().copied());
+        row(label, Summary::of(&mut samples.clone()))?;
     }
-    let s = Summary::of(&mut all);
-    writeln!(
-        out,
-        "  {:<32}{:>8}{:>10.1}{:>10.1}{:>10.1}{:>10.1}",
-        "all",
-        s.n,
-        s.p50 / 1000.0,
-        s.p90 / 1000.0,
-        s.p99 / 1000.0,
-        s.max / 1000.0
-    )?;
+    row("all", Summary::of(&mut all))?;
     let errors: u64 = t.errors.values().sum();
     writeln!(out, "errors other than BUSY: {errors}")?;
     for (k, v) in &t.errors {

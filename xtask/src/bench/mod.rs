@@ -8,6 +8,7 @@ mod load;
 mod report;
 mod rpc;
 mod settle;
+mod site;
 mod stats;
 
 use anyhow::bail;

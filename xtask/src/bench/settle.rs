@@ -12,10 +12,10 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context as _};
 use base64::Engine as _;
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 
 use super::client::Client;
 use super::daemon::{self, Daemon};
+use super::site::Page;
 use super::stats::{median, round1};
 
 /// How much later the reference screenshot is taken.
@@ -274,47 +274,20 @@ fn differing(a: &Image, b: &Image) -> f64 {
 /// A loopback site: `/page?n=N` is a small page whose stylesheet answers 150 ms late (so a
 /// capture taken too early shows it unstyled).
 async fn serve() -> anyhow::Result<String> {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let base = format!("http://{}", listener.local_addr()?);
-    tokio::spawn(async move {
-        while let Ok((mut s, _)) = listener.accept().await {
-            tokio::spawn(async move {
-                let mut buf = vec![0u8; 4096];
-                let n = s.read(&mut buf).await.unwrap_or(0);
-                let head = String::from_utf8_lossy(&buf[..n]).to_string();
-                let path = head.split_whitespace().nth(1).unwrap_or("/").to_owned();
-                let (mime, body) = if path.starts_with("/style.css") {
-                    tokio::time::sleep(Duration::from_millis(150)).await;
-                    (
-                        "text/css",
-                        "body{background:#1d4f91;color:#fff;font:24px sans-serif}\
-                                  h1{border-bottom:8px solid #f5b700}"
-                            .to_owned(),
-                    )
-                } else {
-                    let items: String =
-                        (0..40).map(|i| format!("<li>item {i} of {path}</li>")).collect();
-                    (
-                        "text/html",
-                        format!(
-                            "<!doctype html><title>bench</title>\
-                        <link rel=stylesheet href=\"/style.css?{path}\">\
-                        <h1>Settle bench</h1><ul>{items}</ul>"
-                        ),
-                    )
-                };
-                let head = format!(
-                    "HTTP/1.0 200 OK\r\nContent-Type: {mime}\r\nContent-Length: {}\r\n\
-                     Cache-Control: no-store\r\nConnection: close\r\n\r\n",
-                    body.len()
-                );
-                let _ = s.write_all(head.as_bytes()).await;
-                let _ = s.write_all(body.as_bytes()).await;
-                let _ = s.shutdown().await;
-            });
+    super::site::serve(|path| {
+        if path.starts_with("/style.css") {
+            let css = "body{background:#1d4f91;color:#fff;font:24px sans-serif}\
+                       h1{border-bottom:8px solid #f5b700}";
+            return Page { delay: Duration::from_millis(150), mime: "text/css", body: css.into() };
         }
-    });
-    Ok(base)
+        let items: String = (0..40).map(|i| format!("<li>item {i} of {path}</li>")).collect();
+        let body = format!(
+            "<!doctype html><title>bench</title><link rel=stylesheet href=\"/style.css?{path}\">\
+             <h1>Settle bench</h1><ul>{items}</ul>"
+        );
+        Page { delay: Duration::ZERO, mime: "text/html", body }
+    })
+    .await
 }
 
 fn print(rows: &[Row], iterations: usize) -> anyhow::Result<()> {
