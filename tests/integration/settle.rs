@@ -114,8 +114,8 @@ async fn a_menu_click_is_captured_settled_and_a_no_op_returns_after_the_quiet_wi
     assert_eq!(code(&missing), "TARGET_NOT_FOUND", "{missing}");
 
     ok(&c.call("computer.key", json!({"key": "Escape"})).await);
-    // A move over the empty desktop changes nothing: back after the quiet window, not the cap.
-    let r = outcome(&c.call("computer.mouse_move", json!({"x": 1270, "y": 790})).await);
+    // A click on the empty desktop changes nothing: back after the quiet window, not the cap.
+    let r = outcome(&c.call("computer.click", json!({"x": 1270, "y": 790})).await);
     assert_eq!(r["settle"]["reason"], "quiet", "{}", strip(&r));
     let waited = r["settle"]["waited_ms"].as_u64().expect("waited_ms");
     assert!((80..700).contains(&waited), "waited {waited} ms: {}", strip(&r));
