@@ -133,6 +133,8 @@ async fn a_menu_click_is_captured_settled_and_a_no_op_returns_after_the_quiet_wi
         .await;
     let content = r["result"]["content"].as_array().expect("content");
     assert!(content.iter().any(|c| c["type"] == "image" && c["mimeType"] == "image/png"), "{r}");
+    let meta = &r["result"]["structuredContent"]["capture"];
+    assert!(meta["capture_id"].is_string() && meta.get("data").is_none(), "sent once: {meta}");
     f.stop().await;
 }
 

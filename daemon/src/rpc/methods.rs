@@ -245,16 +245,15 @@ async fn tools_call(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcRes
 
 fn mcp_result(outcome: Result<OpOutcome, ErrorData>) -> Value {
     match outcome {
-        Ok(o) => {
-            let mut content = Vec::new();
-            let mut text = o.clone();
-            if let Some(capture) = text.capture.take() {
-                content.push(
-                    json!({"type": "image", "data": capture["data"], "mimeType": capture["mime"]}),
-                );
+        Ok(mut o) => {
+            // The image travels once, as image content; the text and the structured result
+            // keep its metadata (capture_id, size, scale) for mapping points.
+            let image = o.capture.as_mut().and_then(|c| c.as_object_mut()?.remove("data"));
+            let mut content = vec![json!({"type": "text",
+                                          "text": serde_json::to_string(&o).unwrap_or_default()})];
+            if let (Some(data), Some(capture)) = (image, &o.capture) {
+                content.push(json!({"type": "image", "data": data, "mimeType": capture["mime"]}));
             }
-            let summary = serde_json::to_string(&text).unwrap_or_default();
-            content.insert(0, json!({"type": "text", "text": summary}));
             json!({"content": content, "structuredContent": o, "isError": false})
         }
         Err(e) => {
