@@ -343,6 +343,14 @@ async fn a_tab_settles_on_its_network_and_tabs_come_as_events() {
     let path = done["path"].as_str().expect("path");
     assert!(std::fs::read_to_string(path).expect("downloaded").contains("Settle"), "{done}");
 
+    // A full-page capture of a very tall page is cut at the image limit and says so.
+    let tall = "document.body.style.height = '40000px'; 1";
+    ok(&c.call("browser.evaluate", json!({"script": tall, "capture": false})).await);
+    let shot =
+        ok(&c.call("browser.screenshot", json!({"full_page": true, "format": "jpeg"})).await);
+    assert!(shot["height"].as_u64().unwrap_or(0) <= 16_384, "{}", strip(&shot));
+    assert_eq!(shot["truncated"]["limit_px"], 16_384, "{}", strip(&shot));
+
     let new = outcome(&c.call("browser.tab_new", json!({})).await);
     let id = new["result"]["tab_id"].as_str().expect("tab_id").to_owned();
     wait_event(&mut events, "tab.created", |d| d["tab_id"] == id.as_str()).await;

@@ -50,6 +50,10 @@ impl Tab {
             )
         };
         let want_scale = max_width.map(|mw| (mw as f64 / w.max(1.0)).min(1.0)).unwrap_or(1.0);
+        // A very long page is cut at MAX_SIDE image pixels (a larger image helps no model and
+        // could exhaust memory); the answer says so.
+        let full_h = h;
+        let h = h.min(f64::from(MAX_SIDE) / want_scale);
         p["fromSurface"] = json!(true);
         p["captureBeyondViewport"] = json!(full_page);
         p["clip"] = json!({"x": x, "y": y, "width": w, "height": h, "scale": want_scale});
@@ -58,7 +62,12 @@ impl Tab {
         let (iw, ih) = data_size(&data)?
             .unwrap_or(((w * want_scale).round() as u32, (h * want_scale).round() as u32));
         let scale = if w > 0.0 { f64::from(iw) / w } else { 1.0 };
-        Ok(shot_json(format, (iw, ih), scale, full_page, &data))
+        let mut shot = shot_json(format, (iw, ih), scale, full_page, &data);
+        if h < full_h {
+            shot["truncated"] = json!({"reason": "page taller than the image limit",
+                                       "limit_px": MAX_SIDE, "page_height": full_h});
+        }
+        Ok(shot)
     }
 
     /// The plain viewport: the capture Chromium makes fastest (no clip, which would make it
@@ -105,6 +114,9 @@ impl Tab {
         Ok(json!({"artifact": {"path": path, "mime": "application/pdf", "bytes": bytes.len()}}))
     }
 }
+
+/// The longest side of a page capture, in image pixels.
+const MAX_SIDE: u32 = 16_384;
 
 fn shot_json(format: &str, (w, h): (u32, u32), scale: f64, full_page: bool, data: &str) -> Value {
     let padding = data.bytes().rev().take_while(|b| *b == b'=').count();
