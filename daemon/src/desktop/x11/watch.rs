@@ -11,7 +11,7 @@ use tokio::sync::watch;
 use x11rb::connection::Connection as _;
 use x11rb::protocol::damage::{self, ConnectionExt as _, ReportLevel};
 use x11rb::protocol::xproto::{
-    ChangeWindowAttributesAux, ConnectionExt as _, EventMask, Rectangle,
+    ChangeWindowAttributesAux, ConnectionExt as _, EventMask, Rectangle, WindowClass,
 };
 use x11rb::protocol::Event;
 
@@ -186,8 +186,14 @@ pub fn start(
                 match conn.wait_for_event() {
                     Ok(Event::DamageNotify(e)) => shared.record(e.area.into()),
                     Ok(Event::MapNotify(e)) => {
+                        // Input-only windows never paint: they must not hold a settle.
+                        let attrs = conn.get_window_attributes(e.window).ok();
+                        let attrs = attrs.and_then(|c| c.reply().ok());
+                        if attrs.is_none_or(|a| a.class == WindowClass::INPUT_ONLY) {
+                            continue;
+                        }
                         let geo = conn.get_geometry(e.window).ok().and_then(|c| c.reply().ok());
-                        if let Some(g) = geo {
+                        if let Some(g) = geo.filter(|g| g.width > 1 && g.height > 1) {
                             let (x, y) = (i32::from(g.x), i32::from(g.y));
                             let (width, height) = (i32::from(g.width), i32::from(g.height));
                             shared.mapped(Rect { x, y, width, height });
