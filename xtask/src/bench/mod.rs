@@ -3,6 +3,7 @@
 
 mod client;
 mod daemon;
+mod desktop;
 mod report;
 mod rpc;
 mod stats;
@@ -12,8 +13,9 @@ use anyhow::bail;
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     match args.split_first() {
         Some((name, rest)) if name == "rpc" => rpc::run(rest),
-        Some((name, _)) => bail!("unknown bench {name:?}; known: rpc"),
-        None => bail!("usage: cargo xtask bench <name> [args]\n  rpc [--iterations N] [--seconds S] [--rounds R] [--connections C]"),
+        Some((name, rest)) if name == "desktop" => desktop::run(rest),
+        Some((name, _)) => bail!("unknown bench {name:?}; known: rpc, desktop"),
+        None => bail!("usage: cargo xtask bench <name> [args]\n  rpc [--iterations N] [--seconds S] [--rounds R] [--connections C]\n  desktop [--rounds R] [--samples N]"),
     }
 }
 

@@ -2,6 +2,7 @@
 //! to `max_width` by area averaging, encoded as PNG, JPEG or (lossless) WebP.
 
 use std::os::unix::fs::FileExt as _;
+use std::time::{Duration, Instant};
 
 use x11rb::connection::Connection as _;
 use x11rb::protocol::shm::ConnectionExt as _;
@@ -43,6 +44,10 @@ pub struct Encoded {
     pub region: (i32, i32, u32, u32),
     /// `mit-shm` or `get-image`.
     pub via: &'static str,
+    /// Time spent reading the pixels from the X server (and converting them to RGB).
+    pub grab: Duration,
+    /// Time spent scaling and encoding.
+    pub encode: Duration,
 }
 
 /// A shared-memory segment the size of the screen, read back with pread (no mmap, no unsafe).
@@ -130,7 +135,9 @@ impl X {
         max_width: Option<u32>,
     ) -> Result<Encoded, Error> {
         let (x, y, w, h) = region.unwrap_or((0, 0, u32::from(self.width), u32::from(self.height)));
+        let started = Instant::now();
         let (rgb, region, via) = self.grab(x, y, w, h)?;
+        let grab = started.elapsed();
         let (w, h) = (region.2, region.3);
         let (rgb, ow, oh) = match max_width {
             Some(mw) if mw < w => {
@@ -147,6 +154,8 @@ impl X {
             scale: f64::from(ow) / f64::from(w),
             region,
             via,
+            grab,
+            encode: started.elapsed() - grab,
         })
     }
 }
