@@ -62,6 +62,8 @@ pub struct App {
     pub name: &'static str,
     pub app_id: String,
     pub pid: u32,
+    /// Its top-level X window (`context.list_windows`).
+    pub window_id: String,
 }
 
 /// A client that fails on error answers and returns the op's result with its round trip.
@@ -84,13 +86,22 @@ impl Answer {
 }
 
 impl Bench {
+    /// One call; a call refused by the session's op rate limit (BUSY) is sent again after a
+    /// pause, and only the answered one is timed.
     pub async fn call(&mut self, method: &str, params: Value) -> anyhow::Result<Answer> {
-        let (text, took) = self.c.call(method, &params.to_string()).await?;
-        let v: Value = serde_json::from_str(&text)?;
-        if v.get("result").is_none() {
-            bail!("{method} {params} failed: {text}");
+        let text = params.to_string();
+        loop {
+            let (answer, took) = self.c.call(method, &text).await?;
+            let v: Value = serde_json::from_str(&answer)?;
+            if v["error"]["data"]["code"] == "BUSY" {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                continue;
+            }
+            if v.get("result").is_none() {
+                bail!("{method} {params} failed: {answer}");
+            }
+            return Ok(Answer { outcome: v["result"].clone(), ms: took.as_secs_f64() * 1000.0 });
         }
-        Ok(Answer { outcome: v["result"].clone(), ms: took.as_secs_f64() * 1000.0 })
     }
 
     /// Launches `name` through `context.get_app` and waits for its first snapshot.
@@ -99,8 +110,26 @@ impl Bench {
             .call("context.get_app", json!({"app": name, "launch": true, "timeout_ms": 60000}))
             .await?;
         let app_id = a.result()["app_id"].as_str().context("no app_id")?.to_owned();
-        let pid = app_id.trim_start_matches("app:").parse().context("odd app_id")?;
-        Ok(App { name, app_id, pid })
+        let pid: u32 = app_id.trim_start_matches("app:").parse().context("odd app_id")?;
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let wins = self.call("context.list_windows", json!({})).await?;
+            let list = wins.result()["windows"].as_array().cloned().unwrap_or_default();
+            if let Some(w) = list.iter().find(|w| w["pid"] == pid) {
+                let window_id = w["window_id"].as_str().context("no window_id")?.to_owned();
+                return Ok(App { name, app_id, pid, window_id });
+            }
+            if std::time::Instant::now() > deadline {
+                bail!("{name} has no window: {}", wins.result());
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Raises and focuses the app's window.
+    pub async fn focus(&mut self, app: &App) -> anyhow::Result<()> {
+        self.call("context.focus_window", json!({"window_id": app.window_id})).await?;
+        Ok(())
     }
 
     /// Polls snapshots of `app` until a line holds every word; returns (ref, line).

@@ -160,6 +160,7 @@ async fn screenshots(b: &mut Bench, env: &Env, r: &mut Results) -> anyhow::Resul
 /// Clicks mousepad's "Match case" check box (its search bar opened with ctrl+f) by ref; an
 /// even number of clicks per round leaves it as it was.
 async fn click(b: &mut Bench, mousepad: &App, r: &mut Results) -> anyhow::Result<()> {
+    b.focus(mousepad).await?;
     b.call("computer.key", json!({"app_id": mousepad.app_id, "key": "ctrl+f"})).await?;
     let check = b.wait_line(mousepad, &["check box", "Match case"]).await?;
     let params = json!({"app_id": mousepad.app_id, "ref": check, "capture": false});
