@@ -3,6 +3,7 @@
 //! Value). Calls go out as raw D-Bus method calls without proxy property caches, and every
 //! node's calls run concurrently.
 
+mod changes;
 mod tree;
 
 use std::collections::HashMap;
@@ -53,6 +54,7 @@ impl AppInfo {
 pub struct A11y {
     conn: zbus::Connection,
     apps: Arc<AppCache>,
+    changes: Arc<changes::Changes>,
 }
 
 /// The registry's children: (bus name, object path) per app.
@@ -191,7 +193,9 @@ impl A11y {
             .map_err(|e| unavailable("cannot connect to the AT-SPI bus", &e))?;
         let apps = Arc::new(AppCache::default());
         tokio::spawn(watch(conn.clone(), apps.clone()));
-        Ok(A11y { conn, apps })
+        let changes = Arc::new(changes::Changes::default());
+        tokio::spawn(changes::watch(conn.clone(), changes.clone()));
+        Ok(A11y { conn, apps, changes })
     }
 
     pub(crate) async fn call<B, R>(
