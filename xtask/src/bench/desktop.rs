@@ -3,6 +3,7 @@
 //! display and bus (a pyatspi dump, `scrot`, `import -window root`, `xdotool type`), rounds of
 //! samples each, medians against the goals of issue 4.
 
+mod cpu;
 mod measure;
 mod peers;
 mod report;
@@ -70,6 +71,8 @@ pub struct App {
 pub struct Bench {
     c: Client,
     pub o: Options,
+    /// The daemon's pid (its desktop's processes are its descendants).
+    pub pid: u32,
 }
 
 /// What one call gave: the whole answer (`result` = the op outcome) and its round trip.
@@ -174,7 +177,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
 async fn session(d: &Daemon, o: Options) -> anyhow::Result<measure::Results> {
     let mut c = Client::connect(&d.url, &d.token).await?;
     c.hello().await?;
-    let mut b = Bench { c, o };
+    let mut b = Bench { c, o, pid: d.pid };
     let mousepad = b.launch("mousepad").await?;
     let demo = b.launch("gtk3-demo").await?;
     // The apps inherit the daemon's desktop: the peers run with the same display and buses.

@@ -10,14 +10,28 @@ use std::sync::{Arc, Mutex};
 
 use futures::future::join_all;
 
+use zbus::zvariant::OwnedObjectPath;
+
 use super::tree::{Elem, WalkOptions};
-use super::A11y;
+use super::{A11y, ACCESSIBLE};
+
+const COMPONENT: &str = "org.a11y.atspi.Component";
 
 /// The event interfaces whose signals mean "something in this app may look different now".
 const EVENT_IFACES: [&str; 3] =
     ["org.a11y.atspi.Event.Object", "org.a11y.atspi.Event.Window", "org.a11y.atspi.Event.Document"];
-/// Registry event classes that make toolkits send those signals at all.
-const REGISTER: [&str; 3] = ["object:", "window:", "document:"];
+/// The events toolkits are asked to send: what changes a snapshot line (structure, states,
+/// names and values, text, boxes) and windows. Not caret, selection or visible-data
+/// events: those fire on every keystroke and would only slow the app down.
+const REGISTER: [&str; 7] = [
+    "object:children-changed",
+    "object:state-changed",
+    "object:property-change",
+    "object:text-changed",
+    "object:bounds-changed",
+    "window:",
+    "document:",
+];
 /// Walks kept at most (one per app, window or subtree walked recently).
 const KEEP: usize = 32;
 
@@ -110,13 +124,41 @@ pub(super) async fn watch(conn: zbus::Connection, changes: Arc<Changes>) {
 }
 
 impl A11y {
-    /// The children of `bus`/`path` with their screen boxes, read concurrently.
+    /// The children of `bus`/`path` with their screen boxes, read concurrently. Asked over
+    /// the bus, not a direct connection: the replies then come after any event the app sent
+    /// before answering.
     async fn anchors(&self, bus: &str, path: &str) -> Anchors {
-        let kids = self.children(bus, path).await.unwrap_or_default();
+        let kids: Vec<(String, OwnedObjectPath)> =
+            self.bus_call(bus, path, ACCESSIBLE, "GetChildren", &()).await.unwrap_or_default();
         join_all(kids.iter().map(|(b, p)| async move {
-            (format!("{b}|{}", p.as_str()), self.extents(b, p.as_str()).await.ok())
+            let extents = self
+                .bus_call::<_, (i32, i32, i32, i32)>(
+                    b,
+                    p.as_str(),
+                    COMPONENT,
+                    "GetExtents",
+                    &(0u32,),
+                )
+                .await;
+            (format!("{b}|{}", p.as_str()), extents.ok())
         }))
         .await
+    }
+
+    async fn bus_call<B, R>(
+        &self,
+        dest: &str,
+        path: &str,
+        iface: &str,
+        method: &str,
+        body: &B,
+    ) -> zbus::Result<R>
+    where
+        B: serde::Serialize + zbus::zvariant::DynamicType,
+        R: serde::de::DeserializeOwned + zbus::zvariant::Type,
+    {
+        let msg = self.conn.call_method(Some(dest), path, Some(iface), method, body).await?;
+        msg.body().deserialize::<R>()
     }
 
     /// [`A11y::walk`], reusing the last walk of the same subtree when its app sent no event
@@ -132,8 +174,7 @@ impl A11y {
             trust_visible: opts.trust_visible,
         };
         let anchors = self.anchors(bus, path).await;
-        // The anchors' replies came after any event the app sent before them; let the
-        // watcher count those before the count is read.
+        // Let the watcher count the events that came in before the anchors' replies.
         for _ in 0..3 {
             tokio::task::yield_now().await;
         }

@@ -4,6 +4,7 @@
 //! node's calls run concurrently.
 
 mod changes;
+mod direct;
 mod tree;
 
 use std::collections::HashMap;
@@ -55,6 +56,7 @@ pub struct A11y {
     conn: zbus::Connection,
     apps: Arc<AppCache>,
     changes: Arc<changes::Changes>,
+    direct: Arc<direct::Direct>,
 }
 
 /// The registry's children: (bus name, object path) per app.
@@ -84,7 +86,7 @@ impl AppCache {
 }
 
 /// Watches the bus for app list changes until the connection closes.
-async fn watch(conn: zbus::Connection, cache: Arc<AppCache>) {
+async fn watch(conn: zbus::Connection, cache: Arc<AppCache>, direct: Arc<direct::Direct>) {
     use futures::StreamExt as _;
     let rules = (|| -> zbus::Result<_> {
         let owners = zbus::MatchRule::builder()
@@ -119,6 +121,9 @@ async fn watch(conn: zbus::Connection, cache: Arc<AppCache>) {
             .ok()
             .filter(|(_, _, new)| new.is_empty())
             .map(|(name, _, _)| name);
+        if let Some(name) = &gone {
+            direct.forget(name);
+        }
         cache.invalidate(gone.as_deref());
     }
 }
@@ -192,10 +197,11 @@ impl A11y {
             .await
             .map_err(|e| unavailable("cannot connect to the AT-SPI bus", &e))?;
         let apps = Arc::new(AppCache::default());
-        tokio::spawn(watch(conn.clone(), apps.clone()));
+        let direct = Arc::new(direct::Direct::default());
+        tokio::spawn(watch(conn.clone(), apps.clone(), direct.clone()));
         let changes = Arc::new(changes::Changes::default());
         tokio::spawn(changes::watch(conn.clone(), changes.clone()));
-        Ok(A11y { conn, apps, changes })
+        Ok(A11y { conn, apps, changes, direct })
     }
 
     pub(crate) async fn call<B, R>(
@@ -210,7 +216,18 @@ impl A11y {
         B: serde::Serialize + DynamicType,
         R: DeserializeOwned + Type,
     {
-        let msg = self.conn.call_method(Some(dest), path, Some(iface), method, body).await?;
+        let msg = match self.direct(dest).await {
+            Some(direct) => {
+                let sent = direct.call_method(None::<&str>, path, Some(iface), method, body).await;
+                if let Err(e) = &sent {
+                    if is_gone(e) {
+                        self.direct.forget(dest);
+                    }
+                }
+                sent?
+            }
+            None => self.conn.call_method(Some(dest), path, Some(iface), method, body).await?,
+        };
         msg.body().deserialize::<R>()
     }
 
@@ -237,7 +254,18 @@ impl A11y {
         name: &str,
         v: Value<'_>,
     ) -> zbus::Result<()> {
-        self.conn.call_method(Some(dest), path, Some(PROPS), "Set", &(iface, name, v)).await?;
+        match self.direct(dest).await {
+            Some(direct) => {
+                direct
+                    .call_method(None::<&str>, path, Some(PROPS), "Set", &(iface, name, v))
+                    .await?
+            }
+            None => {
+                self.conn
+                    .call_method(Some(dest), path, Some(PROPS), "Set", &(iface, name, v))
+                    .await?
+            }
+        };
         Ok(())
     }
 

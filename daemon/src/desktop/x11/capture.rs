@@ -68,7 +68,8 @@ pub(super) fn shm_setup(conn: &RustConnection, size: usize) -> Option<Shm> {
 }
 
 impl X {
-    /// Captures the screen rectangle (clipped to the screen) as packed RGB.
+    /// Captures the screen rectangle (clipped to the screen) as the server's 32-bit pixels
+    /// (blue, green, red, unused), exactly width x height of them.
     fn grab(&self, x: i32, y: i32, w: u32, h: u32) -> Result<(Vec<u8>, Rect, &'static str), Error> {
         let (sw, sh) = (i32::from(self.width), i32::from(self.height));
         let x0 = x.clamp(0, sw);
@@ -120,11 +121,9 @@ impl X {
                 data.len()
             )));
         }
-        let mut rgb = Vec::with_capacity(n * 3);
-        for px in data.chunks_exact(4).take(n) {
-            rgb.extend_from_slice(&[px[2], px[1], px[0]]);
-        }
-        Ok((rgb, (x0, y0, u32::from(cw), u32::from(ch)), via))
+        let mut data = data;
+        data.truncate(n * 4);
+        Ok((data, (x0, y0, u32::from(cw), u32::from(ch)), via))
     }
 
     pub fn capture(
@@ -136,17 +135,17 @@ impl X {
     ) -> Result<Encoded, Error> {
         let (x, y, w, h) = region.unwrap_or((0, 0, u32::from(self.width), u32::from(self.height)));
         let started = Instant::now();
-        let (rgb, region, via) = self.grab(x, y, w, h)?;
+        let (bgrx, region, via) = self.grab(x, y, w, h)?;
         let grab = started.elapsed();
         let (w, h) = (region.2, region.3);
-        let (rgb, ow, oh) = match max_width {
+        let (data, ow, oh) = match max_width {
             Some(mw) if mw < w => {
                 let oh = ((u64::from(h) * u64::from(mw)) / u64::from(w)).max(1) as u32;
-                (downscale(&rgb, w, h, mw, oh), mw, oh)
+                let rgb = downscale(&to_rgb(&bgrx), w, h, mw, oh);
+                (encode(Pixels::Rgb(&rgb), mw, oh, format, quality)?, mw, oh)
             }
-            _ => (rgb, w, h),
+            _ => (encode(Pixels::Bgrx(&bgrx), w, h, format, quality)?, w, h),
         };
-        let data = encode(&rgb, ow, oh, format, quality)?;
         Ok(Encoded {
             data,
             width: ow,
@@ -186,8 +185,47 @@ fn downscale(src: &[u8], w: u32, h: u32, ow: u32, oh: u32) -> Vec<u8> {
     out
 }
 
-fn encode(rgb: &[u8], w: u32, h: u32, format: ImageFormat, quality: u8) -> Result<Vec<u8>, Error> {
+/// Pixels to encode: packed RGB, or the server's blue-green-red-unused words.
+#[derive(Clone, Copy)]
+enum Pixels<'a> {
+    Rgb(&'a [u8]),
+    Bgrx(&'a [u8]),
+}
+
+/// Packed RGB from blue-green-red-unused pixels.
+fn to_rgb(bgrx: &[u8]) -> Vec<u8> {
+    let mut rgb = vec![0u8; bgrx.len() / 4 * 3];
+    for (out, px) in rgb.chunks_exact_mut(3).zip(bgrx.chunks_exact(4)) {
+        out.copy_from_slice(&[px[2], px[1], px[0]]);
+    }
+    rgb
+}
+
+fn encode(
+    pixels: Pixels<'_>,
+    w: u32,
+    h: u32,
+    format: ImageFormat,
+    quality: u8,
+) -> Result<Vec<u8>, Error> {
     let fail = |e: &dyn std::fmt::Display| Error::Failed(format!("encoding the image failed: {e}"));
+    // JPEG takes the server's pixels as they are (its alpha channel is dropped); the others
+    // want RGB.
+    if let (ImageFormat::Jpeg, Pixels::Bgrx(bgrx)) = (format, pixels) {
+        let mut out = Vec::new();
+        let enc = jpeg_encoder::Encoder::new(&mut out, quality);
+        enc.encode(bgrx, w as u16, h as u16, jpeg_encoder::ColorType::Bgra)
+            .map_err(|e| fail(&e))?;
+        return Ok(out);
+    }
+    let converted;
+    let rgb = match pixels {
+        Pixels::Rgb(rgb) => rgb,
+        Pixels::Bgrx(bgrx) => {
+            converted = to_rgb(bgrx);
+            &converted
+        }
+    };
     let mut out = Vec::new();
     match format {
         ImageFormat::Png => {

@@ -5,6 +5,7 @@
 use anyhow::{bail, Context as _};
 use serde_json::{json, Value};
 
+use super::cpu::Ticks;
 use super::peers::Env;
 use super::{App, Bench, Series};
 
@@ -14,10 +15,14 @@ pub struct SnapshotFigures {
     pub app: &'static str,
     pub nodes: u64,
     pub pyatspi_nodes: u64,
+    /// Characters of the snapshot text.
+    pub chars: usize,
     pub full_rt: Series,
     pub full_daemon: Series,
     pub incremental_rt: Series,
     pub pyatspi: Series,
+    /// CPU ms per full snapshot: daemon, app, buses (all rounds together).
+    pub cpu: [f64; 3],
 }
 
 /// Typing figures for one way of typing: chars/s per run and the runs that lost characters.
@@ -73,14 +78,26 @@ async fn snapshots(b: &mut Bench, env: &Env, app: &App) -> anyhow::Result<Snapsh
     for _ in 0..WARMUP {
         b.call("computer.snapshot", full.clone()).await?;
     }
+    let (mut cpu, mut full_samples) = (Ticks::default(), 0);
+    let mut cpu_end = cpu;
     for round in 1..=b.o.rounds {
         let (mut rt, mut daemon, mut inc) = (Vec::new(), Vec::new(), Vec::new());
+        let start = Ticks::now(b.pid, app.pid);
         for _ in 0..b.o.samples {
             let a = b.call("computer.snapshot", full.clone()).await?;
             rt.push(a.ms);
             daemon.push(a.outcome["timing"]["exec_ms"].as_f64().unwrap_or(f64::NAN));
             f.nodes = a.result()["lines"].as_u64().unwrap_or(0);
+            f.chars = a.result()["snapshot"].as_str().map_or(0, str::len);
         }
+        let end = Ticks::now(b.pid, app.pid);
+        cpu.daemon += start.daemon;
+        cpu.app += start.app;
+        cpu.buses += start.buses;
+        cpu_end.daemon += end.daemon;
+        cpu_end.app += end.app;
+        cpu_end.buses += end.buses;
+        full_samples += b.o.samples;
         // The diffed snapshot right after a full one: nothing changed in between.
         b.call("computer.snapshot", diffed.clone()).await?;
         for _ in 0..b.o.samples {
@@ -98,14 +115,16 @@ async fn snapshots(b: &mut Bench, env: &Env, app: &App) -> anyhow::Result<Snapsh
         f.incremental_rt.push_round(&inc);
         f.pyatspi.push_round(&dumps);
         eprintln!(
-            "bench: {} round {round}: full {:.1} ms ({} nodes), unchanged incremental {:.1} ms, pyatspi {:.1} ms ({nodes} nodes)",
+            "bench: {} round {round}: full {:.1} ms ({} nodes, {} chars), unchanged incremental {:.1} ms, pyatspi {:.1} ms ({nodes} nodes)",
             app.name,
             f.full_rt.rounds[round - 1],
             f.nodes,
+            f.chars,
             f.incremental_rt.rounds[round - 1],
             f.pyatspi.rounds[round - 1],
         );
     }
+    f.cpu = cpu.per_step(cpu_end, full_samples);
     Ok(f)
 }
 
@@ -143,8 +162,14 @@ async fn screenshots(b: &mut Bench, env: &Env, r: &mut Results) -> anyhow::Resul
             s[4].push(env.scrot()?);
             s[5].push(env.import()?);
         }
-        let series =
-            [&mut r.png_daemon, &mut r.png_rt, &mut r.jpeg_daemon, &mut r.jpeg_rt, &mut r.scrot, &mut r.import];
+        let series = [
+            &mut r.png_daemon,
+            &mut r.png_rt,
+            &mut r.jpeg_daemon,
+            &mut r.jpeg_rt,
+            &mut r.scrot,
+            &mut r.import,
+        ];
         for (dst, samples) in series.into_iter().zip(&s) {
             dst.push_round(samples);
         }
@@ -196,11 +221,11 @@ async fn text(b: &mut Bench, env: &Env, mousepad: &App, r: &mut Results) -> anyh
         }
         p
     };
-    let clear = el(json!({"text": ""}));
+    let clear_params = el(json!({"text": ""}));
     for round in 0..=b.o.rounds {
         let mut rt = Vec::new();
         for _ in 0..b.o.samples {
-            b.call("computer.fill", clear.clone()).await?;
+            clear(b, &clear_params).await?;
             let a = b.call("computer.type", el(json!({"text": text}))).await?;
             if a.result()["via"] != "accessibility:insert_text" {
                 bail!("typing by ref did not use EditableText: {}", a.result());
@@ -214,21 +239,25 @@ async fn text(b: &mut Bench, env: &Env, mousepad: &App, r: &mut Results) -> anyh
         // Round 0 is warm-up.
         if round > 0 {
             r.editable_rt.push_round(&rt);
-            eprintln!("bench: EditableText round {round}: {:.2} ms", r.editable_rt.rounds[round - 1]);
+            eprintln!(
+                "bench: EditableText round {round}: {:.2} ms",
+                r.editable_rt.rounds[round - 1]
+            );
         }
     }
     for round in 1..=b.o.rounds {
-        b.call("computer.fill", clear.clone()).await?;
-        let a = b.call("computer.type", el(json!({"text": text, "dispatch": "foreground"}))).await?;
+        clear(b, &clear_params).await?;
+        let a =
+            b.call("computer.type", el(json!({"text": text, "dispatch": "foreground"}))).await?;
         if a.result()["via"] != "xtest" {
             bail!("foreground typing did not use XTest: {}", a.result());
         }
-        let landed = settle_read_back(b, &el(json!({})), text.len()).await?;
+        let landed = settle_read_back(b, &el(json!({})), &text).await?;
         count(&mut r.xtest, &text, &landed, a.ms);
-        b.call("computer.fill", clear.clone()).await?;
+        clear(b, &clear_params).await?;
         // The text view keeps the keyboard focus our typing gave it.
         let ms = env.xdotool_type(&text)?;
-        let landed = settle_read_back(b, &el(json!({})), text.len()).await?;
+        let landed = settle_read_back(b, &el(json!({})), &text).await?;
         count(&mut r.xdotool, &text, &landed, ms);
         eprintln!(
             "bench: typing round {round}: xtest {:.0} chars/s, xdotool {:.0} chars/s",
@@ -236,7 +265,7 @@ async fn text(b: &mut Bench, env: &Env, mousepad: &App, r: &mut Results) -> anyh
             r.xdotool.chars_per_s.rounds[round - 1]
         );
     }
-    b.call("computer.fill", clear).await?;
+    clear(b, &clear_params).await?;
     Ok(())
 }
 
@@ -245,21 +274,28 @@ async fn read_back(b: &mut Bench, el: &Value) -> anyhow::Result<String> {
     Ok(a.result()["text"].as_str().context("get_text gave no text")?.to_owned())
 }
 
-/// Reads back until the text stops growing (the app may still be handling queued keys).
-async fn settle_read_back(b: &mut Bench, el: &Value, want: usize) -> anyhow::Result<String> {
-    let mut last = read_back(b, el).await?;
-    for _ in 0..20 {
-        if last.len() >= want {
-            break;
+/// Reads back until the text is `want`, or for 10 s (the app may still be handling queued
+/// keys when the typing call returns; a busy machine delays them).
+async fn settle_read_back(b: &mut Bench, el: &Value, want: &str) -> anyhow::Result<String> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let now = read_back(b, el).await?;
+        if now == want || std::time::Instant::now() > deadline {
+            return Ok(now);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// Empties the text view through EditableText (again if a late keystroke lands meanwhile).
+async fn clear(b: &mut Bench, params: &Value) -> anyhow::Result<()> {
+    for _ in 0..10 {
+        if b.call("computer.fill", params.clone()).await.is_ok() {
+            return Ok(());
         }
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        let now = read_back(b, el).await?;
-        if now.len() == last.len() {
-            break;
-        }
-        last = now;
     }
-    Ok(last)
+    bail!("the text view could not be emptied")
 }
 
 fn count(t: &mut Typing, want: &str, landed: &str, ms: f64) {

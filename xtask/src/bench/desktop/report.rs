@@ -66,7 +66,13 @@ fn sides(r: &Results) -> Vec<Side> {
         out.push(side(what, v(&s.full_rt), "pyatspi dump", v(&s.pyatspi), "ms"));
     }
     out.push(side("png 1280x800, in daemon".into(), v(&r.png_daemon), "scrot", v(&r.scrot), "ms"));
-    out.push(side("png 1280x800, in daemon".into(), v(&r.png_daemon), "import", v(&r.import), "ms"));
+    out.push(side(
+        "png 1280x800, in daemon".into(),
+        v(&r.png_daemon),
+        "import",
+        v(&r.import),
+        "ms",
+    ));
     out.push(side("png 1280x800, round trip".into(), v(&r.png_rt), "scrot", v(&r.scrot), "ms"));
     out.push(side(
         "typing 1,000 chars (XTest)".into(),
@@ -114,7 +120,11 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
     let cpus = std::thread::available_parallelism().map_or(0, usize::from);
     writeln!(out, "\nbench desktop: gloveboxd (release) on an embedded 1280x800 desktop, {cpus} CPUs, load average {} at start, {} at end, {} client", r.loadavg.0, r.loadavg.1, client_build())?;
     writeln!(out, "{} rounds x {} samples after warm-up (typing: one run per round); values are medians of the round medians; ours = round trip over WebSocket unless it says in daemon", r.rounds, r.samples)?;
-    writeln!(out, "\n  {:<44}{:>10}   {:<18}{:>10}{:>9}", "side by side", "ours", "peer", "peer", "speed-up")?;
+    writeln!(
+        out,
+        "\n  {:<44}{:>10}   {:<18}{:>10}{:>9}",
+        "side by side", "ours", "peer", "peer", "speed-up"
+    )?;
     for s in sides(r) {
         let speedup = if s.unit == "ch/s" { s.ours / s.peer } else { s.peer / s.ours };
         writeln!(
@@ -125,10 +135,31 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
     }
     writeln!(out, "\n  other figures (ms)")?;
     for s in &r.snapshots {
-        writeln!(out, "  {:<44}{:>7.1}", format!("{} full snapshot, in daemon", s.app), v(&s.full_daemon))?;
-        writeln!(out, "  {:<44}{:>7.1}", format!("{} unchanged incremental", s.app), v(&s.incremental_rt))?;
+        writeln!(
+            out,
+            "  {:<44}{:>7.1}",
+            format!("{} full snapshot, in daemon", s.app),
+            v(&s.full_daemon)
+        )?;
+        writeln!(
+            out,
+            "  {:<44}{:>7.1}",
+            format!("{} unchanged incremental", s.app),
+            v(&s.incremental_rt)
+        )?;
+        let [d, a, bus] = s.cpu;
+        writeln!(
+            out,
+            "  {:<44}{d:>7.1} daemon {a:.1} app {bus:.1} buses",
+            format!("{} cpu per full snapshot", s.app)
+        )?;
     }
-    for (what, s) in [("jpeg q80, in daemon", &r.jpeg_daemon), ("jpeg q80, round trip", &r.jpeg_rt), ("click by ref (capture:false), round trip", &r.click_rt), ("1,000 chars through EditableText", &r.editable_rt)] {
+    for (what, s) in [
+        ("jpeg q80, in daemon", &r.jpeg_daemon),
+        ("jpeg q80, round trip", &r.jpeg_rt),
+        ("click by ref (capture:false), round trip", &r.click_rt),
+        ("1,000 chars through EditableText", &r.editable_rt),
+    ] {
         writeln!(out, "  {what:<44}{:>7.2}", v(s))?;
     }
     writeln!(out, "{}", typing_line("XTest (ours)", &r.xtest))?;
@@ -166,7 +197,8 @@ pub fn write_json(r: &Results, path: &Path) -> anyhow::Result<()> {
         .map(|s| {
             json!({"app": s.app, "nodes": s.nodes, "pyatspi_nodes": s.pyatspi_nodes,
                    "full_ms": series(&s.full_rt), "full_in_daemon_ms": series(&s.full_daemon),
-                   "unchanged_incremental_ms": series(&s.incremental_rt), "pyatspi_ms": series(&s.pyatspi)})
+                   "unchanged_incremental_ms": series(&s.incremental_rt), "pyatspi_ms": series(&s.pyatspi),
+                   "cpu_ms_per_full_snapshot": {"daemon": round2(s.cpu[0]), "app": round2(s.cpu[1]), "buses": round2(s.cpu[2])}})
         })
         .collect();
     let typing = |t: &Typing| json!({"chars_per_s": series(&t.chars_per_s), "runs": t.runs, "lossy_runs": t.lossy_runs, "worst_landed": t.worst_landed});
