@@ -5,6 +5,7 @@
 
 mod changes;
 mod direct;
+mod fixed;
 mod tree;
 
 use std::collections::HashMap;
@@ -57,6 +58,7 @@ pub struct A11y {
     apps: Arc<AppCache>,
     changes: Arc<changes::Changes>,
     direct: Arc<direct::Direct>,
+    fixed: Arc<fixed::Fixed>,
 }
 
 /// The registry's children: (bus name, object path) per app.
@@ -86,7 +88,12 @@ impl AppCache {
 }
 
 /// Watches the bus for app list changes until the connection closes.
-async fn watch(conn: zbus::Connection, cache: Arc<AppCache>, direct: Arc<direct::Direct>) {
+async fn watch(
+    conn: zbus::Connection,
+    cache: Arc<AppCache>,
+    direct: Arc<direct::Direct>,
+    fixed: Arc<fixed::Fixed>,
+) {
     use futures::StreamExt as _;
     let rules = (|| -> zbus::Result<_> {
         let owners = zbus::MatchRule::builder()
@@ -123,6 +130,7 @@ async fn watch(conn: zbus::Connection, cache: Arc<AppCache>, direct: Arc<direct:
             .map(|(name, _, _)| name);
         if let Some(name) = &gone {
             direct.forget(name);
+            fixed.forget_app(name);
         }
         cache.invalidate(gone.as_deref());
     }
@@ -198,10 +206,11 @@ impl A11y {
             .map_err(|e| unavailable("cannot connect to the AT-SPI bus", &e))?;
         let apps = Arc::new(AppCache::default());
         let direct = Arc::new(direct::Direct::default());
-        tokio::spawn(watch(conn.clone(), apps.clone(), direct.clone()));
+        let fixed = Arc::new(fixed::Fixed::default());
+        tokio::spawn(watch(conn.clone(), apps.clone(), direct.clone(), fixed.clone()));
         let changes = Arc::new(changes::Changes::default());
         tokio::spawn(changes::watch(conn.clone(), changes.clone()));
-        Ok(A11y { conn, apps, changes, direct })
+        Ok(A11y { conn, apps, changes, direct, fixed })
     }
 
     pub(crate) async fn call<B, R>(

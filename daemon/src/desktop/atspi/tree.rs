@@ -101,7 +101,8 @@ impl A11y {
     }
 
     /// What every element has, and its children: all asked at once (one round trip per tree
-    /// level). The box, actions and value come from [`A11y::details`].
+    /// level); role and interfaces only the first time an element is seen. The box, actions
+    /// and value come from [`A11y::details`].
     async fn head(
         &self,
         bus: &str,
@@ -109,11 +110,23 @@ impl A11y {
         depth: u16,
         opts: WalkOptions,
     ) -> Option<(Elem, Vec<(String, OwnedObjectPath)>)> {
-        let (role, name, states, ifaces, children) = futures::join!(
-            self.call::<_, String>(bus, path, ACCESSIBLE, "GetRoleName", &()),
+        let key = key(bus, path);
+        let known = self.fixed.get(&key);
+        let (fixed, name, states, children) = futures::join!(
+            async {
+                if let Some(f) = known {
+                    return Some(f);
+                }
+                let (role, ifaces) = futures::join!(
+                    self.call::<_, String>(bus, path, ACCESSIBLE, "GetRoleName", &()),
+                    self.interfaces(bus, path),
+                );
+                let f = (role.ok()?, ifaces.unwrap_or_else(|_| InterfaceSet::empty()));
+                self.fixed.put(&key, &f);
+                Some(f)
+            },
             self.prop::<String>(bus, path, ACCESSIBLE, "Name"),
             self.states(bus, path),
-            self.interfaces(bus, path),
             async {
                 if depth < opts.max_depth {
                     self.children(bus, path).await.unwrap_or_default()
@@ -122,13 +135,14 @@ impl A11y {
                 }
             },
         );
+        let (role, ifaces) = fixed?;
         let elem = Elem {
-            key: key(bus, path),
+            key,
             depth,
-            role: role.ok()?,
+            role,
             name: name.unwrap_or_default(),
             states: states.unwrap_or_else(|_| StateSet::empty()),
-            ifaces: ifaces.unwrap_or_else(|_| InterfaceSet::empty()),
+            ifaces,
             bbox: None,
             actions: Vec::new(),
             value: None,

@@ -40,6 +40,8 @@ pub struct Results {
     pub samples: usize,
     pub loadavg: (String, String),
     pub snapshots: Vec<SnapshotFigures>,
+    /// Reading the pixels from the X server (part of both in-daemon figures).
+    pub grab: Series,
     pub png_daemon: Series,
     pub png_rt: Series,
     pub jpeg_daemon: Series,
@@ -128,11 +130,11 @@ async fn snapshots(b: &mut Bench, env: &Env, app: &App) -> anyhow::Result<Snapsh
     Ok(f)
 }
 
-/// The daemon's own capture + encode time from the screenshot result.
-fn in_daemon(v: &Value) -> anyhow::Result<f64> {
+/// The daemon's own capture + encode time from the screenshot result, and the capture alone.
+fn in_daemon(v: &Value) -> anyhow::Result<(f64, f64)> {
     let t = &v["timing"];
     match (t["grab_ms"].as_f64(), t["encode_ms"].as_f64()) {
-        (Some(g), Some(e)) => Ok(g + e),
+        (Some(g), Some(e)) => Ok((g + e, g)),
         _ => bail!("the screenshot result has no timing.grab_ms/encode_ms: {t}"),
     }
 }
@@ -148,16 +150,19 @@ async fn screenshots(b: &mut Bench, env: &Env, r: &mut Results) -> anyhow::Resul
     }
     for round in 1..=b.o.rounds {
         let mut s: [Vec<f64>; 6] = Default::default();
+        let mut grab = Vec::new();
         for _ in 0..b.o.samples {
             let a = b.call("computer.screenshot", png.clone()).await?;
             let v = a.result();
             if v["width"] != 1280 || v["height"] != 800 {
                 bail!("expected a 1280x800 screen, got {}x{}", v["width"], v["height"]);
             }
-            s[0].push(in_daemon(v)?);
+            let (total, g) = in_daemon(v)?;
+            s[0].push(total);
+            grab.push(g);
             s[1].push(a.ms);
             let a = b.call("computer.screenshot", jpeg.clone()).await?;
-            s[2].push(in_daemon(a.result())?);
+            s[2].push(in_daemon(a.result())?.0);
             s[3].push(a.ms);
             s[4].push(env.scrot()?);
             s[5].push(env.import()?);
@@ -173,6 +178,7 @@ async fn screenshots(b: &mut Bench, env: &Env, r: &mut Results) -> anyhow::Resul
         for (dst, samples) in series.into_iter().zip(&s) {
             dst.push_round(samples);
         }
+        r.grab.push_round(&grab);
         eprintln!(
             "bench: screenshot round {round}: png {:.1} ms in daemon ({:.1} round trip), jpeg {:.1} ({:.1}), scrot {:.1}, import {:.1}",
             r.png_daemon.rounds[round - 1], r.png_rt.rounds[round - 1], r.jpeg_daemon.rounds[round - 1],

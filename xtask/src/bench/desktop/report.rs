@@ -155,6 +155,7 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
         )?;
     }
     for (what, s) in [
+        ("capture alone (MIT-SHM), in daemon", &r.grab),
         ("jpeg q80, in daemon", &r.jpeg_daemon),
         ("jpeg q80, round trip", &r.jpeg_rt),
         ("click by ref (capture:false), round trip", &r.click_rt),
@@ -211,7 +212,7 @@ pub fn write_json(r: &Results, path: &Path) -> anyhow::Result<()> {
         "rounds": r.rounds, "samples": r.samples,
         "loadavg": {"start": r.loadavg.0, "end": r.loadavg.1},
         "snapshots": snaps,
-        "screenshot_ms": {"png_in_daemon": series(&r.png_daemon), "png_round_trip": series(&r.png_rt),
+        "screenshot_ms": {"grab_in_daemon": series(&r.grab), "png_in_daemon": series(&r.png_daemon), "png_round_trip": series(&r.png_rt),
                           "jpeg_in_daemon": series(&r.jpeg_daemon), "jpeg_round_trip": series(&r.jpeg_rt),
                           "scrot": series(&r.scrot), "import": series(&r.import)},
         "click_ms": series(&r.click_rt),
