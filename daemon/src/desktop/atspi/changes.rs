@@ -145,22 +145,6 @@ impl A11y {
         .await
     }
 
-    async fn bus_call<B, R>(
-        &self,
-        dest: &str,
-        path: &str,
-        iface: &str,
-        method: &str,
-        body: &B,
-    ) -> zbus::Result<R>
-    where
-        B: serde::Serialize + zbus::zvariant::DynamicType,
-        R: serde::de::DeserializeOwned + zbus::zvariant::Type,
-    {
-        let msg = self.conn.call_method(Some(dest), path, Some(iface), method, body).await?;
-        msg.body().deserialize::<R>()
-    }
-
     /// [`A11y::walk`], reusing the last walk of the same subtree when its app sent no event
     /// since and its windows did not move.
     pub async fn walk_reusing(&self, bus: &str, path: &str, opts: WalkOptions) -> Arc<Vec<Elem>> {

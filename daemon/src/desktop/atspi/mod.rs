@@ -213,6 +213,7 @@ impl A11y {
         Ok(A11y { conn, apps, changes, direct, fixed })
     }
 
+    /// A method call to an app: over its direct connection when it has one, else the bus.
     pub(crate) async fn call<B, R>(
         &self,
         dest: &str,
@@ -225,18 +226,32 @@ impl A11y {
         B: serde::Serialize + DynamicType,
         R: DeserializeOwned + Type,
     {
-        let msg = match self.direct(dest).await {
-            Some(direct) => {
-                let sent = direct.call_method(None::<&str>, path, Some(iface), method, body).await;
-                if let Err(e) = &sent {
-                    if is_gone(e) {
-                        self.direct.forget(dest);
-                    }
-                }
-                sent?
-            }
-            None => self.conn.call_method(Some(dest), path, Some(iface), method, body).await?,
+        let Some(direct) = self.direct(dest).await else {
+            return self.bus_call(dest, path, iface, method, body).await;
         };
+        let sent = direct.call_method(None::<&str>, path, Some(iface), method, body).await;
+        if let Err(e) = &sent {
+            if is_gone(e) {
+                self.direct.forget(dest);
+            }
+        }
+        sent?.body().deserialize::<R>()
+    }
+
+    /// A method call over the bus (its reply comes after every signal the app sent before).
+    pub(crate) async fn bus_call<B, R>(
+        &self,
+        dest: &str,
+        path: &str,
+        iface: &str,
+        method: &str,
+        body: &B,
+    ) -> zbus::Result<R>
+    where
+        B: serde::Serialize + DynamicType,
+        R: DeserializeOwned + Type,
+    {
+        let msg = self.conn.call_method(Some(dest), path, Some(iface), method, body).await?;
         msg.body().deserialize::<R>()
     }
 
