@@ -42,6 +42,9 @@ pub struct Results {
     pub snapshots: Vec<SnapshotFigures>,
     /// Reading the pixels from the X server (part of both in-daemon figures).
     pub grab: Series,
+    /// Size of the last PNG and JPEG, in KiB.
+    pub png_kib: f64,
+    pub jpeg_kib: f64,
     pub png_daemon: Series,
     pub png_rt: Series,
     pub jpeg_daemon: Series,
@@ -130,6 +133,11 @@ async fn snapshots(b: &mut Bench, env: &Env, app: &App) -> anyhow::Result<Snapsh
     Ok(f)
 }
 
+/// The decoded size of a screenshot result's base64 data, in KiB.
+fn kib(v: &Value) -> f64 {
+    v["data"].as_str().map_or(0.0, |d| d.len() as f64 * 0.75 / 1024.0)
+}
+
 /// The daemon's own capture + encode time from the screenshot result, and the capture alone.
 fn in_daemon(v: &Value) -> anyhow::Result<(f64, f64)> {
     let t = &v["timing"];
@@ -161,8 +169,10 @@ async fn screenshots(b: &mut Bench, env: &Env, r: &mut Results) -> anyhow::Resul
             s[0].push(total);
             grab.push(g);
             s[1].push(a.ms);
+            r.png_kib = kib(v);
             let a = b.call("computer.screenshot", jpeg.clone()).await?;
             s[2].push(in_daemon(a.result())?.0);
+            r.jpeg_kib = kib(a.result());
             s[3].push(a.ms);
             s[4].push(env.scrot()?);
             s[5].push(env.import()?);

@@ -163,6 +163,11 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
     ] {
         writeln!(out, "  {what:<44}{:>7.2}", v(s))?;
     }
+    writeln!(
+        out,
+        "  {:<44}{:>7.0} KiB png, {:.0} KiB jpeg",
+        "screenshot sizes", r.png_kib, r.jpeg_kib
+    )?;
     writeln!(out, "{}", typing_line("XTest (ours)", &r.xtest))?;
     writeln!(out, "{}", typing_line("xdotool --delay 0", &r.xdotool))?;
     writeln!(out, "\n  {:<30}{:>12}{:>12}{:>8}  verdict", "goal", "value", "goal", "ratio")?;
