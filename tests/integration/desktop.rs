@@ -390,3 +390,45 @@ async fn gtk4_boxes_are_screen_coordinates() {
     assert!(bx >= wx && by >= wy, "button {line} lies inside the window at {wx},{wy}");
     f.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn diffed_snapshots_see_text_changes_and_window_moves() {
+    let f = DesktopFixture::start().await;
+    let mut c = f.daemon.actor().await;
+    let pid = f.launch(&["mousepad", "--disable-server"]);
+    let app = f.wait_app(&mut c, pid).await;
+    let (view, _) = f.wait_line(&mut c, &app, &["text", "editable"]).await;
+    let params = json!({"app_id": app, "limit": 5000});
+
+    ok(&c.call("computer.snapshot", params.clone()).await);
+    let same = ok(&c.call("computer.snapshot", params.clone()).await);
+    assert_eq!(same["mode"], "incremental", "{same}");
+    assert_eq!((same["added"].as_u64(), same["updated"].as_u64()), (Some(0), Some(0)), "{same}");
+
+    // A text change is an event from the app: the next diffed snapshot walks again.
+    ok(&c.call("computer.fill", json!({"app_id": app, "ref": view, "text": "hello"})).await);
+    let changed = ok(&c.call("computer.snapshot", params.clone()).await);
+    let text = changed["snapshot"].as_str().unwrap_or_default();
+    assert!(text.contains("value=\"hello\""), "the new text shows: {changed}");
+
+    // A moved window sends no event, but every box moves with it.
+    let wins = ok(&c.call("context.list_windows", json!({"app_id": app})).await);
+    let id = wins["windows"][0]["window_id"].as_str().expect("window id").to_owned();
+    let before = find_line(text, &[&format!("[ref={view}]")]).expect("view line").1;
+    ok(&c
+        .call("computer.window", json!({"window_id": id, "operation": "move", "x": 137, "y": 91}))
+        .await);
+    let deadline = Instant::now() + DEADLINE;
+    loop {
+        let moved = ok(&c.call("computer.snapshot", params.clone()).await);
+        let text = moved["snapshot"].as_str().unwrap_or_default();
+        if let Some((_, after)) = find_line(text, &[&format!("[ref={view}]")]) {
+            if after != before {
+                break;
+            }
+        }
+        assert!(Instant::now() < deadline, "the box never moved from {before}: {moved}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    f.stop().await;
+}

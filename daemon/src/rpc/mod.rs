@@ -111,6 +111,11 @@ pub async fn serve(
             },
             _ = &mut shutdown => break,
         };
+        // Answers go out as soon as they are written: with Nagle's algorithm on, an answer
+        // written in two parts waits for the client's delayed ACK (40 ms) before its tail.
+        if let Err(e) = sock.set_nodelay(true) {
+            tracing::debug!(%peer, "cannot set TCP_NODELAY: {e}");
+        }
         let daemon = daemon.clone();
         let methods = methods.clone();
         let stop = stop_handle.clone();

@@ -43,13 +43,18 @@ pub struct Memory {
 impl Daemon {
     /// `gloveboxd --listen 127.0.0.1:0 --state-dir <tmp> --desktop auto`, banner read.
     pub fn start(bin: &Path) -> anyhow::Result<Daemon> {
+        Daemon::start_on(bin, "auto")
+    }
+
+    /// The same with `--desktop <desktop>` (`embedded`: a private Xvfb, buses and openbox).
+    pub fn start_on(bin: &Path, desktop: &str) -> anyhow::Result<Daemon> {
         let nanos = SystemTime::now().duration_since(UNIX_EPOCH)?.subsec_nanos();
         let state =
             std::env::temp_dir().join(format!("glovebox-bench-{}-{nanos}", std::process::id()));
         std::fs::create_dir_all(&state).with_context(|| format!("creating {}", state.display()))?;
         let log = std::fs::File::create(state.join("gloveboxd.log"))?;
         let mut child = Command::new(bin)
-            .args(["--listen", "127.0.0.1:0", "--desktop", "auto", "--state-dir"])
+            .args(["--listen", "127.0.0.1:0", "--desktop", desktop, "--state-dir"])
             .arg(&state)
             .env_remove("GLOVEBOX_TOKEN")
             .stdout(Stdio::piped())

@@ -4,6 +4,7 @@
 mod browser;
 mod client;
 mod daemon;
+mod desktop;
 mod load;
 mod report;
 mod rpc;
@@ -17,10 +18,11 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     match args.split_first() {
         Some((name, rest)) if name == "rpc" => rpc::run(rest),
         Some((name, rest)) if name == "browser" => browser::run(rest),
+        Some((name, rest)) if name == "desktop" => desktop::run(rest),
         Some((name, rest)) if name == "settle" => settle::run(rest),
         Some((name, rest)) if name == "load" => load::run(rest),
-        Some((name, _)) => bail!("unknown bench {name:?}; known: rpc, browser, settle, load"),
-        None => bail!("usage: cargo xtask bench <name> [args]\n  rpc [--iterations N] [--seconds S] [--rounds R] [--connections C]\n  browser [--rounds R] [--snapshots N] [--clicks N] [--fills N] [--shots N] [--no-peer]\n  settle [--iterations N]\n  load [--sessions N] [--seconds S]"),
+        Some((name, _)) => bail!("unknown bench {name:?}; known: rpc, browser, desktop, settle, load"),
+        None => bail!("usage: cargo xtask bench <name> [args]\n  rpc [--iterations N] [--seconds S] [--rounds R] [--connections C]\n  browser [--rounds R] [--snapshots N] [--clicks N] [--fills N] [--shots N] [--no-peer]\n  desktop [--rounds R] [--samples N]\n  settle [--iterations N]\n  load [--sessions N] [--seconds S]"),
     }
 }
 

@@ -3,6 +3,9 @@
 //! Value). Calls go out as raw D-Bus method calls without proxy property caches, and every
 //! node's calls run concurrently.
 
+mod changes;
+mod direct;
+mod fixed;
 mod focus;
 mod tree;
 
@@ -54,6 +57,9 @@ impl AppInfo {
 pub struct A11y {
     conn: zbus::Connection,
     apps: Arc<AppCache>,
+    changes: Arc<changes::Changes>,
+    direct: Arc<direct::Direct>,
+    fixed: Arc<fixed::Fixed>,
 }
 
 /// The registry's children: (bus name, object path) per app.
@@ -86,7 +92,12 @@ impl AppCache {
 }
 
 /// Watches the bus for app list changes until the connection closes.
-async fn watch(conn: zbus::Connection, cache: Arc<AppCache>) {
+async fn watch(
+    conn: zbus::Connection,
+    cache: Arc<AppCache>,
+    direct: Arc<direct::Direct>,
+    fixed: Arc<fixed::Fixed>,
+) {
     use futures::StreamExt as _;
     let rules = (|| -> zbus::Result<_> {
         let owners = zbus::MatchRule::builder()
@@ -121,6 +132,10 @@ async fn watch(conn: zbus::Connection, cache: Arc<AppCache>) {
             .ok()
             .filter(|(_, _, new)| new.is_empty())
             .map(|(name, _, _)| name);
+        if let Some(name) = &gone {
+            direct.forget(name);
+            fixed.forget_app(name);
+        }
         cache.invalidate(gone.as_deref());
     }
 }
@@ -194,8 +209,12 @@ impl A11y {
             .await
             .map_err(|e| unavailable("cannot connect to the AT-SPI bus", &e))?;
         let apps = Arc::new(AppCache::default());
-        tokio::spawn(watch(conn.clone(), apps.clone()));
-        Ok(A11y { conn, apps })
+        let direct = Arc::new(direct::Direct::default());
+        let fixed = Arc::new(fixed::Fixed::default());
+        tokio::spawn(watch(conn.clone(), apps.clone(), direct.clone(), fixed.clone()));
+        let changes = Arc::new(changes::Changes::default());
+        tokio::spawn(changes::watch(conn.clone(), changes.clone()));
+        Ok(A11y { conn, apps, changes, direct, fixed })
     }
 
     /// A receiver that changes whenever the app list may have changed.
@@ -203,7 +222,33 @@ impl A11y {
         self.apps.changed.subscribe()
     }
 
+    /// A method call to an app: over its direct connection when it has one, else the bus.
     pub(crate) async fn call<B, R>(
+        &self,
+        dest: &str,
+        path: &str,
+        iface: &str,
+        method: &str,
+        body: &B,
+    ) -> zbus::Result<R>
+    where
+        B: serde::Serialize + DynamicType,
+        R: DeserializeOwned + Type,
+    {
+        let Some(direct) = self.direct(dest).await else {
+            return self.bus_call(dest, path, iface, method, body).await;
+        };
+        let sent = direct.call_method(None::<&str>, path, Some(iface), method, body).await;
+        if let Err(e) = &sent {
+            if is_gone(e) {
+                self.direct.forget(dest);
+            }
+        }
+        sent?.body().deserialize::<R>()
+    }
+
+    /// A method call over the bus (its reply comes after every signal the app sent before).
+    pub(crate) async fn bus_call<B, R>(
         &self,
         dest: &str,
         path: &str,
@@ -242,7 +287,18 @@ impl A11y {
         name: &str,
         v: Value<'_>,
     ) -> zbus::Result<()> {
-        self.conn.call_method(Some(dest), path, Some(PROPS), "Set", &(iface, name, v)).await?;
+        match self.direct(dest).await {
+            Some(direct) => {
+                direct
+                    .call_method(None::<&str>, path, Some(PROPS), "Set", &(iface, name, v))
+                    .await?
+            }
+            None => {
+                self.conn
+                    .call_method(Some(dest), path, Some(PROPS), "Set", &(iface, name, v))
+                    .await?
+            }
+        };
         Ok(())
     }
 

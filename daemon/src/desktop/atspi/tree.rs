@@ -1,5 +1,6 @@
 //! Tree walks for snapshots: every node's role, name, states, interfaces and children are
-//! fetched concurrently, then its box, actions and value; siblings are walked concurrently.
+//! fetched concurrently, then its box, actions and value alongside its subtree; siblings are
+//! walked concurrently.
 //! Subtrees of nodes that are not showing are not entered (closed menus, hidden pages).
 
 use atspi::{Interface, InterfaceSet, State, StateSet};
@@ -7,6 +8,12 @@ use futures::future::{join_all, BoxFuture};
 use zbus::zvariant::OwnedObjectPath;
 
 use super::{key, A11y, ACCESSIBLE};
+
+/// An element's box, action names and value.
+type Details = (Option<(i32, i32, i32, i32)>, Vec<String>, Option<String>);
+
+/// Characters of an element's text a walk reads for its `value=`.
+const VALUE_CHARS: i32 = 101;
 
 /// One element as walked.
 #[derive(Debug, Clone)]
@@ -67,7 +74,7 @@ impl A11y {
             {
                 return Vec::new();
             }
-            let Some((mut elem, kids)) = self.elem(&bus, &path, depth, opts).await else {
+            let Some((mut elem, kids)) = self.head(&bus, &path, depth, opts).await else {
                 return Vec::new();
             };
             let showing = elem.states.contains(State::Showing)
@@ -75,35 +82,51 @@ impl A11y {
                 || opts.trust_visible && elem.states.contains(State::Visible);
             let enter = showing || elem.role == "application";
             let kids = if enter { kids } else { Vec::new() };
-            if !showing && depth > 0 {
-                elem.bbox = None;
-            }
-            let subtrees = join_all(
-                kids.into_iter()
-                    .map(|(b, p)| self.walk_node(b, p.to_string(), depth + 1, opts, budget)),
-            )
-            .await;
+            // The element's details and its subtrees are fetched concurrently.
+            let ((bbox, actions, value), subtrees) = futures::join!(
+                self.details(&bus, &path, &elem, showing, opts),
+                join_all(kids.into_iter().map(|(b, p)| self.walk_node(
+                    b,
+                    p.to_string(),
+                    depth + 1,
+                    opts,
+                    budget
+                )),)
+            );
+            (elem.bbox, elem.actions, elem.value) = (bbox, actions, value);
             let mut out = vec![elem];
             out.extend(subtrees.into_iter().flatten());
             out
         })
     }
 
-    /// Everything a snapshot line says about one element, and its children. All calls go
-    /// out at once (one round trip per tree level); calls to interfaces the element lacks
-    /// just fail. Only values need a second call, for the few elements that have one.
-    pub async fn elem(
+    /// What every element has, and its children: all asked at once (one round trip per tree
+    /// level); role and interfaces only the first time an element is seen. The box, actions
+    /// and value come from [`A11y::details`].
+    async fn head(
         &self,
         bus: &str,
         path: &str,
         depth: u16,
         opts: WalkOptions,
     ) -> Option<(Elem, Vec<(String, OwnedObjectPath)>)> {
-        let (role, name, states, ifaces, children, extents, actions) = futures::join!(
-            self.call::<_, String>(bus, path, ACCESSIBLE, "GetRoleName", &()),
+        let key = key(bus, path);
+        let known = self.fixed.get(&key);
+        let (fixed, name, states, children) = futures::join!(
+            async {
+                if let Some(f) = known {
+                    return Some(f);
+                }
+                let (role, ifaces) = futures::join!(
+                    self.call::<_, String>(bus, path, ACCESSIBLE, "GetRoleName", &()),
+                    self.interfaces(bus, path),
+                );
+                let f = (role.ok()?, ifaces.unwrap_or_else(|_| InterfaceSet::empty()));
+                self.fixed.put(&key, &f);
+                Some(f)
+            },
             self.prop::<String>(bus, path, ACCESSIBLE, "Name"),
             self.states(bus, path),
-            self.interfaces(bus, path),
             async {
                 if depth < opts.max_depth {
                     self.children(bus, path).await.unwrap_or_default()
@@ -111,25 +134,49 @@ impl A11y {
                     Vec::new()
                 }
             },
+        );
+        let (role, ifaces) = fixed?;
+        let elem = Elem {
+            key,
+            depth,
+            role,
+            name: name.unwrap_or_default(),
+            states: states.unwrap_or_else(|_| StateSet::empty()),
+            ifaces,
+            bbox: None,
+            actions: Vec::new(),
+            value: None,
+        };
+        Some((elem, children))
+    }
+
+    /// Only what the element's interfaces and states call for, so no call is made just to
+    /// fail: a box when it is showing, its actions, a value.
+    async fn details(
+        &self,
+        bus: &str,
+        path: &str,
+        e: &Elem,
+        shown: bool,
+        opts: WalkOptions,
+    ) -> Details {
+        let (extents, actions, value) = futures::join!(
             async {
-                if depth > 0 {
+                if shown && e.depth > 0 && e.ifaces.contains(Interface::Component) {
                     self.extents(bus, path).await.ok()
                 } else {
                     None
                 }
             },
-            self.actions(bus, path),
+            async {
+                if e.ifaces.contains(Interface::Action) {
+                    self.actions(bus, path).await.unwrap_or_default()
+                } else {
+                    Vec::new()
+                }
+            },
+            self.display_value(bus, path, e.ifaces, &e.role),
         );
-        let role = role.ok()?;
-        let ifaces = ifaces.unwrap_or_else(|_| InterfaceSet::empty());
-        let states = states.unwrap_or_else(|_| StateSet::empty());
-        let extents = extents.filter(|_| ifaces.contains(Interface::Component));
-        let actions = if ifaces.contains(Interface::Action) {
-            actions.unwrap_or_default()
-        } else {
-            Vec::new()
-        };
-        let value = self.display_value(bus, path, ifaces, &role).await;
         let bbox = extents
             .map(|(x, y, w, h)| {
                 if x == i32::MIN || y == i32::MIN {
@@ -138,19 +185,8 @@ impl A11y {
                     (x + opts.offset.0, y + opts.offset.1, w, h)
                 }
             })
-            .filter(|e| on_screen(*e, opts.screen));
-        let elem = Elem {
-            key: key(bus, path),
-            depth,
-            role,
-            name: name.unwrap_or_default(),
-            states,
-            ifaces,
-            bbox,
-            actions,
-            value,
-        };
-        Some((elem, children))
+            .filter(|b| on_screen(*b, opts.screen));
+        (bbox, actions, value)
     }
 
     async fn display_value(
@@ -168,8 +204,10 @@ impl A11y {
         let texty = ifaces.contains(Interface::EditableText)
             || matches!(role, "text" | "entry" | "password text" | "spin button" | "editbar");
         if ifaces.contains(Interface::Text) && texty {
+            // A line shows the first 100 characters; one more says there is more. A whole
+            // document would cost the app far more than the rest of the walk.
             let t: String = self
-                .call(bus, path, "org.a11y.atspi.Text", "GetText", &(0i32, -1i32))
+                .call(bus, path, "org.a11y.atspi.Text", "GetText", &(0i32, VALUE_CHARS))
                 .await
                 .ok()?;
             return Some(t);

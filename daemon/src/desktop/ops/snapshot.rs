@@ -1,6 +1,8 @@
 //! Snapshots: walking an app, a window, a subtree or the whole desktop, and the one-line
 //! rendering of each element.
 
+use std::sync::Arc;
+
 use ::atspi::State;
 
 use super::{parts, what, El};
@@ -98,32 +100,38 @@ impl Desktop {
             .unwrap_or((0, 0))
     }
 
-    /// Walks an app (or one of its windows, or a subtree) for a snapshot.
+    /// Walks an app (or one of its windows, or a subtree) for a snapshot. With `reuse`, the
+    /// last walk of the same subtree is returned when the app sent no event since.
     pub async fn observe_app(
         &self,
         pid: u32,
         scope: Option<&El>,
         window_title: Option<&str>,
         max_depth: u16,
-    ) -> Result<Vec<Elem>, Error> {
+        reuse: bool,
+    ) -> Result<Arc<Vec<Elem>>, Error> {
         let app = self.app(pid).await?;
         let mut opts = self.walk_options(max_depth);
         opts.offset = self.offset_for(&app).await;
         opts.trust_visible = app.window_relative();
-        if let Some(el) = scope {
-            let (bus, path) = parts(el)?;
-            let out = self.a11y.walk(bus, path, opts).await;
-            if out.is_empty() {
-                return Err(Error::Gone { what: what(el) });
+        let (bus, path) = match scope {
+            Some(el) => parts(el)?,
+            None => {
+                let window = window_title
+                    .and_then(|title| app.windows.iter().find(|w| w.0 == title))
+                    .map(|w| w.2.as_str());
+                (app.bus.as_str(), window.unwrap_or(ROOT))
             }
-            return Ok(out);
+        };
+        let out = if reuse {
+            self.a11y.walk_reusing(bus, path, opts).await
+        } else {
+            Arc::new(self.a11y.walk(bus, path, opts).await)
+        };
+        match scope {
+            Some(el) if out.is_empty() => Err(Error::Gone { what: what(el) }),
+            _ => Ok(out),
         }
-        if let Some(title) = window_title {
-            if let Some((_, _, path, _)) = app.windows.iter().find(|w| w.0 == title) {
-                return Ok(self.a11y.walk(&app.bus, path, opts).await);
-            }
-        }
-        Ok(self.a11y.walk(&app.bus, ROOT, opts).await)
     }
 
     /// The whole desktop: every app (shallow by default).

@@ -33,7 +33,10 @@ pub(in crate::dispatch) async fn snapshot_app(
 ) -> Result<View, DaemonError> {
     let started = Instant::now();
     let key = format!("app:{pid}");
-    let elems = match d.observe_app(pid, scope, window_title, max_depth).await {
+    // A snapshot that will be diffed may reuse the last walk of an unchanged app; one with
+    // diffing disabled always walks afresh.
+    let reuse = !budget.disable_diffing;
+    let elems = match d.observe_app(pid, scope, window_title, max_depth, reuse).await {
         Ok(e) => e,
         Err(e @ crate::desktop::Error::NotFound { .. }) => {
             // The app is gone: its refs go stale with the reason.
@@ -132,8 +135,8 @@ pub(super) fn wait_for(ctx: Ctx, call: Checked) -> Fut {
                 "window_opens" => d.windows().await?.iter().any(|w| hit(&w.title)),
                 _ => {
                     let elems = match t.pid {
-                        Some(pid) => d.observe_app(pid, None, None, 60).await?,
-                        None => d.observe_desktop(8).await?,
+                        Some(pid) => d.observe_app(pid, None, None, 60, true).await?,
+                        None => d.observe_desktop(8).await?.into(),
                     };
                     let nodes = crate::desktop::nodes(&elems);
                     let present = nodes.iter().any(|n| hit(&format!("{} {}", n.head, n.tail)));

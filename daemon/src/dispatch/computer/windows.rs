@@ -56,7 +56,14 @@ pub(in crate::dispatch) fn image_json(
     json!({"mime": format.mime(), "width": img.width, "height": img.height, "scale": img.scale,
            "coordinate_space": "screen",
            "region": {"x": img.region.0, "y": img.region.1, "width": img.region.2, "height": img.region.3},
-           "captured_via": img.via, "data": base64(&img.data)})
+           "captured_via": img.via,
+           "timing": {"grab_ms": ms(img.grab), "encode_ms": ms(img.encode)},
+           "data": base64(&img.data)})
+}
+
+/// Milliseconds with microsecond resolution.
+fn ms(d: std::time::Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
 }
 
 fn image_format(a: &Args) -> ImageFormat {

@@ -1,0 +1,73 @@
+//! Peer-to-peer connections to apps. A toolkit bridge may serve its accessibility objects on
+//! a private socket too (`Application.GetApplicationBusAddress`); calls sent there skip the
+//! bus daemon, which otherwise routes every call and reply and costs as much CPU as the app
+//! and the daemon together. Events still come over the bus.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::OnceCell;
+
+use super::{A11y, CALL_TIMEOUT, ROOT};
+
+/// Per app bus name: its direct connection once asked (`None`: it has none, or it failed).
+#[derive(Debug, Default)]
+pub(super) struct Direct {
+    apps: Mutex<HashMap<String, Arc<OnceCell<Option<zbus::Connection>>>>>,
+}
+
+impl Direct {
+    /// Forgets an app's connection (it left the bus, or the socket broke).
+    pub(super) fn forget(&self, bus: &str) {
+        if let Ok(mut apps) = self.apps.lock() {
+            apps.remove(bus);
+        }
+    }
+}
+
+impl A11y {
+    /// The direct connection to the app at `bus`, opened on first use; `None` for the bus
+    /// daemon and the registry, and for apps that offer none.
+    pub(super) async fn direct(&self, bus: &str) -> Option<zbus::Connection> {
+        // Only unique names are apps; well-known names are the bus daemon and the registry.
+        if !bus.starts_with(':') {
+            return None;
+        }
+        let cell = {
+            let mut apps = self.direct.apps.lock().ok()?;
+            apps.entry(bus.to_owned()).or_default().clone()
+        };
+        cell.get_or_init(|| self.open_direct(bus)).await.clone()
+    }
+
+    async fn open_direct(&self, bus: &str) -> Option<zbus::Connection> {
+        let reply = self
+            .conn
+            .call_method(
+                Some(bus),
+                ROOT,
+                Some("org.a11y.atspi.Application"),
+                "GetApplicationBusAddress",
+                &(),
+            )
+            .await
+            .ok()?;
+        let address: String = reply.body().deserialize().ok()?;
+        if address.is_empty() {
+            return None;
+        }
+        let conn = zbus::connection::Builder::address(address.as_str())
+            .ok()?
+            .p2p()
+            .method_timeout(CALL_TIMEOUT)
+            .build()
+            .await;
+        match conn {
+            Ok(c) => Some(c),
+            Err(e) => {
+                tracing::debug!(bus, %e, "no direct connection; calls go through the bus");
+                None
+            }
+        }
+    }
+}
