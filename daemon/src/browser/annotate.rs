@@ -61,14 +61,28 @@ impl Canvas {
         self.fill(x + w - t, y, t, h, rgb);
     }
 
-    /// A filled tag with `text` in white, above the box's top-left corner when there is room,
-    /// else just inside it; kept inside the image.
-    fn tag(&mut self, text: &str, (bx, by): (i64, i64), k: i64, rgb: [u8; 3]) {
+    /// A filled tag with `text` in white at the first spot round the box `(bx, by, bw, bh)`
+    /// that no earlier tag covers (above its top-left corner, just inside it, below it, above
+    /// its top-right corner), kept inside the image; `placed` holds the tags drawn so far.
+    fn tag(
+        &mut self,
+        text: &str,
+        (bx, by, bw, bh): (i64, i64, i64, i64),
+        k: i64,
+        rgb: [u8; 3],
+        placed: &mut Vec<(i64, i64, i64, i64)>,
+    ) {
         let n = text.chars().count() as i64;
         let (w, h) = (n * 6 * k - k + 2 * k, 7 * k + 2 * k);
-        let y = if by - h >= 0 { by - h } else { by.max(0) };
-        let x = bx.min(self.w - w).max(0);
-        let y = y.min(self.h - h).max(0);
+        let inside = |(x, y): (i64, i64)| (x.min(self.w - w).max(0), y.min(self.h - h).max(0));
+        let spots = [(bx, by - h), (bx, by), (bx, by + bh), (bx + bw - w, by - h)].map(inside);
+        let free = |&(x, y): &(i64, i64)| {
+            placed
+                .iter()
+                .all(|&(px, py, pw, ph)| x >= px + pw || px >= x + w || y >= py + ph || py >= y + h)
+        };
+        let (x, y) = spots.iter().copied().find(free).unwrap_or(spots[0]);
+        placed.push((x, y, w, h));
         self.fill(x, y, w, h, rgb);
         for (i, c) in text.chars().enumerate() {
             let gx = x + k + i as i64 * 6 * k;
@@ -101,9 +115,11 @@ pub fn draw(data: &str, scale: f64, tags: &[Tag]) -> Result<String, BrowserError
         canvas.outline(x, y, w, h, line.min(w).min(h), rgb);
     }
     // Tags after every outline, so no outline crosses a tag's text.
+    let mut placed = Vec::with_capacity(tags.len());
     for (i, t) in tags.iter().enumerate() {
         let rgb = PALETTE[i % PALETTE.len()];
-        canvas.tag(&t.r#ref, (px(t.bounds.0), px(t.bounds.1)), k, rgb);
+        let (x, y, w, h) = t.bounds;
+        canvas.tag(&t.r#ref, (px(x), px(y), px(w), px(h)), k, rgb, &mut placed);
     }
     let png = encode(&canvas).map_err(|e| bad(&e))?;
     Ok(b64.encode(png))
@@ -177,6 +193,22 @@ mod tests {
             .collect();
         assert!(tag.contains(&red) && tag.contains(&[255; 4]), "a filled tag with text");
         assert_eq!(pixel(&c, 0, 0)[..3], PALETTE[1], "the off-screen box's tag is kept inside");
+    }
+
+    #[test]
+    fn tags_of_neighbours_do_not_cover_each_other() {
+        let tags = [
+            Tag { r#ref: "e1".into(), bounds: (10.0, 30.0, 100.0, 10.0) },
+            Tag { r#ref: "e2".into(), bounds: (10.0, 40.0, 100.0, 10.0) },
+        ];
+        let out = draw(&white_png(200, 100), 1.0, &tags).expect("draws");
+        let bytes = base64::engine::general_purpose::STANDARD.decode(out).expect("base64");
+        let c = decode(&bytes).expect("a png");
+        // e1's tag sits above its box (y 12..30); e2's would cover it there, so it goes
+        // just inside its own box (y 40..58), and e1's tag stays whole.
+        assert_eq!(pixel(&c, 10, 12)[..3], PALETTE[0], "e1's tag above its box");
+        assert_eq!(pixel(&c, 10, 40)[..3], PALETTE[1], "e2's tag inside its box");
+        assert_eq!(pixel(&c, 10, 29)[..3], PALETTE[0], "e1's tag not covered");
     }
 
     #[test]
