@@ -26,6 +26,22 @@ fn ref_of(snapshot: &Value, needle: &str) -> String {
     line.split("[ref=").nth(1).and_then(|s| s.split(']').next()).expect("ref").to_owned()
 }
 
+/// Width, height and RGB pixels of a screenshot result's PNG.
+fn rgb_of(v: &Value) -> (usize, usize, Vec<u8>) {
+    use base64::Engine as _;
+    let data = v["data"].as_str().expect("image data");
+    let bytes = base64::engine::general_purpose::STANDARD.decode(data).expect("base64");
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes)).read_info().expect("png");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("frame");
+    let n = info.color_type.samples();
+    let rgb = buf[..info.buffer_size()]
+        .chunks(n)
+        .flat_map(|p| [p[0], p.get(1).copied().unwrap_or(p[0]), p.get(2).copied().unwrap_or(p[0])])
+        .collect();
+    (info.width as usize, info.height as usize, rgb)
+}
+
 async fn eval(c: &mut Raw, script: &str) -> Value {
     ok(c, "browser.evaluate", json!({"script": script})).await["result"]["value"].clone()
 }
@@ -126,6 +142,71 @@ async fn form_and_input_on_real_chromium() {
     let scale = small["result"]["scale"].as_f64().unwrap_or(1.0);
     let full_w = shot["result"]["width"].as_f64().unwrap_or(1.0);
     assert!(scale < 1.0 && (scale - 320.0 / full_w).abs() < 0.01, "truthful scale {scale}");
+
+    // 2b. Annotated screenshot: the controls in view outlined and tagged with their refs on
+    // the image, the refs usable at once, the page left exactly as it was.
+    let dom = "[document.getElementsByTagName('*').length, document.documentElement.outerHTML]";
+    let dom_before = eval(&mut c, dom).await;
+    let dbl_clicks = "log.filter(e => e.type === 'click' && e.target === 'dbl').length";
+    let clicks_before = eval(&mut c, dbl_clicks).await.as_u64().unwrap_or(0);
+    let t = Instant::now();
+    let ann = ok(&mut c, "browser.screenshot_annotate", json!({})).await;
+    let ann_ms = t.elapsed().as_millis();
+    let r = &ann["result"];
+    assert_eq!(r["mime"], "image/png", "{}", r["labels"]);
+    assert!(r["snapshot_id"].as_str().is_some_and(|s| s.starts_with('s')), "{}", r["snapshot_id"]);
+    let (plain, annotated) = (rgb_of(&shot["result"]), rgb_of(r));
+    let view = eval(&mut c, "[innerWidth, innerHeight]").await;
+    assert_eq!(
+        (annotated.0, annotated.1),
+        (view[0].as_u64().unwrap_or(0) as usize, view[1].as_u64().unwrap_or(0) as usize),
+        "a PNG of the viewport at scale 1"
+    );
+    assert_eq!(
+        (r["width"].as_u64(), r["height"].as_u64()),
+        (Some(annotated.0 as u64), Some(annotated.1 as u64))
+    );
+    let labels = r["labels"].as_array().cloned().unwrap_or_default();
+    let label = |role: &str, name: &str| {
+        labels
+            .iter()
+            .find(|l| l["role"] == role && l["name"] == name)
+            .unwrap_or_else(|| panic!("no label for {role} {name:?} in {labels:?}"))
+            .clone()
+    };
+    let (dbl_label, name_label) = (label("button", "Double"), label("textbox", "Name"));
+    assert_eq!(name_label["ref"], name.as_str(), "the session's refs: {name_label}");
+    label("clickable", "span Settings");
+    for l in &labels {
+        let b = &l["box"];
+        let f = |k: &str| b[k].as_f64().unwrap_or(f64::NAN);
+        assert!(
+            f("x") < view[0].as_f64().unwrap_or(0.0)
+                && f("y") < view[1].as_f64().unwrap_or(0.0)
+                && f("x") + f("width") > 0.0
+                && f("y") + f("height") > 0.0,
+            "only what the viewport shows: {l}"
+        );
+    }
+    // The outline is on the image: the left edge of the Double button's box changed colour.
+    let b = &dbl_label["box"];
+    let (x, y) = (
+        b["x"].as_u64().unwrap_or(0) as usize,
+        (b["y"].as_u64().unwrap_or(0) + b["height"].as_u64().unwrap_or(0) / 2) as usize,
+    );
+    let px = |img: &(usize, usize, Vec<u8>)| img.2[(y * img.0 + x) * 3..][..3].to_vec();
+    assert_ne!(px(&plain), px(&annotated), "an outline drawn at {x},{y}");
+    // A label's ref acts right away, and the page holds nothing the annotation added.
+    ok(&mut c, "browser.click", json!({"ref": dbl_label["ref"]})).await;
+    let clicks = eval(&mut c, dbl_clicks).await.as_u64().unwrap_or(0);
+    assert_eq!(clicks, clicks_before + 1, "the labelled button was clicked");
+    assert_eq!(eval(&mut c, dom).await, dom_before, "the page is exactly as it was");
+    let snap = ok(&mut c, "browser.snapshot", json!({"disable_diffing": true})).await;
+    let text = snap["result"]["snapshot"].as_str().unwrap_or_default();
+    for l in &labels {
+        let line = format!("[ref={}]", l["ref"].as_str().unwrap_or_default());
+        assert!(text.contains(&line), "{line} is in the snapshot:\n{text}");
+    }
 
     // 3. Input.
     let snap = ok(&mut c, "browser.snapshot", json!({"disable_diffing": true})).await;
@@ -246,7 +327,7 @@ async fn form_and_input_on_real_chromium() {
     let state = ok(&mut c, "context.get_state", json!({})).await;
     assert!(state["result"]["browsers"].as_array().is_some_and(|b| !b.is_empty()), "{state}");
 
-    eprintln!("timings: first navigate (starts Chromium) {first_ms} ms, snapshot {snap_ms} ms, fill {fill_ms} ms, screenshot {shot_ms} ms");
+    eprintln!("timings: first navigate (starts Chromium) {first_ms} ms, snapshot {snap_ms} ms, fill {fill_ms} ms, screenshot {shot_ms} ms, annotated screenshot {ann_ms} ms");
     drop(env);
 }
 

@@ -6,6 +6,7 @@
 //! keeps its id for its whole life, across daemon restarts too (tab marks rely on that).
 
 pub mod actions;
+pub mod annotate;
 pub mod cdp;
 pub mod discovery;
 pub mod input;

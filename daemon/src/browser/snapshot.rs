@@ -287,8 +287,26 @@ async fn viewport(tab: &Tab) -> (f64, f64) {
     }
 }
 
+/// An element of the outline that can be acted on and shows in the viewport: what
+/// `screenshot_annotate` labels. `key` is its node's key; `bounds` are CSS pixels.
+#[derive(Debug, Clone)]
+pub struct Mark {
+    pub key: String,
+    pub role: String,
+    pub name: String,
+    pub bounds: (f64, f64, f64, f64),
+}
+
 /// The outline of the tab, or of the subtree of `scope` (a backend node id).
 pub async fn outline(tab: &Tab, scope: Option<i64>) -> Result<Vec<Node>, BrowserError> {
+    Ok(outline_marked(tab, scope).await?.0)
+}
+
+/// The outline and the marks of its controls inside the viewport, from the same observation.
+pub async fn outline_marked(
+    tab: &Tab,
+    scope: Option<i64>,
+) -> Result<(Vec<Node>, Vec<Mark>), BrowserError> {
     let tree = tab.cmd("Page.getFrameTree", json!({})).await?;
     let mut frames = Vec::new();
     fn collect(t: &Value, out: &mut Vec<(String, Option<String>)>) {
@@ -329,6 +347,7 @@ pub async fn outline(tab: &Tab, scope: Option<i64>) -> Result<Vec<Node>, Browser
         view,
         out: &mut out,
         labels: Vec::new(),
+        marks: Vec::new(),
     };
     match scope {
         Some(b) => {
@@ -353,7 +372,8 @@ pub async fn outline(tab: &Tab, scope: Option<i64>) -> Result<Vec<Node>, Browser
         }
     }
     let labels = std::mem::take(&mut ctx.labels);
-    Ok(drop_label_text(out, &labels))
+    let marks = std::mem::take(&mut ctx.marks);
+    Ok((drop_label_text(out, &labels), marks))
 }
 
 /// A text line that only repeats the name of the control next to it (the text of its
@@ -390,6 +410,8 @@ struct Ctx<'a> {
     out: &'a mut Vec<Node>,
     /// One per line of `out`.
     labels: Vec<Kind>,
+    /// The controls of `out` the viewport shows.
+    marks: Vec<Mark>,
 }
 
 impl Ctx<'_> {
@@ -456,13 +478,18 @@ impl Ctx<'_> {
         let mut child_depth = depth;
         let mut my_name = parent_name.to_owned();
         if include {
+            // A clickable's role and name as its line says them, for its mark.
+            let mut shown = None;
             let head = if control.is_some() && (ignored || !structural || name.is_empty()) {
                 let hint = if name.is_empty() {
                     info.map(|i| i.hint.as_str()).unwrap_or_default()
                 } else {
                     name.as_str()
                 };
-                format!("clickable {:?}", clip(hint, 80))
+                let hint = clip(hint, 80);
+                let head = format!("clickable {hint:?}");
+                shown = Some(("clickable".to_owned(), hint));
+                head
             } else {
                 let r = match role.as_str() {
                     "rootwebarea" => "document",
@@ -476,12 +503,26 @@ impl Ctx<'_> {
                 }
             };
             let mut tail = Vec::new();
+            let key = match backend {
+                Some(b) => format!("{frame}:{b}"),
+                None => format!("{frame}:ax{id}"),
+            };
             // Boxes only for what the viewport shows; the rest are reached by ref.
             let (vw, vh) = self.view;
             match info.and_then(|i| i.bounds) {
                 Some((x, y, w, h))
                     if w > 0.0 && h > 0.0 && x < vw && y < vh && x + w > 0.0 && y + h > 0.0 =>
                 {
+                    if interactive || control.is_some() {
+                        let (role, name) =
+                            shown.take().unwrap_or_else(|| (role.clone(), name.clone()));
+                        self.marks.push(Mark {
+                            key: key.clone(),
+                            role,
+                            name,
+                            bounds: (x, y, w, h),
+                        });
+                    }
                     tail.push(format!("@{},{} {}x{}", x.round(), y.round(), w.round(), h.round()))
                 }
                 Some((_, _, w, h)) if w > 0.0 && h > 0.0 => {}
@@ -535,10 +576,6 @@ impl Ctx<'_> {
             if !states.is_empty() {
                 tail.push(format!("({})", states.join(", ")));
             }
-            let key = match backend {
-                Some(b) => format!("{frame}:{b}"),
-                None => format!("{frame}:ax{id}"),
-            };
             self.labels.push(if interactive {
                 Kind::Control
             } else if role == "statictext" {

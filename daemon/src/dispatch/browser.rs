@@ -71,6 +71,7 @@ pub static HANDLERS: Entries = &[
     ("get_url", run),
     ("get_title", run),
     ("screenshot", run),
+    ("screenshot_annotate", run),
     ("state_and_screenshot", run),
     ("evaluate", run),
     ("pdf", run),
@@ -252,6 +253,7 @@ async fn act(
         | "get_html"
         | "snapshot"
         | "screenshot"
+        | "screenshot_annotate"
         | "state_and_screenshot"
         | "evaluate"
         | "pdf"

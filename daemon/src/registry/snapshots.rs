@@ -177,6 +177,30 @@ impl Snapshots {
         view
     }
 
+    /// Record a full observation of `target` whose outline the caller does not see (it sees
+    /// labels on an image): its refs resolve like any snapshot's, but the next snapshot still
+    /// diffs against the last outline the caller read. Returns the snapshot id and, for each
+    /// node key, its ref.
+    pub fn record_unseen(
+        &mut self,
+        target: &str,
+        nodes: &[Node],
+    ) -> (String, HashMap<String, String>) {
+        let seen = self.targets.get(target).and_then(|t| t.last.get("").cloned());
+        let budget = Budget { limit: 0, ..Budget::default() };
+        let view = self.record(target, None, nodes, &budget);
+        let t = self.targets.entry(target.to_owned()).or_default();
+        match seen {
+            Some(prints) => t.last.insert(String::new(), prints),
+            None => t.last.remove(""),
+        };
+        let refs = nodes
+            .iter()
+            .filter_map(|n| t.by_key.get(&n.key).map(|r| (n.key.clone(), r.clone())))
+            .collect();
+        (view.snapshot_id, refs)
+    }
+
     /// Continue a paged snapshot from `cursor` (`<snapshot_id>:<line>`).
     pub fn continue_from(&self, cursor: &str, budget: &Budget) -> Result<View, DaemonError> {
         let bad = || {
@@ -446,6 +470,20 @@ mod tests {
         assert_eq!(v3.snapshot, "(no changes since the previous snapshot)\n");
         assert_eq!(s.resolve("tab:A", "e2", None).expect("resolves"), "2");
         assert_eq!(s.resolve("tab:A", "[ref=E3]", None).expect("normalized"), "3");
+    }
+
+    #[test]
+    fn an_unseen_recording_gives_refs_but_keeps_the_diff_baseline() {
+        let mut s = Snapshots::default();
+        let b = Budget::default();
+        s.record("tab:A", None, &tree(&[("1", "button \"Go\"")]), &b);
+        let now = tree(&[("1", "button \"Go\""), ("2", "link \"Help\"")]);
+        let (id, refs) = s.record_unseen("tab:A", &now);
+        assert_eq!(refs.get("2").map(String::as_str), Some("e2"));
+        assert_eq!(s.latest("tab:A"), Some(id.as_str()));
+        assert_eq!(s.resolve("tab:A", "e2", None).expect("resolves at once"), "2");
+        let v = s.record("tab:A", None, &now, &b);
+        assert_eq!(v.snapshot, "+ - link \"Help\" [ref=e2]\n", "the link was never read");
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Observation actions: URL, title, content, snapshots, screenshots, evaluate, PDF and the
-//! backend probe.
+//! Observation actions: URL, title, content, snapshots, screenshots (plain and annotated with
+//! refs), evaluate, PDF and the backend probe.
 
 use std::time::Instant;
 
@@ -7,12 +7,14 @@ use serde_json::{json, Map, Value};
 
 use super::target::element;
 use super::{poisoned, s, u, unsupported, with_dialog};
+use crate::browser::annotate::{self, Tag};
 use crate::browser::{snapshot, Tab};
 use crate::dispatch::Ctx;
 use crate::error::DaemonError;
 use crate::registry::snapshots::Budget;
 
-/// `get_*`, `snapshot`, `screenshot`, `state_and_screenshot`, `evaluate`, `pdf`, `probe`.
+/// `get_*`, `snapshot`, `screenshot`, `screenshot_annotate`, `state_and_screenshot`,
+/// `evaluate`, `pdf`, `probe`.
 pub(super) async fn act(
     ctx: &Ctx,
     tab: &Tab,
@@ -37,6 +39,7 @@ pub(super) async fn act(
         }
         "snapshot" => snapshot_of(ctx, tab, args).await?,
         "screenshot" => shot(tab, args).await?,
+        "screenshot_annotate" => annotated(ctx, tab, args).await?,
         "state_and_screenshot" => {
             let before = tab.navigations();
             let snap = snapshot_of(ctx, tab, args).await?;
@@ -108,6 +111,44 @@ async fn snapshot_of(
         v["dialog"] = json!(d);
     }
     Ok(v)
+}
+
+/// A full snapshot recorded for the session (its refs work at once), the viewport captured,
+/// and each control the viewport shows outlined and tagged with its ref on the image. The
+/// page itself is never touched.
+async fn annotated(ctx: &Ctx, tab: &Tab, args: &Map<String, Value>) -> Result<Value, DaemonError> {
+    let (nodes, marks) = snapshot::outline_marked(tab, None).await?;
+    let (snapshot_id, refs) =
+        ctx.session.snapshots.lock().map_err(|_| poisoned())?.record_unseen(&tab.key(), &nodes);
+    let mut image = tab.screenshot(false, "png", None, u(args, "max_width")).await?;
+    let marks: Vec<_> =
+        marks.into_iter().filter_map(|m| Some((refs.get(&m.key)?.clone(), m))).collect();
+    let tags: Vec<Tag> =
+        marks.iter().map(|(r, m)| Tag { r#ref: r.clone(), bounds: m.bounds }).collect();
+    let scale = image["scale"].as_f64().unwrap_or(1.0);
+    let data = annotate::draw(image["data"].as_str().unwrap_or_default(), scale, &tags)?;
+    let bytes = base64_len(&data);
+    image["data"] = json!(data);
+    image["bytes"] = json!(bytes);
+    image["labels"] = marks
+        .iter()
+        .map(|(r, m)| {
+            // Whole CSS pixels, as the outline's `@x,y wxh` says them.
+            let [x, y, w, h] =
+                [m.bounds.0, m.bounds.1, m.bounds.2, m.bounds.3].map(|v| v.round() as i64);
+            json!({"ref": r, "role": m.role, "name": m.name,
+                   "box": {"x": x, "y": y, "width": w, "height": h}})
+        })
+        .collect();
+    image["snapshot_id"] = json!(snapshot_id);
+    if let Some(d) = tab.dialog() {
+        image["dialog"] = json!(d);
+    }
+    Ok(image)
+}
+
+fn base64_len(data: &str) -> usize {
+    data.len() / 4 * 3 - data.bytes().rev().take_while(|b| *b == b'=').count()
 }
 
 async fn shot(tab: &Tab, args: &Map<String, Value>) -> Result<Value, DaemonError> {
