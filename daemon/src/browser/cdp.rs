@@ -108,10 +108,10 @@ impl Drop for Conn {
     }
 }
 
-/// Whether something still listens on the debugging port.
-async fn port_open(port: u16) -> bool {
-    let connect = tokio::net::TcpStream::connect(("127.0.0.1", port));
-    matches!(tokio::time::timeout(Duration::from_secs(1), connect).await, Ok(Ok(_)))
+/// Whether the browser still answers on its debugging port: an HTTP answer, not just a
+/// connect, since a listening socket left in a dying process still completes handshakes.
+async fn answers(port: u16) -> bool {
+    super::discovery::version(port).await.is_ok()
 }
 
 /// A tab's target as the browser lists it.
@@ -153,7 +153,7 @@ impl Conn {
                         Some(Ok(())) => {}
                     },
                     _ = probe.tick() => {
-                        misses = if port_open(port).await { 0 } else { misses + 1 };
+                        misses = if answers(port).await { 0 } else { misses + 1 };
                         if misses >= 2 {
                             break;
                         }
