@@ -63,6 +63,7 @@ pub async fn after(
         .and_then(|t| Some((t["browser_id"].as_str()?, t["tab_id"].as_str()?)));
     let (settle, capture) = match browser_tab {
         Some((browser_id, tab_id)) => browser(daemon, browser_id, tab_id, span, cap).await,
+        None if tool == "browser" => return After::default(),
         None => {
             let pid = target
                 .and_then(|t| t["app_id"].as_str())
@@ -73,10 +74,13 @@ pub async fn after(
     };
     let settled = Instant::now();
     let settle_ms = settled.duration_since(since).as_secs_f64() * 1000.0;
+    // The capture may not turn a done action into a TIMEOUT: past the deadline it is dropped.
+    let last = deadline.checked_sub(Duration::from_millis(50)).unwrap_or(settled);
     let capture = match capture {
-        Some(fut) => fut.await.map(|img| daemon.captures.put(session, img)),
+        Some(fut) => tokio::time::timeout_at(last.into(), fut).await.ok().flatten(),
         None => None,
     };
+    let capture = capture.map(|img| daemon.captures.put(session, img));
     After {
         settle_ms,
         capture_ms: if capture.is_some() { settled.elapsed().as_secs_f64() * 1000.0 } else { 0.0 },
