@@ -57,8 +57,13 @@ async fn malformed_json_keeps_the_connection() {
     c.send_text("{not json").await;
     let r = c.recv().await;
     assert_eq!(r["error"]["code"], -32700, "{r}");
+    assert_eq!(r["error"]["data"]["code"], "PARSE_ERROR", "{r}");
     c.send_text("garbage").await;
-    assert_eq!(c.recv().await["error"]["code"], -32700);
+    assert_eq!(c.recv().await["error"]["data"]["code"], "PARSE_ERROR");
+    c.send_text(r#"{"jsonrpc":"2.0","id":7}"#).await;
+    let r = c.recv().await;
+    assert_eq!((r["error"]["code"].as_i64(), r["id"].as_i64()), (Some(-32600), Some(7)), "{r}");
+    assert_eq!(r["error"]["data"]["code"], "INVALID_REQUEST", "{r}");
     let ok = c.call("session.status", json!({})).await;
     assert!(ok["result"]["session_id"].is_string(), "{ok}");
     d.stop().await;

@@ -4,6 +4,7 @@
 pub mod auth;
 mod conn;
 mod errors;
+mod frames;
 mod gate;
 mod methods;
 
@@ -154,7 +155,8 @@ pub async fn serve(
                 svc.call(req).await
             }
         });
-        tokio::spawn(serve_with_graceful_shutdown(sock, svc, stop_handle.clone().shutdown()));
+        let io = frames::Patched::new(sock);
+        tokio::spawn(serve_with_graceful_shutdown(io, svc, stop_handle.clone().shutdown()));
     }
     // Tell open connections to finish, then wait for them, but never forever.
     drop(stop_handle);
