@@ -5,6 +5,7 @@
 pub mod binary;
 pub mod browser;
 pub mod desktop;
+pub mod image;
 pub mod raw;
 
 use std::path::PathBuf;

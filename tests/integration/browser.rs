@@ -5,6 +5,7 @@
 use std::time::Instant;
 
 use glovebox_tests::browser::BrowserEnv;
+use glovebox_tests::image::rgb_of;
 use glovebox_tests::raw::{code, Raw};
 use glovebox_tests::DEADLINE;
 use serde_json::{json, Value};
@@ -24,22 +25,6 @@ fn ref_of(snapshot: &Value, needle: &str) -> String {
         .find(|l| l.contains(needle))
         .unwrap_or_else(|| panic!("no line with {needle:?} in:\n{text}"));
     line.split("[ref=").nth(1).and_then(|s| s.split(']').next()).expect("ref").to_owned()
-}
-
-/// Width, height and RGB pixels of a screenshot result's PNG.
-fn rgb_of(v: &Value) -> (usize, usize, Vec<u8>) {
-    use base64::Engine as _;
-    let data = v["data"].as_str().expect("image data");
-    let bytes = base64::engine::general_purpose::STANDARD.decode(data).expect("base64");
-    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes)).read_info().expect("png");
-    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
-    let info = reader.next_frame(&mut buf).expect("frame");
-    let n = info.color_type.samples();
-    let rgb = buf[..info.buffer_size()]
-        .chunks(n)
-        .flat_map(|p| [p[0], p.get(1).copied().unwrap_or(p[0]), p.get(2).copied().unwrap_or(p[0])])
-        .collect();
-    (info.width as usize, info.height as usize, rgb)
 }
 
 async fn eval(c: &mut Raw, script: &str) -> Value {

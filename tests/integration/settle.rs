@@ -6,7 +6,6 @@
 
 use std::time::{Duration, Instant};
 
-use base64::Engine as _;
 use glovebox_tests::desktop::{ok, DesktopFixture};
 use glovebox_tests::raw::code;
 use glovebox_tests::{Raw, ACTOR, DEADLINE};
@@ -21,17 +20,8 @@ struct Image {
 }
 
 fn decode(v: &Value) -> Image {
-    let data = v["data"].as_str().expect("image data");
-    let bytes = base64::engine::general_purpose::STANDARD.decode(data).expect("base64");
-    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes)).read_info().expect("png");
-    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
-    let info = reader.next_frame(&mut buf).expect("frame");
-    let px = info.color_type.samples();
-    let rgb = buf[..info.buffer_size()]
-        .chunks(px)
-        .flat_map(|p| [p[0], p.get(1).copied().unwrap_or(p[0]), p.get(2).copied().unwrap_or(p[0])])
-        .collect();
-    Image { width: info.width as usize, rgb }
+    let (width, _, rgb) = glovebox_tests::image::rgb_of(v);
+    Image { width, rgb }
 }
 
 /// The share of pixels inside (x, y, w, h) that differ between two images of the screen.

@@ -107,8 +107,7 @@ async fn target(ctx: &Ctx, d: &Desktop, a: &Args) -> Result<Target, DaemonError>
         explicit_app.clone().or(if explicit_win.is_none() { sel.app_id.clone() } else { None });
     let window_id =
         explicit_win.clone().or(if explicit_app.is_none() { sel.window_id.clone() } else { None });
-    let mut pid =
-        app_id.as_deref().and_then(|id| id.strip_prefix("app:")).and_then(|p| p.parse().ok());
+    let mut pid = app_id.as_deref().and_then(crate::desktop::atspi::app_pid);
     let mut window_title = None;
     if let Some(w) = &window_id {
         if let Some(win) = d.windows().await?.into_iter().find(|x| &x.window_id == w) {

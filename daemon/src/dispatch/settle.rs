@@ -65,10 +65,8 @@ pub async fn after(
         Some((browser_id, tab_id)) => browser(daemon, browser_id, tab_id, span, cap).await,
         None if tool == "browser" => return After::default(),
         None => {
-            let pid = target
-                .and_then(|t| t["app_id"].as_str())
-                .and_then(|id| id.strip_prefix("app:"))
-                .and_then(|p| p.parse().ok());
+            let pid =
+                target.and_then(|t| t["app_id"].as_str()).and_then(crate::desktop::atspi::app_pid);
             desktop(daemon, pid, span, cap).await
         }
     };

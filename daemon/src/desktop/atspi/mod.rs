@@ -42,6 +42,11 @@ pub struct AppInfo {
     pub windows: Vec<(String, String, String, bool)>,
 }
 
+/// The pid in an app id (`app:<pid>`).
+pub fn app_pid(app_id: &str) -> Option<u32> {
+    app_id.strip_prefix("app:")?.parse().ok()
+}
+
 impl AppInfo {
     pub fn app_id(&self) -> String {
         format!("app:{}", self.pid)

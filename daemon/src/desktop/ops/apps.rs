@@ -113,7 +113,7 @@ impl Desktop {
     /// Apps matching `query`: an app id, a name, a desktop entry or an executable name/path.
     pub async fn find_apps(&self, query: &str) -> Result<Vec<AppInfo>, Error> {
         let apps = self.apps().await?;
-        if let Some(pid) = query.strip_prefix("app:").and_then(|p| p.parse::<u32>().ok()) {
+        if let Some(pid) = crate::desktop::atspi::app_pid(query) {
             return Ok(apps.into_iter().filter(|a| a.pid == pid).collect());
         }
         let q = query.to_lowercase();
