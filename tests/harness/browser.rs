@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use glovebox_daemon::browser::Browsers;
 use glovebox_daemon::desktop::embedded::{self, DesktopEnv, DesktopMode};
+use glovebox_daemon::desktop::Desktop;
 use glovebox_daemon::process::Supervisor;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -107,9 +108,16 @@ impl BrowserEnv {
             supervisor.clone(),
             desktop.env().to_vec(),
         ));
+        // The desktop backend too, as the daemon runs: browser pastes go through its
+        // clipboard.
+        let desk =
+            Desktop::connect(&desktop, supervisor.clone()).await.expect("desktop backend connects");
         let b = browsers.clone();
         let daemon = InProcess::with(Options {
-            configure: Some(Arc::new(move |c| c.browser = Some(b.clone()))),
+            configure: Some(Arc::new(move |c| {
+                c.browser = Some(b.clone());
+                c.desktop = Some(desk.clone());
+            })),
             ..Options::default()
         })
         .await;

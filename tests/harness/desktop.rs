@@ -103,7 +103,7 @@ pub fn find_line(snapshot: &str, words: &[&str]) -> Option<(String, String)> {
 }
 
 pub fn line_ref(line: &str) -> String {
-    line.split("[ref=").nth(1).and_then(|s| s.split(']').next()).unwrap_or_default().to_owned()
+    glovebox_protocol::outline::line_ref(line).unwrap_or_default().to_owned()
 }
 
 /// The action result of a successful tool call, or a panic showing the error.

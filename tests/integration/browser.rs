@@ -24,7 +24,7 @@ fn ref_of(snapshot: &Value, needle: &str) -> String {
         .lines()
         .find(|l| l.contains(needle))
         .unwrap_or_else(|| panic!("no line with {needle:?} in:\n{text}"));
-    line.split("[ref=").nth(1).and_then(|s| s.split(']').next()).expect("ref").to_owned()
+    glovebox_protocol::outline::line_ref(line).expect("ref").to_owned()
 }
 
 async fn eval(c: &mut Raw, script: &str) -> Value {
@@ -189,7 +189,7 @@ async fn form_and_input_on_real_chromium() {
     let snap = ok(&mut c, "browser.snapshot", json!({"disable_diffing": true})).await;
     let text = snap["result"]["snapshot"].as_str().unwrap_or_default();
     for l in &labels {
-        let line = format!("[ref={}]", l["ref"].as_str().unwrap_or_default());
+        let line = format!("[{}]", l["ref"].as_str().unwrap_or_default());
         assert!(text.contains(&line), "{line} is in the snapshot:\n{text}");
     }
 
@@ -226,10 +226,21 @@ async fn form_and_input_on_real_chromium() {
         json!({"ref": paster, "text": "<b>bold</b>", "format": "html"}),
     )
     .await;
-    assert_eq!(pasted["result"]["via"], "paste_event");
-    assert_eq!(eval(&mut c, "window.pasted.html").await, "<b>bold</b>");
+    assert_eq!(pasted["result"]["via"], "paste_event", "{pasted}");
+    assert_eq!(pasted["result"]["trusted"], true, "{pasted}");
+    assert_eq!(pasted["result"]["consumed"], true, "{pasted}");
+    assert_eq!(eval(&mut c, "window.pasted.trusted").await, true, "a real paste event");
+    assert!(
+        eval(&mut c, "window.pasted.html")
+            .await
+            .as_str()
+            .is_some_and(|h| h.contains("<b>bold</b>")),
+        "the page's handler read the html"
+    );
+    assert_eq!(eval(&mut c, "window.pasted.text").await, "bold");
     let pasted = ok(&mut c, "browser.paste", json!({"ref": editor, "text": "plain words"})).await;
-    assert_eq!(pasted["result"]["via"], "insert_text");
+    assert_eq!(pasted["result"]["consumed"], false, "{pasted}");
+    assert_eq!(pasted["result"]["clipboard_restored"], true, "{pasted}");
     assert_eq!(eval(&mut c, "document.getElementById('editor').innerText").await, "plain words");
     let sec = c.call("browser.secondary_action", json!({"ref": field, "name": "expand"})).await;
     assert_eq!(code(&sec), "UNSUPPORTED", "{sec}");
@@ -444,6 +455,16 @@ async fn tabs_refs_discovery_and_faults() {
     let answered = ok(&mut c, "browser.dialog", json!({"accept": true})).await;
     assert_eq!(answered["result"]["dialog"]["message"], "careful");
     assert_eq!(eval(&mut c, "1 + 1").await, 2);
+    // A page that alerts while it loads: the navigation reports the dialog, it does not fail.
+    let nav = ok(
+        &mut c,
+        "browser.navigate",
+        json!({"url": "data:text/html,<title>Loud</title><script>alert('loading')</script>"}),
+    )
+    .await;
+    assert_eq!(nav["result"]["dialog"]["message"], "loading", "{nav}");
+    ok(&mut c, "browser.dialog", json!({"accept": true})).await;
+    assert_eq!(eval(&mut c, "document.title").await, "Loud");
 
     // Killing the default browser: the next call restarts it and old refs are stale.
     let list = ok(&mut c, "context.list_browsers", json!({})).await;

@@ -414,7 +414,7 @@ async fn diffed_snapshots_see_text_changes_and_window_moves() {
     // A moved window sends no event, but every box moves with it.
     let wins = ok(&c.call("context.list_windows", json!({"app_id": app})).await);
     let id = wins["windows"][0]["window_id"].as_str().expect("window id").to_owned();
-    let before = find_line(text, &[&format!("[ref={view}]")]).expect("view line").1;
+    let before = find_line(text, &[&format!("[{view}]")]).expect("view line").1;
     ok(&c
         .call("computer.window", json!({"window_id": id, "operation": "move", "x": 137, "y": 91}))
         .await);
@@ -422,7 +422,7 @@ async fn diffed_snapshots_see_text_changes_and_window_moves() {
     loop {
         let moved = ok(&c.call("computer.snapshot", params.clone()).await);
         let text = moved["snapshot"].as_str().unwrap_or_default();
-        if let Some((_, after)) = find_line(text, &[&format!("[ref={view}]")]) {
+        if let Some((_, after)) = find_line(text, &[&format!("[{view}]")]) {
             if after != before {
                 break;
             }

@@ -11,6 +11,7 @@ mod forms;
 mod keyboard;
 mod navigation;
 mod pointer;
+mod world;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -24,10 +25,9 @@ use super::{tab_id_of, target_key, BrowserError};
 
 pub use capture::image_size;
 
-/// An element resolved for one action: its backend node id and a JS handle.
+/// An element resolved for one action: a JS handle on it.
 #[derive(Debug, Clone)]
 pub struct El {
-    pub backend_id: i64,
     pub object_id: String,
 }
 
@@ -46,7 +46,7 @@ pub struct Tab {
 const DESCRIBE: &str = r#"function d(e){ if(!e||!e.tagName) return String(e&&e.nodeName||e); let s=e.tagName.toLowerCase(); if(e.id) s+='#'+e.id; if(typeof e.className==='string'&&e.className.trim()) s+='.'+e.className.trim().split(/\s+/).slice(0,3).join('.'); const t=(e.getAttribute('aria-label')||e.innerText||e.value||'').toString().trim().replace(/\s+/g,' ').slice(0,40); if(t) s+=' "'+t+'"'; return s; }"#;
 
 fn js(body: &str) -> String {
-    format!("function(a,b,c,d2){{ {DESCRIBE} {body} }}")
+    format!("async function(a,b,c,d2){{ {DESCRIBE} {body} }}")
 }
 
 impl Tab {

@@ -78,6 +78,8 @@ pub struct TabWatch {
     pub dialog: watch::Receiver<Option<Dialog>>,
     /// Requests in flight, for settling after an action.
     pub net: Arc<Net>,
+    /// The daemon's isolated world in the main frame: (navigations when made, context id).
+    pub world: tokio::sync::Mutex<Option<(u64, i64)>>,
 }
 
 /// One browser connection.
@@ -351,7 +353,12 @@ impl Conn {
         let (nav_tx, nav_rx) = watch::channel(0u64);
         let (dialog_tx, dialog_rx) = watch::channel(None);
         let net = Arc::new(Net::default());
-        let w = Arc::new(TabWatch { navigations: nav_rx, dialog: dialog_rx, net: net.clone() });
+        let w = Arc::new(TabWatch {
+            navigations: nav_rx,
+            dialog: dialog_rx,
+            net: net.clone(),
+            world: tokio::sync::Mutex::new(None),
+        });
         {
             let mut watches = lock(&self.watches);
             if let Some(other) = watches.get(target_id) {

@@ -19,7 +19,7 @@ use crate::error::DaemonError;
 use crate::process::Supervisor;
 use crate::registry::held::Held;
 
-pub use ops::{nodes, Acted, Dispatch, El, TextState};
+pub use ops::{nodes, Acted, Dispatch, El, Restore, TextState};
 /// Result types of the backend methods.
 pub mod ops_types {
     pub use super::ops::{AppView, AppWindow, Got, Point};

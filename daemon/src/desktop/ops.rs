@@ -19,6 +19,7 @@ use super::x11;
 use super::{Desktop, Error};
 
 pub use apps::{AppView, AppWindow, Got};
+pub use clipboard::Restore;
 pub use snapshot::nodes;
 pub use text::TextState;
 

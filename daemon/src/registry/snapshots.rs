@@ -121,7 +121,15 @@ impl Snapshots {
         t.stale = None;
         let mut refs = HashMap::new();
         let mut lines = Vec::with_capacity(nodes.len());
+        let mut line_refs = Vec::with_capacity(nodes.len());
         let mut prints = HashMap::new();
+        // Keys of elements long gone are forgotten once they far outnumber the live ones (a
+        // page that keeps replacing its content); such an element coming back gets a new ref.
+        if t.by_key.len() > 4 * nodes.len() + 10_000 {
+            let live: std::collections::HashSet<&str> =
+                nodes.iter().map(|n| n.key.as_str()).collect();
+            t.by_key.retain(|k, _| live.contains(k.as_str()));
+        }
         for n in nodes {
             let r = match t.by_key.get(&n.key) {
                 Some(r) => r.clone(),
@@ -134,7 +142,8 @@ impl Snapshots {
             };
             let line = render(n, &r);
             prints.insert(r.clone(), format!("{}|{}|{}", n.depth, n.head, n.tail));
-            refs.insert(r, n.key.clone());
+            refs.insert(r.clone(), n.key.clone());
+            line_refs.push(r);
             lines.push(line);
         }
         let scope_key = scope.unwrap_or("").to_owned();
@@ -142,7 +151,7 @@ impl Snapshots {
         let generation = t.generation;
 
         let mut view = match (previous, budget.disable_diffing) {
-            (Some(prev), false) => incremental(&lines, &refs, &prints, &prev, budget),
+            (Some(prev), false) => incremental(&lines, &line_refs, &refs, &prints, &prev, budget),
             (prev, _) => {
                 let mut v = page(&lines, 0, budget);
                 v.full_because = Some(if budget.disable_diffing {
@@ -295,7 +304,7 @@ impl Snapshots {
     }
 }
 
-/// `e3`, `ref=e3`, `[ref=e3]`, `E3` and `3` all mean `e3`.
+/// `e3`, `[e3]`, `ref=e3`, `[ref=e3]`, `E3` and `3` all mean `e3`.
 pub fn normalize_ref(r: &str) -> String {
     let r = r.trim().trim_start_matches('[').trim_end_matches(']');
     let r = r.strip_prefix("ref=").unwrap_or(r).to_ascii_lowercase();
@@ -306,12 +315,14 @@ pub fn normalize_ref(r: &str) -> String {
     }
 }
 
+/// One outline line: two spaces per level, what the element is, its ref in brackets, then
+/// box, value and states. Lean on purpose: a big page has thousands of these.
 fn render(n: &Node, r: &str) -> String {
     let indent = "  ".repeat(usize::from(n.depth));
     if n.tail.is_empty() {
-        format!("{indent}- {} [ref={r}]", n.head)
+        format!("{indent}{} [{r}]", n.head)
     } else {
-        format!("{indent}- {} [ref={r}] {}", n.head, n.tail)
+        format!("{indent}{} [{r}] {}", n.head, n.tail)
     }
 }
 
@@ -371,6 +382,7 @@ fn page(lines: &[String], offset: usize, budget: &Budget) -> View {
 
 fn incremental(
     lines: &[String],
+    line_refs: &[String],
     refs: &HashMap<String, String>,
     prints: &HashMap<String, String>,
     prev: &HashMap<String, String>,
@@ -378,8 +390,8 @@ fn incremental(
 ) -> View {
     let mut changed = Vec::new();
     let (mut added, mut updated, mut unchanged) = (0, 0, 0);
-    for line in lines {
-        let r = line_ref(line);
+    for (line, r) in lines.iter().zip(line_refs) {
+        let r = r.as_str();
         match prev.get(r) {
             None => {
                 added += 1;
@@ -417,10 +429,6 @@ fn incremental(
     v
 }
 
-fn line_ref(line: &str) -> &str {
-    line.split("[ref=").nth(1).and_then(|s| s.split(']').next()).unwrap_or_default()
-}
-
 impl View {
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).unwrap_or_else(|_| json!({}))
@@ -450,7 +458,7 @@ mod tests {
             &b,
         );
         assert_eq!(v1.mode, "full");
-        assert_eq!(v1.snapshot, "  - button \"Go\" [ref=e1]\n  - textbox \"Name\" [ref=e2]\n");
+        assert_eq!(v1.snapshot, "  button \"Go\" [e1]\n  textbox \"Name\" [e2]\n");
         let v2 = s.record(
             "tab:A",
             None,
@@ -458,7 +466,7 @@ mod tests {
             &b,
         );
         assert_eq!(v2.mode, "incremental");
-        assert_eq!(v2.snapshot, "+ - link \"Help\" [ref=e3]\n");
+        assert_eq!(v2.snapshot, "+ link \"Help\" [e3]\n");
         assert_eq!(v2.removed_refs, ["e1"]);
         assert_eq!((v2.added, v2.unchanged), (Some(1), Some(1)));
         let v3 = s.record(
@@ -483,7 +491,7 @@ mod tests {
         assert_eq!(s.latest("tab:A"), Some(id.as_str()));
         assert_eq!(s.resolve("tab:A", "e2", None).expect("resolves at once"), "2");
         let v = s.record("tab:A", None, &now, &b);
-        assert_eq!(v.snapshot, "+ - link \"Help\" [ref=e2]\n", "the link was never read");
+        assert_eq!(v.snapshot, "+ link \"Help\" [e2]\n", "the link was never read");
     }
 
     #[test]
@@ -527,10 +535,10 @@ mod tests {
         let cursor = v.next_cursor.expect("cursor");
         let c = s.continue_from(&cursor, &b).expect("continues");
         assert_eq!(c.mode, "continued");
-        assert!(c.snapshot.starts_with("- item \"n4\" [ref=e5]"));
+        assert!(c.snapshot.starts_with("item \"n4\" [e5]"));
         let q = Budget { query: Some("N7".into()), disable_diffing: true, ..Budget::default() };
         let v = s.record("app:1", None, &nodes, &q);
-        assert_eq!(v.snapshot, "- item \"n7\" [ref=e8]\n");
+        assert_eq!(v.snapshot, "item \"n7\" [e8]\n");
         assert!(s.continue_from("bogus", &b).is_err());
     }
 }

@@ -14,6 +14,7 @@ use crate::wire::OP_KEYS;
 /// Rules every client must know, stated once.
 pub const RULES: &[(&str, &str)] = &[
     ("identity", "ids are discovered, never guessed: browser_id chrome-<port>, tab_id stable for the tab's life, app_id app:<pid>, window_id stable for the window's life; omitted ids fall back to the session's selection and every result echoes the target it used"),
+    ("outline", "a snapshot is an outline, one element per line, two spaces per level: role \"name\" [eN], then @x,y wxh when it shows in the viewport or on screen, value=\"...\" and (states); incremental snapshots list only lines that are new (+) or changed (~) plus removed_refs"),
     ("refs", "refs eN come from a snapshot, belong to the session, survive for unchanged elements, and fail with STALE_REF once the element is gone or the page navigated; a ref from an older snapshot than the one named is SNAPSHOT_MISMATCH"),
     ("coordinates", "desktop x,y are screen pixels, browser x,y are CSS viewport pixels; nx,ny in [0,1] are fractions of the screen or viewport; every screenshot states width, height, scale and coordinate_space"),
     ("timing", "every call is an op with op_id and timeout_ms (default 30000, max 180000); re-sending an op_id within 10 minutes returns the first outcome; timeout is a readiness deadline, duration_ms a fixed pause"),

@@ -143,7 +143,7 @@ impl Bench {
             let a = self.call("computer.snapshot", params).await?;
             let text = a.result()["snapshot"].as_str().unwrap_or_default();
             if let Some(line) = text.lines().find(|l| words.iter().all(|w| l.contains(w))) {
-                let r = line.split("[ref=").nth(1).and_then(|s| s.split(']').next());
+                let r = glovebox_protocol::outline::line_ref(line);
                 return r.map(str::to_owned).with_context(|| format!("no ref in {line:?}"));
             }
             if std::time::Instant::now() > deadline {

@@ -172,9 +172,11 @@ async fn prepare(c: &mut Client, site: String) -> anyhow::Result<Setup> {
             call(c, "computer.snapshot", json!({"app_id": app, "disable_diffing": true})).await?;
         let outline = snap["result"]["snapshot"].as_str().unwrap_or_default().to_owned();
         let find = |words: &[&str]| {
-            outline.lines().find(|l| words.iter().all(|w| l.contains(w))).and_then(|l| {
-                l.split("[ref=").nth(1).and_then(|r| r.split(']').next()).map(str::to_owned)
-            })
+            outline
+                .lines()
+                .find(|l| words.iter().all(|w| l.contains(w)))
+                .and_then(glovebox_protocol::outline::line_ref)
+                .map(str::to_owned)
         };
         if let (Some(m), Some(t)) = (find(&["menu \"File\"", "@"]), find(&["text", "editable"])) {
             break (m, t);

@@ -7,15 +7,6 @@ use super::{El, Tab};
 use crate::browser::BrowserError;
 
 impl Tab {
-    /// The element behind a snapshot key `<frame>:<backend node id>`.
-    pub async fn element_by_key(&self, key: &str) -> Result<El, BrowserError> {
-        let id = key
-            .rsplit_once(':')
-            .and_then(|(_, n)| n.parse::<i64>().ok())
-            .ok_or_else(|| BrowserError::Gone(format!("{key} names no DOM node")))?;
-        self.element_by_backend_id(id).await
-    }
-
     pub async fn element_by_backend_id(&self, id: i64) -> Result<El, BrowserError> {
         let r = self.cmd("DOM.resolveNode", json!({"backendNodeId": id})).await.map_err(
             |e| match e {
@@ -26,7 +17,7 @@ impl Tab {
         let object_id = r["object"]["objectId"]
             .as_str()
             .ok_or_else(|| BrowserError::Gone("the node has no JS object".into()))?;
-        Ok(El { backend_id: id, object_id: object_id.to_owned() })
+        Ok(El { object_id: object_id.to_owned() })
     }
 
     /// The first element matching a CSS selector in the main frame.
@@ -39,9 +30,7 @@ impl Tab {
         let Some(object_id) = r["result"]["objectId"].as_str() else {
             return Err(BrowserError::NotFound { kind: "element", id: selector.to_owned() });
         };
-        let d = self.cmd("DOM.describeNode", json!({"objectId": object_id})).await?;
-        let backend_id = d["node"]["backendNodeId"].as_i64().unwrap_or_default();
-        Ok(El { backend_id, object_id: object_id.to_owned() })
+        Ok(El { object_id: object_id.to_owned() })
     }
 
     /// The focused element (through shadow roots and same-origin frames), if any.
@@ -49,9 +38,7 @@ impl Tab {
         let expr = "(() => { let e = document.activeElement; while (e) { const n = e.shadowRoot && e.shadowRoot.activeElement || (e.contentDocument && e.contentDocument.activeElement); if (!n) break; e = n; } return e; })()";
         let r = self.cmd("Runtime.evaluate", json!({"expression": expr})).await?;
         let Some(object_id) = r["result"]["objectId"].as_str() else { return Ok(None) };
-        let d = self.cmd("DOM.describeNode", json!({"objectId": object_id})).await?;
-        let backend_id = d["node"]["backendNodeId"].as_i64().unwrap_or_default();
-        Ok(Some(El { backend_id, object_id: object_id.to_owned() }))
+        Ok(Some(El { object_id: object_id.to_owned() }))
     }
 
     pub async fn describe(&self, el: &El) -> String {
@@ -68,8 +55,8 @@ impl Tab {
         // Sent back to back: the tab runs them in order, so the quads are read after the
         // scroll, and the call waits for one round trip instead of two.
         let (_, r) = tokio::join!(
-            self.cmd("DOM.scrollIntoViewIfNeeded", json!({"backendNodeId": el.backend_id})),
-            self.cmd("DOM.getContentQuads", json!({"backendNodeId": el.backend_id}))
+            self.cmd("DOM.scrollIntoViewIfNeeded", json!({"objectId": el.object_id})),
+            self.cmd("DOM.getContentQuads", json!({"objectId": el.object_id}))
         );
         let quads = match r {
             Ok(r) => r["quads"].as_array().cloned().unwrap_or_default(),
@@ -115,9 +102,6 @@ impl Tab {
             .await;
         let Ok(r) = r else { return Ok(()) };
         let Some(hit) = r["backendNodeId"].as_i64() else { return Ok(()) };
-        if hit == el.backend_id {
-            return Ok(());
-        }
         let Ok(hit) = self.element_by_backend_id(hit).await else { return Ok(()) };
         let body = "const h = a; let n = h; while (n) { if (n === this) return null; \
                     let p = n.parentNode || n.host || null; \
@@ -128,14 +112,89 @@ impl Tab {
                     return d(h.nodeType === 1 ? h : h.parentElement);";
         let covering = self.call_raw(el, body, vec![json!({"objectId": hit.object_id})]).await?;
         match covering.as_str() {
-            Some(c) => Err(BrowserError::Failed(format!(
-                "{} is covered by {c} at {},{}; close or scroll away what covers it, or click \
-                 that element instead",
-                self.describe(el).await,
-                x.round(),
-                y.round()
-            ))),
+            Some(c) => Err(covered(&self.describe(el).await, c, x, y)),
             None => Ok(()),
         }
     }
+
+    /// Where a pointer action on `el` lands, and what `el` is: scrolled into view when it is
+    /// not, the centre of its first box in top-viewport CSS pixels, refused when something
+    /// else would take the click there. One call into the page; the DevTools path when the
+    /// element sits in a frame the page cannot reach into.
+    pub async fn aim(&self, el: &El) -> Result<((f64, f64), String), BrowserError> {
+        let r = self.call(el, AIM, &[]).await?;
+        let what = r["what"].as_str().unwrap_or("the element").to_owned();
+        if r["gone"] == true {
+            return Err(BrowserError::Gone("it was removed from the page".into()));
+        }
+        if r["nobox"] == true {
+            return Err(BrowserError::NoGeometry { what });
+        }
+        if let (Some(x), Some(y)) = (r["x"].as_f64(), r["y"].as_f64()) {
+            if let Some(c) = r["covered"].as_str() {
+                return Err(covered(&what, c, x, y));
+            }
+            return Ok(((x, y), what));
+        }
+        let (x, y) = self.center(el).await?;
+        self.hit_check(el, x, y).await?;
+        Ok(((x, y), what))
+    }
 }
+
+fn covered(what: &str, by: &str, x: f64, y: f64) -> BrowserError {
+    BrowserError::Failed(format!(
+        "{what} is covered by {by} at {},{}; close or scroll away what covers it, or click \
+         that element instead",
+        x.round(),
+        y.round()
+    ))
+}
+
+/// The body of [`Tab::aim`] (`this` is the target; `d` describes an element). Answers
+/// `{x, y, what, covered}`, `{nobox}`, `{gone}`, or `{fallback}` to use DevTools instead.
+const AIM: &str = r#"
+const t = this.nodeType === 3 ? this.parentElement : this;
+if (!t || !t.isConnected) return {gone: true};
+const what = d(t);
+const doc = t.ownerDocument, win = doc.defaultView;
+if (!win) return {fallback: true};
+const rects = () => {
+  if (this.nodeType !== 3) return [...this.getClientRects()];
+  const r = doc.createRange(); r.selectNodeContents(this); return [...r.getClientRects()];
+};
+const pick = () => rects().find((r) => r.width >= 1 && r.height >= 1);
+let r = pick();
+const inView = (r) => r.left >= 0 && r.top >= 0 && r.right <= win.innerWidth && r.bottom <= win.innerHeight;
+if (r && (!inView(r) || win !== win.top)) {
+  t.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+  r = pick();
+}
+if (!r) return {nobox: true, what};
+const deep = (root, x, y) => {
+  let h = root.elementFromPoint(x, y);
+  while (h && h.shadowRoot) { const i = h.shadowRoot.elementFromPoint(x, y); if (!i || i === h) break; h = i; }
+  return h;
+};
+const covering = (h) => {
+  for (let n = h; n; n = n.parentNode || n.host || null) if (n === t) return null;
+  if (t.labels && [...t.labels].some((l) => l === h || l.contains(h))) return null;
+  if (h.tagName === 'LABEL' && h.contains(t)) return null;
+  return d(h);
+};
+let x = r.left + r.width / 2, y = r.top + r.height / 2;
+let h = deep(doc, x, y);
+if (!h) return {fallback: true};
+let cov = covering(h);
+for (let w = win; !cov && w !== w.top; w = w.parent) {
+  const f = w.frameElement;
+  if (!f) return {fallback: true};
+  const fr = f.getBoundingClientRect(), cs = w.parent.getComputedStyle(f);
+  x += fr.left + f.clientLeft + parseFloat(cs.paddingLeft || 0);
+  y += fr.top + f.clientTop + parseFloat(cs.paddingTop || 0);
+  h = deep(f.ownerDocument, x, y);
+  if (!h) return {fallback: true};
+  if (h !== f) cov = d(h);
+}
+return {x, y, what, covered: cov};
+"#;

@@ -183,7 +183,46 @@ impl Tab {
         }
     }
 
-    /// A paste event carrying text/plain (and text/html); unconsumed, insertHTML or insertText.
+    /// A real paste: the element focused, then Ctrl+V with the browser's own paste command,
+    /// which reads the system clipboard (the caller has put the content there) and fires a
+    /// trusted paste event; the page's handlers or the browser's editing insert it. Whether
+    /// the event fired and whether the page consumed it; None when no paste event came.
+    pub async fn paste_trusted(&self, el: Option<&El>) -> Result<Option<bool>, BrowserError> {
+        let target = match el {
+            Some(e) => e.clone(),
+            None => self
+                .focused()
+                .await?
+                .ok_or_else(|| BrowserError::Failed("nothing has focus to paste into".into()))?,
+        };
+        // The watch lives on the document as seen from the element's world (the daemon's own
+        // for refs), so the page sees nothing of it.
+        let watch = "if (this.focus) this.focus(); const st = {seen: false, prevented: false}; \
+            this.ownerDocument.__gloveboxPaste = st; \
+            this.ownerDocument.addEventListener('paste', (e) => { st.seen = true; \
+            setTimeout(() => { st.prevented = e.defaultPrevented; }, 0); }, {capture: true, once: true}); \
+            return true;";
+        self.call(&target, watch, &[]).await?;
+        let v = input::key_def("v").ok_or_else(|| BrowserError::Failed("no key v".into()))?;
+        let ctrl = input::CTRL;
+        let down = json!({"type": "rawKeyDown", "key": v.key, "code": v.code,
+                          "windowsVirtualKeyCode": v.key_code, "nativeVirtualKeyCode": v.key_code,
+                          "modifiers": ctrl, "commands": ["paste"]});
+        let up = json!({"type": "keyUp", "key": v.key, "code": v.code,
+                        "windowsVirtualKeyCode": v.key_code, "nativeVirtualKeyCode": v.key_code,
+                        "modifiers": ctrl});
+        let pressed = self.cmd("Input.dispatchKeyEvent", down).await;
+        let released = self.cmd("Input.dispatchKeyEvent", up).await;
+        pressed.and(released)?;
+        let read = "await new Promise((r) => setTimeout(r, 0)); \
+            const st = this.ownerDocument.__gloveboxPaste; delete this.ownerDocument.__gloveboxPaste; \
+            return st || {seen: false};";
+        let st = self.call(&target, read, &[]).await?;
+        Ok((st["seen"] == true).then_some(st["prevented"] == true))
+    }
+
+    /// A synthetic paste event carrying text/plain (and text/html) where no system clipboard
+    /// is at hand; unconsumed, insertHTML or insertText.
     pub async fn paste(
         &self,
         el: Option<&El>,
@@ -217,7 +256,7 @@ impl Tab {
     }
 
     pub async fn upload(&self, el: &El, files: &[String]) -> Result<(), BrowserError> {
-        self.cmd("DOM.setFileInputFiles", json!({"files": files, "backendNodeId": el.backend_id}))
+        self.cmd("DOM.setFileInputFiles", json!({"files": files, "objectId": el.object_id}))
             .await
             .map(|_| ())
     }

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use super::Tab;
+use crate::browser::cdp::Dialog;
 use crate::browser::BrowserError;
 
 impl Tab {
@@ -42,30 +43,66 @@ impl Tab {
         }
     }
 
-    pub async fn navigate(&self, url: &str, timeout: Duration) -> Result<(), BrowserError> {
+    /// Wait (bounded) until the navigation after `before` is seen and its document is
+    /// interactive. A JavaScript dialog that opens meanwhile (an `alert()` while loading, a
+    /// `beforeunload` prompt) ends the wait and is returned: the page waits on it.
+    async fn arrive(&self, before: u64, deadline: Instant) -> Result<Option<Dialog>, BrowserError> {
+        let mut dialogs = self.watch.dialog.clone();
+        tokio::select! {
+            r = async {
+                self.wait_navigated(before, deadline).await?;
+                self.wait_ready(deadline.saturating_duration_since(Instant::now())).await
+            } => r.map(|()| self.dialog()),
+            d = dialogs.wait_for(Option::is_some) => Ok(d.ok().and_then(|d| d.clone())),
+        }
+    }
+
+    /// Start a navigation with `method`; a dialog that opens before the browser answers is
+    /// returned instead of the answer.
+    async fn start(&self, method: &'static str, params: Value) -> Result<StartOr, BrowserError> {
+        match self.cmd(method, params).await {
+            Ok(r) => Ok(StartOr::Started(r)),
+            Err(BrowserError::DialogOpened(d)) => Ok(StartOr::Dialog(d)),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Open `url`; a dialog the page opened on the way.
+    pub async fn navigate(
+        &self,
+        url: &str,
+        timeout: Duration,
+    ) -> Result<Option<Dialog>, BrowserError> {
         let deadline = Instant::now() + timeout;
         let before = self.navigations();
-        let r = self.cmd("Page.navigate", json!({"url": url})).await?;
+        let r = match self.start("Page.navigate", json!({"url": url})).await? {
+            StartOr::Started(r) => r,
+            StartOr::Dialog(d) => return Ok(Some(d)),
+        };
         if let Some(err) = r["errorText"].as_str().filter(|e| !e.is_empty()) {
             return Err(BrowserError::Failed(format!("opening {url} failed: {err}")));
         }
         if r.get("loaderId").is_none_or(Value::is_null) {
-            return Ok(()); // same-document navigation
+            return Ok(self.dialog()); // same-document navigation
         }
-        self.wait_navigated(before, deadline).await?;
-        self.wait_ready(deadline.saturating_duration_since(Instant::now())).await
+        self.arrive(before, deadline).await
     }
 
-    pub async fn reload(&self, timeout: Duration) -> Result<(), BrowserError> {
+    pub async fn reload(&self, timeout: Duration) -> Result<Option<Dialog>, BrowserError> {
         let deadline = Instant::now() + timeout;
         let before = self.navigations();
-        self.cmd("Page.reload", json!({})).await?;
-        self.wait_navigated(before, deadline).await?;
-        self.wait_ready(deadline.saturating_duration_since(Instant::now())).await
+        if let StartOr::Dialog(d) = self.start("Page.reload", json!({})).await? {
+            return Ok(Some(d));
+        }
+        self.arrive(before, deadline).await
     }
 
     /// One step back (-1) or forward (+1) in the tab's history.
-    pub async fn history(&self, step: i64, timeout: Duration) -> Result<(), BrowserError> {
+    pub async fn history(
+        &self,
+        step: i64,
+        timeout: Duration,
+    ) -> Result<Option<Dialog>, BrowserError> {
         let deadline = Instant::now() + timeout;
         let h = self.cmd("Page.getNavigationHistory", json!({})).await?;
         let current = h["currentIndex"].as_i64().unwrap_or(0);
@@ -77,9 +114,11 @@ impl Tab {
             )));
         };
         let before = self.navigations();
-        self.cmd("Page.navigateToHistoryEntry", json!({"entryId": entry["id"]})).await?;
-        self.wait_navigated(before, deadline).await?;
-        self.wait_ready(deadline.saturating_duration_since(Instant::now())).await
+        let params = json!({"entryId": entry["id"]});
+        if let StartOr::Dialog(d) = self.start("Page.navigateToHistoryEntry", params).await? {
+            return Ok(Some(d));
+        }
+        self.arrive(before, deadline).await
     }
 
     /// URL and title from the browser (works while a dialog is open).
@@ -91,4 +130,10 @@ impl Tab {
             i["title"].as_str().unwrap_or_default().to_owned(),
         ))
     }
+}
+
+/// How starting a navigation went.
+enum StartOr {
+    Started(Value),
+    Dialog(Dialog),
 }

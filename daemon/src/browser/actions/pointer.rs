@@ -131,7 +131,7 @@ impl Tab {
                     .cmd("Runtime.evaluate", json!({"expression": "document.documentElement"}))
                     .await?;
                 let object_id = r["result"]["objectId"].as_str().unwrap_or_default().to_owned();
-                El { backend_id: 0, object_id }
+                El { object_id }
             }
         };
         let opts = json!({"dir": direction, "amount": amount, "pages": pages});

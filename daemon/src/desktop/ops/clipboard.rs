@@ -20,6 +20,39 @@ impl Desktop {
         self.clipboard.set(content).await
     }
 
+    /// Run `act` with `content` on the clipboard: the old contents are saved first and put
+    /// back afterwards unless someone else changed the clipboard meanwhile. Serialized with
+    /// every other paste. Returns what `act` gave, whether the old contents are back, and
+    /// whether the clipboard was still ours when `act` ended.
+    pub async fn with_clipboard<T>(
+        &self,
+        content: Content,
+        act: impl std::future::Future<Output = T>,
+    ) -> Result<(T, Restore), Error> {
+        let _one = self.paste.lock().await;
+        let old_text = self.clipboard.get(false).await.ok().flatten();
+        let old_html =
+            self.clipboard.get(true).await.ok().flatten().filter(|h| Some(h) != old_text.as_ref());
+        self.clipboard.set(content.clone()).await?;
+        let out = act.await;
+        let untouched = self.clipboard.owns(content).await.unwrap_or(false);
+        let restored = untouched
+            && match &old_text {
+                Some(t) => self
+                    .clipboard
+                    .set(Content { text: Some(t.clone()), html: old_html })
+                    .await
+                    .is_ok(),
+                None => self.clipboard.release().await.is_ok(),
+            };
+        Ok((out, Restore { restored, changed_meanwhile: !untouched }))
+    }
+
+    /// How many times an app has read the daemon's clipboard content so far.
+    pub fn clipboard_reads(&self) -> u64 {
+        self.clipboard.served()
+    }
+
     /// Paste through the clipboard: save, write, focus, Ctrl+V, restore unless changed.
     pub async fn paste(
         &self,
@@ -28,20 +61,16 @@ impl Desktop {
         html: bool,
         window: Option<&str>,
     ) -> Result<serde_json::Value, Error> {
-        let _one = self.paste.lock().await;
         if let (None, Some(w)) = (el, window) {
             self.verify_active(w).await?;
         }
-        let old_text = self.clipboard.get(false).await.ok().flatten();
-        let old_html =
-            self.clipboard.get(true).await.ok().flatten().filter(|h| Some(h) != old_text.as_ref());
         let content = if html {
             Content { text: Some(strip_tags(text)), html: Some(text.to_owned()) }
         } else {
             Content { text: Some(text.to_owned()), html: None }
         };
-        self.clipboard.set(content.clone()).await?;
-        let result = async {
+        let want = content.text.clone().unwrap_or_default();
+        let act = async {
             if let Some(el) = el {
                 self.focus_element(el).await?;
             }
@@ -50,7 +79,6 @@ impl Desktop {
             // The app reads the clipboard asynchronously: wait until the text shows up.
             let mut verified = None;
             if let Some(el) = el {
-                let want = content.text.clone().unwrap_or_default();
                 let deadline = Instant::now() + Duration::from_secs(3);
                 loop {
                     if self.read_text(el).await.is_ok_and(|t| t.contains(&want)) {
@@ -72,32 +100,26 @@ impl Desktop {
                 }
             }
             Ok::<_, Error>((verified, self.clipboard.served() > served_before))
-        }
-        .await;
-        let untouched = self.clipboard.owns(content).await.unwrap_or(false);
-        let restored = if untouched {
-            match &old_text {
-                Some(t) => self
-                    .clipboard
-                    .set(Content { text: Some(t.clone()), html: old_html })
-                    .await
-                    .is_ok(),
-                None => self.clipboard.release().await.is_ok(),
-            }
-        } else {
-            false
         };
+        let (result, restore) = self.with_clipboard(content, act).await?;
         let (verified, consumed) = result?;
         Ok(serde_json::json!({
             "pasted": true,
             "verified": verified,
             "read_by_app": consumed,
-            "clipboard_restored": restored,
-            "clipboard_changed_meanwhile": !untouched,
+            "clipboard_restored": restore.restored,
+            "clipboard_changed_meanwhile": restore.changed_meanwhile,
             "via": "clipboard+xtest",
             "actual_dispatch": "foreground",
         }))
     }
+}
+
+/// How the clipboard came out of [`Desktop::with_clipboard`].
+#[derive(Debug, Clone, Copy)]
+pub struct Restore {
+    pub restored: bool,
+    pub changed_meanwhile: bool,
 }
 
 fn strip_tags(html: &str) -> String {

@@ -6,6 +6,7 @@ use serde_json::{json, Map, Value};
 use super::target::element;
 use super::{need, s, unsupported, with_dialog};
 use crate::browser::Tab;
+use crate::desktop::clipboard::Content;
 use crate::dispatch::Ctx;
 use crate::error::DaemonError;
 
@@ -52,8 +53,23 @@ pub(super) async fn act(
                 _ => None,
             };
             let plain = if format == "html" { strip_tags(text) } else { text.to_owned() };
+            // A real paste through the system clipboard where the daemon owns one (the
+            // browser shares its display); else a synthetic event and the editing fallbacks.
+            if let Some(desk) = ctx.daemon.config.desktop.clone() {
+                let content = Content { text: Some(plain.clone()), html: html.clone() };
+                let (pasted, restore) = desk
+                    .with_clipboard(content, tab.paste_trusted(e.as_ref()))
+                    .await
+                    .map_err(DaemonError::from)?;
+                if let Some(consumed) = pasted? {
+                    return Ok(json!({"via": "paste_event", "trusted": true,
+                                     "consumed": consumed, "format": format,
+                                     "clipboard_restored": restore.restored,
+                                     "clipboard_changed_meanwhile": restore.changed_meanwhile}));
+                }
+            }
             let via = tab.paste(e.as_ref(), &plain, html.as_deref()).await?;
-            json!({"via": via, "format": format})
+            json!({"via": via, "trusted": false, "format": format})
         }
         "select_text" => {
             let e = need(el().await?)?;

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
-use super::{s, u, unsupported};
+use super::{s, u, unsupported, with_dialog};
 use crate::browser::Tab;
 use crate::dispatch::Ctx;
 use crate::error::DaemonError;
@@ -26,17 +26,17 @@ pub(super) async fn act(
                     format!("url {url:?} needs a scheme, e.g. https://{url}"),
                 )));
             }
-            tab.navigate(url, timeout(args)).await?;
+            let dialog = tab.navigate(url, timeout(args)).await?;
             invalidate(ctx, tab, &format!("the tab navigated to {url}"));
             let (url, title) = tab.info().await?;
-            json!({"url": url, "title": title})
+            with_dialog(json!({"url": url, "title": title}), dialog)
         }
         "reload" | "go_back" | "go_forward" => {
-            match action {
+            let dialog = match action {
                 "reload" => tab.reload(timeout(args)).await?,
                 "go_back" => tab.history(-1, timeout(args)).await?,
                 _ => tab.history(1, timeout(args)).await?,
-            }
+            };
             let why = match action {
                 "reload" => "the tab reloaded",
                 "go_back" => "the tab went back in its history",
@@ -44,7 +44,7 @@ pub(super) async fn act(
             };
             invalidate(ctx, tab, why);
             let (url, title) = tab.info().await?;
-            json!({"url": url, "title": title})
+            with_dialog(json!({"url": url, "title": title}), dialog)
         }
         other => return Err(unsupported(other)),
     })

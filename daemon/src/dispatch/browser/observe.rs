@@ -88,17 +88,14 @@ async fn snapshot_of(
         return Ok(snaps.continue_from(c, &budget)?.to_json());
     }
     let scope = match s(args, "scope_ref") {
-        Some(r) => {
-            let key = ctx.session.snapshots.lock().map_err(|_| poisoned())?.resolve(
-                &tab.key(),
-                r,
-                s(args, "snapshot_id"),
-            )?;
-            key.rsplit_once(':').and_then(|(_, n)| n.parse::<i64>().ok())
-        }
+        Some(r) => Some(ctx.session.snapshots.lock().map_err(|_| poisoned())?.resolve(
+            &tab.key(),
+            r,
+            s(args, "snapshot_id"),
+        )?),
         None => None,
     };
-    let nodes = snapshot::outline(tab, scope).await?;
+    let nodes = snapshot::outline(tab, scope.as_deref()).await?;
     let (url, title) = tab.info().await.unwrap_or_default();
     let view = {
         let mut snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;

@@ -24,10 +24,7 @@ pub(super) async fn act(
             let target = el().await?;
             let (x, y, what) = match &target {
                 Some(e) => {
-                    // Described while its box is read: one round trip for both.
-                    let (at, what) = tokio::join!(tab.center(e), tab.describe(e));
-                    let (x, y) = at?;
-                    tab.hit_check(e, x, y).await?;
+                    let ((x, y), what) = tab.aim(e).await?;
                     (x, y, json!(what))
                 }
                 None => {

@@ -124,8 +124,7 @@ async fn full(c: &mut Client, tab: &str) -> anyhow::Result<(String, Duration, us
 /// The ref on the first outline line that contains `needle`.
 fn ref_on(text: &str, needle: &str) -> anyhow::Result<String> {
     let line = text.lines().find(|l| l.contains(needle));
-    line.and_then(|l| l.split("[ref=").nth(1))
-        .and_then(|s| s.split(']').next())
+    line.and_then(glovebox_protocol::outline::line_ref)
         .map(String::from)
         .with_context(|| format!("no line with {needle:?} and a ref"))
 }
@@ -133,8 +132,8 @@ fn ref_on(text: &str, needle: &str) -> anyhow::Result<String> {
 /// How many outline lines with a ref each role has.
 fn roles(text: &str, r: &mut PageRounds) {
     r.addressable.clear();
-    for line in text.lines().filter(|l| l.contains("[ref=")) {
-        let role = line.trim_start().trim_start_matches("- ").split([' ', '"']).next();
+    for line in text.lines().filter(|l| glovebox_protocol::outline::line_ref(l).is_some()) {
+        let role = line.trim_start().split([' ', '"']).next();
         *r.addressable.entry(role.unwrap_or_default().to_owned()).or_default() += 1;
     }
 }

@@ -1,0 +1,380 @@
+//! The page outline, built in the page: `walk.js` runs in the daemon's isolated world of the
+//! tab (open shadow roots and the frames this renderer draws included) and hands back one item
+//! per line; this module turns items into outline lines keyed `w<context>:<serial>`.
+//! Elements that act as controls without an accessible role or name (click handlers,
+//! `cursor: pointer`, draggable, focusable) get refs too, with a hint from tag/title/class.
+//! Lines stay lean for big pages: boxes only for what the viewport shows, no line for a
+//! label's text beside its control or for nameless wrappers, a row of plain cells as one
+//! `row "a | b | c"` line, and an element holding only short text as one line.
+
+use serde::Deserialize;
+use serde_json::json;
+
+use super::actions::Tab;
+use super::BrowserError;
+use crate::registry::snapshots::Node;
+
+const INTERACTIVE: &[&str] = &[
+    "button",
+    "link",
+    "textbox",
+    "searchbox",
+    "checkbox",
+    "radio",
+    "combobox",
+    "listbox",
+    "option",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "tab",
+    "slider",
+    "spinbutton",
+    "switch",
+    "treeitem",
+    "textfield",
+    "popupbutton",
+    "menulistpopup",
+    "menulistoption",
+    "togglebutton",
+    "colorwell",
+    "date",
+    "datetime",
+    "inputtime",
+    "scrollbar",
+];
+const STRUCTURAL: &[&str] = &[
+    "rootwebarea",
+    "heading",
+    "navigation",
+    "main",
+    "banner",
+    "contentinfo",
+    "form",
+    "dialog",
+    "alertdialog",
+    "alert",
+    "region",
+    "table",
+    "row",
+    "cell",
+    "columnheader",
+    "rowheader",
+    "image",
+    "img",
+    "article",
+    "tablist",
+    "tabpanel",
+    "menu",
+    "menubar",
+    "toolbar",
+    "tree",
+    "grid",
+    "iframe",
+    "figure",
+    "list",
+    "listitem",
+    "group",
+    "status",
+    "progressbar",
+    "meter",
+    "complementary",
+    "search",
+    "labeltext",
+    "code",
+];
+
+fn clip(t: &str, n: usize) -> String {
+    let t = t.split_whitespace().collect::<Vec<_>>().join(" ");
+    if t.chars().count() <= n {
+        t
+    } else {
+        format!("{}…", t.chars().take(n).collect::<String>())
+    }
+}
+
+/// An element of the outline that can be acted on and shows in the viewport: what
+/// `screenshot_annotate` labels. `key` is its node's key; `bounds` are CSS pixels.
+#[derive(Debug, Clone)]
+pub struct Mark {
+    pub key: String,
+    pub role: String,
+    pub name: String,
+    pub bounds: (f64, f64, f64, f64),
+}
+
+/// The in-page walk; it answers `{items, truncated}` (or `{gone}` / `{noworld}`).
+const WALK: &str = include_str!("walk.js");
+/// Lines past this many are left out (the walk says `truncated`).
+const MAX_LINES: usize = 20_000;
+
+/// One line as the walk reports it (see `walk.js` for the fields).
+#[derive(Debug, Deserialize)]
+struct Item {
+    i: u64,
+    d: u16,
+    r: String,
+    #[serde(default)]
+    n: String,
+    #[serde(default)]
+    v: String,
+    #[serde(default)]
+    s: Vec<String>,
+    b: Option<[f64; 4]>,
+    #[serde(default)]
+    nb: u8,
+    c: Option<String>,
+    h: Option<String>,
+    cl: Option<Vec<String>>,
+    #[serde(default)]
+    pw: u8,
+    #[serde(default)]
+    x: u8,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct Walked {
+    #[serde(default)]
+    items: Vec<Item>,
+    #[serde(default)]
+    gone: bool,
+}
+
+/// The outline of the tab, or of the subtree of the element with key `scope`.
+pub async fn outline(tab: &Tab, scope: Option<&str>) -> Result<Vec<Node>, BrowserError> {
+    Ok(outline_marked(tab, scope).await?.0)
+}
+
+/// The outline and the marks of its controls inside the viewport, from the same observation.
+pub async fn outline_marked(
+    tab: &Tab,
+    scope: Option<&str>,
+) -> Result<(Vec<Node>, Vec<Mark>), BrowserError> {
+    let scope = match scope {
+        Some(key) => {
+            let (ctx, serial) = parse_key(key)
+                .ok_or_else(|| BrowserError::Gone(format!("{key} names no element")))?;
+            if ctx != tab.world().await? {
+                return Err(BrowserError::Gone("the scope element's document was replaced".into()));
+            }
+            Some(serial)
+        }
+        None => None,
+    };
+    let opts = json!({"interactive": INTERACTIVE, "structural": STRUCTURAL,
+                      "scope": scope, "max": MAX_LINES});
+    let (ctx, r) = tab.world_eval(&format!("({WALK})({opts})")).await?;
+    if let Some(ex) = r.get("exceptionDetails") {
+        let what = ex["exception"]["description"].as_str().or(ex["text"].as_str());
+        return Err(BrowserError::Failed(format!(
+            "the snapshot walk failed: {}",
+            what.unwrap_or("exception").lines().next().unwrap_or_default()
+        )));
+    }
+    let walked: Walked = serde_json::from_value(r["result"]["value"].clone())
+        .map_err(|e| BrowserError::Failed(format!("the snapshot walk answered oddly: {e}")))?;
+    if walked.gone {
+        return Err(BrowserError::Gone("the scope element was removed from the page".into()));
+    }
+    Ok(lines(ctx, walked.items))
+}
+
+/// A key's world and serial.
+pub fn parse_key(key: &str) -> Option<(i64, u64)> {
+    let (c, n) = key.strip_prefix('w')?.split_once(':')?;
+    Some((c.parse().ok()?, n.parse().ok()?))
+}
+
+/// Outline lines (and the marks of controls in view) from the walk's items.
+fn lines(ctx: i64, items: Vec<Item>) -> (Vec<Node>, Vec<Mark>) {
+    let mut out = Vec::with_capacity(items.len());
+    let mut kinds = Vec::with_capacity(items.len());
+    let mut marks = Vec::new();
+    for it in items {
+        let key = format!("w{ctx}:{}", it.i);
+        let role = it.r.as_str();
+        let interactive = INTERACTIVE.contains(&role);
+        let structural = STRUCTURAL.contains(&role);
+        let name = clip(&it.n, 120);
+        let control = it.c.as_deref().filter(|_| !interactive);
+        // A clickable's role and name as its line says them, for its mark.
+        let (head, shown) = if control.is_some() && (!structural || name.is_empty()) {
+            let hint = if name.is_empty() { it.h.as_deref().unwrap_or_default() } else { &name };
+            let hint = clip(hint, 80);
+            (format!("clickable {hint:?}"), ("clickable".to_owned(), hint))
+        } else {
+            let head = match &it.cl {
+                Some(cells) => {
+                    let cells: Vec<String> = cells.iter().map(|c| clip(c, 60)).collect();
+                    format!("{role} {:?}", cells.join(" | "))
+                }
+                None if name.is_empty() => role.to_owned(),
+                None => format!("{role} {name:?}"),
+            };
+            (head, (role.to_owned(), name.clone()))
+        };
+        let mut tail = Vec::new();
+        match it.b {
+            Some([x, y, w, h]) => {
+                if interactive || control.is_some() {
+                    marks.push(Mark {
+                        key: key.clone(),
+                        role: shown.0,
+                        name: shown.1,
+                        bounds: (x, y, w, h),
+                    });
+                }
+                tail.push(format!("@{x},{y} {w}x{h}"));
+            }
+            // The options of a closed <select> never have one.
+            None if it.nb == 1 && role != "option" && (interactive || control.is_some()) => {
+                tail.push("(no box)".into());
+            }
+            None => {}
+        }
+        if interactive && !it.v.is_empty() {
+            if it.pw == 1 {
+                tail.push("value=\"••••\"".into());
+            } else if it.v != it.n {
+                tail.push(format!("value={:?}", clip(&it.v, 120)));
+            }
+        }
+        let mut states = it.s;
+        if let Some(c) = control {
+            states.push(c.to_owned());
+        }
+        if it.x == 1 {
+            states.push("frame not reachable".into());
+        }
+        if !states.is_empty() {
+            tail.push(format!("({})", states.join(", ")));
+        }
+        kinds.push(if interactive {
+            Kind::Control
+        } else if role == "text" {
+            Kind::Text(name.trim_end_matches('…').to_owned())
+        } else {
+            Kind::Other
+        });
+        out.push(Node { key, depth: it.d, head, tail: tail.join(" ") });
+    }
+    (drop_label_text(out, &kinds), marks)
+}
+
+/// A text line that only repeats the name of the control next to it (the text of its
+/// `<label>`) is dropped: the control's line already says it.
+fn drop_label_text(nodes: Vec<Node>, kinds: &[Kind]) -> Vec<Node> {
+    let named = |n: &Node, text: &str| n.head.contains(&format!(" \"{text}"));
+    let keep: Vec<bool> = (0..nodes.len())
+        .map(|i| {
+            let Kind::Text(t) = &kinds[i] else { return true };
+            let beside = |j: usize| {
+                matches!(kinds.get(j), Some(Kind::Control))
+                    && nodes[j].depth == nodes[i].depth
+                    && named(&nodes[j], t)
+            };
+            !(beside(i + 1) || (i > 0 && beside(i - 1)))
+        })
+        .collect();
+    nodes.into_iter().zip(keep).filter_map(|(n, k)| k.then_some(n)).collect()
+}
+
+/// What an outline line is, for the pass that drops label text.
+enum Kind {
+    Text(String),
+    Control,
+    Other,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(depth: u16, head: &str) -> Node {
+        Node { key: head.into(), depth, head: head.into(), tail: String::new() }
+    }
+
+    #[test]
+    fn label_text_beside_its_control_is_dropped_other_text_stays() {
+        let nodes = vec![
+            line(1, "text \"Name\""),
+            line(1, "textbox \"Name\""),
+            line(1, "text \"Notes\""),
+            line(1, "heading \"Notes\""),
+            line(1, "checkbox \"Remember me\""),
+            line(1, "text \"Remember me\""),
+            line(2, "text \"Deeper\""),
+            line(1, "button \"Deeper\""),
+        ];
+        let kinds = vec![
+            Kind::Text("Name".into()),
+            Kind::Control,
+            Kind::Text("Notes".into()),
+            Kind::Other,
+            Kind::Control,
+            Kind::Text("Remember me".into()),
+            Kind::Text("Deeper".into()),
+            Kind::Control,
+        ];
+        let heads: Vec<String> =
+            drop_label_text(nodes, &kinds).into_iter().map(|n| n.head).collect();
+        assert_eq!(
+            heads,
+            [
+                "textbox \"Name\"",
+                "text \"Notes\"",
+                "heading \"Notes\"",
+                "checkbox \"Remember me\"",
+                "text \"Deeper\"",
+                "button \"Deeper\""
+            ]
+        );
+    }
+
+    fn items(json: serde_json::Value) -> Vec<Item> {
+        serde_json::from_value(json).expect("items")
+    }
+
+    #[test]
+    fn items_become_lines_with_keys_boxes_values_and_states() {
+        let (nodes, marks) = lines(
+            7,
+            items(json!([
+                {"i": 1, "d": 0, "r": "textbox", "n": "Name", "v": "Ann", "b": [8, 20, 100, 21],
+                 "s": ["focused"], "k": "c"},
+                {"i": 2, "d": 0, "r": "textbox", "n": "Password", "v": "secret", "pw": 1,
+                 "nb": 1, "k": "c"},
+                {"i": 3, "d": 0, "r": "", "n": "", "c": "cursor:pointer", "h": "span Settings",
+                 "b": [1, 2, 3, 4], "k": "o"},
+                {"i": 4, "d": 0, "r": "row", "cl": ["a", "b", "c"], "k": "o"},
+                {"i": 5, "d": 1, "r": "option", "n": "Red", "nb": 1, "k": "c"},
+                {"i": 6, "d": 0, "r": "iframe", "x": 1, "k": "o"},
+                {"i": 7, "d": 0, "r": "listitem", "n": "", "c": "onclick", "h": "li #x", "k": "o"}
+            ])),
+        );
+        let shown: Vec<String> =
+            nodes.iter().map(|n| format!("{} {} | {}", n.key, n.head, n.tail)).collect();
+        assert_eq!(
+            shown,
+            [
+                "w7:1 textbox \"Name\" | @8,20 100x21 value=\"Ann\" (focused)",
+                "w7:2 textbox \"Password\" | (no box) value=\"••••\"",
+                "w7:3 clickable \"span Settings\" | @1,2 3x4 (cursor:pointer)",
+                "w7:4 row \"a | b | c\" | ",
+                "w7:5 option \"Red\" | ",
+                "w7:6 iframe | (frame not reachable)",
+                "w7:7 clickable \"li #x\" | (onclick)",
+            ]
+        );
+        let marked: Vec<(&str, &str, &str)> =
+            marks.iter().map(|m| (m.key.as_str(), m.role.as_str(), m.name.as_str())).collect();
+        assert_eq!(marked, [("w7:1", "textbox", "Name"), ("w7:3", "clickable", "span Settings")]);
+    }
+
+    #[test]
+    fn keys_name_their_world_and_serial() {
+        assert_eq!(parse_key("w12:345"), Some((12, 345)));
+        assert_eq!(parse_key("12:345"), None);
+        assert_eq!(parse_key("wx:1"), None);
+    }
+}

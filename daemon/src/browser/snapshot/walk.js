@@ -1,0 +1,387 @@
+// The in-page half of browser.snapshot. It runs in the daemon's own isolated world, so the
+// page can neither see nor change what it keeps: a serial number per node (a WeakMap, node ->
+// serial, and serial -> WeakRef) that the daemon keys its per-session refs by.
+//
+// It walks the flat tree (open shadow roots, slots, frames this process renders), decides
+// role, name, value, states and box per element, and returns one item per outline line:
+//   {i: serial, d: depth, r: role, n: name, v: value, s: states, b: [x,y,w,h] in the top
+//    viewport | nb: 1 (no box at all), c: control hint, h: hint, cl: row cells, pw: password,
+//    k: "c" control | "t" text | "o" other, x: 1 (a frame this world cannot enter)}
+// The daemon formats the lines; the role lists come from it (opts.interactive, .structural).
+(opts) => {
+  // Set up when the daemon made the world; a context without it is not the daemon's.
+  const G = globalThis.__glovebox;
+  if (!G) return {noworld: true};
+  const idOf = (n) => {
+    let i = G.ids.get(n);
+    if (i === undefined) { i = G.next++; G.ids.set(n, i); G.els.set(i, new WeakRef(n)); }
+    return i;
+  };
+  if (G.els.size > 50000) for (const [k, w] of G.els) if (!w.deref()) G.els.delete(k);
+
+  const INTERACTIVE = new Set(opts.interactive);
+  const STRUCTURAL = new Set(opts.structural);
+  const MAX = opts.max || 20000;
+  const SKIP = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'base']);
+  const CONTAINER = new Set(['html', 'body', 'label']);
+  const INLINE = new Set(['span', 'a', 'b', 'i', 'em', 'strong', 'code', 'small', 'label', 'abbr', 'sub', 'sup', 'mark', 'u', 's', 'kbd', 'q', 'cite', 'time', 'font']);
+  const FROM_CONTENT = new Set(['button', 'link', 'heading', 'option', 'cell', 'gridcell', 'columnheader', 'rowheader', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'checkbox', 'radio', 'switch', 'tooltip', 'row']);
+  const CELLS = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
+  const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color']);
+  const top = window;
+  const vw = top.innerWidth, vh = top.innerHeight;
+  const out = [];
+
+  let active = document.activeElement;
+  for (;;) {
+    const n = active && ((active.shadowRoot && active.shadowRoot.activeElement) ||
+      (active.contentDocument && active.contentDocument.activeElement));
+    if (!n) break;
+    active = n;
+  }
+
+  const styleOf = (el) => {
+    const v = el.ownerDocument.defaultView;
+    return v ? v.getComputedStyle(el) : null;
+  };
+  const squash = (t, n) => {
+    t = t.replace(/\s+/g, ' ').trim();
+    return t.length > n ? t.slice(0, n) : t;
+  };
+  // The nodes the flat tree shows under n.
+  const kids = (n) => {
+    if (n.nodeType === 1) {
+      if (n.shadowRoot) return n.shadowRoot.childNodes;
+      if (n.localName === 'slot') {
+        const a = n.assignedNodes({flatten: true});
+        return a.length ? a : n.childNodes;
+      }
+    }
+    return n.childNodes;
+  };
+  // The text a node reads as, bounded: embedded controls and hidden parts left out.
+  const textOf = (root, skip) => {
+    let s = '';
+    const rec = (n) => {
+      if (s.length > 400) return;
+      if (n.nodeType === 3) { s += n.data; return; }
+      if (n.nodeType === 1) {
+        const t = n.localName;
+        if (n === skip || SKIP.has(t) || t === 'select' || t === 'textarea' || t === 'input' || t === 'svg') return;
+        if (n.hidden || n.getAttribute('aria-hidden') === 'true') return;
+        if (t === 'img') { s += ' ' + (n.getAttribute('alt') || '') + ' '; return; }
+        if (t === 'br') { s += ' '; return; }
+        const block = !INLINE.has(t);
+        if (block) s += ' ';
+        for (const c of kids(n)) rec(c);
+        if (block) s += ' ';
+        return;
+      }
+      if (n.nodeType === 11 || n.nodeType === 9) for (const c of n.childNodes) rec(c);
+    };
+    rec(root);
+    return squash(s, 400);
+  };
+  const byId = (el, id) => {
+    const root = el.getRootNode();
+    return (root.getElementById ? root.getElementById(id) : null) || el.ownerDocument.getElementById(id);
+  };
+
+  const roleOf = (el, tag) => {
+    const given = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+    if (given === 'none' || given === 'presentation' || given === 'generic') return '';
+    if (given) return given;
+    switch (tag) {
+      case 'a': case 'area': return el.hasAttribute('href') ? 'link' : '';
+      case 'button': return 'button';
+      case 'summary': return 'button';
+      case 'input': {
+        switch ((el.getAttribute('type') || 'text').toLowerCase()) {
+          case 'hidden': return '#hidden';
+          case 'button': case 'submit': case 'reset': case 'image': case 'file': return 'button';
+          case 'checkbox': return 'checkbox';
+          case 'radio': return 'radio';
+          case 'range': return 'slider';
+          case 'number': return 'spinbutton';
+          case 'color': return 'colorwell';
+          case 'search': return el.list ? 'combobox' : 'searchbox';
+          case 'date': case 'datetime-local': case 'month': case 'week': return 'date';
+          case 'time': return 'inputtime';
+          default: return el.list ? 'combobox' : 'textbox';
+        }
+      }
+      case 'textarea': return 'textbox';
+      case 'select': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
+      case 'option': return 'option';
+      case 'optgroup': return 'group';
+      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
+      case 'nav': return 'navigation';
+      case 'main': return 'main';
+      case 'aside': return 'complementary';
+      case 'header': return el.parentElement && el.parentElement.closest('article,aside,main,nav,section') ? '' : 'banner';
+      case 'footer': return el.parentElement && el.parentElement.closest('article,aside,main,nav,section') ? '' : 'contentinfo';
+      case 'form': return 'form';
+      case 'section': return 'region';
+      case 'article': return 'article';
+      case 'table': return 'table';
+      case 'tr': return 'row';
+      case 'td': return el.closest('table') && el.closest('table').getAttribute('role') === 'grid' ? 'gridcell' : 'cell';
+      case 'th': return el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader';
+      case 'img': return el.getAttribute('alt') === '' ? '' : 'image';
+      case 'svg': return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? 'image' : '';
+      case 'ul': case 'ol': case 'menu': return 'list';
+      case 'li': return 'listitem';
+      case 'dialog': return 'dialog';
+      case 'fieldset': case 'details': return 'group';
+      case 'progress': return 'progressbar';
+      case 'meter': return 'meter';
+      case 'iframe': case 'frame': return 'iframe';
+      case 'figure': return 'figure';
+      case 'output': return 'status';
+      case 'code': return 'code';
+    }
+    if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) return 'textbox';
+    return '';
+  };
+
+  const nameOf = (el, role, tag) => {
+    const lb = el.getAttribute('aria-labelledby');
+    if (lb) {
+      const t = squash(lb.split(/\s+/).map((id) => { const e = byId(el, id); return e ? textOf(e, null) : ''; }).join(' '), 400);
+      if (t) return t;
+    }
+    const al = el.getAttribute('aria-label');
+    if (al && al.trim()) return squash(al, 400);
+    if (tag === 'input') {
+      const type = (el.getAttribute('type') || '').toLowerCase();
+      if (type === 'button' || type === 'submit' || type === 'reset') return el.value || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
+      if (type === 'image') return el.getAttribute('alt') || el.value || 'Submit';
+    }
+    if (el.labels && el.labels.length) {
+      const t = squash([...el.labels].map((l) => textOf(l, el)).join(' '), 400);
+      if (t) return t;
+    }
+    if (tag === 'img' || tag === 'area') { const a = el.getAttribute('alt'); if (a) return squash(a, 400); }
+    if (tag === 'fieldset') { const g = el.querySelector(':scope > legend'); if (g) return textOf(g, null); }
+    if (tag === 'table') { const c = el.querySelector(':scope > caption'); if (c) return textOf(c, null); }
+    if (tag === 'figure') { const c = el.querySelector(':scope > figcaption'); if (c) return textOf(c, null); }
+    if (tag === 'optgroup') return squash(el.getAttribute('label') || '', 400);
+    if (tag === 'option' && el.label) return squash(el.label, 400);
+    if (FROM_CONTENT.has(role)) { const t = textOf(el, null); if (t) return t; }
+    const ti = el.getAttribute('title');
+    if (ti && ti.trim()) return squash(ti, 400);
+    if (tag === 'input' || tag === 'textarea') {
+      const p = el.getAttribute('placeholder');
+      if (p && p.trim()) return squash(p, 400);
+    }
+    return '';
+  };
+
+  const valueOf = (el, tag) => {
+    if (tag === 'input' || tag === 'textarea') {
+      const type = (el.getAttribute('type') || '').toLowerCase();
+      if (type === 'file') return el.files && el.files.length ? [...el.files].map((f) => f.name).join(', ') : '';
+      return NOT_TEXT.has(type) ? '' : squash(el.value, 200);
+    }
+    if (tag === 'select') return squash([...el.selectedOptions].map((o) => o.label || o.text).join(', '), 200);
+    if (el.isContentEditable) return textOf(el, null).slice(0, 200);
+    return squash(el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow') || '', 200);
+  };
+
+  const statesOf = (el, role, tag) => {
+    const s = [];
+    const aria = (k) => el.getAttribute(k);
+    if (el === active) s.push('focused');
+    if (el.matches(':disabled') || aria('aria-disabled') === 'true') s.push('disabled');
+    if (el.required || aria('aria-required') === 'true') s.push('required');
+    if (((tag === 'input' || tag === 'textarea') && el.readOnly) || aria('aria-readonly') === 'true') s.push('readonly');
+    if (tag === 'option' ? el.selected : aria('aria-selected') === 'true') s.push('selected');
+    let checked = aria('aria-checked');
+    if (tag === 'input' && (el.type === 'checkbox' || el.type === 'radio')) checked = el.indeterminate ? 'mixed' : String(el.checked);
+    if (checked === 'true') s.push('checked'); else if (checked === 'mixed') s.push('checked=mixed');
+    const pressed = aria('aria-pressed');
+    if (pressed === 'true') s.push('pressed'); else if (pressed === 'mixed') s.push('pressed=mixed');
+    const ex = aria('aria-expanded');
+    if (ex === 'true') s.push('expanded');
+    else if (ex === 'false') s.push('collapsed');
+    else if (tag === 'summary' && el.parentElement && el.parentElement.localName === 'details') s.push(el.parentElement.open ? 'expanded' : 'collapsed');
+    if (role === 'heading') s.push('level=' + (aria('aria-level') || (/^h[1-6]$/.test(tag) ? tag[1] : '2')));
+    if (aria('aria-modal') === 'true' || (tag === 'dialog' && el.matches(':modal'))) s.push('modal');
+    return s;
+  };
+
+  // Acts as a control without a control's role: a click handler, where the pointer cursor
+  // starts, draggable, or focusable by Tab.
+  const controlOf = (el, tag, cs, parentCursor) => {
+    if (CONTAINER.has(tag)) return null;
+    if (el.hasAttribute('onclick') || typeof el.onclick === 'function') return 'onclick';
+    if (cs.cursor === 'pointer' && parentCursor !== 'pointer') return 'cursor:pointer';
+    if (el.getAttribute('draggable') === 'true') return 'draggable';
+    const ti = el.getAttribute('tabindex');
+    if (ti !== null && parseInt(ti, 10) >= 0) return 'focusable';
+    return null;
+  };
+  const hintOf = (el, tag) => {
+    for (const k of ['aria-label', 'title', 'alt', 'placeholder', 'data-icon', 'name', 'id']) {
+      const v = el.getAttribute(k);
+      if (v && v.trim()) return tag + ' ' + squash(v, 80);
+    }
+    const c = (el.getAttribute('class') || '').trim();
+    return c ? tag + ' .' + c.split(/\s+/).slice(0, 3).join('.') : tag;
+  };
+
+  // A box in the top viewport: [x,y,w,h] when it shows there, 0 when it has none at all,
+  // null when it lies outside the viewport.
+  const boxOf = (n, off) => {
+    let r;
+    if (n.nodeType === 3) {
+      const rg = n.ownerDocument.createRange();
+      rg.selectNodeContents(n);
+      r = rg.getBoundingClientRect();
+    } else {
+      r = n.getBoundingClientRect();
+    }
+    if (!(r.width > 0 && r.height > 0)) return 0;
+    const x = r.left + off[0], y = r.top + off[1];
+    if (x < vw && y < vh && x + r.width > 0 && y + r.height > 0) return [Math.round(x), Math.round(y), Math.round(r.width), Math.round(r.height)];
+    return null;
+  };
+  // Where a frame's content starts, in the top viewport.
+  const frameOffset = (frame, off) => {
+    const r = frame.getBoundingClientRect();
+    const cs = styleOf(frame);
+    return [off[0] + r.left + frame.clientLeft + parseFloat(cs.paddingLeft || 0),
+      off[1] + r.top + frame.clientTop + parseFloat(cs.paddingTop || 0)];
+  };
+  const docOffset = (doc) => {
+    const chain = [];
+    for (let w = doc.defaultView; w && w.frameElement; w = w.parent) chain.push(w.frameElement);
+    let off = [0, 0];
+    for (let k = chain.length - 1; k >= 0; k--) off = frameOffset(chain[k], off);
+    return off;
+  };
+  const innerDoc = (frame) => { try { return frame.contentDocument; } catch (e) { return null; } };
+
+  // Nothing below (or at) el acts: no interactive role, no control hint, no frame.
+  const inert = (el, cursor) => {
+    const tag = el.localName;
+    if (tag === 'iframe' || tag === 'frame') return false;
+    const cs = styleOf(el);
+    if (!cs || cs.display === 'none') return true;
+    if (INTERACTIVE.has(roleOf(el, tag)) || controlOf(el, tag, cs, cursor)) return false;
+    for (const c of kids(el)) if (c.nodeType === 1 && !inert(c, cs.cursor)) return false;
+    return true;
+  };
+  // `a | b | c` when every child of the row is a cell holding only text.
+  const plainRow = (row, cursor) => {
+    const cells = [];
+    for (const c of kids(row)) {
+      if (c.nodeType === 3 && !c.data.trim()) continue;
+      if (c.nodeType !== 1) return null;
+      const r = roleOf(c, c.localName);
+      if (!CELLS.has(r) || !inert(c, cursor)) return null;
+      cells.push(nameOf(c, r, c.localName));
+    }
+    return cells.length ? cells : null;
+  };
+
+  const walk = (n, depth, pname, inField, off, cursor) => {
+    if (out.length >= MAX) return;
+    if (n.nodeType === 3) {
+      const t = squash(n.data, 400);
+      if (!t || inField || pname.includes(t)) return;
+      const b = boxOf(n, off);
+      const item = {i: idOf(n), d: depth, r: 'text', n: t, k: 't'};
+      if (b) item.b = b;
+      out.push(item);
+      return;
+    }
+    if (n.nodeType === 9 || n.nodeType === 11) {
+      for (const c of n.childNodes) walk(c, depth, pname, inField, off, cursor);
+      return;
+    }
+    if (n.nodeType !== 1) return;
+    const el = n, tag = el.localName;
+    if (SKIP.has(tag) || el.getAttribute('aria-hidden') === 'true') return;
+    const cs = styleOf(el);
+    if (!cs || cs.display === 'none') return;
+    let role = roleOf(el, tag);
+    if (role === '#hidden') return;
+    const shown = cs.visibility === 'visible';
+    const interactive = INTERACTIVE.has(role);
+    let control = !interactive && shown ? controlOf(el, tag, cs, cursor) : null;
+    let name = '';
+    if (shown && (interactive || STRUCTURAL.has(role))) {
+      name = nameOf(el, role, tag);
+      if (role === 'region' && !name) role = '';
+    }
+    // A control without a role is named by its text when that is short; else by its hint.
+    if (control && !STRUCTURAL.has(role)) {
+      const t = textOf(el, null);
+      if (t.length <= 80) name = t;
+    }
+    const include = shown && (interactive || STRUCTURAL.has(role)) || !!control;
+    const start = out.length;
+    let childDepth = depth, childName = pname, childField = inField;
+    if (include) {
+      const item = {i: idOf(el), d: depth, r: role, n: name, k: interactive ? 'c' : 'o'};
+      if (control) { item.c = control; item.h = hintOf(el, tag); }
+      const b = boxOf(el, off);
+      if (b) item.b = b; else if (b === 0) item.nb = 1;
+      if (interactive) {
+        const v = valueOf(el, tag);
+        if (v) item.v = v;
+        if (tag === 'input' && (el.getAttribute('type') || '').toLowerCase() === 'password') item.pw = 1;
+      }
+      const s = statesOf(el, role, tag);
+      if (s.length) item.s = s;
+      if (role === 'row' && !control) {
+        const cells = plainRow(el, cs.cursor);
+        if (cells) { item.cl = cells; out.push(item); return; }
+      }
+      out.push(item);
+      childDepth = depth + 1;
+      if (name) childName = name;
+      if (interactive) childField = true;
+    }
+    if (tag === 'iframe' || tag === 'frame') {
+      const doc = innerDoc(el);
+      if (doc && doc.documentElement) walk(doc.documentElement, childDepth, '', false, frameOffset(el, off), 'auto');
+      else if (include) out[start].x = 1;
+      return;
+    }
+    if (tag === 'svg') return;
+    for (const c of kids(el)) walk(c, childDepth, childName, childField, off, cs.cursor);
+    // An element whose lines are all short plain text reads as one line of text (or names
+    // itself when it is a nameless line of its own).
+    const first = include ? start + 1 : start;
+    if (out.length - first < (include ? 1 : 2)) return;
+    const parts = [];
+    for (let k = first; k < out.length; k++) {
+      if (out[k].k !== 't' || out[k].d !== childDepth) return;
+      parts.push(out[k].n);
+    }
+    const joined = parts.join(' ');
+    if (joined.length > 120) return;
+    if (include && !name && !interactive) {
+      out.length = first;
+      out[start].n = joined;
+    } else if (!include) {
+      out.length = first;
+      const b = boxOf(el, off);
+      const item = {i: idOf(el), d: depth, r: 'text', n: joined, k: 't'};
+      if (b) item.b = b;
+      out.push(item);
+    }
+  };
+
+  if (opts.scope) {
+    const w = G.els.get(opts.scope);
+    const root = w && w.deref();
+    if (!root || !root.isConnected) return {gone: true};
+    walk(root, 0, '', false, docOffset(root.ownerDocument || document), 'auto');
+  } else if (document.documentElement) {
+    walk(document.documentElement, 0, '', false, [0, 0], 'auto');
+  }
+  return {items: out, truncated: out.length >= MAX};
+}
