@@ -45,7 +45,7 @@ pub struct Tab {
 /// Returns a short description of an element: `tag#id.class "text"`.
 const DESCRIBE: &str = r#"function d(e){ if(!e||!e.tagName) return String(e&&e.nodeName||e); let s=e.tagName.toLowerCase(); if(e.id) s+='#'+e.id; if(typeof e.className==='string'&&e.className.trim()) s+='.'+e.className.trim().split(/\s+/).slice(0,3).join('.'); const t=(e.getAttribute('aria-label')||e.innerText||e.value||'').toString().trim().replace(/\s+/g,' ').slice(0,40); if(t) s+=' "'+t+'"'; return s; }"#;
 
-fn js(body: &str) -> String {
+pub(super) fn js(body: &str) -> String {
     format!("async function(a,b,c,d2){{ {DESCRIBE} {body} }}")
 }
 
@@ -189,7 +189,7 @@ impl Tab {
     }
 }
 
-fn value_of(r: &Value) -> Result<Value, BrowserError> {
+pub(super) fn value_of(r: &Value) -> Result<Value, BrowserError> {
     if let Some(ex) = r.get("exceptionDetails") {
         let msg = ex["exception"]["description"]
             .as_str()

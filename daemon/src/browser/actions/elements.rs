@@ -123,23 +123,65 @@ impl Tab {
     /// element sits in a frame the page cannot reach into.
     pub async fn aim(&self, el: &El) -> Result<((f64, f64), String), BrowserError> {
         let r = self.call(el, AIM, &[]).await?;
+        match aimed(&r)? {
+            Some(p) => Ok(p),
+            None => self.aim_by_devtools(el, &r).await,
+        }
+    }
+
+    /// [`Tab::aim`] for the element behind a snapshot key, in one call into the page.
+    pub async fn aim_key(&self, key: &str) -> Result<((f64, f64), String), BrowserError> {
+        let (ctx, serial) = crate::browser::snapshot::parse_key(key)
+            .ok_or_else(|| BrowserError::Gone(format!("{key} names no element")))?;
+        let expr = format!(
+            "(() => {{ const G = globalThis.__glovebox; const w = G && G.els.get({serial}); \
+             const n = w && w.deref(); if (!n || !n.isConnected) return {{gone: true}}; \
+             return ({}).call(n); }})()",
+            super::js(AIM)
+        );
+        let r = self
+            .cmd(
+                "Runtime.evaluate",
+                json!({"expression": expr, "contextId": ctx, "returnByValue": true,
+                       "awaitPromise": true}),
+            )
+            .await
+            .map_err(super::world::gone_context)?;
+        let r = super::value_of(&r)?;
+        match aimed(&r)? {
+            Some(p) => Ok(p),
+            None => self.aim_by_devtools(&self.element_by_key(key).await?, &r).await,
+        }
+    }
+
+    /// The DevTools path of an aim: box quads and the node at the point.
+    async fn aim_by_devtools(
+        &self,
+        el: &El,
+        r: &Value,
+    ) -> Result<((f64, f64), String), BrowserError> {
         let what = r["what"].as_str().unwrap_or("the element").to_owned();
-        if r["gone"] == true {
-            return Err(BrowserError::Gone("it was removed from the page".into()));
-        }
-        if r["nobox"] == true {
-            return Err(BrowserError::NoGeometry { what });
-        }
-        if let (Some(x), Some(y)) = (r["x"].as_f64(), r["y"].as_f64()) {
-            if let Some(c) = r["covered"].as_str() {
-                return Err(covered(&what, c, x, y));
-            }
-            return Ok(((x, y), what));
-        }
         let (x, y) = self.center(el).await?;
         self.hit_check(el, x, y).await?;
         Ok(((x, y), what))
     }
+}
+
+/// What the page said of an aim: the point and what the element is, an error, or None when
+/// the DevTools path must answer (`{fallback}`).
+fn aimed(r: &Value) -> Result<Option<((f64, f64), String)>, BrowserError> {
+    let what = r["what"].as_str().unwrap_or("the element").to_owned();
+    if r["gone"] == true {
+        return Err(BrowserError::Gone("it was removed from the page".into()));
+    }
+    if r["nobox"] == true {
+        return Err(BrowserError::NoGeometry { what });
+    }
+    let (Some(x), Some(y)) = (r["x"].as_f64(), r["y"].as_f64()) else { return Ok(None) };
+    if let Some(c) = r["covered"].as_str() {
+        return Err(covered(&what, c, x, y));
+    }
+    Ok(Some(((x, y), what)))
 }
 
 fn covered(what: &str, by: &str, x: f64, y: f64) -> BrowserError {

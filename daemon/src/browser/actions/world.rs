@@ -87,15 +87,20 @@ impl Tab {
         let r = self
             .cmd("Runtime.evaluate", json!({"expression": expr, "contextId": ctx}))
             .await
-            .map_err(|e| match e {
-            BrowserError::Failed(m) if m.contains("Cannot find context") => {
-                BrowserError::Gone("its document was replaced".into())
-            }
-            other => other,
-        })?;
+            .map_err(gone_context)?;
         match r["result"]["objectId"].as_str() {
             Some(object_id) => Ok(El { object_id: object_id.to_owned() }),
             None => Err(BrowserError::Gone("it was removed from the page".into())),
         }
+    }
+}
+
+/// A world whose document was replaced: what its keys named is gone.
+pub(super) fn gone_context(e: BrowserError) -> BrowserError {
+    match e {
+        BrowserError::Failed(m) if m.contains("Cannot find context") => {
+            BrowserError::Gone("its document was replaced".into())
+        }
+        other => other,
     }
 }

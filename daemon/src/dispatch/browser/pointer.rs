@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::target::{element, held_modifiers, point, Frozen};
+use super::target::{aim, element, held_modifiers, point, Frozen};
 use super::{n, need, s, u, unsupported, with_dialog};
 use crate::browser::Tab;
 use crate::dispatch::Ctx;
@@ -21,12 +21,8 @@ pub(super) async fn act(
     let mods = held_modifiers(ctx, &f.tab_id);
     Ok(match action {
         "click" | "double_click" | "hover" => {
-            let target = el().await?;
-            let (x, y, what) = match &target {
-                Some(e) => {
-                    let ((x, y), what) = tab.aim(e).await?;
-                    (x, y, json!(what))
-                }
+            let (x, y, what) = match aim(ctx, tab, args).await? {
+                Some(((x, y), what)) => (x, y, json!(what)),
                 None => {
                     let (x, y) =
                         point(tab, args, ["x", "y", "nx", "ny"]).await?.ok_or_else(|| {

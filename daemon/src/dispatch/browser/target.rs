@@ -94,19 +94,43 @@ pub(super) async fn element(
             let snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;
             snaps.resolve(&tab.key(), r, s(args, "snapshot_id"))?
         };
-        return match tab.element_by_key(&key).await {
-            Ok(el) => Ok(Some(el)),
-            Err(BrowserError::Gone(why)) => Err(DaemonError::StaleRef {
-                r#ref: crate::registry::snapshots::normalize_ref(r),
-                reason: format!("the element is no longer in the page ({why})"),
-            }),
-            Err(e) => Err(e.into()),
-        };
+        return tab.element_by_key(&key).await.map(Some).map_err(|e| stale(r, e));
     }
     if let Some(sel) = s(args, sel_key) {
         return Ok(Some(tab.element_by_selector(sel).await?));
     }
     Ok(None)
+}
+
+/// Where a pointer action on the element named by `ref` or `selector` lands (scrolled into
+/// view, hit-tested) and what it is; None when the call names no element.
+pub(super) async fn aim(
+    ctx: &Ctx,
+    tab: &Tab,
+    args: &Map<String, Value>,
+) -> Result<Option<((f64, f64), String)>, DaemonError> {
+    if let Some(r) = s(args, "ref") {
+        let key = {
+            let snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;
+            snaps.resolve(&tab.key(), r, s(args, "snapshot_id"))?
+        };
+        return tab.aim_key(&key).await.map(Some).map_err(|e| stale(r, e));
+    }
+    match element(ctx, tab, args, "ref", "selector").await? {
+        Some(e) => Ok(Some(tab.aim(&e).await?)),
+        None => Ok(None),
+    }
+}
+
+/// A ref whose element is gone is stale; other failures keep their own code.
+fn stale(r: &str, e: BrowserError) -> DaemonError {
+    match e {
+        BrowserError::Gone(why) => DaemonError::StaleRef {
+            r#ref: crate::registry::snapshots::normalize_ref(r),
+            reason: format!("the element is no longer in the page ({why})"),
+        },
+        other => other.into(),
+    }
 }
 
 /// A viewport point from x,y or nx,ny (with the given key names).
