@@ -121,7 +121,7 @@ impl Tab {
     /// not, the centre of its first box in top-viewport CSS pixels, refused when something
     /// else would take the click there. One call into the page; the DevTools path when the
     /// element sits in a frame the page cannot reach into.
-    pub async fn aim(&self, el: &El) -> Result<((f64, f64), String), BrowserError> {
+    pub async fn aim(&self, el: &El) -> Result<Aim, BrowserError> {
         let r = self.call(el, AIM, &[]).await?;
         match aimed(&r)? {
             Some(p) => Ok(p),
@@ -130,7 +130,7 @@ impl Tab {
     }
 
     /// [`Tab::aim`] for the element behind a snapshot key, in one call into the page.
-    pub async fn aim_key(&self, key: &str) -> Result<((f64, f64), String), BrowserError> {
+    pub async fn aim_key(&self, key: &str) -> Result<Aim, BrowserError> {
         let (ctx, serial) = crate::browser::snapshot::parse_key(key)
             .ok_or_else(|| BrowserError::Gone(format!("{key} names no element")))?;
         let expr = format!(
@@ -159,7 +159,7 @@ impl Tab {
         &self,
         el: &El,
         r: &Value,
-    ) -> Result<((f64, f64), String), BrowserError> {
+    ) -> Result<Aim, BrowserError> {
         let what = r["what"].as_str().unwrap_or("the element").to_owned();
         let (x, y) = self.center(el).await?;
         self.hit_check(el, x, y).await?;
@@ -167,9 +167,12 @@ impl Tab {
     }
 }
 
+/// Where a pointer action lands (top-viewport CSS pixels) and what the element is.
+pub type Aim = ((f64, f64), String);
+
 /// What the page said of an aim: the point and what the element is, an error, or None when
 /// the DevTools path must answer (`{fallback}`).
-fn aimed(r: &Value) -> Result<Option<((f64, f64), String)>, BrowserError> {
+fn aimed(r: &Value) -> Result<Option<Aim>, BrowserError> {
     let what = r["what"].as_str().unwrap_or("the element").to_owned();
     if r["gone"] == true {
         return Err(BrowserError::Gone("it was removed from the page".into()));
