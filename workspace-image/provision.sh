@@ -19,6 +19,8 @@ PKGS=(
   fonts-noto-color-emoji fonts-wqy-microhei
   # tooling: curl, wscat (node-ws), native builds
   curl node-ws build-essential pkg-config ca-certificates
+  # the JPEG encoder gloveboxd links (the turbojpeg crate finds it with pkg-config)
+  libturbojpeg0-dev
 )
 
 SUDO=()

@@ -1,6 +1,10 @@
 //! Real input through XTest: pointer moves, buttons, keys by keysym, and typing any Unicode
 //! character independent of the keyboard layout (characters the keymap lacks are bound to a
-//! spare keycode for the keystroke, then unbound).
+//! spare keycode for the keystroke, then unbound once the focused client has read the map;
+//! see `keymap.rs`).
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use x11rb::connection::Connection as _;
 use x11rb::protocol::xproto::ConnectionExt as _;
@@ -16,8 +20,11 @@ const KEY_RELEASE: u8 = 3;
 const BUTTON_PRESS: u8 = 4;
 const BUTTON_RELEASE: u8 = 5;
 const MOTION: u8 = 6;
-/// How long clients get to reload their keymap after a mapping change.
-const REMAP_SETTLE: std::time::Duration = std::time::Duration::from_millis(60);
+/// How long a remap waits for the focused client to read the keymap (one that takes no keys
+/// may never read it).
+const READ_DEADLINE: Duration = Duration::from_millis(250);
+/// Without RECORD nothing shows when clients have read the keymap: a pause has to do.
+const FALLBACK_PAUSE: Duration = Duration::from_millis(60);
 
 /// Keycodes without any keysym (at most 8, from the top of the range).
 pub(super) fn scratch_keycodes(conn: &RustConnection) -> Result<Vec<u8>, Error> {
@@ -66,6 +73,9 @@ impl X {
         y: i16,
     ) -> Result<(), Error> {
         conn.xtest_fake_input(kind, detail, 0, self.root, x, y, 0).map_err(x_err)?;
+        if kind == KEY_PRESS && self.scratch.contains(&detail) {
+            self.scratch_used.store(true, Ordering::SeqCst);
+        }
         Ok(())
     }
 
@@ -110,11 +120,7 @@ impl X {
         let conn = self.lock();
         let code = match find(&conn, keysym)? {
             Some((code, _)) => code,
-            None => {
-                let code = self.bind_scratch(&conn, 0, keysym)?;
-                std::thread::sleep(REMAP_SETTLE);
-                code
-            }
+            None => self.bind_scratch(&conn, 0, keysym)?,
         };
         let kind = if down { KEY_PRESS } else { KEY_RELEASE };
         self.fake(&conn, kind, code, 0, 0)?;
@@ -145,9 +151,10 @@ impl X {
     }
 
     /// Types `text` keystroke by keystroke, whatever the keyboard layout. Characters the
-    /// keymap lacks are bound to spare keycodes in batches; clients reload their keymap
-    /// asynchronously after a mapping change, so each batch waits [`REMAP_SETTLE`] after
-    /// binding and before the keycodes are rebound or released.
+    /// keymap lacks are bound to spare keycodes in batches. A batch is typed right after it
+    /// is bound (every client gets the MappingNotify before the keystrokes, and reads the map
+    /// when it translates them); its keycodes are rebound or released only once the focused
+    /// client has read that map ([`X::remap`]).
     pub fn type_text(&self, text: &str) -> Result<(), Error> {
         let conn = self.lock();
         let shift = find(&conn, SHIFT_L)?.map(|(c, _)| c);
@@ -188,18 +195,17 @@ impl X {
                 break;
             }
         }
-        if !bound.is_empty() {
-            std::thread::sleep(REMAP_SETTLE);
-            for (_, code) in bound {
-                let _ = conn.change_keyboard_mapping(1, code, 2, &[0, 0]);
+        for (_, code) in bound {
+            if let Err(e) = self.remap(&conn, code, 0) {
+                tracing::debug!(code, %e, "cannot release a borrowed keycode");
             }
         }
         let _ = Self::sync(&conn);
         result
     }
 
-    /// Binds the next distinct unmapped keysyms of `rest` to the spare keycodes (after letting
-    /// the client consume the keystrokes of the previous batch) and waits for clients to see it.
+    /// Binds the next distinct unmapped keysyms of `rest` to the spare keycodes (rebinding
+    /// waits for the keystrokes of the previous batch to be read, see [`X::remap`]).
     fn bind_batch(
         &self,
         conn: &RustConnection,
@@ -209,10 +215,7 @@ impl X {
         if self.scratch.is_empty() {
             return Err(Error::Failed("no spare keycode to type with; the keymap is full".into()));
         }
-        if !bound.is_empty() {
-            std::thread::sleep(REMAP_SETTLE);
-            bound.clear();
-        }
+        bound.clear();
         for c in rest {
             if bound.len() == self.scratch.len() {
                 break;
@@ -224,7 +227,6 @@ impl X {
             let code = self.bind_scratch(conn, bound.len(), ks)?;
             bound.push((ks, code));
         }
-        std::thread::sleep(REMAP_SETTLE);
         Ok(())
     }
 
@@ -235,9 +237,41 @@ impl X {
                 "no spare keycode to type keysym 0x{keysym:x}; the keymap is full"
             )));
         };
-        conn.change_keyboard_mapping(1, code, 2, &[keysym, keysym]).map_err(x_err)?;
-        Self::sync(conn)?;
+        self.remap(conn, code, keysym)?;
         Ok(code)
+    }
+
+    /// Binds `code` to `keysym` (0 releases it). Requests run in order, so the keystrokes sent
+    /// after this use the new binding; clients, though, translate a keystroke with the map they
+    /// fetch when they handle it. So when a borrowed keycode was pressed since the last change,
+    /// this first waits until the focused client has read the map that change made (its keys
+    /// are then translated with it), up to [`READ_DEADLINE`].
+    fn remap(&self, conn: &RustConnection, code: u8, keysym: u32) -> Result<(), Error> {
+        if self.scratch_used.swap(false, Ordering::SeqCst) {
+            self.await_keymap_read(conn)?;
+        }
+        // Every client gets MappingNotify, this one too, and nothing else reads its events.
+        while let Ok(Some(_)) = conn.poll_for_event() {}
+        conn.change_keyboard_mapping(1, code, 2, &[keysym, keysym]).map_err(x_err)?;
+        self.remaps.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+
+    fn await_keymap_read(&self, conn: &RustConnection) -> Result<(), Error> {
+        let Some(reads) = self.keymap.as_deref().filter(|k| k.live()) else {
+            std::thread::sleep(FALLBACK_PAUSE);
+            return Ok(());
+        };
+        // The keystrokes go to the focus window's client; None (0) and PointerRoot (1) name
+        // none, and then any other client's read counts.
+        let focus = conn.get_input_focus().map_err(x_err)?.reply().map_err(x_err)?.focus;
+        let setup = conn.setup();
+        let client = (focus > 1).then_some(focus & !setup.resource_id_mask);
+        let sent = self.remaps.load(Ordering::SeqCst);
+        if !reads.wait(client, setup.resource_id_base, sent, READ_DEADLINE) {
+            tracing::debug!(focus, "the focused client did not read the keymap in time");
+        }
+        Ok(())
     }
 }
 

@@ -3,10 +3,12 @@
 
 mod capture;
 mod input;
+mod keymap;
 mod watch;
 mod windows;
 
-use std::sync::{Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use x11rb::connection::Connection as _;
 use x11rb::protocol::xproto::{Atom, ConnectionExt as _, Window};
@@ -46,6 +48,12 @@ pub struct X {
     atoms: Atoms,
     /// Keycodes with no keysym, borrowed to type characters the keymap lacks.
     scratch: Vec<u8>,
+    /// Keymap reads by other clients, to know when a borrowed keycode may be rebound.
+    keymap: Option<Arc<keymap::KeymapReads>>,
+    /// ChangeKeyboardMapping requests sent on `conn`.
+    remaps: AtomicU64,
+    /// A borrowed keycode was pressed since the last keymap change.
+    scratch_used: AtomicBool,
     /// MIT-SHM capture, when the server offers it.
     shm: Option<capture::Shm>,
 }
@@ -80,11 +88,26 @@ impl X {
             change_state: intern("WM_CHANGE_STATE")?,
         };
         let scratch = input::scratch_keycodes(&conn)?;
+        let keymap = keymap::KeymapReads::start(display, conn.setup().resource_id_base);
+        if keymap.is_none() {
+            tracing::info!("no X RECORD extension; typing waits a fixed pause after remapping");
+        }
         let shm = capture::shm_setup(&conn, usize::from(width) * usize::from(height) * 4);
         if shm.is_none() {
             tracing::info!("MIT-SHM unavailable; screenshots use GetImage");
         }
-        Ok(X { conn: Mutex::new(conn), root, width, height, atoms, scratch, shm })
+        Ok(X {
+            conn: Mutex::new(conn),
+            root,
+            width,
+            height,
+            atoms,
+            scratch,
+            keymap,
+            remaps: AtomicU64::new(0),
+            scratch_used: AtomicBool::new(false),
+            shm,
+        })
     }
 
     pub fn screen(&self) -> (u16, u16) {
