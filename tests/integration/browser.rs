@@ -514,3 +514,43 @@ async fn the_binary_starts_its_default_browser_on_first_use() {
     let status = d.terminate(DEADLINE);
     assert!(status.success(), "{status:?}");
 }
+
+/// A cross-site iframe, drawn by another renderer process: its elements show in the outline
+/// under the iframe's line, and refs into it fill and click (the frame is scrolled into view).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cross_site_frames() {
+    let env = BrowserEnv::start().await;
+    let mut c = env.daemon.actor().await;
+    ok(&mut c, "browser.navigate", json!({"url": env.site.url("frames.html")})).await;
+    // The frame loads after its page: look again (bounded) until its lines show.
+    let deadline = Instant::now() + DEADLINE;
+    let snap = loop {
+        let s = ok(&mut c, "browser.snapshot", json!({"disable_diffing": true})).await;
+        if s["result"]["snapshot"].as_str().unwrap_or_default().contains("button \"Go\"") {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "the frame's lines never showed: {s}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    let text = snap["result"]["snapshot"].as_str().unwrap_or_default().to_owned();
+    let lines: Vec<&str> = text.lines().collect();
+    let frame = lines.iter().position(|l| l.starts_with("iframe")).expect("an iframe line");
+    let go_line = lines.iter().position(|l| l.contains("button \"Go\"")).expect("Go line");
+    assert!(go_line > frame && lines[go_line].starts_with("  "), "nested under it:\n{text}");
+    assert!(!text.contains("frame not reachable"), "{text}");
+    let go = ref_of(&snap, "button \"Go\"");
+    let query = ref_of(&snap, "textbox \"Query\"");
+    ok(&mut c, "browser.fill", json!({"ref": query, "text": "far away"})).await;
+    ok(&mut c, "browser.click", json!({"ref": go})).await;
+    // What the frame's page did shows in the next outline.
+    let deadline = Instant::now() + DEADLINE;
+    loop {
+        let s = ok(&mut c, "browser.snapshot", json!({"disable_diffing": true})).await;
+        let t = s["result"]["snapshot"].as_str().unwrap_or_default();
+        if t.contains("text \"went\"") && t.contains("value=\"far away\"") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the click and fill never showed: {t}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}

@@ -11,7 +11,7 @@ mod forms;
 mod keyboard;
 mod navigation;
 mod pointer;
-mod world;
+pub mod world;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -25,10 +25,12 @@ use super::{tab_id_of, target_key, BrowserError};
 
 pub use capture::image_size;
 
-/// An element resolved for one action: a JS handle on it.
+/// An element resolved for one action: a JS handle on it, and the cross-site frame whose
+/// session the handle belongs to (None: the tab's own).
 #[derive(Debug, Clone)]
 pub struct El {
     pub object_id: String,
+    pub frame: Option<String>,
 }
 
 /// A handle on one tab for the length of an action.
@@ -160,7 +162,8 @@ impl Tab {
 
     async fn call_raw(&self, el: &El, body: &str, args: Vec<Value>) -> Result<Value, BrowserError> {
         let r = self
-            .cmd(
+            .cmd_in(
+                el.frame.as_deref(),
                 "Runtime.callFunctionOn",
                 json!({"functionDeclaration": js(body), "objectId": el.object_id,
                        "arguments": args, "returnByValue": true, "awaitPromise": true,

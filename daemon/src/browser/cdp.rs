@@ -27,6 +27,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::watch;
 
+use super::frames::Frames;
 use super::settle::Net;
 use super::{lock, tab_id_of, BrowserError, Invalidator};
 use crate::events::SinkSlot;
@@ -78,8 +79,9 @@ pub struct TabWatch {
     pub dialog: watch::Receiver<Option<Dialog>>,
     /// Requests in flight, for settling after an action.
     pub net: Arc<Net>,
-    /// The daemon's isolated world in the main frame: (navigations when made, context id).
-    pub world: tokio::sync::Mutex<Option<(u64, i64)>>,
+    /// The daemon's isolated worlds: frame ("" for the main frame, else a cross-site frame's
+    /// target id) -> (main-frame navigations when made, context id).
+    pub worlds: tokio::sync::Mutex<HashMap<String, (u64, i64)>>,
 }
 
 /// One browser connection.
@@ -94,6 +96,8 @@ pub struct Conn {
     invalidator: Invalidator,
     events: SinkSlot,
     tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
+    /// Sessions on cross-site frames (`frames.rs`).
+    frames: Frames,
 }
 
 impl std::fmt::Debug for Conn {
@@ -176,8 +180,22 @@ impl Conn {
             invalidator,
             events,
             tasks: Mutex::new(vec![task]),
+            frames: Frames::default(),
         });
         conn.watch_browser(downloads).await;
+        let mut frame_tasks = conn.frames.listen(&conn.browser).await;
+        if let Some(mut detached) = Frames::detach_events(&conn.browser).await {
+            let weak = Arc::downgrade(&conn);
+            frame_tasks.push(tokio::spawn(async move {
+                while let Some(ev) = detached.next().await {
+                    match weak.upgrade() {
+                        Some(c) => c.frames.detached(&ev),
+                        None => break,
+                    }
+                }
+            }));
+        }
+        lock(&conn.tasks).extend(frame_tasks);
         Ok(conn)
     }
 
@@ -283,6 +301,10 @@ impl Conn {
         }
     }
 
+    pub(super) fn frames(&self) -> &Frames {
+        &self.frames
+    }
+
     pub fn gone(&self) -> BrowserError {
         BrowserError::Unavailable(format!("{} closed its DevTools connection", self.browser_id))
     }
@@ -357,7 +379,7 @@ impl Conn {
             navigations: nav_rx,
             dialog: dialog_rx,
             net: net.clone(),
-            world: tokio::sync::Mutex::new(None),
+            worlds: tokio::sync::Mutex::new(HashMap::new()),
         });
         {
             let mut watches = lock(&self.watches);

@@ -9,6 +9,7 @@ pub mod actions;
 pub mod annotate;
 pub mod cdp;
 pub mod discovery;
+pub mod frames;
 pub mod input;
 pub mod launch;
 pub mod settle;

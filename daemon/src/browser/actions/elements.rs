@@ -3,6 +3,7 @@
 
 use serde_json::{json, Value};
 
+use super::world::Key;
 use super::{El, Tab};
 use crate::browser::BrowserError;
 
@@ -17,7 +18,7 @@ impl Tab {
         let object_id = r["object"]["objectId"]
             .as_str()
             .ok_or_else(|| BrowserError::Gone("the node has no JS object".into()))?;
-        Ok(El { object_id: object_id.to_owned() })
+        Ok(El { object_id: object_id.to_owned(), frame: None })
     }
 
     /// The first element matching a CSS selector in the main frame.
@@ -30,7 +31,7 @@ impl Tab {
         let Some(object_id) = r["result"]["objectId"].as_str() else {
             return Err(BrowserError::NotFound { kind: "element", id: selector.to_owned() });
         };
-        Ok(El { object_id: object_id.to_owned() })
+        Ok(El { object_id: object_id.to_owned(), frame: None })
     }
 
     /// The focused element (through shadow roots and same-origin frames), if any.
@@ -38,7 +39,7 @@ impl Tab {
         let expr = "(() => { let e = document.activeElement; while (e) { const n = e.shadowRoot && e.shadowRoot.activeElement || (e.contentDocument && e.contentDocument.activeElement); if (!n) break; e = n; } return e; })()";
         let r = self.cmd("Runtime.evaluate", json!({"expression": expr})).await?;
         let Some(object_id) = r["result"]["objectId"].as_str() else { return Ok(None) };
-        Ok(Some(El { object_id: object_id.to_owned() }))
+        Ok(Some(El { object_id: object_id.to_owned(), frame: None }))
     }
 
     pub async fn describe(&self, el: &El) -> String {
@@ -54,9 +55,15 @@ impl Tab {
     pub async fn center(&self, el: &El) -> Result<(f64, f64), BrowserError> {
         // Sent back to back: the tab runs them in order, so the quads are read after the
         // scroll, and the call waits for one round trip instead of two.
+        let frame = el.frame.as_deref();
+        // A cross-site frame's quads are its own; its origin in the top viewport is added.
+        let origin = match frame {
+            Some(f) => self.frame_origin(f, true).await?.0,
+            None => (0.0, 0.0),
+        };
         let (_, r) = tokio::join!(
-            self.cmd("DOM.scrollIntoViewIfNeeded", json!({"objectId": el.object_id})),
-            self.cmd("DOM.getContentQuads", json!({"objectId": el.object_id}))
+            self.cmd_in(frame, "DOM.scrollIntoViewIfNeeded", json!({"objectId": el.object_id})),
+            self.cmd_in(frame, "DOM.getContentQuads", json!({"objectId": el.object_id}))
         );
         let quads = match r {
             Ok(r) => r["quads"].as_array().cloned().unwrap_or_default(),
@@ -78,7 +85,8 @@ impl Tab {
             let h = ys.iter().cloned().fold(f64::MIN, f64::max)
                 - ys.iter().cloned().fold(f64::MAX, f64::min);
             if w >= 1.0 && h >= 1.0 {
-                return Ok((xs.iter().sum::<f64>() / 4.0, ys.iter().sum::<f64>() / 4.0));
+                let (cx, cy) = (xs.iter().sum::<f64>() / 4.0, ys.iter().sum::<f64>() / 4.0);
+                return Ok((cx + origin.0, cy + origin.1));
             }
         }
         Err(BrowserError::NoGeometry { what: self.describe(el).await })
@@ -92,7 +100,11 @@ impl Tab {
     }
 
     /// Refuse a pointer action when another element covers the target's point.
+    /// In a cross-site frame only the frame's own page can tell; [`Tab::aim`] asks it there.
     pub async fn hit_check(&self, el: &El, x: f64, y: f64) -> Result<(), BrowserError> {
+        if el.frame.is_some() {
+            return Ok(());
+        }
         let r = self
             .cmd(
                 "DOM.getNodeForLocation",
@@ -122,8 +134,10 @@ impl Tab {
     /// else would take the click there. One call into the page; the DevTools path when the
     /// element sits in a frame the page cannot reach into.
     pub async fn aim(&self, el: &El) -> Result<Aim, BrowserError> {
-        let r = self.call(el, AIM, &[]).await?;
-        match aimed(&r)? {
+        let origin = self.origin_for(el.frame.as_deref()).await?;
+        let local = json!({"local": el.frame.is_some()});
+        let r = self.call(el, AIM, &[local]).await?;
+        match aimed(&r, origin)? {
             Some(p) => Ok(p),
             None => self.aim_by_devtools(el, &r).await,
         }
@@ -131,35 +145,44 @@ impl Tab {
 
     /// [`Tab::aim`] for the element behind a snapshot key, in one call into the page.
     pub async fn aim_key(&self, key: &str) -> Result<Aim, BrowserError> {
-        let (ctx, serial) = crate::browser::snapshot::parse_key(key)
-            .ok_or_else(|| BrowserError::Gone(format!("{key} names no element")))?;
+        let k =
+            Key::parse(key).ok_or_else(|| BrowserError::Gone(format!("{key} names no element")))?;
+        let origin = self.origin_for(k.frame.as_deref()).await?;
         let expr = format!(
-            "(() => {{ const G = globalThis.__glovebox; const w = G && G.els.get({serial}); \
+            "(() => {{ const G = globalThis.__glovebox; const w = G && G.els.get({}); \
              const n = w && w.deref(); if (!n || !n.isConnected) return {{gone: true}}; \
-             return ({}).call(n); }})()",
-            super::js(AIM)
+             return ({}).call(n, {}); }})()",
+            k.serial,
+            super::js(AIM),
+            json!({"local": k.frame.is_some()})
         );
         let r = self
-            .cmd(
+            .cmd_in(
+                k.frame.as_deref(),
                 "Runtime.evaluate",
-                json!({"expression": expr, "contextId": ctx, "returnByValue": true,
+                json!({"expression": expr, "contextId": k.ctx, "returnByValue": true,
                        "awaitPromise": true}),
             )
             .await
             .map_err(super::world::gone_context)?;
         let r = super::value_of(&r)?;
-        match aimed(&r)? {
+        match aimed(&r, origin)? {
             Some(p) => Ok(p),
             None => self.aim_by_devtools(&self.element_by_key(key).await?, &r).await,
         }
     }
 
+    /// Where a cross-site frame's content starts in the top viewport (scrolled into view);
+    /// nothing to add for the tab's own frames.
+    async fn origin_for(&self, frame: Option<&str>) -> Result<(f64, f64), BrowserError> {
+        match frame {
+            Some(f) => Ok(self.frame_origin(f, true).await?.0),
+            None => Ok((0.0, 0.0)),
+        }
+    }
+
     /// The DevTools path of an aim: box quads and the node at the point.
-    async fn aim_by_devtools(
-        &self,
-        el: &El,
-        r: &Value,
-    ) -> Result<Aim, BrowserError> {
+    async fn aim_by_devtools(&self, el: &El, r: &Value) -> Result<Aim, BrowserError> {
         let what = r["what"].as_str().unwrap_or("the element").to_owned();
         let (x, y) = self.center(el).await?;
         self.hit_check(el, x, y).await?;
@@ -172,7 +195,7 @@ pub type Aim = ((f64, f64), String);
 
 /// What the page said of an aim: the point and what the element is, an error, or None when
 /// the DevTools path must answer (`{fallback}`).
-fn aimed(r: &Value) -> Result<Option<Aim>, BrowserError> {
+fn aimed(r: &Value, origin: (f64, f64)) -> Result<Option<Aim>, BrowserError> {
     let what = r["what"].as_str().unwrap_or("the element").to_owned();
     if r["gone"] == true {
         return Err(BrowserError::Gone("it was removed from the page".into()));
@@ -181,6 +204,7 @@ fn aimed(r: &Value) -> Result<Option<Aim>, BrowserError> {
         return Err(BrowserError::NoGeometry { what });
     }
     let (Some(x), Some(y)) = (r["x"].as_f64(), r["y"].as_f64()) else { return Ok(None) };
+    let (x, y) = (x + origin.0, y + origin.1);
     if let Some(c) = r["covered"].as_str() {
         return Err(covered(&what, c, x, y));
     }
@@ -196,8 +220,10 @@ fn covered(what: &str, by: &str, x: f64, y: f64) -> BrowserError {
     ))
 }
 
-/// The body of [`Tab::aim`] (`this` is the target; `d` describes an element). Answers
-/// `{x, y, what, covered}`, `{nobox}`, `{gone}`, or `{fallback}` to use DevTools instead.
+/// The body of [`Tab::aim`] (`this` is the target; `d` describes an element; `a.local`: stop
+/// at the element's own window, a cross-site frame). Answers `{x, y, what, covered}` (in the
+/// top viewport, or the frame's own when local), `{nobox}`, `{gone}`, or `{fallback}` to use
+/// DevTools instead.
 const AIM: &str = r#"
 const t = this.nodeType === 3 ? this.parentElement : this;
 if (!t || !t.isConnected) return {gone: true};
@@ -231,7 +257,7 @@ let x = r.left + r.width / 2, y = r.top + r.height / 2;
 let h = deep(doc, x, y);
 if (!h) return {fallback: true};
 let cov = covering(h);
-for (let w = win; !cov && w !== w.top; w = w.parent) {
+for (let w = win; !cov && !(a && a.local) && w !== w.top; w = w.parent) {
   const f = w.frameElement;
   if (!f) return {fallback: true};
   const fr = f.getBoundingClientRect(), cs = w.parent.getComputedStyle(f);

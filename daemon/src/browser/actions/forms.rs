@@ -256,8 +256,7 @@ impl Tab {
     }
 
     pub async fn upload(&self, el: &El, files: &[String]) -> Result<(), BrowserError> {
-        self.cmd("DOM.setFileInputFiles", json!({"files": files, "objectId": el.object_id}))
-            .await
-            .map(|_| ())
+        let params = json!({"files": files, "objectId": el.object_id});
+        self.cmd_in(el.frame.as_deref(), "DOM.setFileInputFiles", params).await.map(|_| ())
     }
 }

@@ -131,7 +131,7 @@ impl Tab {
                     .cmd("Runtime.evaluate", json!({"expression": "document.documentElement"}))
                     .await?;
                 let object_id = r["result"]["objectId"].as_str().unwrap_or_default().to_owned();
-                El { object_id }
+                El { object_id, frame: None }
             }
         };
         let opts = json!({"dir": direction, "amount": amount, "pages": pages});

@@ -1,6 +1,7 @@
-//! The daemon's isolated world in a tab's main frame. The snapshot walk runs there and keeps
-//! a serial per node; snapshot keys `w<context>:<serial>` turn back into elements there. The
-//! page cannot see the world, and the world dies with the document.
+//! The daemon's isolated worlds in a tab: one in the main frame and one in each cross-site
+//! frame another process draws. The snapshot walk runs there and keeps a serial per node;
+//! snapshot keys (`w<context>:<serial>`, `<frame>/w<context>:<serial>` in a cross-site frame)
+//! turn back into elements there. The page cannot see a world, which dies with its document.
 
 use serde_json::{json, Value};
 
@@ -10,55 +11,108 @@ use crate::browser::BrowserError;
 /// Set up in a new world before anything else runs there; a context without it is not ours.
 const INIT: &str = "globalThis.__glovebox = {ids: new WeakMap(), els: new Map(), next: 1}; true";
 
+/// Where a snapshot key points: the frame (None for the tab's own process), the world's
+/// context and the node's serial there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Key {
+    pub frame: Option<String>,
+    pub ctx: i64,
+    pub serial: u64,
+}
+
+impl Key {
+    pub fn parse(key: &str) -> Option<Key> {
+        let (frame, rest) = match key.split_once('/') {
+            Some((f, r)) => (Some(f.to_owned()), r),
+            None => (None, key),
+        };
+        let (c, n) = rest.strip_prefix('w')?.split_once(':')?;
+        Some(Key { frame, ctx: c.parse().ok()?, serial: n.parse().ok()? })
+    }
+
+    pub fn format(frame: Option<&str>, ctx: i64, serial: u64) -> String {
+        match frame {
+            Some(f) => format!("{f}/w{ctx}:{serial}"),
+            None => format!("w{ctx}:{serial}"),
+        }
+    }
+}
+
 impl Tab {
-    /// The world's execution context, made once per main-frame document.
-    pub async fn world(&self) -> Result<i64, BrowserError> {
-        let mut slot = self.watch.world.lock().await;
+    /// A command in the tab's own process (`frame` None) or in a cross-site frame.
+    pub async fn cmd_in(
+        &self,
+        frame: Option<&str>,
+        method: &'static str,
+        params: Value,
+    ) -> Result<Value, BrowserError> {
+        match frame {
+            None => self.cmd(method, params).await,
+            Some(f) => self.conn.frame_call(f, method, params).await,
+        }
+    }
+
+    /// The world's execution context in `frame`, made once per document.
+    pub async fn world(&self, frame: Option<&str>) -> Result<i64, BrowserError> {
+        let mut worlds = self.watch.worlds.lock().await;
         let navs = self.navigations();
-        if let Some((made, ctx)) = *slot {
-            if made == navs {
-                return Ok(ctx);
+        let slot = frame.unwrap_or_default().to_owned();
+        if let Some((made, ctx)) = worlds.get(&slot) {
+            if *made == navs {
+                return Ok(*ctx);
             }
         }
-        let frame = match self.page.mainframe().await {
-            Ok(Some(f)) => f.inner().clone(),
-            _ => {
-                let t = self.cmd("Page.getFrameTree", json!({})).await?;
-                t["frameTree"]["frame"]["id"].as_str().unwrap_or_default().to_owned()
-            }
+        let frame_id = match frame {
+            Some(f) => f.to_owned(),
+            None => match self.page.mainframe().await {
+                Ok(Some(f)) => f.inner().clone(),
+                _ => {
+                    let t = self.cmd("Page.getFrameTree", json!({})).await?;
+                    t["frameTree"]["frame"]["id"].as_str().unwrap_or_default().to_owned()
+                }
+            },
         };
         let r = self
-            .cmd(
+            .cmd_in(
+                frame,
                 "Page.createIsolatedWorld",
-                json!({"frameId": frame, "worldName": "glovebox", "grantUniveralAccess": true}),
+                json!({"frameId": frame_id, "worldName": "glovebox", "grantUniveralAccess": true}),
             )
             .await?;
         let ctx = r["executionContextId"]
             .as_i64()
             .ok_or_else(|| BrowserError::Failed("the tab made no isolated world".into()))?;
-        self.cmd("Runtime.evaluate", json!({"expression": INIT, "contextId": ctx})).await?;
-        *slot = Some((navs, ctx));
+        self.cmd_in(frame, "Runtime.evaluate", json!({"expression": INIT, "contextId": ctx}))
+            .await?;
+        worlds.insert(slot, (navs, ctx));
         Ok(ctx)
     }
 
     /// Forget a world that turned out gone, unless another call already replaced it.
-    async fn forget_world(&self, ctx: i64) {
-        let mut slot = self.watch.world.lock().await;
-        if slot.is_some_and(|(_, c)| c == ctx) {
-            *slot = None;
+    async fn forget_world(&self, frame: Option<&str>, ctx: i64) {
+        let mut worlds = self.watch.worlds.lock().await;
+        let slot = frame.unwrap_or_default();
+        if worlds.get(slot).is_some_and(|(_, c)| *c == ctx) {
+            worlds.remove(slot);
         }
     }
 
-    /// Evaluate `expr` in the world (made again once if its document went away); the raw
-    /// `Runtime.evaluate` answer and the context it ran in. `expr` must answer
+    /// Evaluate `expr` in the world of `frame` (made again once if its document went away);
+    /// the raw `Runtime.evaluate` answer and the context it ran in. `expr` must answer
     /// `{noworld: true}` when `globalThis.__glovebox` is missing.
-    pub async fn world_eval(&self, expr: &str) -> Result<(i64, Value), BrowserError> {
+    pub async fn world_eval(
+        &self,
+        frame: Option<&str>,
+        expr: &str,
+    ) -> Result<(i64, Value), BrowserError> {
         for attempt in 0..2 {
-            let ctx = self.world().await?;
+            let ctx = self.world(frame).await?;
             let r = self
-                .cmd(
+                .cmd_in(
+                    frame,
                     "Runtime.evaluate",
-                    json!({"expression": expr, "contextId": ctx, "returnByValue": true}),
+                    json!({"expression": expr, "contextId": ctx, "returnByValue": true,
+                           "awaitPromise": true}),
                 )
                 .await;
             let gone = match &r {
@@ -67,7 +121,7 @@ impl Tab {
                 _ => false,
             };
             if gone && attempt == 0 {
-                self.forget_world(ctx).await;
+                self.forget_world(frame, ctx).await;
                 continue;
             }
             return r.map(|v| (ctx, v));
@@ -75,25 +129,68 @@ impl Tab {
         Err(BrowserError::Failed("the tab's isolated world keeps going away".into()))
     }
 
-    /// The element behind a snapshot key `w<context>:<serial>`.
+    /// The element behind a snapshot key.
     pub async fn element_by_key(&self, key: &str) -> Result<El, BrowserError> {
-        let Some((ctx, serial)) = crate::browser::snapshot::parse_key(key) else {
+        let Some(k) = Key::parse(key) else {
             return Err(BrowserError::Gone(format!("{key} names no element")));
         };
         let expr = format!(
-            "(() => {{ const G = globalThis.__glovebox; const w = G && G.els.get({serial}); \
-             const n = w && w.deref(); return n && n.isConnected ? n : null; }})()"
+            "(() => {{ const G = globalThis.__glovebox; const w = G && G.els.get({}); \
+             const n = w && w.deref(); return n && n.isConnected ? n : null; }})()",
+            k.serial
         );
         let r = self
-            .cmd("Runtime.evaluate", json!({"expression": expr, "contextId": ctx}))
+            .cmd_in(
+                k.frame.as_deref(),
+                "Runtime.evaluate",
+                json!({"expression": expr, "contextId": k.ctx}),
+            )
             .await
             .map_err(gone_context)?;
         match r["result"]["objectId"].as_str() {
-            Some(object_id) => Ok(El { object_id: object_id.to_owned() }),
+            Some(object_id) => Ok(El { object_id: object_id.to_owned(), frame: k.frame }),
             None => Err(BrowserError::Gone("it was removed from the page".into())),
         }
     }
+
+    /// Where the content of the cross-site frame `frame` starts in the top viewport, and the
+    /// serial of its `<iframe>` in the main world; the frame is scrolled into view first when
+    /// `reveal`.
+    pub async fn frame_origin(
+        &self,
+        frame: &str,
+        reveal: bool,
+    ) -> Result<((f64, f64), Option<u64>), BrowserError> {
+        let ctx = self.world(None).await?;
+        let owner = self.cmd("DOM.getFrameOwner", json!({"frameId": frame})).await?;
+        let backend = owner["backendNodeId"].clone();
+        let r = self
+            .cmd("DOM.resolveNode", json!({"backendNodeId": backend, "executionContextId": ctx}))
+            .await?;
+        let object_id = r["object"]["objectId"]
+            .as_str()
+            .ok_or_else(|| BrowserError::Gone("the frame's element is gone".into()))?;
+        let el = El { object_id: object_id.to_owned(), frame: None };
+        let v = self.call(&el, FRAME_ORIGIN, &[json!(reveal)]).await?;
+        Ok(((v["x"].as_f64().unwrap_or(0.0), v["y"].as_f64().unwrap_or(0.0)), v["id"].as_u64()))
+    }
 }
+
+/// `this` is an `<iframe>`: where its content starts in the top viewport (through the frames
+/// above it this process draws) and its serial in the world; scrolled into view first when `a`.
+const FRAME_ORIGIN: &str = r#"
+const G = globalThis.__glovebox;
+if (a) { const r = this.getBoundingClientRect(); const v = this.ownerDocument.defaultView;
+  if (r.top < 0 || r.left < 0 || r.bottom > v.innerHeight || r.right > v.innerWidth)
+    this.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'}); }
+const inner = (f) => { const r = f.getBoundingClientRect(); const cs = f.ownerDocument.defaultView.getComputedStyle(f);
+  return [r.left + f.clientLeft + parseFloat(cs.paddingLeft || 0), r.top + f.clientTop + parseFloat(cs.paddingTop || 0)]; };
+let [x, y] = inner(this);
+for (let w = this.ownerDocument.defaultView; w && w.frameElement; w = w.parent) {
+  const [fx, fy] = inner(w.frameElement); x += fx; y += fy;
+}
+return {x, y, id: G ? G.ids.get(this) : null};
+"#;
 
 /// A world whose document was replaced: what its keys named is gone.
 pub(super) fn gone_context(e: BrowserError) -> BrowserError {
@@ -102,5 +199,21 @@ pub(super) fn gone_context(e: BrowserError) -> BrowserError {
             BrowserError::Gone("its document was replaced".into())
         }
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Key;
+
+    #[test]
+    fn keys_name_their_frame_world_and_serial() {
+        assert_eq!(Key::parse("w12:345"), Some(Key { frame: None, ctx: 12, serial: 345 }));
+        let k = Key::parse("ABC/w3:4").expect("frame key");
+        assert_eq!((k.frame.as_deref(), k.ctx, k.serial), (Some("ABC"), 3, 4));
+        assert_eq!(Key::format(Some("ABC"), 3, 4), "ABC/w3:4");
+        assert_eq!(Key::format(None, 3, 4), "w3:4");
+        assert_eq!(Key::parse("12:345"), None);
+        assert_eq!(Key::parse("wx:1"), None);
     }
 }

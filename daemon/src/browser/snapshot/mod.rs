@@ -8,8 +8,9 @@
 //! `row "a | b | c"` line, and an element holding only short text as one line.
 
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{json, Value};
 
+use super::actions::world::Key;
 use super::actions::Tab;
 use super::BrowserError;
 use crate::registry::snapshots::Node;
@@ -138,6 +139,8 @@ struct Walked {
     items: Vec<Item>,
     #[serde(default)]
     gone: bool,
+    /// The top viewport's size, for walking cross-site frames in the same terms.
+    view: Option<[f64; 2]>,
 }
 
 /// The outline of the tab, or of the subtree of the element with key `scope`.
@@ -146,24 +149,41 @@ pub async fn outline(tab: &Tab, scope: Option<&str>) -> Result<Vec<Node>, Browse
 }
 
 /// The outline and the marks of its controls inside the viewport, from the same observation.
+/// Cross-site frames (drawn by another process) are walked in their own sessions and their
+/// lines put under their `<iframe>`.
 pub async fn outline_marked(
     tab: &Tab,
     scope: Option<&str>,
 ) -> Result<(Vec<Node>, Vec<Mark>), BrowserError> {
     let scope = match scope {
         Some(key) => {
-            let (ctx, serial) = parse_key(key)
+            let k = Key::parse(key)
                 .ok_or_else(|| BrowserError::Gone(format!("{key} names no element")))?;
-            if ctx != tab.world().await? {
+            if k.ctx != tab.world(k.frame.as_deref()).await? {
                 return Err(BrowserError::Gone("the scope element's document was replaced".into()));
             }
-            Some(serial)
+            Some(k)
         }
         None => None,
     };
+    let frame = scope.as_ref().and_then(|k| k.frame.clone());
     let opts = json!({"interactive": INTERACTIVE, "structural": STRUCTURAL,
-                      "scope": scope, "max": MAX_LINES});
-    let (ctx, r) = tab.world_eval(&format!("({WALK})({opts})")).await?;
+                      "scope": scope.as_ref().map(|k| k.serial), "max": MAX_LINES});
+    let (ctx, walked) = walk(tab, frame.as_deref(), &opts).await?;
+    let mut items: Vec<(Option<String>, i64, Item)> =
+        walked.items.into_iter().map(|i| (frame.clone(), ctx, i)).collect();
+    if frame.is_none() && items.iter().any(|(_, _, i)| i.x == 1) {
+        for f in tab.conn.child_frames(&tab.target_id).await.unwrap_or_default() {
+            // A frame that goes away meanwhile keeps its "not reachable" line.
+            let _ = splice_frame(tab, &f, walked.view, &mut items).await;
+        }
+    }
+    Ok(lines(items))
+}
+
+/// Run the walk in the world of `frame` (None: the tab's own process).
+async fn walk(tab: &Tab, frame: Option<&str>, opts: &Value) -> Result<(i64, Walked), BrowserError> {
+    let (ctx, r) = tab.world_eval(frame, &format!("({WALK})({opts})")).await?;
     if let Some(ex) = r.get("exceptionDetails") {
         let what = ex["exception"]["description"].as_str().or(ex["text"].as_str());
         return Err(BrowserError::Failed(format!(
@@ -176,22 +196,42 @@ pub async fn outline_marked(
     if walked.gone {
         return Err(BrowserError::Gone("the scope element was removed from the page".into()));
     }
-    Ok(lines(ctx, walked.items))
+    Ok((ctx, walked))
 }
 
-/// A key's world and serial.
-pub fn parse_key(key: &str) -> Option<(i64, u64)> {
-    let (c, n) = key.strip_prefix('w')?.split_once(':')?;
-    Some((c.parse().ok()?, n.parse().ok()?))
+/// Walk the cross-site frame `frame` and put its lines under its `<iframe>` line.
+async fn splice_frame(
+    tab: &Tab,
+    frame: &str,
+    view: Option<[f64; 2]>,
+    items: &mut Vec<(Option<String>, i64, Item)>,
+) -> Result<(), BrowserError> {
+    let (origin, owner) = tab.frame_origin(frame, false).await?;
+    let Some(owner) = owner else { return Ok(()) };
+    let Some(at) = items.iter().position(|(f, _, i)| f.is_none() && i.i == owner && i.x == 1)
+    else {
+        return Ok(());
+    };
+    let opts = json!({"interactive": INTERACTIVE, "structural": STRUCTURAL, "max": MAX_LINES,
+                      "origin": [origin.0, origin.1], "view": view});
+    let (ctx, walked) = walk(tab, Some(frame), &opts).await?;
+    let depth = items[at].2.d + 1;
+    items[at].2.x = 0;
+    let inner = walked.items.into_iter().map(|mut i| {
+        i.d += depth;
+        (Some(frame.to_owned()), ctx, i)
+    });
+    items.splice(at + 1..at + 1, inner);
+    Ok(())
 }
 
 /// Outline lines (and the marks of controls in view) from the walk's items.
-fn lines(ctx: i64, items: Vec<Item>) -> (Vec<Node>, Vec<Mark>) {
+fn lines(items: Vec<(Option<String>, i64, Item)>) -> (Vec<Node>, Vec<Mark>) {
     let mut out = Vec::with_capacity(items.len());
     let mut kinds = Vec::with_capacity(items.len());
     let mut marks = Vec::new();
-    for it in items {
-        let key = format!("w{ctx}:{}", it.i);
+    for (frame, ctx, it) in items {
+        let key = Key::format(frame.as_deref(), ctx, it.i);
         let role = it.r.as_str();
         let interactive = INTERACTIVE.contains(&role);
         let structural = STRUCTURAL.contains(&role);
@@ -338,7 +378,6 @@ mod tests {
     #[test]
     fn items_become_lines_with_keys_boxes_values_and_states() {
         let (nodes, marks) = lines(
-            7,
             items(json!([
                 {"i": 1, "d": 0, "r": "textbox", "n": "Name", "v": "Ann", "b": [8, 20, 100, 21],
                  "s": ["focused"], "k": "c"},
@@ -350,7 +389,10 @@ mod tests {
                 {"i": 5, "d": 1, "r": "option", "n": "Red", "nb": 1, "k": "c"},
                 {"i": 6, "d": 0, "r": "iframe", "x": 1, "k": "o"},
                 {"i": 7, "d": 0, "r": "listitem", "n": "", "c": "onclick", "h": "li #x", "k": "o"}
-            ])),
+            ]))
+            .into_iter()
+            .map(|i| (None, 7, i))
+            .collect(),
         );
         let shown: Vec<String> =
             nodes.iter().map(|n| format!("{} {} | {}", n.key, n.head, n.tail)).collect();
@@ -369,12 +411,5 @@ mod tests {
         let marked: Vec<(&str, &str, &str)> =
             marks.iter().map(|m| (m.key.as_str(), m.role.as_str(), m.name.as_str())).collect();
         assert_eq!(marked, [("w7:1", "textbox", "Name"), ("w7:3", "clickable", "span Settings")]);
-    }
-
-    #[test]
-    fn keys_name_their_world_and_serial() {
-        assert_eq!(parse_key("w12:345"), Some((12, 345)));
-        assert_eq!(parse_key("12:345"), None);
-        assert_eq!(parse_key("wx:1"), None);
     }
 }

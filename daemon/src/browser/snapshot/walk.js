@@ -6,7 +6,7 @@
 // role, name, value, states and box per element, and returns one item per outline line:
 //   {i: serial, d: depth, r: role, n: name, v: value, s: states, b: [x,y,w,h] in the top
 //    viewport | nb: 1 (no box at all), c: control hint, h: hint, cl: row cells, pw: password,
-//    k: "c" control | "t" text | "o" other, x: 1 (a frame this world cannot enter)}
+//    k: "c" control | "t" text | "o" other, x: 1 (a frame this process does not draw)}
 // The daemon formats the lines; the role lists come from it (opts.interactive, .structural).
 (opts) => {
   // Set up when the daemon made the world; a context without it is not the daemon's.
@@ -28,8 +28,11 @@
   const FROM_CONTENT = new Set(['button', 'link', 'heading', 'option', 'cell', 'gridcell', 'columnheader', 'rowheader', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'checkbox', 'radio', 'switch', 'tooltip', 'row']);
   const CELLS = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
   const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color']);
-  const top = window;
-  const vw = top.innerWidth, vh = top.innerHeight;
+  // A cross-site frame is walked in its own process: the daemon gives the top viewport's
+  // size and where the frame's content starts in it.
+  const vw = opts.view ? opts.view[0] : window.innerWidth;
+  const vh = opts.view ? opts.view[1] : window.innerHeight;
+  const origin = opts.origin || [0, 0];
   const out = [];
 
   let active = document.activeElement;
@@ -379,9 +382,10 @@
     const w = G.els.get(opts.scope);
     const root = w && w.deref();
     if (!root || !root.isConnected) return {gone: true};
-    walk(root, 0, '', false, docOffset(root.ownerDocument || document), 'auto');
+    const off = docOffset(root.ownerDocument || document);
+    walk(root, 0, '', false, [off[0] + origin[0], off[1] + origin[1]], 'auto');
   } else if (document.documentElement) {
-    walk(document.documentElement, 0, '', false, [0, 0], 'auto');
+    walk(document.documentElement, 0, '', false, origin, 'auto');
   }
-  return {items: out, truncated: out.length >= MAX};
+  return {items: out, truncated: out.length >= MAX, view: [vw, vh]};
 }

@@ -1,0 +1,153 @@
+//! Frames another renderer process draws (cross-site iframes): a DevTools session per frame
+//! target over the browser's one connection. Sessions are attached without flattening, so
+//! commands travel inside `Target.sendMessageToTarget` and answers come back as
+//! `Target.receivedMessageFromTarget` events, which one task hands to the waiting caller.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chromiumoxide::cdp::browser_protocol::target::{
+    EventDetachedFromTarget, EventReceivedMessageFromTarget,
+};
+use futures::StreamExt;
+use serde_json::{json, Value};
+use tokio::sync::oneshot;
+
+use super::cdp::Conn;
+use super::{lock, BrowserError};
+
+/// How long a frame has to answer one command.
+const ANSWER: Duration = Duration::from_secs(20);
+
+/// The frame sessions of one browser connection.
+#[derive(Debug, Default)]
+pub struct Frames {
+    /// Frame target id -> session id.
+    sessions: Mutex<HashMap<String, String>>,
+    /// Message id -> who waits for its answer.
+    pending: Arc<Mutex<HashMap<u64, oneshot::Sender<Value>>>>,
+    next: AtomicU64,
+}
+
+impl Frames {
+    /// Route answers to their callers and forget sessions the browser detached; the task ends
+    /// with the connection.
+    pub async fn listen(
+        &self,
+        browser: &chromiumoxide::Browser,
+    ) -> Vec<tokio::task::JoinHandle<()>> {
+        let mut tasks = Vec::new();
+        if let Ok(mut messages) = browser.event_listener::<EventReceivedMessageFromTarget>().await {
+            let pending = self.pending.clone();
+            tasks.push(tokio::spawn(async move {
+                while let Some(ev) = messages.next().await {
+                    let Ok(msg) = serde_json::from_str::<Value>(&ev.message) else { continue };
+                    let Some(id) = msg["id"].as_u64() else { continue };
+                    if let Some(tx) = lock(&pending).remove(&id) {
+                        let _ = tx.send(msg);
+                    }
+                }
+            }));
+        }
+        tasks
+    }
+
+    /// Forget a session the browser detached (its frame navigated away or closed).
+    pub fn detached(&self, ev: &EventDetachedFromTarget) {
+        let gone: &str = ev.session_id.as_ref();
+        lock(&self.sessions).retain(|_, s| s != gone);
+    }
+
+    /// Detach notices, for [`Frames::detached`].
+    pub async fn detach_events(
+        browser: &chromiumoxide::Browser,
+    ) -> Option<chromiumoxide::listeners::EventStream<EventDetachedFromTarget>> {
+        browser.event_listener::<EventDetachedFromTarget>().await.ok()
+    }
+}
+
+impl Conn {
+    /// One command in the frame target `frame`; its result, or the error the frame gave.
+    pub async fn frame_call(
+        &self,
+        frame: &str,
+        method: &'static str,
+        params: Value,
+    ) -> Result<Value, BrowserError> {
+        let frames = self.frames();
+        for attempt in 0..2 {
+            let session = self.frame_session(frame).await?;
+            let id = frames.next.fetch_add(1, Ordering::Relaxed) + 1;
+            let (tx, rx) = oneshot::channel();
+            lock(&frames.pending).insert(id, tx);
+            let message = json!({"id": id, "method": method, "params": params}).to_string();
+            let sent = self
+                .call(
+                    "Target.sendMessageToTarget",
+                    json!({"sessionId": session, "message": message}),
+                )
+                .await;
+            if let Err(e) = sent {
+                lock(&frames.pending).remove(&id);
+                if attempt == 0 && e.to_string().contains("No session") {
+                    lock(&frames.sessions).remove(frame);
+                    continue;
+                }
+                return Err(e);
+            }
+            let answer = match tokio::time::timeout(ANSWER, rx).await {
+                Ok(Ok(a)) => a,
+                Ok(Err(_)) => return Err(self.gone()),
+                Err(_) => {
+                    lock(&frames.pending).remove(&id);
+                    return Err(BrowserError::Failed(format!(
+                        "{method} got no answer from the frame in 20 s"
+                    )));
+                }
+            };
+            if let Some(err) = answer.get("error") {
+                let text = err["message"].as_str().unwrap_or("error").to_owned();
+                if text.contains("No node with given id") || text.contains("Could not find node") {
+                    return Err(BrowserError::Gone(text));
+                }
+                return Err(BrowserError::Failed(format!("{method}: {text}")));
+            }
+            return Ok(answer["result"].clone());
+        }
+        Err(BrowserError::Failed(format!("the frame {frame} keeps detaching")))
+    }
+
+    /// The session on `frame`, attached on first use.
+    async fn frame_session(&self, frame: &str) -> Result<String, BrowserError> {
+        if let Some(s) = lock(&self.frames().sessions).get(frame) {
+            return Ok(s.clone());
+        }
+        let r = self
+            .call("Target.attachToTarget", json!({"targetId": frame, "flatten": false}))
+            .await
+            .map_err(|e| match e {
+                BrowserError::Failed(m) => BrowserError::Gone(format!("the frame is gone ({m})")),
+                other => other,
+            })?;
+        let session = r["sessionId"]
+            .as_str()
+            .ok_or_else(|| BrowserError::Failed("the frame gave no session".into()))?
+            .to_owned();
+        lock(&self.frames().sessions).insert(frame.to_owned(), session.clone());
+        Ok(session)
+    }
+
+    /// The frame targets whose frames sit in the tab `target` (cross-site iframes).
+    pub async fn child_frames(&self, target: &str) -> Result<Vec<String>, BrowserError> {
+        let r = self.call("Target.getTargets", json!({})).await?;
+        Ok(r["targetInfos"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|t| t["type"] == "iframe" && t["parentId"] == target)
+            .filter_map(|t| t["targetId"].as_str().map(String::from))
+            .collect())
+    }
+}
