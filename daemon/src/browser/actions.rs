@@ -44,8 +44,9 @@ pub struct Tab {
     state_dir: PathBuf,
 }
 
-/// Returns a short description of an element: `tag#id.class "text"`.
-const DESCRIBE: &str = r#"function d(e){ if(!e||!e.tagName) return String(e&&e.nodeName||e); let s=e.tagName.toLowerCase(); if(e.id) s+='#'+e.id; if(typeof e.className==='string'&&e.className.trim()) s+='.'+e.className.trim().split(/\s+/).slice(0,3).join('.'); const t=(e.getAttribute('aria-label')||e.innerText||e.value||'').toString().trim().replace(/\s+/g,' ').slice(0,40); if(t) s+=' "'+t+'"'; return s; }"#;
+/// Returns a short description of an element: `tag#id.class "text"`. Its text is the
+/// textContent: innerText lays out the whole document first (9 ms on a 5,000-element page).
+const DESCRIBE: &str = r#"function d(e){ if(!e||!e.tagName) return String(e&&e.nodeName||e); let s=e.tagName.toLowerCase(); if(e.id) s+='#'+e.id; if(typeof e.className==='string'&&e.className.trim()) s+='.'+e.className.trim().split(/\s+/).slice(0,3).join('.'); const t=(e.getAttribute('aria-label')||(e.textContent||'').slice(0,200)||e.value||'').toString().trim().replace(/\s+/g,' ').slice(0,40); if(t) s+=' "'+t+'"'; return s; }"#;
 
 pub(super) fn js(body: &str) -> String {
     format!("async function(a,b,c,d2){{ {DESCRIBE} {body} }}")

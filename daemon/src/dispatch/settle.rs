@@ -109,6 +109,10 @@ async fn browser(
     let Some(b) = daemon.config.browser.clone() else { return (settled(since, None), None) };
     let Ok(tab) = b.tab(browser_id, tab_id).await else { return (settled(since, None), None) };
     let quiet = tab.settle(span.started, daemon.config.settle.quiet, cap).await;
+    // A background tab paints nothing: its capture would wait until someone shows it.
+    if tab.eval("document.visibilityState").await.is_ok_and(|v| v != "visible") {
+        return (settled(since, Some(quiet)), None);
+    }
     let shot: CaptureFut = Box::pin(async move {
         match tab.screenshot(false, "png", None, None).await {
             Ok(v) => Some(v),
