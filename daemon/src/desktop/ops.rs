@@ -20,7 +20,7 @@ use super::{Desktop, Error};
 
 pub use apps::{AppView, AppWindow, Got};
 pub use clipboard::Restore;
-pub use snapshot::nodes;
+pub use snapshot::{nodes, Observed};
 pub use text::TextState;
 
 /// How an action may reach the app.

@@ -13,7 +13,10 @@ const CLICK_ACTIONS: &[&str] =
 impl Desktop {
     pub(super) async fn describe(&self, el: &El) -> String {
         match parts(el) {
-            Ok((bus, path)) => format!("{} ({})", el.label, self.a11y.describe(bus, path).await),
+            Ok((bus, path)) => match self.a11y() {
+                Ok(a11y) => format!("{} ({})", el.label, a11y.describe(bus, path).await),
+                Err(_) => el.label.clone(),
+            },
             Err(_) => el.label.clone(),
         }
     }
@@ -21,8 +24,8 @@ impl Desktop {
     /// The centre of the element's on-screen box, or `NO_GEOMETRY`.
     pub async fn center(&self, el: &El) -> Result<(i32, i32), Error> {
         let (bus, path) = parts(el)?;
-        let (ext, states) =
-            futures::join!(self.a11y.extents(bus, path), self.a11y.states(bus, path));
+        let a11y = self.a11y()?;
+        let (ext, states) = futures::join!(a11y.extents(bus, path), a11y.states(bus, path));
         let states = states.map_err(|e| Error::call(what(el), e))?;
         let ext = ext.ok();
         let (mut offset, mut trust_visible) = ((0, 0), false);
@@ -57,11 +60,12 @@ impl Desktop {
 
     async fn actions_of(&self, el: &El) -> Result<Vec<String>, Error> {
         let (bus, path) = parts(el)?;
-        let ifaces = self.a11y.interfaces(bus, path).await.map_err(|e| Error::call(what(el), e))?;
+        let ifaces =
+            self.a11y()?.interfaces(bus, path).await.map_err(|e| Error::call(what(el), e))?;
         if !ifaces.contains(Interface::Action) {
             return Ok(Vec::new());
         }
-        self.a11y.actions(bus, path).await.map_err(|e| Error::call(what(el), e))
+        self.a11y()?.actions(bus, path).await.map_err(|e| Error::call(what(el), e))
     }
 
     pub async fn click(
@@ -80,7 +84,7 @@ impl Desktop {
             if let Some(i) = pick {
                 let (bus, path) = parts(el)?;
                 let ok = self
-                    .a11y
+                    .a11y()?
                     .do_action(bus, path, i as i32)
                     .await
                     .map_err(|e| Error::call(what(el), e))?;
@@ -119,7 +123,7 @@ impl Desktop {
 
     pub(super) async fn ifaces(&self, el: &El) -> Result<::atspi::InterfaceSet, Error> {
         let (bus, path) = parts(el)?;
-        self.a11y.interfaces(bus, path).await.map_err(|e| Error::call(what(el), e))
+        self.a11y()?.interfaces(bus, path).await.map_err(|e| Error::call(what(el), e))
     }
 
     pub(super) async fn not_editable(&self, el: &El) -> Error {
@@ -131,12 +135,12 @@ impl Desktop {
 
     pub(super) async fn read_text(&self, el: &El) -> Result<String, Error> {
         let (bus, path) = parts(el)?;
-        self.a11y.text(bus, path).await.map_err(|e| Error::call(what(el), e))
+        self.a11y()?.text(bus, path).await.map_err(|e| Error::call(what(el), e))
     }
 
     pub(super) async fn focus_element(&self, el: &El) -> Result<(), Error> {
         let (bus, path) = parts(el)?;
-        let ok = self.a11y.grab_focus(bus, path).await.unwrap_or(false);
+        let ok = self.a11y()?.grab_focus(bus, path).await.unwrap_or(false);
         if !ok {
             let (x, y) = self.center(el).await?;
             self.xrun(move |xx| xx.click(x, y, 1, 1)).await?;
@@ -156,8 +160,11 @@ impl Desktop {
             });
         };
         let (bus, path) = parts(el)?;
-        let ok =
-            self.a11y.do_action(bus, path, i as i32).await.map_err(|e| Error::call(what(el), e))?;
+        let ok = self
+            .a11y()?
+            .do_action(bus, path, i as i32)
+            .await
+            .map_err(|e| Error::call(what(el), e))?;
         if !ok {
             return Err(Error::Failed(format!(
                 "{} refused its {name} action",
