@@ -155,11 +155,7 @@ impl Tab {
     }
 
     /// The DevTools path of an aim: box quads and the node at the point.
-    async fn aim_by_devtools(
-        &self,
-        el: &El,
-        r: &Value,
-    ) -> Result<Aim, BrowserError> {
+    async fn aim_by_devtools(&self, el: &El, r: &Value) -> Result<Aim, BrowserError> {
         let what = r["what"].as_str().unwrap_or("the element").to_owned();
         let (x, y) = self.center(el).await?;
         self.hit_check(el, x, y).await?;
