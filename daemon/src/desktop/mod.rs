@@ -134,7 +134,7 @@ impl Endpoints {
         Endpoints {
             display: desktop.display().to_owned(),
             session_bus,
-            a11y_bus: desktop.a11y_bus().map(String::from),
+            a11y_bus: desktop.a11y_bus(),
             env,
         }
     }

@@ -64,12 +64,10 @@ pub fn on_screen(e: (i32, i32, i32, i32), screen: (u16, u16)) -> bool {
     cx >= 0 && cy >= 0 && cx < i32::from(screen.0) && cy < i32::from(screen.1)
 }
 
-/// One walk's shared state: its node budget, how many elements it has read, and the apps
-/// it stopped calling.
+/// One walk's shared state: its node budget and the apps it stopped calling.
 struct Run {
     opts: WalkOptions,
     budget: AtomicUsize,
-    read: AtomicUsize,
     trouble: Mutex<Vec<Trouble>>,
 }
 
@@ -83,9 +81,8 @@ impl Run {
         let Some(cut) = Cut::of(e) else { return false };
         if let Ok(mut trouble) = self.trouble.lock() {
             if !trouble.iter().any(|t| t.bus == bus) {
-                let read = self.read.load(Ordering::SeqCst);
-                tracing::debug!(bus, ?cut, read, %e, "walk cut short");
-                trouble.push(Trouble { bus: bus.to_owned(), cut, read });
+                tracing::debug!(bus, ?cut, %e, "walk cut short");
+                trouble.push(Trouble { bus: bus.to_owned(), cut, read: 0 });
             }
         }
         true
@@ -103,14 +100,16 @@ impl Run {
 impl A11y {
     /// Walks the subtree at `bus`/`path` in document order.
     pub async fn walk(&self, bus: &str, path: &str, opts: WalkOptions) -> Walked {
-        let run = Run {
-            opts,
-            budget: AtomicUsize::new(opts.max_nodes),
-            read: AtomicUsize::new(0),
-            trouble: Mutex::new(Vec::new()),
-        };
+        let run =
+            Run { opts, budget: AtomicUsize::new(opts.max_nodes), trouble: Mutex::new(Vec::new()) };
         let elems = self.walk_node(bus.to_owned(), path.to_owned(), 0, &run).await;
-        let trouble = run.trouble.into_inner().unwrap_or_default();
+        let mut trouble = run.trouble.into_inner().unwrap_or_default();
+        // Replies already on their way still come in after the first failure: count what
+        // the snapshot holds of each app.
+        for t in &mut trouble {
+            let prefix = format!("{}|", t.bus);
+            t.read = elems.iter().filter(|e| e.key.starts_with(&prefix)).count();
+        }
         Walked { elems: Arc::new(elems), trouble }
     }
 
@@ -134,7 +133,6 @@ impl A11y {
             let Some((mut elem, kids)) = self.head(&bus, &path, depth, run).await else {
                 return Vec::new();
             };
-            run.read.fetch_add(1, Ordering::SeqCst);
             let showing = elem.states.contains(State::Showing)
                 || depth == 0
                 || opts.trust_visible && elem.states.contains(State::Visible);

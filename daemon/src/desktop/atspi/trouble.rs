@@ -22,7 +22,7 @@ pub struct Trouble {
     /// The app's bus name.
     pub bus: String,
     pub cut: Cut,
-    /// Elements the walk had read when the first call failed.
+    /// Elements of the app the walk read (and kept) before and while its calls failed.
     pub read: usize,
 }
 
@@ -64,15 +64,15 @@ impl Trouble {
         let secs = CALL_TIMEOUT.as_secs();
         match (self.cut, n) {
             (Cut::Exited, 0) => format!("{app} exited before any of its elements were read"),
-            (Cut::Exited, _) => {
-                format!("{app} exited after {n} element{plural}; the rest of its tree is missing")
-            }
+            (Cut::Exited, _) => format!(
+                "{app} exited after {n} element{plural}; anything not read by then is missing"
+            ),
             (Cut::NotAnswering, 0) => {
                 format!("{app} did not answer within {secs} s; its tree is missing")
             }
             (Cut::NotAnswering, _) => format!(
                 "{app} stopped answering after {n} element{plural} (no reply within {secs} s); \
-                 the rest of its tree is missing"
+                 anything not read by then is missing"
             ),
         }
     }
@@ -128,8 +128,8 @@ mod tests {
         let t = |cut, read| Trouble { bus: ":1.5".into(), cut, read }.warning("app:1234");
         assert_eq!(
             t(Cut::NotAnswering, 57),
-            "app:1234 stopped answering after 57 elements (no reply within 5 s); the rest of \
-             its tree is missing"
+            "app:1234 stopped answering after 57 elements (no reply within 5 s); anything not \
+             read by then is missing"
         );
         assert_eq!(
             t(Cut::NotAnswering, 0),
@@ -137,7 +137,7 @@ mod tests {
         );
         assert_eq!(
             t(Cut::Exited, 1),
-            "app:1234 exited after 1 element; the rest of its tree is missing"
+            "app:1234 exited after 1 element; anything not read by then is missing"
         );
         assert_eq!(t(Cut::Exited, 0), "app:1234 exited before any of its elements were read");
     }
