@@ -72,12 +72,15 @@ async fn a_slow_reader_blocks_nobody() {
 
 /// The AT-SPI bus dies and is started again: while it is down desktop calls answer
 /// `BACKEND_UNAVAILABLE` at once with a remedy; once it is back the daemon has reconnected by
-/// itself and sees apps started since.
+/// itself and sees apps started since, and refs from before the restart are stale (the new
+/// bus hands its names out again).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restarted_accessibility_bus_is_reconnected() {
     let f = DesktopFixture::start().await;
     let mut c = f.daemon.actor().await;
-    ok(&c.call("context.list_apps", json!({})).await);
+    let before = f.launch(&["zenity", "--info", "--text", "before the restart"]);
+    let before = f.wait_app(&mut c, before).await;
+    let (old_ref, _) = f.wait_line(&mut c, &before, &["before the restart"]).await;
     let env = f.env.clone();
     tokio::task::spawn_blocking(move || env.stop_a11y_bus())
         .await
@@ -110,6 +113,8 @@ async fn a_restarted_accessibility_bus_is_reconnected() {
     let pid = f.launch(&["zenity", "--info", "--text", "the bus is back"]);
     let app = f.wait_app(&mut c, pid).await;
     f.wait_line(&mut c, &app, &["the bus is back"]).await;
+    let r = c.call("computer.click", json!({"app_id": before, "ref": old_ref})).await;
+    assert_eq!(code(&r), "STALE_REF", "a ref from before the restart: {r}");
     f.stop().await;
 }
 

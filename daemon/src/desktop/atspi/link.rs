@@ -81,15 +81,18 @@ impl Link {
 }
 
 impl Shared {
-    /// Up or down: the app list changes either way.
-    fn set(&self, now: Result<A11y, String>) {
+    /// Up (a new connection, given the next epoch) or down: the app list changes either way.
+    fn set(&self, mut now: Result<A11y, String>) {
         let up = now.is_ok();
+        if let Ok(a) = &mut now {
+            a.epoch = *self.connections.borrow() + 1;
+        }
         if let Ok(mut current) = self.current.lock() {
             *current = now;
         }
         self.apps_changed.send_modify(|n| *n = n.wrapping_add(1));
         if up {
-            self.connections.send_modify(|n| *n = n.wrapping_add(1));
+            self.connections.send_modify(|n| *n += 1);
         }
     }
 
@@ -224,7 +227,7 @@ impl A11y {
         tokio::spawn(watch_apps(conn.clone(), apps.clone(), direct.clone(), fixed.clone()));
         let changes = Arc::new(changes::Changes::default());
         tokio::spawn(changes::watch(conn.clone(), changes.clone()));
-        Ok(A11y { conn, apps, changes, direct, fixed })
+        Ok(A11y { epoch: 0, conn, apps, changes, direct, fixed })
     }
 }
 

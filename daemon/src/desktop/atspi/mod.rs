@@ -64,6 +64,9 @@ impl AppInfo {
 
 #[derive(Debug, Clone)]
 pub struct A11y {
+    /// Which connection of its [`Link`] this is (0 first): a new bus hands out the same
+    /// unique names again, so element keys of later connections carry it.
+    epoch: u64,
     conn: zbus::Connection,
     apps: Arc<AppCache>,
     changes: Arc<changes::Changes>,
@@ -159,16 +162,40 @@ async fn watch(
     }
 }
 
-/// `<bus name>|<object path>`: an element's stable identity on the bus.
-pub fn key(bus: &str, path: &str) -> String {
-    format!("{bus}|{path}")
+/// `<bus name>|<object path>`, after a reconnection `<epoch>@<bus name>|<object path>`: an
+/// element's stable identity on the bus (neither names nor paths hold an `@`).
+fn key(epoch: u64, bus: &str, path: &str) -> String {
+    match epoch {
+        0 => format!("{bus}|{path}"),
+        n => format!("{n}@{bus}|{path}"),
+    }
+}
+
+/// The connection epoch of a key, and its (bus name, object path).
+fn parse_key(key: &str) -> Option<(u64, &str, &str)> {
+    let (epoch, rest) = match key.split_once('@') {
+        Some((n, rest)) => (n.parse().ok()?, rest),
+        None => (0, key),
+    };
+    let (bus, path) = rest.split_once('|')?;
+    Some((epoch, bus, path))
 }
 
 pub fn split_key(key: &str) -> Option<(&str, &str)> {
-    key.split_once('|')
+    parse_key(key).map(|(_, bus, path)| (bus, path))
 }
 
 impl A11y {
+    /// The key of `bus`/`path` on this connection.
+    pub fn key(&self, bus: &str, path: &str) -> String {
+        key(self.epoch, bus, path)
+    }
+
+    /// Whether `key` was made on this connection (not before the bus restarted).
+    pub fn owns_key(&self, key: &str) -> bool {
+        parse_key(key).is_some_and(|(epoch, _, _)| epoch == self.epoch)
+    }
+
     /// A method call to an app: over its direct connection when it has one, else the bus.
     pub(crate) async fn call<B, R>(
         &self,
@@ -457,4 +484,21 @@ pub fn is_gone(e: &zbus::Error) -> bool {
         || (s.contains("UnknownMethod") && s.contains("doesn't exist"))
         || s.contains("NoReply")
         || s.contains("Disconnected")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_after_a_reconnection_carry_their_epoch() {
+        let (first, later) = (key(0, ":1.5", "/org/a11y/atspi/accessible/7"), key(2, ":1.5", "/x"));
+        assert_eq!(first, ":1.5|/org/a11y/atspi/accessible/7");
+        assert_eq!(later, "2@:1.5|/x");
+        assert_eq!(parse_key(&first), Some((0, ":1.5", "/org/a11y/atspi/accessible/7")));
+        assert_eq!(parse_key(&later), Some((2, ":1.5", "/x")));
+        assert_eq!(split_key(&later), Some((":1.5", "/x")));
+        assert_eq!(parse_key("x@:1.5|/x"), None);
+        assert_eq!(parse_key("no separator"), None);
+    }
 }

@@ -13,7 +13,7 @@ use futures::future::{join_all, BoxFuture};
 use zbus::zvariant::OwnedObjectPath;
 
 use super::trouble::{Cut, Trouble};
-use super::{key, A11y, ACCESSIBLE};
+use super::{A11y, ACCESSIBLE};
 
 /// An element's box, action names and value.
 type Details = (Option<(i32, i32, i32, i32)>, Vec<String>, Option<String>);
@@ -107,8 +107,10 @@ impl A11y {
         // Replies already on their way still come in after the first failure: count what
         // the snapshot holds of each app.
         for t in &mut trouble {
-            let prefix = format!("{}|", t.bus);
-            t.read = elems.iter().filter(|e| e.key.starts_with(&prefix)).count();
+            t.read = elems
+                .iter()
+                .filter(|e| super::split_key(&e.key).is_some_and(|(b, _)| b == t.bus))
+                .count();
         }
         Walked { elems: Arc::new(elems), trouble }
     }
@@ -166,7 +168,7 @@ impl A11y {
         depth: u16,
         run: &Run,
     ) -> Option<(Elem, Vec<(String, OwnedObjectPath)>)> {
-        let key = key(bus, path);
+        let key = self.key(bus, path);
         let known = self.fixed.get(&key);
         let (fixed, name, states, children) = futures::join!(
             async {

@@ -3,7 +3,7 @@
 
 use ::atspi::{Interface, State};
 
-use super::{parts, what, Acted, Dispatch, El};
+use super::{what, Acted, Dispatch, El};
 use crate::desktop::atspi::{self, AppInfo};
 use crate::desktop::{Desktop, Error};
 
@@ -12,7 +12,7 @@ const CLICK_ACTIONS: &[&str] =
 
 impl Desktop {
     pub(super) async fn describe(&self, el: &El) -> String {
-        match parts(el) {
+        match self.parts(el) {
             Ok((bus, path)) => match self.a11y() {
                 Ok(a11y) => format!("{} ({})", el.label, a11y.describe(bus, path).await),
                 Err(_) => el.label.clone(),
@@ -23,7 +23,7 @@ impl Desktop {
 
     /// The centre of the element's on-screen box, or `NO_GEOMETRY`.
     pub async fn center(&self, el: &El) -> Result<(i32, i32), Error> {
-        let (bus, path) = parts(el)?;
+        let (bus, path) = self.parts(el)?;
         let a11y = self.a11y()?;
         let (ext, states) = futures::join!(a11y.extents(bus, path), a11y.states(bus, path));
         let states = states.map_err(|e| Error::call(what(el), e))?;
@@ -59,7 +59,7 @@ impl Desktop {
     }
 
     async fn actions_of(&self, el: &El) -> Result<Vec<String>, Error> {
-        let (bus, path) = parts(el)?;
+        let (bus, path) = self.parts(el)?;
         let ifaces =
             self.a11y()?.interfaces(bus, path).await.map_err(|e| Error::call(what(el), e))?;
         if !ifaces.contains(Interface::Action) {
@@ -82,7 +82,7 @@ impl Desktop {
                 .iter()
                 .find_map(|want| actions.iter().position(|a| a.eq_ignore_ascii_case(want)));
             if let Some(i) = pick {
-                let (bus, path) = parts(el)?;
+                let (bus, path) = self.parts(el)?;
                 let ok = self
                     .a11y()?
                     .do_action(bus, path, i as i32)
@@ -122,7 +122,7 @@ impl Desktop {
     }
 
     pub(super) async fn ifaces(&self, el: &El) -> Result<::atspi::InterfaceSet, Error> {
-        let (bus, path) = parts(el)?;
+        let (bus, path) = self.parts(el)?;
         self.a11y()?.interfaces(bus, path).await.map_err(|e| Error::call(what(el), e))
     }
 
@@ -134,12 +134,12 @@ impl Desktop {
     }
 
     pub(super) async fn read_text(&self, el: &El) -> Result<String, Error> {
-        let (bus, path) = parts(el)?;
+        let (bus, path) = self.parts(el)?;
         self.a11y()?.text(bus, path).await.map_err(|e| Error::call(what(el), e))
     }
 
     pub(super) async fn focus_element(&self, el: &El) -> Result<(), Error> {
-        let (bus, path) = parts(el)?;
+        let (bus, path) = self.parts(el)?;
         let ok = self.a11y()?.grab_focus(bus, path).await.unwrap_or(false);
         if !ok {
             let (x, y) = self.center(el).await?;
@@ -159,7 +159,7 @@ impl Desktop {
                 available: actions,
             });
         };
-        let (bus, path) = parts(el)?;
+        let (bus, path) = self.parts(el)?;
         let ok = self
             .a11y()?
             .do_action(bus, path, i as i32)

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use ::atspi::State;
 
-use super::{parts, what, El};
+use super::{what, El};
 use crate::desktop::atspi::{A11y, AppInfo, Cut, Elem, WalkOptions, Walked, ROOT};
 use crate::desktop::{Desktop, Error};
 use crate::registry::snapshots::Node;
@@ -142,7 +142,7 @@ impl Desktop {
         opts.offset = self.offset_for(&app).await;
         opts.trust_visible = app.window_relative();
         let (bus, path) = match scope {
-            Some(el) => parts(el)?,
+            Some(el) => self.parts(el)?,
             None => {
                 let window = window_title
                     .and_then(|title| app.windows.iter().find(|w| w.0 == title))

@@ -3,7 +3,7 @@
 use ::atspi::Interface;
 use serde::Serialize;
 
-use super::{parts, what, Acted, Dispatch, El};
+use super::{what, Acted, Dispatch, El};
 use crate::desktop::{keys, Desktop, Error};
 
 /// An element's text with its caret and selection (character offsets).
@@ -31,7 +31,7 @@ impl Desktop {
         if let Some(el) = el {
             let ifaces = self.ifaces(el).await?;
             if ifaces.contains(Interface::EditableText) && dispatch != Dispatch::Foreground {
-                let (bus, path) = parts(el)?;
+                let (bus, path) = self.parts(el)?;
                 let caret = self.a11y()?.caret(bus, path).await.unwrap_or(-1);
                 let caret = if caret < 0 {
                     self.read_text(el).await?.chars().count() as i32
@@ -78,7 +78,7 @@ impl Desktop {
         if let Some(el) = el {
             let ifaces = self.ifaces(el).await?;
             if ifaces.contains(Interface::EditableText) && dispatch != Dispatch::Foreground {
-                let (bus, path) = parts(el)?;
+                let (bus, path) = self.parts(el)?;
                 self.a11y()?
                     .set_text(bus, path, text)
                     .await
@@ -129,7 +129,7 @@ impl Desktop {
         dispatch: Dispatch,
     ) -> Result<Acted, Error> {
         let ifaces = self.ifaces(el).await?;
-        let (bus, path) = parts(el)?;
+        let (bus, path) = self.parts(el)?;
         if ifaces.contains(Interface::EditableText) {
             return self
                 .fill(
@@ -170,7 +170,7 @@ impl Desktop {
 
     pub async fn get_text(&self, el: &El) -> Result<TextState, Error> {
         let ifaces = self.ifaces(el).await?;
-        let (bus, path) = parts(el)?;
+        let (bus, path) = self.parts(el)?;
         if !ifaces.contains(Interface::Text) {
             let name: String = self
                 .a11y()?
@@ -209,7 +209,7 @@ impl Desktop {
         if !ifaces.contains(Interface::Text) {
             return Err(self.not_editable(el).await);
         }
-        let (bus, path) = parts(el)?;
+        let (bus, path) = self.parts(el)?;
         let content = self.read_text(el).await?;
         let needle = format!("{prefix}{text}{suffix}");
         let hits = occurrences(&content, &needle);
