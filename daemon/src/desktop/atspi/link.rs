@@ -80,6 +80,17 @@ impl Link {
     }
 }
 
+impl A11y {
+    /// `BusLost` once this connection has closed: what it read since may be incomplete, and
+    /// its keys belong to a bus that is gone.
+    pub fn check_open(&self) -> Result<(), Error> {
+        if self.conn.is_closed() {
+            return Err(Error::BusLost(DOWN.into()));
+        }
+        Ok(())
+    }
+}
+
 impl Shared {
     /// Up (a new connection, given the next epoch) or down: the app list changes either way.
     fn set(&self, mut now: Result<A11y, String>) {

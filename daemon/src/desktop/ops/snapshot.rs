@@ -127,7 +127,7 @@ impl Desktop {
     /// Walks an app (or one of its windows, or a subtree) for a snapshot. With `reuse`, the
     /// last walk of the same subtree is returned when the app sent no event since. When the
     /// app fails before anything is read: `NotFound` (it exited; `Gone` for a subtree) or
-    /// `NotAnswering`.
+    /// `NotAnswering`; when the bus itself went during the walk, `BusLost`.
     pub async fn observe_app(
         &self,
         pid: u32,
@@ -155,6 +155,7 @@ impl Desktop {
         } else {
             a11y.walk(bus, path, opts).await
         };
+        a11y.check_open()?;
         let failed = walked.trouble.iter().find(|t| t.bus == bus).map(|t| t.cut);
         match (scope, failed) {
             (_, Some(Cut::NotAnswering)) if walked.elems.is_empty() => {
@@ -179,6 +180,7 @@ impl Desktop {
         let opts = self.walk_options(max_depth);
         let walks =
             futures::future::join_all(apps.iter().map(|a| a11y.walk(&a.bus, ROOT, opts))).await;
+        a11y.check_open()?;
         let warnings = walks.iter().flat_map(|w| warnings(w, &apps, &a11y)).collect();
         let elems = walks.iter().flat_map(|w| w.elems.iter().cloned()).collect::<Vec<_>>();
         Ok(Observed { elems: Arc::new(elems), warnings })
