@@ -1,10 +1,15 @@
 //! Faults: when the X server goes away, desktop calls answer `BACKEND_UNAVAILABLE` with a
-//! remedy and the daemon keeps serving everything else; a subscriber that stops reading
-//! slows nobody down.
+//! remedy and the daemon keeps serving everything else; when the AT-SPI bus dies and comes
+//! back, the daemon reconnects by itself; an app that stops answering or dies during a
+//! snapshot leaves a partial snapshot with warnings; a subscriber that stops reading slows
+//! nobody down.
+
+use std::time::{Duration, Instant};
 
 use glovebox_tests::desktop::{ok, DesktopFixture};
 use glovebox_tests::raw::code;
-use serde_json::json;
+use glovebox_tests::DEADLINE;
+use serde_json::{json, Value};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_vanished_display_is_backend_unavailable() {
@@ -63,4 +68,170 @@ async fn a_slow_reader_blocks_nobody() {
     let status = slow.call("session.status", json!({})).await;
     assert_eq!(status["result"]["session_id"], "slow", "{status}");
     d.stop().await;
+}
+
+/// The AT-SPI bus dies and is started again: while it is down desktop calls answer
+/// `BACKEND_UNAVAILABLE` at once with a remedy; once it is back the daemon has reconnected by
+/// itself and sees apps started since, and refs from before the restart are stale (the new
+/// bus hands its names out again).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_accessibility_bus_is_reconnected() {
+    let f = DesktopFixture::start().await;
+    let mut c = f.daemon.actor().await;
+    let before = f.launch(&["zenity", "--info", "--text", "before the restart"]);
+    let before = f.wait_app(&mut c, before).await;
+    let (old_ref, _) = f.wait_line(&mut c, &before, &["before the restart"]).await;
+    let env = f.env.clone();
+    tokio::task::spawn_blocking(move || env.stop_a11y_bus())
+        .await
+        .expect("thread")
+        .expect("the AT-SPI bus stops");
+    let deadline = Instant::now() + DEADLINE;
+    loop {
+        let (r, took) = timed(c.call("context.list_apps", json!({}))).await;
+        assert!(took < Duration::from_secs(2), "list_apps took {took:?} with the bus down: {r}");
+        if code(&r) == "BACKEND_UNAVAILABLE" {
+            assert_names_remedy(&r);
+            break;
+        }
+        assert!(Instant::now() < deadline, "the daemon never noticed the bus go: {r}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    for (method, params) in
+        [("computer.snapshot", json!({})), ("context.get_app", json!({"app": "zenity"}))]
+    {
+        let (r, took) = timed(c.call(method, params)).await;
+        assert_eq!(code(&r), "BACKEND_UNAVAILABLE", "{method}: {r}");
+        assert!(took < Duration::from_secs(2), "{method} took {took:?}");
+        assert_names_remedy(&r);
+    }
+    let env = f.env.clone();
+    tokio::task::spawn_blocking(move || env.start_a11y_bus())
+        .await
+        .expect("thread")
+        .expect("the AT-SPI bus starts again");
+    let pid = f.launch(&["zenity", "--info", "--text", "the bus is back"]);
+    let app = f.wait_app(&mut c, pid).await;
+    f.wait_line(&mut c, &app, &["the bus is back"]).await;
+    let r = c.call("computer.click", json!({"app_id": before, "ref": old_ref})).await;
+    assert_eq!(code(&r), "STALE_REF", "a ref from before the restart: {r}");
+    f.stop().await;
+}
+
+/// An app that stops answering (SIGSTOP: every call to it runs into the per-call timeout) is
+/// left out of a desktop snapshot with a warning naming it; the other apps are all there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stuck_app_leaves_a_partial_snapshot_with_a_warning() {
+    let f = DesktopFixture::start().await;
+    let mut c = f.daemon.actor().await;
+    let live = f.launch(&["zenity", "--info", "--text", "still answering"]);
+    let stuck = f.launch(&["zenity", "--info", "--text", "about to stop"]);
+    let live_id = f.wait_app(&mut c, live).await;
+    let stuck_id = f.wait_app(&mut c, stuck).await;
+    f.wait_line(&mut c, &live_id, &["still answering"]).await;
+    f.wait_line(&mut c, &stuck_id, &["about to stop"]).await;
+    let stopped = Stopped::new(stuck);
+    let (r, took) =
+        timed(c.call("computer.snapshot", json!({"max_depth": 20, "limit": 5000}))).await;
+    let v = ok(&r);
+    assert!(took < DEADLINE, "the snapshot took {took:?}");
+    let text = v["snapshot"].as_str().unwrap_or_default();
+    assert!(text.contains("still answering"), "the live app is in the snapshot:\n{text}");
+    assert!(!text.contains("about to stop"), "the stuck app is not:\n{text}");
+    let warnings = strings(&v["warnings"]);
+    assert!(
+        warnings.iter().any(|w| w.contains(&stuck_id) && w.contains("answer")),
+        "a warning names {stuck_id}: {v}"
+    );
+    drop(stopped);
+    f.stop().await;
+}
+
+/// An app killed while its big tree is walked: the snapshot either finished first, or comes
+/// back partial with a warning naming the app, or (nothing read yet) says the app is gone;
+/// it never fails otherwise and never hangs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_app_killed_mid_snapshot_gives_what_was_read() {
+    let f = DesktopFixture::start().await;
+    let mut c = f.daemon.actor().await;
+    let pid = f.launch(&["gtk3-demo"]);
+    let app = f.wait_app(&mut c, pid).await;
+    let params = json!({"app_id": app, "disable_diffing": true, "limit": 5000});
+    // A full walk first: how long one takes, so the kill lands inside the next.
+    let (r, took) = timed(c.call("computer.snapshot", params.clone())).await;
+    let full = ok(&r)["lines"].as_u64().unwrap_or(0);
+    let killer = tokio::spawn(async move {
+        tokio::time::sleep(took / 2).await;
+        signal(pid, "KILL");
+    });
+    let (r, took) = timed(c.call("computer.snapshot", params)).await;
+    killer.await.expect("killer");
+    assert!(took < DEADLINE, "the snapshot took {took:?}");
+    eprintln!(
+        "full walk: {full} lines; with the kill: {}",
+        r.get("result").map_or_else(
+            || code(&r),
+            |_| format!("{} lines, warnings {}", ok(&r)["lines"], ok(&r)["warnings"])
+        )
+    );
+    match r.get("result") {
+        Some(_) => {
+            let v = ok(&r);
+            let lines = v["lines"].as_u64().unwrap_or(0);
+            let warnings = strings(&v["warnings"]);
+            assert!(
+                warnings.iter().all(|w| w.contains(&app)),
+                "warnings name the app: {warnings:?}"
+            );
+            assert!(
+                lines >= full || !warnings.is_empty(),
+                "a snapshot cut short ({lines} of {full} lines) says so: {v}"
+            );
+        }
+        None => assert!(
+            ["TARGET_NOT_FOUND", "STALE_REF"].contains(&code(&r).as_str()),
+            "only a gone app may fail the snapshot: {r}"
+        ),
+    }
+    f.stop().await;
+}
+
+async fn timed<F: std::future::Future<Output = Value>>(call: F) -> (Value, Duration) {
+    let t = Instant::now();
+    let r = call.await;
+    (r, t.elapsed())
+}
+
+fn assert_names_remedy(r: &Value) {
+    let remedy = r["error"]["data"]["details"]["remedy"].as_str().unwrap_or_default();
+    assert!(!remedy.is_empty(), "names a remedy: {r}");
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array().into_iter().flatten().filter_map(|w| w.as_str().map(String::from)).collect()
+}
+
+/// Sends `SIG<name>` to `pid`.
+fn signal(pid: u32, name: &str) {
+    let status = std::process::Command::new("kill")
+        .args([format!("-{name}"), pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success(), "kill -{name} {pid}");
+}
+
+/// A process stopped with SIGSTOP until this is dropped (so it can be stopped for good).
+struct Stopped(u32);
+
+impl Stopped {
+    fn new(pid: u32) -> Stopped {
+        signal(pid, "STOP");
+        Stopped(pid)
+    }
+}
+
+impl Drop for Stopped {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("kill").args(["-CONT", &self.0.to_string()]).status();
+    }
 }

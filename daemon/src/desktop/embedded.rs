@@ -4,6 +4,7 @@
 //! Runs before the async runtime starts: the returned environment is applied to the daemon
 //! process (`std::env::set_var` is only sound while single-threaded) and to every child.
 
+mod a11y;
 mod bus;
 mod dirs;
 #[cfg(test)]
@@ -90,6 +91,8 @@ pub enum DesktopError {
     Exited { what: &'static str, status: String, log: PathBuf, tail: String },
     #[error("{what} was not ready within {timeout:?}; log {log}:\n{tail}")]
     NotReady { what: &'static str, timeout: Duration, log: PathBuf, tail: String },
+    #[error("the {0} was not started by this daemon; restart it where it was started")]
+    NotOurs(&'static str),
     #[error("cannot prepare directory {path}: {source}")]
     Dir { path: PathBuf, source: std::io::Error },
     #[error(transparent)]
@@ -113,7 +116,9 @@ pub struct DesktopEnv {
     display: String,
     screen: ScreenSize,
     env: Vec<(String, String)>,
-    a11y_bus: Option<String>,
+    /// The AT-SPI bus: its address and, when we launched it, the launcher's pid (it may be
+    /// stopped and started again, see `embedded/a11y.rs`).
+    a11y: Mutex<a11y::A11yBus>,
     /// Whether we launched the a11y bus (and so own its D-Bus-activated registry daemon).
     owns_a11y_bus: bool,
     runtime_dir: Option<PathBuf>,
@@ -166,8 +171,8 @@ impl DesktopEnv {
     }
 
     /// The AT-SPI bus address, when one is known.
-    pub fn a11y_bus(&self) -> Option<&str> {
-        self.a11y_bus.as_deref()
+    pub fn a11y_bus(&self) -> Option<String> {
+        self.a11y.lock().ok()?.address.clone()
     }
 
     /// Pids of the processes this desktop started, oldest first (the X server, when embedded).
@@ -190,7 +195,7 @@ impl DesktopEnv {
     }
 
     fn probe(&self) -> DesktopStatus {
-        let accessibility_bus = self.a11y_bus.as_deref().is_some_and(bus::socket_answers);
+        let accessibility_bus = self.a11y_bus().is_some_and(|a| bus::socket_answers(&a));
         let (status, screen, reason) = match xserver::probe(&self.display, PROBE_TIMEOUT) {
             Ok(screen) if accessibility_bus => (Readiness::Ready, screen, None),
             Ok(screen) => (Readiness::Ready, screen, Some("accessibility bus unavailable".into())),
@@ -200,14 +205,19 @@ impl DesktopEnv {
         DesktopStatus { status, display, screen, accessibility_bus, mode: self.kind, reason }
     }
 
-    /// Stops every supervised child, newest first (apps and browsers before the X server and
-    /// buses they use), then the D-Bus-activated AT-SPI registry daemon if we own its bus.
-    pub fn stop(&self) {
+    /// The next `status()` probes afresh.
+    fn forget_status(&self) {
         if let Ok(mut last) = self.last_status.lock() {
             *last = None;
         }
-        let registry = match (&self.a11y_bus, self.owns_a11y_bus) {
-            (Some(a11y), true) => bus::registry_pid(&self.supervisor, a11y),
+    }
+
+    /// Stops every supervised child, newest first (apps and browsers before the X server and
+    /// buses they use), then the D-Bus-activated AT-SPI registry daemon if we own its bus.
+    pub fn stop(&self) {
+        self.forget_status();
+        let registry = match (self.a11y_bus(), self.owns_a11y_bus) {
+            (Some(a11y), true) => bus::registry_pid(&self.supervisor, &a11y),
             _ => None,
         };
         self.supervisor.stop_all();
@@ -270,7 +280,7 @@ fn start_embedded(state_dir: &Path, sup: &Supervisor) -> Result<DesktopEnv, Desk
         display: x.display,
         screen: x.screen,
         env,
-        a11y_bus: Some(a11y),
+        a11y: Mutex::new(a11y::A11yBus { address: Some(a11y), launcher: Some(launcher_pid) }),
         owns_a11y_bus: true,
         runtime_dir: Some(dirs.runtime),
         started: guard.finish(),
@@ -307,7 +317,7 @@ fn adopt_existing(
     env.extend(A11Y_SWITCHES.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())));
     let inherited = std::env::var("DBUS_SESSION_BUS_ADDRESS").ok().filter(|a| bus::ping(sup, a));
     let mut guard = StartGuard { sup, pids: Vec::new() };
-    let (a11y, owns_a11y_bus, runtime_dir) = match inherited {
+    let (a11y, launcher, runtime_dir) = match inherited {
         Some(session) => {
             env.push(("DBUS_SESSION_BUS_ADDRESS".to_owned(), session.clone()));
             let a11y = bus::a11y_address(sup, &session);
@@ -316,7 +326,7 @@ fn adopt_existing(
                     "the session bus offers no AT-SPI bus; accessibility is unavailable"
                 );
             }
-            (a11y, false, None)
+            (a11y, None, None)
         }
         None => {
             let dirs = RunDirs::runtime_only(state_dir, &dirs::tag(&display_name))?;
@@ -326,7 +336,7 @@ fn adopt_existing(
             env.push(("DBUS_SESSION_BUS_ADDRESS".to_owned(), session.clone()));
             let (a11y, launcher_pid) = bus::start_a11y_bus(sup, &session, &env)?;
             guard.pids.push(launcher_pid);
-            (Some(a11y), true, Some(dirs.runtime))
+            (Some(a11y), Some(launcher_pid), Some(dirs.runtime))
         }
     };
     tracing::info!(display_name, a11y, "using existing display");
@@ -336,8 +346,8 @@ fn adopt_existing(
         display: display_name,
         screen,
         env,
-        a11y_bus: a11y,
-        owns_a11y_bus,
+        a11y: Mutex::new(a11y::A11yBus { address: a11y, launcher }),
+        owns_a11y_bus: launcher.is_some(),
         runtime_dir,
         started: guard.finish(),
         supervisor: sup.clone(),

@@ -22,7 +22,7 @@ use crate::registry::held::Held;
 pub use ops::{nodes, Acted, Dispatch, El, Restore, TextState};
 /// Result types of the backend methods.
 pub mod ops_types {
-    pub use super::ops::{AppView, AppWindow, Got, Point};
+    pub use super::ops::{AppView, AppWindow, Got, Observed, Point};
 }
 
 /// Errors of the desktop backend.
@@ -31,12 +31,17 @@ pub mod ops_types {
 pub enum Error {
     #[error("the accessibility bus is unavailable: {0}")]
     Bus(String),
+    /// The AT-SPI bus went away after the backend connected; it reconnects by itself.
+    #[error("the accessibility bus is down: {0}")]
+    BusLost(String),
     #[error("the X display is unavailable: {0}")]
     Display(String),
     #[error("{what} failed: {source}")]
     Call { what: String, source: Box<zbus::Error> },
     #[error("{what} no longer exists")]
     Gone { what: String },
+    #[error("{what} is not answering accessibility calls; it may be busy or stopped")]
+    NotAnswering { what: String },
     #[error("{what} has no on-screen box")]
     NoGeometry { what: String },
     #[error("{what} cannot take text or a value")]
@@ -77,6 +82,13 @@ impl From<Error> for DaemonError {
                 reason,
                 remedy: REMEDY.into(),
             },
+            Error::BusLost(reason) => DaemonError::BackendUnavailable {
+                backend: "desktop",
+                reason,
+                remedy: "start the AT-SPI bus again (at-spi-bus-launcher, or the desktop \
+                         session); the daemon reconnects by itself within a second"
+                    .into(),
+            },
             Error::Display(reason) => DaemonError::BackendUnavailable {
                 backend: "desktop",
                 reason,
@@ -96,9 +108,10 @@ impl From<Error> for DaemonError {
                 DaemonError::Ambiguous { kind, query, candidates }
             }
             Error::NotFocused(window_id) => DaemonError::NotFocused { window_id },
-            e @ (Error::Call { .. } | Error::Clipboard(_) | Error::Failed(_)) => {
-                DaemonError::ActionFailed(e.to_string())
-            }
+            e @ (Error::Call { .. }
+            | Error::NotAnswering { .. }
+            | Error::Clipboard(_)
+            | Error::Failed(_)) => DaemonError::ActionFailed(e.to_string()),
         }
     }
 }
@@ -121,7 +134,7 @@ impl Endpoints {
         Endpoints {
             display: desktop.display().to_owned(),
             session_bus,
-            a11y_bus: desktop.a11y_bus().map(String::from),
+            a11y_bus: desktop.a11y_bus(),
             env,
         }
     }
@@ -130,7 +143,8 @@ impl Endpoints {
 /// The desktop backend: AT-SPI apps and trees, X11 input and windows, the clipboard.
 #[derive(Debug)]
 pub struct Desktop {
-    a11y: atspi::A11y,
+    /// The AT-SPI connection, reconnected when the bus restarts: use [`Desktop::a11y`].
+    access: atspi::Link,
     x: Arc<x11::X>,
     clipboard: clipboard::Clipboard,
     supervisor: Supervisor,
@@ -160,8 +174,8 @@ impl Desktop {
         let x = tokio::task::spawn_blocking(move || x11::X::connect(&display))
             .await
             .map_err(|e| Error::Display(e.to_string()))??;
-        let a11y =
-            atspi::A11y::connect(endpoints.session_bus.as_deref(), endpoints.a11y_bus.as_deref())
+        let access =
+            atspi::Link::connect(endpoints.session_bus.as_deref(), endpoints.a11y_bus.as_deref())
                 .await?;
         let clipboard = clipboard::Clipboard::start(&endpoints.display)?;
         let x = Arc::new(x);
@@ -175,7 +189,7 @@ impl Desktop {
             }
         };
         let desktop = Arc::new(Desktop {
-            a11y,
+            access,
             x,
             clipboard,
             supervisor,
@@ -187,6 +201,11 @@ impl Desktop {
         tokio::spawn(watch::follow_apps(Arc::downgrade(&desktop)));
         tokio::spawn(watch::follow_focus(Arc::downgrade(&desktop)));
         Ok(desktop)
+    }
+
+    /// The AT-SPI connection of the moment; `BusLost` while the bus is down.
+    pub(crate) fn a11y(&self) -> Result<atspi::A11y, Error> {
+        self.access.current()
     }
 
     /// Points window and app events at `sink`.

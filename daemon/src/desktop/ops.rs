@@ -20,7 +20,7 @@ use super::{Desktop, Error};
 
 pub use apps::{AppView, AppWindow, Got};
 pub use clipboard::Restore;
-pub use snapshot::nodes;
+pub use snapshot::{nodes, Observed};
 pub use text::TextState;
 
 /// How an action may reach the app.
@@ -85,11 +85,16 @@ fn what(el: &El) -> String {
     el.label.clone()
 }
 
-fn parts(el: &El) -> Result<(&str, &str), Error> {
-    split_key(&el.key).ok_or_else(|| Error::Gone { what: what(el) })
-}
-
 impl Desktop {
+    /// The element's (bus name, object path) on the current AT-SPI connection; `Gone` when
+    /// its snapshot was taken before the bus restarted (its names may mean other apps now).
+    fn parts<'e>(&self, el: &'e El) -> Result<(&'e str, &'e str), Error> {
+        if !self.a11y()?.owns_key(&el.key) {
+            return Err(Error::Gone { what: what(el) });
+        }
+        split_key(&el.key).ok_or_else(|| Error::Gone { what: what(el) })
+    }
+
     async fn xrun<T, F>(&self, f: F) -> Result<T, Error>
     where
         T: Send + 'static,

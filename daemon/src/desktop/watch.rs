@@ -1,7 +1,7 @@
 //! Desktop events: windows opened, closed and focused (from the X watch's root property
 //! changes), apps started and exited (from the accessibility bus's app list changes), each
 //! diffed against what was seen before, and elements gaining focus (from AT-SPI focus
-//! events), handed to the daemon's event sink.
+//! events, subscribed again on each new bus connection), handed to the daemon's event sink.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
@@ -59,7 +59,7 @@ pub fn window_differ(x: Arc<X>, slot: SinkSlot) -> Box<dyn FnMut(RootChange) + S
 /// desktop is dropped.
 pub async fn follow_apps(desktop: Weak<Desktop>) {
     let Some(d) = desktop.upgrade() else { return };
-    let mut changes = d.a11y.app_changes();
+    let mut changes = d.access.app_changes();
     let slot = d.events.clone();
     let mut known = app_map(&d).await;
     drop(d);
@@ -84,24 +84,42 @@ pub async fn follow_apps(desktop: Weak<Desktop>) {
     }
 }
 
-/// Reports every element that gains focus, until the desktop is dropped.
+/// Reports every element that gains focus, until the desktop is dropped; subscribes again
+/// whenever the AT-SPI bus connection is made anew.
 pub async fn follow_focus(desktop: Weak<Desktop>) {
-    use futures::StreamExt as _;
     let Some(d) = desktop.upgrade() else { return };
-    let Some(changes) = d.a11y.focus_changes().await else { return };
+    let mut connections = d.access.connections();
     drop(d);
+    loop {
+        connections.borrow_and_update();
+        let Some(d) = desktop.upgrade() else { return };
+        let a11y = d.a11y();
+        drop(d);
+        if let Ok(a11y) = a11y {
+            report_focus(&desktop, &a11y).await;
+        }
+        if connections.changed().await.is_err() {
+            return;
+        }
+    }
+}
+
+/// Focus events of one connection, until it closes.
+async fn report_focus(desktop: &Weak<Desktop>, a11y: &super::atspi::A11y) {
+    use futures::StreamExt as _;
+    let Some(changes) = a11y.focus_changes().await else { return };
     let mut changes = std::pin::pin!(changes);
     while let Some((bus, path)) = changes.next().await {
         let Some(d) = desktop.upgrade() else { return };
-        let element = d.a11y.describe(&bus, &path).await;
-        let app_id = d.a11y.pid_of(&bus).map(|p| format!("app:{p}"));
+        let element = a11y.describe(&bus, &path).await;
+        let app_id = a11y.pid_of(&bus).map(|p| format!("app:{p}"));
         d.events.emit("focus.changed", json!({"app_id": app_id, "element": element}));
     }
 }
 
 async fn app_map(d: &Desktop) -> HashMap<String, Value> {
-    d.a11y
-        .apps()
+    let Ok(a11y) = d.a11y() else { return HashMap::new() };
+    a11y.apps()
         .await
         .unwrap_or_default()
         .into_iter()

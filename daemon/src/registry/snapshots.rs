@@ -100,6 +100,10 @@ pub struct View {
     pub next_cursor: Option<String>,
     /// Rough token count of `snapshot` (bytes / 4).
     pub token_estimate: usize,
+    /// What the walk had to leave out (an app that exited or stopped answering mid-walk);
+    /// the snapshot holds what was read before.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// Keep at most this many snapshots per session (oldest dropped; their refs then mismatch).
@@ -377,6 +381,7 @@ fn page(lines: &[String], offset: usize, budget: &Budget) -> View {
         truncated: reason.is_some(),
         truncated_reason: reason,
         next_cursor: next,
+        warnings: Vec::new(),
     }
 }
 

@@ -12,7 +12,7 @@ use futures::future::join_all;
 
 use zbus::zvariant::OwnedObjectPath;
 
-use super::tree::{Elem, WalkOptions};
+use super::tree::{Elem, WalkOptions, Walked};
 use super::{A11y, ACCESSIBLE};
 
 const COMPONENT: &str = "org.a11y.atspi.Component";
@@ -146,8 +146,8 @@ impl A11y {
     }
 
     /// [`A11y::walk`], reusing the last walk of the same subtree when its app sent no event
-    /// since and its windows did not move.
-    pub async fn walk_reusing(&self, bus: &str, path: &str, opts: WalkOptions) -> Arc<Vec<Elem>> {
+    /// since and its windows did not move. A walk cut short is not kept.
+    pub async fn walk_reusing(&self, bus: &str, path: &str, opts: WalkOptions) -> Walked {
         let changes = &self.changes;
         let key = WalkKey {
             bus: bus.to_owned(),
@@ -167,18 +167,18 @@ impl A11y {
             if let Ok(walks) = changes.walks.lock() {
                 if let Some(k) = walks.get(&key) {
                     if k.count == count && k.anchors == anchors {
-                        return k.elems.clone();
+                        return Walked { elems: k.elems.clone(), trouble: Vec::new() };
                     }
                 }
             }
         }
-        let elems = Arc::new(self.walk(bus, path, opts).await);
-        if let Ok(mut walks) = changes.walks.lock() {
+        let walked = self.walk(bus, path, opts).await;
+        if let (true, Ok(mut walks)) = (walked.trouble.is_empty(), changes.walks.lock()) {
             if walks.len() >= KEEP {
                 walks.clear();
             }
-            walks.insert(key, Kept { count, anchors, elems: elems.clone() });
+            walks.insert(key, Kept { count, anchors, elems: walked.elems.clone() });
         }
-        elems
+        walked
     }
 }

@@ -7,7 +7,9 @@ mod changes;
 mod direct;
 mod fixed;
 mod focus;
+mod link;
 mod tree;
+mod trouble;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -19,7 +21,9 @@ use futures::future::join_all;
 use serde::de::DeserializeOwned;
 use zbus::zvariant::{DynamicType, OwnedObjectPath, OwnedValue, Type, Value};
 
-pub use tree::{on_screen as tree_on_screen, Elem, WalkOptions};
+pub use link::Link;
+pub use tree::{on_screen as tree_on_screen, Elem, WalkOptions, Walked};
+pub use trouble::{Cut, Trouble};
 
 use super::Error;
 
@@ -60,6 +64,9 @@ impl AppInfo {
 
 #[derive(Debug, Clone)]
 pub struct A11y {
+    /// Which connection of its [`Link`] this is (0 first): a new bus hands out the same
+    /// unique names again, so element keys of later connections carry it.
+    epoch: u64,
     conn: zbus::Connection,
     apps: Arc<AppCache>,
     changes: Arc<changes::Changes>,
@@ -74,7 +81,7 @@ type Children = Vec<(String, OwnedObjectPath)>;
 /// registered or left the registry (ChildrenChanged on the desktop root) or a connection
 /// came or went on the bus (NameOwnerChanged). Per-app facts that never change (pid,
 /// toolkit) are kept per bus name.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct AppCache {
     /// Bumped by every relevant bus event.
     generation: AtomicU64,
@@ -82,11 +89,21 @@ struct AppCache {
     children: Mutex<Option<(u64, Children)>>,
     /// bus name -> (pid, toolkit, version).
     facts: Mutex<HashMap<String, (u32, String, String)>>,
-    /// Ticks with every invalidation, for whoever turns app list changes into events.
+    /// Ticks with every invalidation, for whoever turns app list changes into events. Shared
+    /// by every connection a [`Link`] makes, so its receivers outlive a reconnection.
     changed: tokio::sync::watch::Sender<u64>,
 }
 
 impl AppCache {
+    fn new(changed: tokio::sync::watch::Sender<u64>) -> AppCache {
+        AppCache {
+            generation: AtomicU64::new(0),
+            children: Mutex::new(None),
+            facts: Mutex::new(HashMap::new()),
+            changed,
+        }
+    }
+
     fn invalidate(&self, gone: Option<&str>) {
         self.generation.fetch_add(1, Ordering::SeqCst);
         if let (Some(name), Ok(mut facts)) = (gone, self.facts.lock()) {
@@ -145,86 +162,38 @@ async fn watch(
     }
 }
 
-/// `<bus name>|<object path>`: an element's stable identity on the bus.
-pub fn key(bus: &str, path: &str) -> String {
-    format!("{bus}|{path}")
+/// `<bus name>|<object path>`, after a reconnection `<epoch>@<bus name>|<object path>`: an
+/// element's stable identity on the bus (neither names nor paths hold an `@`).
+fn key(epoch: u64, bus: &str, path: &str) -> String {
+    match epoch {
+        0 => format!("{bus}|{path}"),
+        n => format!("{n}@{bus}|{path}"),
+    }
+}
+
+/// The connection epoch of a key, and its (bus name, object path).
+fn parse_key(key: &str) -> Option<(u64, &str, &str)> {
+    let (epoch, rest) = match key.split_once('@') {
+        Some((n, rest)) => (n.parse().ok()?, rest),
+        None => (0, key),
+    };
+    let (bus, path) = rest.split_once('|')?;
+    Some((epoch, bus, path))
 }
 
 pub fn split_key(key: &str) -> Option<(&str, &str)> {
-    key.split_once('|')
+    parse_key(key).map(|(_, bus, path)| (bus, path))
 }
 
 impl A11y {
-    /// Connects to the AT-SPI bus: `a11y` when given, else the address the session bus's
-    /// `org.a11y.Bus` hands out. Announces a screen reader on the session bus so toolkits
-    /// expose their full trees.
-    pub async fn connect(session: Option<&str>, a11y: Option<&str>) -> Result<A11y, Error> {
-        let unavailable =
-            |what: &str, e: &dyn std::fmt::Display| Error::Bus(format!("{what}: {e}"));
-        let session_conn = match session {
-            Some(addr) => Some(
-                zbus::connection::Builder::address(addr)
-                    .map_err(|e| unavailable("bad session bus address", &e))?
-                    .method_timeout(CALL_TIMEOUT)
-                    .build()
-                    .await
-                    .map_err(|e| unavailable("cannot connect to the session bus", &e))?,
-            ),
-            None => None,
-        };
-        let address = match (a11y, &session_conn) {
-            (Some(a), _) => a.to_owned(),
-            (None, Some(s)) => {
-                let reply = s
-                    .call_method(
-                        Some("org.a11y.Bus"),
-                        "/org/a11y/bus",
-                        Some("org.a11y.Bus"),
-                        "GetAddress",
-                        &(),
-                    )
-                    .await
-                    .map_err(|e| unavailable("org.a11y.Bus.GetAddress failed", &e))?;
-                reply.body().deserialize::<String>().map_err(|e| unavailable("GetAddress", &e))?
-            }
-            (None, None) => {
-                return Err(Error::Bus("no session bus and no AT-SPI bus address".into()))
-            }
-        };
-        if let Some(s) = &session_conn {
-            for prop in ["IsEnabled", "ScreenReaderEnabled"] {
-                let set = s
-                    .call_method(
-                        Some("org.a11y.Bus"),
-                        "/org/a11y/bus",
-                        Some(PROPS),
-                        "Set",
-                        &("org.a11y.Status", prop, Value::from(true)),
-                    )
-                    .await;
-                if let Err(e) = set {
-                    tracing::debug!(prop, %e, "cannot announce a screen reader");
-                }
-            }
-        }
-        let conn = zbus::connection::Builder::address(address.as_str())
-            .map_err(|e| unavailable("bad AT-SPI bus address", &e))?
-            .method_timeout(CALL_TIMEOUT)
-            .build()
-            .await
-            .map_err(|e| unavailable("cannot connect to the AT-SPI bus", &e))?;
-        let apps = Arc::new(AppCache::default());
-        let direct = Arc::new(direct::Direct::default());
-        let fixed = Arc::new(fixed::Fixed::default());
-        tokio::spawn(watch(conn.clone(), apps.clone(), direct.clone(), fixed.clone()));
-        let changes = Arc::new(changes::Changes::default());
-        tokio::spawn(changes::watch(conn.clone(), changes.clone()));
-        Ok(A11y { conn, apps, changes, direct, fixed })
+    /// The key of `bus`/`path` on this connection.
+    pub fn key(&self, bus: &str, path: &str) -> String {
+        key(self.epoch, bus, path)
     }
 
-    /// A receiver that changes whenever the app list may have changed.
-    pub fn app_changes(&self) -> tokio::sync::watch::Receiver<u64> {
-        self.apps.changed.subscribe()
+    /// Whether `key` was made on this connection (not before the bus restarted).
+    pub fn owns_key(&self, key: &str) -> bool {
+        parse_key(key).is_some_and(|(epoch, _, _)| epoch == self.epoch)
     }
 
     /// A method call to an app: over its direct connection when it has one, else the bus.
@@ -515,4 +484,21 @@ pub fn is_gone(e: &zbus::Error) -> bool {
         || (s.contains("UnknownMethod") && s.contains("doesn't exist"))
         || s.contains("NoReply")
         || s.contains("Disconnected")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_after_a_reconnection_carry_their_epoch() {
+        let (first, later) = (key(0, ":1.5", "/org/a11y/atspi/accessible/7"), key(2, ":1.5", "/x"));
+        assert_eq!(first, ":1.5|/org/a11y/atspi/accessible/7");
+        assert_eq!(later, "2@:1.5|/x");
+        assert_eq!(parse_key(&first), Some((0, ":1.5", "/org/a11y/atspi/accessible/7")));
+        assert_eq!(parse_key(&later), Some((2, ":1.5", "/x")));
+        assert_eq!(split_key(&later), Some((":1.5", "/x")));
+        assert_eq!(parse_key("x@:1.5|/x"), None);
+        assert_eq!(parse_key("no separator"), None);
+    }
 }

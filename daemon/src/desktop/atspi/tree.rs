@@ -2,12 +2,18 @@
 //! fetched concurrently, then its box, actions and value alongside its subtree; siblings are
 //! walked concurrently.
 //! Subtrees of nodes that are not showing are not entered (closed menus, hidden pages).
+//! An app that exits or stops answering mid-walk cuts its tree short: what was read is kept,
+//! no further call goes to it, and the walk reports it (see `trouble.rs`).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use atspi::{Interface, InterfaceSet, State, StateSet};
 use futures::future::{join_all, BoxFuture};
 use zbus::zvariant::OwnedObjectPath;
 
-use super::{key, A11y, ACCESSIBLE};
+use super::trouble::{Cut, Trouble};
+use super::{A11y, ACCESSIBLE};
 
 /// An element's box, action names and value.
 type Details = (Option<(i32, i32, i32, i32)>, Vec<String>, Option<String>);
@@ -28,6 +34,13 @@ pub struct Elem {
     pub bbox: Option<(i32, i32, i32, i32)>,
     pub actions: Vec<String>,
     pub value: Option<String>,
+}
+
+/// What a walk read, and the apps it could not finish.
+#[derive(Debug, Clone, Default)]
+pub struct Walked {
+    pub elems: Arc<Vec<Elem>>,
+    pub trouble: Vec<Trouble>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -51,11 +64,55 @@ pub fn on_screen(e: (i32, i32, i32, i32), screen: (u16, u16)) -> bool {
     cx >= 0 && cy >= 0 && cx < i32::from(screen.0) && cy < i32::from(screen.1)
 }
 
+/// One walk's shared state: its node budget and the apps it stopped calling.
+struct Run {
+    opts: WalkOptions,
+    budget: AtomicUsize,
+    trouble: Mutex<Vec<Trouble>>,
+}
+
+impl Run {
+    fn is_cut(&self, bus: &str) -> bool {
+        self.trouble.lock().map(|t| t.iter().any(|t| t.bus == bus)).unwrap_or(false)
+    }
+
+    /// Notes a failed call; true when it cut the app off (its first such failure is kept).
+    fn failed(&self, bus: &str, e: &zbus::Error) -> bool {
+        let Some(cut) = Cut::of(e) else { return false };
+        if let Ok(mut trouble) = self.trouble.lock() {
+            if !trouble.iter().any(|t| t.bus == bus) {
+                tracing::debug!(bus, ?cut, %e, "walk cut short");
+                trouble.push(Trouble { bus: bus.to_owned(), cut, read: 0 });
+            }
+        }
+        true
+    }
+
+    /// The value of a call, noting an app-level failure; `None` on any failure.
+    fn ok<T>(&self, bus: &str, r: zbus::Result<T>) -> Option<T> {
+        r.inspect_err(|e| {
+            self.failed(bus, e);
+        })
+        .ok()
+    }
+}
+
 impl A11y {
     /// Walks the subtree at `bus`/`path` in document order.
-    pub async fn walk(&self, bus: &str, path: &str, opts: WalkOptions) -> Vec<Elem> {
-        let budget = std::sync::atomic::AtomicUsize::new(opts.max_nodes);
-        self.walk_node(bus.to_owned(), path.to_owned(), 0, opts, &budget).await
+    pub async fn walk(&self, bus: &str, path: &str, opts: WalkOptions) -> Walked {
+        let run =
+            Run { opts, budget: AtomicUsize::new(opts.max_nodes), trouble: Mutex::new(Vec::new()) };
+        let elems = self.walk_node(bus.to_owned(), path.to_owned(), 0, &run).await;
+        let mut trouble = run.trouble.into_inner().unwrap_or_default();
+        // Replies already on their way still come in after the first failure: count what
+        // the snapshot holds of each app.
+        for t in &mut trouble {
+            t.read = elems
+                .iter()
+                .filter(|e| super::split_key(&e.key).is_some_and(|(b, _)| b == t.bus))
+                .count();
+        }
+        Walked { elems: Arc::new(elems), trouble }
     }
 
     fn walk_node<'a>(
@@ -63,18 +120,19 @@ impl A11y {
         bus: String,
         path: String,
         depth: u16,
-        opts: WalkOptions,
-        budget: &'a std::sync::atomic::AtomicUsize,
+        run: &'a Run,
     ) -> BoxFuture<'a, Vec<Elem>> {
         Box::pin(async move {
-            use std::sync::atomic::Ordering;
-            if budget
-                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-                .is_err()
+            let opts = run.opts;
+            if run.is_cut(&bus)
+                || run
+                    .budget
+                    .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                    .is_err()
             {
                 return Vec::new();
             }
-            let Some((mut elem, kids)) = self.head(&bus, &path, depth, opts).await else {
+            let Some((mut elem, kids)) = self.head(&bus, &path, depth, run).await else {
                 return Vec::new();
             };
             let showing = elem.states.contains(State::Showing)
@@ -84,14 +142,13 @@ impl A11y {
             let kids = if enter { kids } else { Vec::new() };
             // The element's details and its subtrees are fetched concurrently.
             let ((bbox, actions, value), subtrees) = futures::join!(
-                self.details(&bus, &path, &elem, showing, opts),
+                self.details(&bus, &path, &elem, showing, run),
                 join_all(kids.into_iter().map(|(b, p)| self.walk_node(
                     b,
                     p.to_string(),
                     depth + 1,
-                    opts,
-                    budget
-                )),)
+                    run
+                )))
             );
             (elem.bbox, elem.actions, elem.value) = (bbox, actions, value);
             let mut out = vec![elem];
@@ -102,40 +159,49 @@ impl A11y {
 
     /// What every element has, and its children: all asked at once (one round trip per tree
     /// level); role and interfaces only the first time an element is seen. The box, actions
-    /// and value come from [`A11y::details`].
+    /// and value come from [`A11y::details`]. `None` when the element is gone or its app
+    /// failed (noted in `run`).
     async fn head(
         &self,
         bus: &str,
         path: &str,
         depth: u16,
-        opts: WalkOptions,
+        run: &Run,
     ) -> Option<(Elem, Vec<(String, OwnedObjectPath)>)> {
-        let key = key(bus, path);
+        let key = self.key(bus, path);
         let known = self.fixed.get(&key);
         let (fixed, name, states, children) = futures::join!(
             async {
                 if let Some(f) = known {
-                    return Some(f);
+                    return Ok(f);
                 }
                 let (role, ifaces) = futures::join!(
                     self.call::<_, String>(bus, path, ACCESSIBLE, "GetRoleName", &()),
                     self.interfaces(bus, path),
                 );
-                let f = (role.ok()?, ifaces.unwrap_or_else(|_| InterfaceSet::empty()));
+                let f = (role?, ifaces.unwrap_or_else(|_| InterfaceSet::empty()));
                 self.fixed.put(&key, &f);
-                Some(f)
+                Ok(f)
             },
             self.prop::<String>(bus, path, ACCESSIBLE, "Name"),
             self.states(bus, path),
             async {
-                if depth < opts.max_depth {
-                    self.children(bus, path).await.unwrap_or_default()
+                if depth < run.opts.max_depth {
+                    self.children(bus, path).await
                 } else {
-                    Vec::new()
+                    Ok(Vec::new())
                 }
             },
         );
-        let (role, ifaces) = fixed?;
+        let failed = |r: Option<&zbus::Error>| r.is_some_and(|e| run.failed(bus, e));
+        if failed(fixed.as_ref().err())
+            | failed(name.as_ref().err())
+            | failed(states.as_ref().err())
+            | failed(children.as_ref().err())
+        {
+            return None;
+        }
+        let (role, ifaces) = fixed.ok()?;
         let elem = Elem {
             key,
             depth,
@@ -147,35 +213,29 @@ impl A11y {
             actions: Vec::new(),
             value: None,
         };
-        Some((elem, children))
+        Some((elem, children.unwrap_or_default()))
     }
 
     /// Only what the element's interfaces and states call for, so no call is made just to
     /// fail: a box when it is showing, its actions, a value.
-    async fn details(
-        &self,
-        bus: &str,
-        path: &str,
-        e: &Elem,
-        shown: bool,
-        opts: WalkOptions,
-    ) -> Details {
+    async fn details(&self, bus: &str, path: &str, e: &Elem, shown: bool, run: &Run) -> Details {
+        let opts = run.opts;
         let (extents, actions, value) = futures::join!(
             async {
                 if shown && e.depth > 0 && e.ifaces.contains(Interface::Component) {
-                    self.extents(bus, path).await.ok()
+                    run.ok(bus, self.extents(bus, path).await)
                 } else {
                     None
                 }
             },
             async {
                 if e.ifaces.contains(Interface::Action) {
-                    self.actions(bus, path).await.unwrap_or_default()
+                    run.ok(bus, self.actions(bus, path).await).unwrap_or_default()
                 } else {
                     Vec::new()
                 }
             },
-            self.display_value(bus, path, e.ifaces, &e.role),
+            async { run.ok(bus, self.display_value(bus, path, e.ifaces, &e.role).await).flatten() },
         );
         let bbox = extents
             .map(|(x, y, w, h)| {
@@ -195,11 +255,10 @@ impl A11y {
         path: &str,
         ifaces: InterfaceSet,
         role: &str,
-    ) -> Option<String> {
+    ) -> zbus::Result<Option<String>> {
         if ifaces.contains(Interface::Value) && !ifaces.contains(Interface::Text) {
-            let v =
-                self.prop::<f64>(bus, path, "org.a11y.atspi.Value", "CurrentValue").await.ok()?;
-            return Some(format!("{v}"));
+            let v = self.prop::<f64>(bus, path, "org.a11y.atspi.Value", "CurrentValue").await?;
+            return Ok(Some(format!("{v}")));
         }
         let texty = ifaces.contains(Interface::EditableText)
             || matches!(role, "text" | "entry" | "password text" | "spin button" | "editbar");
@@ -208,10 +267,9 @@ impl A11y {
             // document would cost the app far more than the rest of the walk.
             let t: String = self
                 .call(bus, path, "org.a11y.atspi.Text", "GetText", &(0i32, VALUE_CHARS))
-                .await
-                .ok()?;
-            return Some(t);
+                .await?;
+            return Ok(Some(t));
         }
-        None
+        Ok(None)
     }
 }

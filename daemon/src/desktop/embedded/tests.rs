@@ -28,7 +28,7 @@ fn embedded_desktop_starts_answers_and_stops() {
     let x_size = xserver::probe(desktop.display(), Duration::from_secs(2)).expect("X answers");
     assert_eq!(x_size, desktop.screen());
     let a11y = desktop.a11y_bus().expect("a11y bus address");
-    assert!(bus::ping(&sup, a11y), "a11y bus at {a11y} answers");
+    assert!(bus::ping(&sup, &a11y), "a11y bus at {a11y} answers");
     let vars: Vec<&str> = desktop.env().iter().map(|(k, _)| k.as_str()).collect();
     for var in
         ["DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "GTK_MODULES"]
@@ -44,9 +44,9 @@ fn embedded_desktop_starts_answers_and_stops() {
     // D-Bus activates the registry daemon on first use; stop() must find and stop it too.
     let root = "/org/a11y/atspi/accessible/root";
     let ping = "org.freedesktop.DBus.Peer.Ping";
-    let pinged = bus::call(&sup, a11y, "org.a11y.atspi.Registry", root, ping, &[]);
+    let pinged = bus::call(&sup, &a11y, "org.a11y.atspi.Registry", root, ping, &[]);
     assert!(pinged.is_some(), "at-spi2-registryd answers");
-    let registry = bus::registry_pid(&sup, a11y).expect("registry pid");
+    let registry = bus::registry_pid(&sup, &a11y).expect("registry pid");
 
     let xvfb = desktop.started_pids()[0];
     let t1 = Instant::now();

@@ -47,7 +47,7 @@ fn x_window_of<'a>(title: &str, titles: &[&str], own: &[&'a WindowInfo]) -> Opti
 
 impl Desktop {
     pub async fn apps(&self) -> Result<Vec<AppInfo>, Error> {
-        self.a11y.apps().await
+        self.a11y()?.apps().await
     }
 
     pub async fn windows(&self) -> Result<Vec<WindowInfo>, Error> {

@@ -3,7 +3,7 @@
 
 use ::atspi::{Interface, State};
 
-use super::{parts, what, Acted, Dispatch, El};
+use super::{what, Acted, Dispatch, El};
 use crate::desktop::atspi::{self, AppInfo};
 use crate::desktop::{Desktop, Error};
 
@@ -12,17 +12,20 @@ const CLICK_ACTIONS: &[&str] =
 
 impl Desktop {
     pub(super) async fn describe(&self, el: &El) -> String {
-        match parts(el) {
-            Ok((bus, path)) => format!("{} ({})", el.label, self.a11y.describe(bus, path).await),
+        match self.parts(el) {
+            Ok((bus, path)) => match self.a11y() {
+                Ok(a11y) => format!("{} ({})", el.label, a11y.describe(bus, path).await),
+                Err(_) => el.label.clone(),
+            },
             Err(_) => el.label.clone(),
         }
     }
 
     /// The centre of the element's on-screen box, or `NO_GEOMETRY`.
     pub async fn center(&self, el: &El) -> Result<(i32, i32), Error> {
-        let (bus, path) = parts(el)?;
-        let (ext, states) =
-            futures::join!(self.a11y.extents(bus, path), self.a11y.states(bus, path));
+        let (bus, path) = self.parts(el)?;
+        let a11y = self.a11y()?;
+        let (ext, states) = futures::join!(a11y.extents(bus, path), a11y.states(bus, path));
         let states = states.map_err(|e| Error::call(what(el), e))?;
         let ext = ext.ok();
         let (mut offset, mut trust_visible) = ((0, 0), false);
@@ -56,12 +59,13 @@ impl Desktop {
     }
 
     async fn actions_of(&self, el: &El) -> Result<Vec<String>, Error> {
-        let (bus, path) = parts(el)?;
-        let ifaces = self.a11y.interfaces(bus, path).await.map_err(|e| Error::call(what(el), e))?;
+        let (bus, path) = self.parts(el)?;
+        let ifaces =
+            self.a11y()?.interfaces(bus, path).await.map_err(|e| Error::call(what(el), e))?;
         if !ifaces.contains(Interface::Action) {
             return Ok(Vec::new());
         }
-        self.a11y.actions(bus, path).await.map_err(|e| Error::call(what(el), e))
+        self.a11y()?.actions(bus, path).await.map_err(|e| Error::call(what(el), e))
     }
 
     pub async fn click(
@@ -78,9 +82,9 @@ impl Desktop {
                 .iter()
                 .find_map(|want| actions.iter().position(|a| a.eq_ignore_ascii_case(want)));
             if let Some(i) = pick {
-                let (bus, path) = parts(el)?;
+                let (bus, path) = self.parts(el)?;
                 let ok = self
-                    .a11y
+                    .a11y()?
                     .do_action(bus, path, i as i32)
                     .await
                     .map_err(|e| Error::call(what(el), e))?;
@@ -118,8 +122,8 @@ impl Desktop {
     }
 
     pub(super) async fn ifaces(&self, el: &El) -> Result<::atspi::InterfaceSet, Error> {
-        let (bus, path) = parts(el)?;
-        self.a11y.interfaces(bus, path).await.map_err(|e| Error::call(what(el), e))
+        let (bus, path) = self.parts(el)?;
+        self.a11y()?.interfaces(bus, path).await.map_err(|e| Error::call(what(el), e))
     }
 
     pub(super) async fn not_editable(&self, el: &El) -> Error {
@@ -130,13 +134,13 @@ impl Desktop {
     }
 
     pub(super) async fn read_text(&self, el: &El) -> Result<String, Error> {
-        let (bus, path) = parts(el)?;
-        self.a11y.text(bus, path).await.map_err(|e| Error::call(what(el), e))
+        let (bus, path) = self.parts(el)?;
+        self.a11y()?.text(bus, path).await.map_err(|e| Error::call(what(el), e))
     }
 
     pub(super) async fn focus_element(&self, el: &El) -> Result<(), Error> {
-        let (bus, path) = parts(el)?;
-        let ok = self.a11y.grab_focus(bus, path).await.unwrap_or(false);
+        let (bus, path) = self.parts(el)?;
+        let ok = self.a11y()?.grab_focus(bus, path).await.unwrap_or(false);
         if !ok {
             let (x, y) = self.center(el).await?;
             self.xrun(move |xx| xx.click(x, y, 1, 1)).await?;
@@ -155,9 +159,12 @@ impl Desktop {
                 available: actions,
             });
         };
-        let (bus, path) = parts(el)?;
-        let ok =
-            self.a11y.do_action(bus, path, i as i32).await.map_err(|e| Error::call(what(el), e))?;
+        let (bus, path) = self.parts(el)?;
+        let ok = self
+            .a11y()?
+            .do_action(bus, path, i as i32)
+            .await
+            .map_err(|e| Error::call(what(el), e))?;
         if !ok {
             return Err(Error::Failed(format!(
                 "{} refused its {name} action",

@@ -27,9 +27,10 @@ impl Desktop {
     /// A call the app answers from its main loop (toolkits serve AT-SPI there), so its
     /// answer means the events queued before it were handled.
     async fn ping(&self, pid: u32) {
-        let Some(bus) = self.a11y.bus_of(pid).await else { return };
+        let Ok(a11y) = self.a11y() else { return };
+        let Some(bus) = a11y.bus_of(pid).await else { return };
         let r: zbus::Result<u32> =
-            self.a11y.call(&bus, ROOT, "org.a11y.atspi.Accessible", "GetRole", &()).await;
+            a11y.call(&bus, ROOT, "org.a11y.atspi.Accessible", "GetRole", &()).await;
         if let Err(e) = r {
             tracing::debug!(pid, %e, "settle ping");
         }

@@ -1,12 +1,13 @@
 //! Snapshots: walking an app, a window, a subtree or the whole desktop, and the one-line
-//! rendering of each element.
+//! rendering of each element. A walk an app cut short (it exited or stopped answering) still
+//! gives what was read, with a warning per such app.
 
 use std::sync::Arc;
 
 use ::atspi::State;
 
-use super::{parts, what, El};
-use crate::desktop::atspi::{AppInfo, Elem, WalkOptions, ROOT};
+use super::{what, El};
+use crate::desktop::atspi::{A11y, AppInfo, Cut, Elem, WalkOptions, Walked, ROOT};
 use crate::desktop::{Desktop, Error};
 use crate::registry::snapshots::Node;
 
@@ -21,6 +22,29 @@ const STATE_WORDS: &[(State, &str)] = &[
     (State::Modal, "modal"),
     (State::Iconified, "minimized"),
 ];
+
+/// What a snapshot walk read, and what it had to leave out.
+#[derive(Debug, Clone, Default)]
+pub struct Observed {
+    pub elems: Arc<Vec<Elem>>,
+    /// One line per app whose tree was cut short.
+    pub warnings: Vec<String>,
+}
+
+/// A warning per app the walk cut short, naming it by the app id `apps` or the bus knows.
+fn warnings(walked: &Walked, apps: &[AppInfo], a11y: &A11y) -> Vec<String> {
+    walked
+        .trouble
+        .iter()
+        .map(|t| {
+            let pid = apps.iter().find(|a| a.bus == t.bus).map(|a| a.pid);
+            let app = pid
+                .or_else(|| a11y.pid_of(&t.bus))
+                .map_or_else(|| t.bus.clone(), |p| format!("app:{p}"));
+            t.warning(&app)
+        })
+        .collect()
+}
 
 fn truncate(s: &str, max: usize) -> String {
     let mut out: String = s.chars().take(max).collect();
@@ -101,7 +125,9 @@ impl Desktop {
     }
 
     /// Walks an app (or one of its windows, or a subtree) for a snapshot. With `reuse`, the
-    /// last walk of the same subtree is returned when the app sent no event since.
+    /// last walk of the same subtree is returned when the app sent no event since. When the
+    /// app fails before anything is read: `NotFound` (it exited; `Gone` for a subtree) or
+    /// `NotAnswering`; when the bus itself went during the walk, `BusLost`.
     pub async fn observe_app(
         &self,
         pid: u32,
@@ -109,13 +135,14 @@ impl Desktop {
         window_title: Option<&str>,
         max_depth: u16,
         reuse: bool,
-    ) -> Result<Arc<Vec<Elem>>, Error> {
+    ) -> Result<Observed, Error> {
+        let a11y = self.a11y()?;
         let app = self.app(pid).await?;
         let mut opts = self.walk_options(max_depth);
         opts.offset = self.offset_for(&app).await;
         opts.trust_visible = app.window_relative();
         let (bus, path) = match scope {
-            Some(el) => parts(el)?,
+            Some(el) => self.parts(el)?,
             None => {
                 let window = window_title
                     .and_then(|title| app.windows.iter().find(|w| w.0 == title))
@@ -123,24 +150,39 @@ impl Desktop {
                 (app.bus.as_str(), window.unwrap_or(ROOT))
             }
         };
-        let out = if reuse {
-            self.a11y.walk_reusing(bus, path, opts).await
+        let walked = if reuse {
+            a11y.walk_reusing(bus, path, opts).await
         } else {
-            Arc::new(self.a11y.walk(bus, path, opts).await)
+            a11y.walk(bus, path, opts).await
         };
-        match scope {
-            Some(el) if out.is_empty() => Err(Error::Gone { what: what(el) }),
-            _ => Ok(out),
+        a11y.check_open()?;
+        let failed = walked.trouble.iter().find(|t| t.bus == bus).map(|t| t.cut);
+        match (scope, failed) {
+            (_, Some(Cut::NotAnswering)) if walked.elems.is_empty() => {
+                Err(Error::NotAnswering { what: app.app_id() })
+            }
+            (None, Some(Cut::Exited)) if walked.elems.is_empty() => {
+                Err(Error::NotFound { kind: "app", id: app.app_id() })
+            }
+            (Some(el), _) if walked.elems.is_empty() => Err(Error::Gone { what: what(el) }),
+            _ => Ok(Observed {
+                warnings: warnings(&walked, std::slice::from_ref(&app), &a11y),
+                elems: walked.elems,
+            }),
         }
     }
 
-    /// The whole desktop: every app (shallow by default).
-    pub async fn observe_desktop(&self, max_depth: u16) -> Result<Vec<Elem>, Error> {
-        let apps = self.apps().await?;
+    /// The whole desktop: every app (shallow by default); an app that fails is left out with
+    /// a warning.
+    pub async fn observe_desktop(&self, max_depth: u16) -> Result<Observed, Error> {
+        let a11y = self.a11y()?;
+        let apps = a11y.apps().await?;
         let opts = self.walk_options(max_depth);
         let walks =
-            futures::future::join_all(apps.iter().map(|a| self.a11y.walk(&a.bus, ROOT, opts)))
-                .await;
-        Ok(walks.into_iter().flatten().collect())
+            futures::future::join_all(apps.iter().map(|a| a11y.walk(&a.bus, ROOT, opts))).await;
+        a11y.check_open()?;
+        let warnings = walks.iter().flat_map(|w| warnings(w, &apps, &a11y)).collect();
+        let elems = walks.iter().flat_map(|w| w.elems.iter().cloned()).collect::<Vec<_>>();
+        Ok(Observed { elems: Arc::new(elems), warnings })
     }
 }

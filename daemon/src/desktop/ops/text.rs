@@ -3,7 +3,7 @@
 use ::atspi::Interface;
 use serde::Serialize;
 
-use super::{parts, what, Acted, Dispatch, El};
+use super::{what, Acted, Dispatch, El};
 use crate::desktop::{keys, Desktop, Error};
 
 /// An element's text with its caret and selection (character offsets).
@@ -31,15 +31,15 @@ impl Desktop {
         if let Some(el) = el {
             let ifaces = self.ifaces(el).await?;
             if ifaces.contains(Interface::EditableText) && dispatch != Dispatch::Foreground {
-                let (bus, path) = parts(el)?;
-                let caret = self.a11y.caret(bus, path).await.unwrap_or(-1);
+                let (bus, path) = self.parts(el)?;
+                let caret = self.a11y()?.caret(bus, path).await.unwrap_or(-1);
                 let caret = if caret < 0 {
                     self.read_text(el).await?.chars().count() as i32
                 } else {
                     caret
                 };
                 let ok = self
-                    .a11y
+                    .a11y()?
                     .insert_text(bus, path, caret, text)
                     .await
                     .map_err(|e| Error::call(what(el), e))?;
@@ -49,7 +49,8 @@ impl Desktop {
                         self.describe(el).await
                     )));
                 }
-                let _ = self.a11y.set_caret(bus, path, caret + text.chars().count() as i32).await;
+                let _ =
+                    self.a11y()?.set_caret(bus, path, caret + text.chars().count() as i32).await;
                 return Ok(Acted::semantic("accessibility:insert_text"));
             }
             if dispatch == Dispatch::Background {
@@ -77,8 +78,11 @@ impl Desktop {
         if let Some(el) = el {
             let ifaces = self.ifaces(el).await?;
             if ifaces.contains(Interface::EditableText) && dispatch != Dispatch::Foreground {
-                let (bus, path) = parts(el)?;
-                self.a11y.set_text(bus, path, text).await.map_err(|e| Error::call(what(el), e))?;
+                let (bus, path) = self.parts(el)?;
+                self.a11y()?
+                    .set_text(bus, path, text)
+                    .await
+                    .map_err(|e| Error::call(what(el), e))?;
                 let back = self.read_text(el).await?;
                 if back != text {
                     return Err(Error::Failed(format!(
@@ -125,7 +129,7 @@ impl Desktop {
         dispatch: Dispatch,
     ) -> Result<Acted, Error> {
         let ifaces = self.ifaces(el).await?;
-        let (bus, path) = parts(el)?;
+        let (bus, path) = self.parts(el)?;
         if ifaces.contains(Interface::EditableText) {
             return self
                 .fill(
@@ -141,7 +145,7 @@ impl Desktop {
         }
         if ifaces.contains(Interface::Value) {
             let (_, min, max) =
-                self.a11y.value(bus, path).await.map_err(|e| Error::call(what(el), e))?;
+                self.a11y()?.value(bus, path).await.map_err(|e| Error::call(what(el), e))?;
             let Ok(v) = value.trim().parse::<f64>() else {
                 return Err(Error::Failed(format!(
                     "{} takes a number between {min} and {max}, not {value:?}",
@@ -154,9 +158,9 @@ impl Desktop {
                     self.describe(el).await
                 )));
             }
-            self.a11y.set_value(bus, path, v).await.map_err(|e| Error::call(what(el), e))?;
+            self.a11y()?.set_value(bus, path, v).await.map_err(|e| Error::call(what(el), e))?;
             let (cur, _, _) =
-                self.a11y.value(bus, path).await.map_err(|e| Error::call(what(el), e))?;
+                self.a11y()?.value(bus, path).await.map_err(|e| Error::call(what(el), e))?;
             let mut a = Acted::semantic("accessibility:value");
             a.value = Some(format!("{cur}"));
             return Ok(a);
@@ -166,10 +170,10 @@ impl Desktop {
 
     pub async fn get_text(&self, el: &El) -> Result<TextState, Error> {
         let ifaces = self.ifaces(el).await?;
-        let (bus, path) = parts(el)?;
+        let (bus, path) = self.parts(el)?;
         if !ifaces.contains(Interface::Text) {
             let name: String = self
-                .a11y
+                .a11y()?
                 .prop(bus, path, "org.a11y.atspi.Accessible", "Name")
                 .await
                 .unwrap_or_default();
@@ -180,11 +184,9 @@ impl Desktop {
                 selection: None,
             });
         }
-        let (text, caret, sel) = futures::join!(
-            self.a11y.text(bus, path),
-            self.a11y.caret(bus, path),
-            self.a11y.selection(bus, path)
-        );
+        let a11y = self.a11y()?;
+        let (text, caret, sel) =
+            futures::join!(a11y.text(bus, path), a11y.caret(bus, path), a11y.selection(bus, path));
         let text = text.map_err(|e| Error::call(what(el), e))?;
         Ok(TextState {
             length: text.chars().count(),
@@ -207,7 +209,7 @@ impl Desktop {
         if !ifaces.contains(Interface::Text) {
             return Err(self.not_editable(el).await);
         }
-        let (bus, path) = parts(el)?;
+        let (bus, path) = self.parts(el)?;
         let content = self.read_text(el).await?;
         let needle = format!("{prefix}{text}{suffix}");
         let hits = occurrences(&content, &needle);
@@ -222,9 +224,9 @@ impl Desktop {
         let start = content[..hits[0]].chars().count() + prefix.chars().count();
         let (start, end) = (start as i32, (start + text.chars().count()) as i32);
         let ok = match selection_type {
-            "cursor_before" => self.a11y.set_caret(bus, path, start).await,
-            "cursor_after" => self.a11y.set_caret(bus, path, end).await,
-            _ => self.a11y.select(bus, path, start, end).await,
+            "cursor_before" => self.a11y()?.set_caret(bus, path, start).await,
+            "cursor_after" => self.a11y()?.set_caret(bus, path, end).await,
+            _ => self.a11y()?.select(bus, path, start, end).await,
         }
         .map_err(|e| Error::call(what(el), e))?;
         if !ok {

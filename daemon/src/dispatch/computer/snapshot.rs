@@ -36,8 +36,8 @@ pub(in crate::dispatch) async fn snapshot_app(
     // A snapshot that will be diffed may reuse the last walk of an unchanged app; one with
     // diffing disabled always walks afresh.
     let reuse = !budget.disable_diffing;
-    let elems = match d.observe_app(pid, scope, window_title, max_depth, reuse).await {
-        Ok(e) => e,
+    let observed = match d.observe_app(pid, scope, window_title, max_depth, reuse).await {
+        Ok(o) => o,
         Err(e @ crate::desktop::Error::NotFound { .. }) => {
             // The app is gone: its refs go stale with the reason.
             if let Ok(mut snaps) = ctx.session.snapshots.lock() {
@@ -47,13 +47,14 @@ pub(in crate::dispatch) async fn snapshot_app(
         }
         Err(e) => return Err(e.into()),
     };
-    let nodes = crate::desktop::nodes(&elems);
+    let nodes = crate::desktop::nodes(&observed.elems);
     let mut snaps = ctx
         .session
         .snapshots
         .lock()
         .map_err(|_| DaemonError::ActionFailed("snapshot registry poisoned".into()))?;
-    let view = snaps.record(&key, scope.map(|e| e.label.as_str()), &nodes, budget);
+    let mut view = snaps.record(&key, scope.map(|e| e.label.as_str()), &nodes, budget);
+    view.warnings = observed.warnings;
     tracing::debug!(
         pid,
         nodes = nodes.len(),
@@ -78,14 +79,16 @@ pub(super) async fn take_snapshot(
         }
         None => {
             let depth = int(a, "max_depth").unwrap_or(3) as u16;
-            let elems = d.observe_desktop(depth).await?;
-            let nodes = crate::desktop::nodes(&elems);
+            let observed = d.observe_desktop(depth).await?;
+            let nodes = crate::desktop::nodes(&observed.elems);
             let mut snaps = ctx
                 .session
                 .snapshots
                 .lock()
                 .map_err(|_| DaemonError::ActionFailed("snapshot registry poisoned".into()))?;
-            Ok(snaps.record("desktop", None, &nodes, &b))
+            let mut view = snaps.record("desktop", None, &nodes, &b);
+            view.warnings = observed.warnings;
+            Ok(view)
         }
     }
 }
@@ -134,11 +137,11 @@ pub(super) fn wait_for(ctx: Ctx, call: Checked) -> Fut {
             let found = match until.as_str() {
                 "window_opens" => d.windows().await?.iter().any(|w| hit(&w.title)),
                 _ => {
-                    let elems = match t.pid {
+                    let observed = match t.pid {
                         Some(pid) => d.observe_app(pid, None, None, 60, true).await?,
-                        None => d.observe_desktop(8).await?.into(),
+                        None => d.observe_desktop(8).await?,
                     };
-                    let nodes = crate::desktop::nodes(&elems);
+                    let nodes = crate::desktop::nodes(&observed.elems);
                     let present = nodes.iter().any(|n| hit(&format!("{} {}", n.head, n.tail)));
                     if until == "element_appears" {
                         present
