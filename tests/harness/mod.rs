@@ -7,6 +7,7 @@ pub mod browser;
 pub mod desktop;
 pub mod image;
 pub mod raw;
+pub mod witness;
 
 use std::path::PathBuf;
 use std::time::Duration;

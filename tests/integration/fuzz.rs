@@ -1,10 +1,17 @@
 //! 10,000 random and mutated frames through the real JSON-RPC entry: every answer is a
 //! JSON-RPC 2.0 response whose error carries a `data.code` (a frame that is not JSON too:
-//! -32700 with `PARSE_ERROR`), the connection stays usable, and the daemon stays up.
+//! -32700 with `PARSE_ERROR`), the connection stays usable, and the daemon stays up. Sent to
+//! the `gloveboxd` binary on its own desktop, the refused ones touch nothing on the screen and
+//! leave the daemon's memory where it was.
 
+use glovebox_protocol::contract::{self, validate::validate_direct, validate::validate_tool_call};
+use glovebox_tests::binary::Running;
 use glovebox_tests::raw::Raw;
+use glovebox_tests::witness::InputWitness;
 use glovebox_tests::{InProcess, ACTOR};
 use serde_json::{json, Value};
+use x11rb::connection::Connection as _;
+use x11rb::protocol::xproto::ConnectionExt as _;
 
 /// A small deterministic generator, so a failure replays.
 struct Rng(u64);
@@ -94,6 +101,50 @@ fn mutate(rng: &mut Rng, seed: &str) -> String {
     s.into_iter().collect()
 }
 
+/// One frame: random printable bytes one time in ten, else a mutated seed.
+fn next_frame(rng: &mut Rng) -> String {
+    let seed = SEEDS[rng.below(SEEDS.len())];
+    if rng.below(10) == 0 {
+        (0..rng.below(40)).map(|_| char::from(32 + rng.below(95) as u8)).collect()
+    } else {
+        mutate(rng, seed)
+    }
+}
+
+/// Whether the frame holds a tool call the contract accepts (a mutation can leave one
+/// valid): such a call may rightly act, so the no-side-effect run leaves it out.
+fn accepted(frame: &str) -> bool {
+    let Ok(v) = serde_json::from_str::<Value>(frame) else { return false };
+    let calls = match v {
+        Value::Array(items) => items,
+        one => vec![one],
+    };
+    calls.iter().any(|c| {
+        let method = c["method"].as_str().unwrap_or_default();
+        if let Some((tool, action)) = contract::direct_method(method) {
+            return validate_direct(tool, action, &c["params"]).is_ok();
+        }
+        let name = c["params"]["name"].as_str().and_then(contract::tool);
+        match (method, name) {
+            ("tools.call", Some(tool)) => {
+                validate_tool_call(tool, &c["params"]["arguments"]).is_ok()
+            }
+            _ => false,
+        }
+    })
+}
+
+/// Resident memory of a process, in KiB.
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .expect("VmRSS")
+}
+
 fn check_answer(frame: &str, answer: &Value) {
     let items = match answer {
         Value::Array(items) => items.clone(),
@@ -121,12 +172,7 @@ async fn ten_thousand_bad_frames() {
     for round in 0..100u32 {
         // 100 frames, then a sentinel; answers may come in any order, each is checked.
         for _ in 0..100 {
-            let seed = SEEDS[rng.below(SEEDS.len())];
-            let frame = if rng.below(10) == 0 {
-                (0..rng.below(40)).map(|_| char::from(32 + rng.below(95) as u8)).collect()
-            } else {
-                mutate(&mut rng, seed)
-            };
+            let frame = next_frame(&mut rng);
             c.send_text(&frame).await;
             sent.push(frame);
         }
@@ -153,4 +199,66 @@ async fn ten_thousand_bad_frames() {
         "the daemon is up"
     );
     d.stop().await;
+}
+
+/// 10,000 frames the contract refuses, at the `gloveboxd` binary on its embedded desktop: a
+/// RECORD witness sees no key or button event, nothing is held, and the daemon's resident
+/// memory after the last round is within 32 MiB of what it was after the tenth.
+#[tokio::test(flavor = "multi_thread")]
+async fn refused_calls_touch_nothing_and_memory_stays_bounded() {
+    let d = Running::start(&["--desktop", "embedded"]);
+    let health = std::process::Command::new("curl")
+        .args(["-s", &format!("http://{}/healthz", d.addr)])
+        .output()
+        .expect("curl");
+    let health: Value = serde_json::from_slice(&health.stdout).expect("healthz json");
+    let display = health["backends"]["desktop"]["display"].as_str().expect("display").to_owned();
+    let witness = InputWitness::start(&display);
+    let mut c = Raw::connect(&d.url, Some(&d.token())).await.expect("connect");
+    c.hello(Some("fuzz-binary")).await;
+    let pid = d.child.id();
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let (mut warm, mut answered) = (0, 0);
+    for round in 0..100u32 {
+        let mut sent = Vec::new();
+        while sent.len() < 100 {
+            let frame = next_frame(&mut rng);
+            if accepted(&frame) {
+                continue;
+            }
+            c.send_text(&frame).await;
+            sent.push(frame);
+        }
+        let sentinel = format!("sentinel-{round}");
+        let probe = json!({"jsonrpc": "2.0", "id": sentinel, "method": "session.status"});
+        c.send_text(&probe.to_string()).await;
+        loop {
+            let v = c.recv().await;
+            if v["id"] == sentinel.as_str() {
+                assert!(v["result"].is_object(), "the connection stays usable: {v}");
+                break;
+            }
+            if v.get("method").is_none() {
+                check_answer(&sent.join("\n"), &v);
+                answered += 1;
+            }
+        }
+        if round == 9 {
+            warm = rss_kib(pid);
+        }
+    }
+    assert!(answered > 5_000, "most frames got an answer ({answered})");
+    let end = rss_kib(pid);
+    assert!(
+        end < warm + 32 * 1024,
+        "memory stays bounded: {warm} KiB after 1,000, {end} KiB after 10,000"
+    );
+    assert_eq!(witness.events(), 0, "no key or button event reached the display");
+    let (x, _) = x11rb::connect(Some(&display)).expect("X");
+    let keys = x.query_keymap().expect("keymap").reply().expect("keymap");
+    assert!(keys.keys.iter().all(|b| *b == 0), "no key is down");
+    let root = x.setup().roots[0].root;
+    let p = x.query_pointer(root).expect("pointer").reply().expect("pointer");
+    assert_eq!(u16::from(p.mask) & 0x1f00, 0, "no button is down");
+    eprintln!("fuzz against gloveboxd: {answered} answers, RSS {warm} KiB -> {end} KiB");
 }

@@ -23,6 +23,9 @@ const MOTION: u8 = 6;
 /// How long a remap waits for the focused client to read the keymap (one that takes no keys
 /// may never read it).
 const READ_DEADLINE: Duration = Duration::from_millis(250);
+/// How long a freshly bound batch waits for the focused client to read the new map before
+/// it is typed anyway.
+const BIND_DEADLINE: Duration = Duration::from_millis(60);
 /// Without RECORD nothing shows when clients have read the keymap: a pause has to do.
 const FALLBACK_PAUSE: Duration = Duration::from_millis(60);
 
@@ -151,10 +154,9 @@ impl X {
     }
 
     /// Types `text` keystroke by keystroke, whatever the keyboard layout. Characters the
-    /// keymap lacks are bound to spare keycodes in batches. A batch is typed right after it
-    /// is bound (every client gets the MappingNotify before the keystrokes, and reads the map
-    /// when it translates them); its keycodes are rebound or released only once the focused
-    /// client has read that map ([`X::remap`]).
+    /// keymap lacks are bound to spare keycodes in batches. A batch is typed once the focused
+    /// client has read the map that binds it (or [`BIND_DEADLINE`] passed); its keycodes are
+    /// rebound or released only once the focused client has read that map ([`X::remap`]).
     pub fn type_text(&self, text: &str) -> Result<(), Error> {
         let conn = self.lock();
         let shift = find(&conn, SHIFT_L)?.map(|(c, _)| c);
@@ -170,6 +172,10 @@ impl X {
                         Some((_, code)) => (*code, false),
                         None => {
                             self.bind_batch(&conn, &chars[i..], &mut bound)?;
+                            // Toolkits (GTK among them) may refresh their keymap from the
+                            // notify event on their own time: the batch is typed once the
+                            // focused client has read the new map, or after a short bound.
+                            self.await_keymap_read(&conn, BIND_DEADLINE)?;
                             let code = bound
                                 .iter()
                                 .find(|(k, _)| *k == ks)
@@ -248,7 +254,7 @@ impl X {
     /// are then translated with it), up to [`READ_DEADLINE`].
     fn remap(&self, conn: &RustConnection, code: u8, keysym: u32) -> Result<(), Error> {
         if self.scratch_used.swap(false, Ordering::SeqCst) {
-            self.await_keymap_read(conn)?;
+            self.await_keymap_read(conn, READ_DEADLINE)?;
         }
         // Every client gets MappingNotify, this one too, and nothing else reads its events.
         while let Ok(Some(_)) = conn.poll_for_event() {}
@@ -257,7 +263,9 @@ impl X {
         Ok(())
     }
 
-    fn await_keymap_read(&self, conn: &RustConnection) -> Result<(), Error> {
+    /// Waits until the focused client has read the keymap since our last change, up to
+    /// `deadline` (a pause without RECORD).
+    fn await_keymap_read(&self, conn: &RustConnection, deadline: Duration) -> Result<(), Error> {
         let Some(reads) = self.keymap.as_deref().filter(|k| k.live()) else {
             std::thread::sleep(FALLBACK_PAUSE);
             return Ok(());
@@ -268,7 +276,7 @@ impl X {
         let setup = conn.setup();
         let client = (focus > 1).then_some(focus & !setup.resource_id_mask);
         let sent = self.remaps.load(Ordering::SeqCst);
-        if !reads.wait(client, setup.resource_id_base, sent, READ_DEADLINE) {
+        if !reads.wait(client, setup.resource_id_base, sent, deadline) {
             tracing::debug!(focus, "the focused client did not read the keymap in time");
         }
         Ok(())
