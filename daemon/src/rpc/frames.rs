@@ -35,11 +35,16 @@ pub struct Patched<S> {
     pending: Vec<u8>,
     /// Bytes ready for the socket.
     out: Vec<u8>,
+    /// Set once the peer has closed its side (or the socket failed).
+    gone: tokio::sync::watch::Sender<bool>,
 }
 
 impl<S> Patched<S> {
-    pub fn new(inner: S) -> Self {
-        Patched { inner, phase: Phase::Http, pending: Vec::new(), out: Vec::new() }
+    /// The socket wrapped; the receiver turns true once the peer is gone, which can be long
+    /// before the server ends the connection (it lets the calls in flight finish first).
+    pub fn new(inner: S) -> (Self, tokio::sync::watch::Receiver<bool>) {
+        let (gone, seen) = tokio::sync::watch::channel(false);
+        (Patched { inner, phase: Phase::Http, pending: Vec::new(), out: Vec::new(), gone }, seen)
     }
 
     /// Moves every complete unit (an HTTP head, a frame) from `pending` to `out`.
@@ -193,7 +198,14 @@ impl<S: AsyncRead + Unpin> AsyncRead for Patched<S> {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_read(cx, buf)
+        let before = buf.filled().len();
+        let r = Pin::new(&mut self.inner).poll_read(cx, buf);
+        let eof =
+            matches!(r, Poll::Ready(Ok(()))) && buf.filled().len() == before && buf.remaining() > 0;
+        if eof || matches!(r, Poll::Ready(Err(_))) {
+            self.gone.send_replace(true);
+        }
+        r
     }
 }
 
@@ -234,7 +246,7 @@ mod tests {
     }
 
     fn run(chunks: &[&[u8]]) -> Vec<u8> {
-        let mut p = Patched::new(());
+        let (mut p, _) = Patched::new(());
         for c in chunks {
             p.pending.extend_from_slice(c);
             p.process();

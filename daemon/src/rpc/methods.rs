@@ -25,6 +25,10 @@ use crate::state::Daemon;
 
 type RpcResult = Result<Value, ErrorObjectOwned>;
 
+/// How long a hello waits for the connection that drives its session to go (see
+/// [`crate::session::Sessions::attach_waiting`]).
+const RESUME_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
 // By value so it reads as `.map_err(err)` and `err(DaemonError::..)` at every call site.
 #[allow(clippy::needless_pass_by_value)]
 fn err(e: DaemonError) -> ErrorObjectOwned {
@@ -57,7 +61,7 @@ pub fn module(
     daemon: Arc<Daemon>,
 ) -> Result<RpcModule<Arc<Daemon>>, jsonrpsee::core::RegisterMethodError> {
     let mut m = RpcModule::new(daemon);
-    m.register_async_method("session.hello", |p, d, ext| async move { hello(&d, &p, &ext) })?;
+    m.register_async_method("session.hello", |p, d, ext| async move { hello(&d, &p, &ext).await })?;
     m.register_async_method("session.status", |_, d, ext| async move { status(&d, &ext) })?;
     m.register_async_method("session.pause", |_, d, ext| async move { pause(&d, &ext, true) })?;
     m.register_async_method("session.resume", |_, d, ext| async move { pause(&d, &ext, false) })?;
@@ -97,7 +101,7 @@ pub fn module(
     Ok(m)
 }
 
-fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
+async fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     let conn = conn_of(ext)?;
     let params: HelloParams = parse("session.hello", p)?;
     if params.protocol != PROTOCOL_VERSION {
@@ -119,8 +123,11 @@ fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
         }
     }
     let actor = conn.role.can_act();
-    let (session, resumed) =
-        d.sessions.attach(params.session.as_deref(), conn.id, actor).map_err(err)?;
+    let (session, resumed) = d
+        .sessions
+        .attach_waiting(params.session.as_deref(), conn.id, actor, RESUME_GRACE)
+        .await
+        .map_err(err)?;
     if !conn.bind(session.clone()) {
         session.detach(conn.id);
         return Err(err(DaemonError::AlreadyHello));

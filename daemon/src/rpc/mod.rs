@@ -121,8 +121,10 @@ pub async fn serve(
         let methods = methods.clone();
         let stop = stop_handle.clone();
         let builder = builder.clone();
+        let (io, peer_gone) = frames::Patched::new(sock);
         let svc = tower::service_fn(move |mut req: Request<hyper::body::Incoming>| {
             let daemon = daemon.clone();
+            let mut peer_gone = peer_gone.clone();
             let mut svc = builder.clone().build(methods.clone(), stop.clone());
             async move {
                 if req.uri().path() == "/healthz" && req.method() == http::Method::GET {
@@ -137,7 +139,12 @@ pub async fn serve(
                 req.extensions_mut().insert(conn.clone());
                 let closed = svc.on_session_closed();
                 tokio::spawn(async move {
-                    closed.await;
+                    // The session is free again as soon as the peer is gone: a client that
+                    // reconnects to resume it need not wait for the calls it left behind.
+                    tokio::select! {
+                        _ = closed => {}
+                        _ = peer_gone.wait_for(|gone| *gone) => {}
+                    }
                     if let Some(session) = conn.session() {
                         session.detach(conn.id);
                         // A dropped connection releases the keys and buttons its session held.
@@ -155,7 +162,6 @@ pub async fn serve(
                 svc.call(req).await
             }
         });
-        let io = frames::Patched::new(sock);
         tokio::spawn(serve_with_graceful_shutdown(io, svc, stop_handle.clone().shutdown()));
     }
     // Tell open connections to finish, then wait for them, but never forever.

@@ -38,6 +38,8 @@ pub struct Session {
     pub held: Mutex<Held>,
     /// Token bucket for ops per second: (tokens left, when it was last filled).
     rate: Mutex<(f64, Instant)>,
+    /// Told when the driving connection lets go.
+    freed: tokio::sync::Notify,
 }
 
 impl Session {
@@ -50,6 +52,7 @@ impl Session {
             selection: Mutex::new(Selection::default()),
             snapshots: Mutex::new(Snapshots::default()),
             held: Mutex::new(Held::default()),
+            freed: tokio::sync::Notify::new(),
             rate: Mutex::new((f64::MAX, Instant::now())),
         }
     }
@@ -87,6 +90,7 @@ impl Session {
         if let Ok(mut owner) = self.owner.lock() {
             if *owner == Some(conn) {
                 *owner = None;
+                self.freed.notify_waiters();
             }
         }
         if let Ok(mut a) = self.attached.lock() {
@@ -157,6 +161,36 @@ impl Sessions {
         }
         session.attach_conn();
         Ok((session, resumed))
+    }
+
+    /// [`Sessions::attach`], but a session driven by another connection is waited for up to
+    /// `grace`: a client that lost its connection and comes straight back often says hello
+    /// before the daemon has seen the old connection go.
+    pub async fn attach_waiting(
+        &self,
+        name: Option<&str>,
+        conn: u64,
+        actor: bool,
+        grace: std::time::Duration,
+    ) -> Result<(Arc<Session>, bool), DaemonError> {
+        let deadline = tokio::time::Instant::now() + grace;
+        loop {
+            let waiting = name.and_then(|n| self.by_id.get(n).map(|s| s.value().clone()));
+            let freed = waiting.as_ref().map(|s| s.freed.notified());
+            let Some(mut freed) = freed.map(Box::pin) else {
+                return self.attach(name, conn, actor);
+            };
+            // Listening before the attempt: a release in between is not missed.
+            freed.as_mut().enable();
+            match self.attach(name, conn, actor) {
+                Err(DaemonError::SessionBusy(id)) => {
+                    if tokio::time::timeout_at(deadline, freed).await.is_err() {
+                        return Err(DaemonError::SessionBusy(id));
+                    }
+                }
+                other => return other,
+            }
+        }
     }
 
     /// End a session for good.

@@ -29,8 +29,17 @@ impl Client {
 
     /// `session.hello` with a fresh session; the session id.
     pub async fn hello(&mut self) -> anyhow::Result<String> {
-        let params = r#"{"protocol":1,"client":{"name":"xtask-bench","version":"0"}}"#;
-        let (text, _) = self.call("session.hello", params).await?;
+        self.hello_as(None).await
+    }
+
+    /// `session.hello` naming the session to resume (or start) when `name` is given.
+    pub async fn hello_as(&mut self, name: Option<&str>) -> anyhow::Result<String> {
+        let mut params = serde_json::json!({"protocol": 1,
+                                            "client": {"name": "xtask-bench", "version": "0"}});
+        if let Some(n) = name {
+            params["session"] = serde_json::json!(n);
+        }
+        let (text, _) = self.call("session.hello", &params.to_string()).await?;
         let v: serde_json::Value = serde_json::from_str(&text)?;
         match v["result"]["session_id"].as_str() {
             Some(id) => Ok(id.to_owned()),
@@ -58,5 +67,12 @@ impl Client {
                 other => bail!("unexpected frame {other:?}"),
             }
         }
+    }
+
+    /// Send a call and leave without its answer (a client that goes away mid-call).
+    pub async fn send_and_drop(mut self, method: &str, params: &str) -> anyhow::Result<()> {
+        let text = format!(r#"{{"jsonrpc":"2.0","id":0,"method":"{method}","params":{params}}}"#);
+        self.ws.send(Message::text(text)).await?;
+        Ok(())
     }
 }

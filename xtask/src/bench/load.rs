@@ -3,6 +3,14 @@
 //! browser. Every answer must be a success or `BUSY`; afterwards no key or mouse button may
 //! be held in the X server. Prints latency percentiles per kind of call, the error count by
 //! code and the daemon's peak memory.
+//!
+//! With `--faults` (`load/faults.rs`) the browser and the app are killed at random moments,
+//! sessions drop their connection mid-call and resume, and pastes run beside it all. Then
+//! every answer must be a success or an error with a code and a message, every session must
+//! answer again once the faults stop, nothing may be held, and the user's clipboard must be
+//! what it was.
+
+mod faults;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -21,7 +29,13 @@ use super::stats::Summary;
 struct Options {
     sessions: usize,
     seconds: u64,
+    faults: bool,
 }
+
+/// How long the faults stop before the end, for the sessions to show they recovered.
+const CALM: Duration = Duration::from_secs(8);
+/// A call that takes longer than this never answered (ops time out at 30 s).
+const NO_ANSWER: Duration = Duration::from_secs(60);
 
 /// What a session may call: (label, observe?, method, params); `{app}` is the app id.
 const MIX: &[(&str, bool, &str, &str)] = &[
@@ -42,23 +56,46 @@ const MIX: &[(&str, bool, &str, &str)] = &[
     ("computer.mouse_move + capture", false, "computer.mouse_move", r#"{"x":1210,"y":790}"#),
 ];
 
+/// Added to the mix under `--faults`: pastes, which borrow the user's clipboard.
+const FAULT_MIX: &[(&str, bool, &str, &str)] = &[(
+    "computer.paste",
+    false,
+    "computer.paste",
+    r#"{"app_id":"{app}","text":"pasted ","capture":false}"#,
+)];
+
 #[derive(Default)]
 struct Tally {
     samples: BTreeMap<&'static str, Vec<Duration>>,
     errors: BTreeMap<String, u64>,
     busy: u64,
     calls: u64,
+    /// Errors without a code or a message.
+    unclear: u64,
+    /// Calls that never answered.
+    unanswered: u64,
+    /// Connections dropped mid-call (and resumed).
+    dropped: u64,
+    /// Sessions that answered every probe after the faults stopped.
+    recovered: u64,
+}
+
+/// What `--faults` adds to the report.
+struct FaultReport {
+    injected: faults::Injected,
+    clipboard_kept: bool,
 }
 
 pub fn run(args: &[String]) -> anyhow::Result<()> {
-    let mut o = Options { sessions: 100, seconds: 60 };
+    let mut o = Options { sessions: 100, seconds: 60, faults: false };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().with_context(|| format!("{a} needs a value"));
         match a.as_str() {
             "--sessions" => o.sessions = value()?.parse()?,
             "--seconds" => o.seconds = value()?.parse()?,
-            _ => bail!("unknown argument {a:?}; usage: cargo xtask bench load [--sessions N] [--seconds S]"),
+            "--faults" => o.faults = true,
+            _ => bail!("unknown argument {a:?}; usage: cargo xtask bench load [--sessions N] [--seconds S] [--faults]"),
         }
     }
     let bin = daemon::build()?;
@@ -69,13 +106,15 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     let log = if result.is_err() { d.log_tail(20) } else { String::new() };
     let held = held_input(&d.display);
     let stop = d.stop();
-    let (tally, peak_kib, elapsed) =
+    let (tally, peak_kib, elapsed, faults) =
         result.with_context(|| format!("the daemon log ends with:\n{log}"))?;
     let stop = stop?;
-    print(&o, &tally, peak_kib, elapsed, &held, &stop.to_string())
+    print(&o, &tally, peak_kib, elapsed, &held, &stop.to_string(), faults.as_ref())
 }
 
-async fn measure(d: &Daemon, o: &Options) -> anyhow::Result<(Tally, u64, Duration)> {
+type Measured = (Tally, u64, Duration, Option<FaultReport>);
+
+async fn measure(d: &Daemon, o: &Options) -> anyhow::Result<Measured> {
     let site = serve().await?;
     let mut setup = Client::connect(&d.url, &d.token).await?;
     setup.hello().await?;
@@ -83,6 +122,11 @@ async fn measure(d: &Daemon, o: &Options) -> anyhow::Result<(Tally, u64, Duratio
     let app = got["result"]["app_id"].as_str().context("no app_id")?.to_owned();
     call(&mut setup, "browser.navigate", &json!({"url": site, "capture": false}).to_string())
         .await?;
+    if o.faults {
+        let preset = json!({"text": faults::USER_CLIPBOARD}).to_string();
+        call(&mut setup, "computer.clipboard_set", &preset).await?;
+    }
+    let app = Arc::new(std::sync::Mutex::new(app));
 
     let peak = Arc::new(AtomicU64::new(0));
     let done = Arc::new(AtomicBool::new(false));
@@ -97,10 +141,15 @@ async fn measure(d: &Daemon, o: &Options) -> anyhow::Result<(Tally, u64, Duratio
     });
     let started = Instant::now();
     let until = started + Duration::from_secs(o.seconds);
+    let injector = o.faults.then(|| {
+        let (url, token, app) = (d.url.clone(), d.token.clone(), app.clone());
+        tokio::spawn(async move { faults::inject(&url, &token, app, until - CALM).await })
+    });
     let mut tasks = tokio::task::JoinSet::new();
     for s in 0..o.sessions {
         let (url, token, app) = (d.url.clone(), d.token.clone(), app.clone());
-        tasks.spawn(async move { session(&url, &token, &app, s as u64, until).await });
+        let faulty = o.faults;
+        tasks.spawn(async move { session(&url, &token, app, s as u64, until, faulty).await });
     }
     let mut tally = Tally::default();
     while let Some(r) = tasks.join_next().await {
@@ -113,45 +162,98 @@ async fn measure(d: &Daemon, o: &Options) -> anyhow::Result<(Tally, u64, Duratio
         }
         tally.busy += t.busy;
         tally.calls += t.calls;
+        tally.unclear += t.unclear;
+        tally.unanswered += t.unanswered;
+        tally.dropped += t.dropped;
+        tally.recovered += t.recovered;
     }
     let elapsed = started.elapsed();
     done.store(true, Ordering::SeqCst);
     let _ = sampler.await;
     let hwm = hwm_kib(d.pid).unwrap_or(0);
-    Ok((tally, peak.load(Ordering::SeqCst).max(hwm), elapsed))
+    let report = match injector {
+        Some(task) => {
+            let injected = task.await??;
+            let clip = call(&mut setup, "computer.clipboard_get", "{}").await?;
+            let clipboard_kept = clip["result"]["text"] == faults::USER_CLIPBOARD;
+            Some(FaultReport { injected, clipboard_kept })
+        }
+        None => None,
+    };
+    Ok((tally, peak.load(Ordering::SeqCst).max(hwm), elapsed, report))
 }
 
-/// One session: calls from the mix, picked by a per-session generator, until `until`.
+/// One session: calls from the mix, picked by a per-session generator, until `until`. Under
+/// faults it also drops its connection mid-call now and then (and resumes by name), and
+/// ends with probes that must all answer.
 async fn session(
     url: &str,
     token: &str,
-    app: &str,
+    app: Arc<std::sync::Mutex<String>>,
     seed: u64,
     until: Instant,
+    faulty: bool,
 ) -> anyhow::Result<Tally> {
+    let name = format!("load-{seed}");
     let mut c = Client::connect(url, token).await?;
-    c.hello().await?;
+    c.hello_as(Some(&name)).await?;
     let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut t = Tally::default();
+    let extra = if faulty { FAULT_MIX.len() } else { 0 };
     while Instant::now() < until {
         rng ^= rng << 13;
         rng ^= rng >> 7;
         rng ^= rng << 17;
-        let (label, _, method, params) = MIX[(rng % MIX.len() as u64) as usize];
-        let params = params.replace("{app}", app);
-        let (text, took) = c.call(method, &params).await?;
+        let k = (rng % (MIX.len() + extra) as u64) as usize;
+        let (label, _, method, params) =
+            MIX.get(k).copied().unwrap_or_else(|| FAULT_MIX[k - MIX.len()]);
+        let params = params.replace("{app}", &faults::lock(&app));
+        if faulty && (rng >> 20).is_multiple_of(40) && Instant::now() + CALM < until {
+            c.send_and_drop(method, &params).await?;
+            c = Client::connect(url, token).await?;
+            c.hello_as(Some(&name)).await?;
+            t.dropped += 1;
+            continue;
+        }
+        let Ok(answer) = tokio::time::timeout(NO_ANSWER, c.call(method, &params)).await else {
+            t.unanswered += 1;
+            break;
+        };
+        let (text, took) = answer?;
         t.calls += 1;
         let v: Value = serde_json::from_str(&text)?;
         match v["error"]["data"]["code"].as_str() {
+            None if v.get("error").is_some() => t.unclear += 1,
             None => t.samples.entry(label).or_default().push(took),
             Some("BUSY") => t.busy += 1,
             Some(code) => {
+                if v["error"]["message"].as_str().is_none_or(str::is_empty) {
+                    t.unclear += 1;
+                }
                 *t.errors.entry(format!("{label}: {code}")).or_default() += 1;
-                if t.errors.len() == 1 && t.errors.values().sum::<u64>() == 1 {
+                if !faulty && t.errors.len() == 1 && t.errors.values().sum::<u64>() == 1 {
                     eprintln!("bench: first error: {}", text.chars().take(400).collect::<String>());
                 }
             }
         }
+    }
+    if faulty {
+        let app = faults::lock(&app).clone();
+        let probes = [
+            ("session.status", "{}".to_owned()),
+            ("browser.get_url", "{}".to_owned()),
+            ("computer.snapshot", json!({"app_id": app, "limit": 20}).to_string()),
+        ];
+        let mut all = true;
+        for (method, params) in probes {
+            let answered = tokio::time::timeout(NO_ANSWER, c.call(method, &params)).await;
+            let ok = matches!(&answered, Ok(Ok((text, _))) if text.contains("\"result\""));
+            if !ok {
+                eprintln!("bench: session {name} did not recover: {method} -> {answered:?}");
+            }
+            all &= ok;
+        }
+        t.recovered += u64::from(all);
     }
     Ok(t)
 }
@@ -209,6 +311,7 @@ fn print(
     elapsed: Duration,
     held: &anyhow::Result<(usize, u16)>,
     exit: &str,
+    faults: Option<&FaultReport>,
 ) -> anyhow::Result<()> {
     use std::io::Write as _;
     let mut out = std::io::stdout().lock();
@@ -258,6 +361,29 @@ fn print(
             false
         }
     };
+    if let Some(f) = faults {
+        writeln!(
+            out,
+            "faults: browser killed {} times, app killed {} times, {} connections dropped mid-call",
+            f.injected.browser_kills, f.injected.app_kills, t.dropped
+        )?;
+        writeln!(
+            out,
+            "errors without a code or message: {}; calls never answered: {}; sessions answering again after the faults: {} of {}; user's clipboard kept: {}",
+            t.unclear, t.unanswered, t.recovered, o.sessions, f.clipboard_kept
+        )?;
+        let ok = t.unclear == 0
+            && t.unanswered == 0
+            && t.recovered == o.sessions as u64
+            && f.clipboard_kept
+            && held_ok;
+        writeln!(
+            out,
+            "check: every error clear, every session recovered, clipboard kept, nothing held -> {}",
+            if ok { "met" } else { "missed" }
+        )?;
+        return Ok(());
+    }
     let ok = errors == 0 && held_ok;
     writeln!(
         out,
