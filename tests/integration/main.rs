@@ -10,6 +10,7 @@ mod faults;
 mod fuzz;
 mod handshake;
 mod ops;
+mod props;
 mod sdk;
 mod settle;
 mod transport;
