@@ -59,7 +59,17 @@ impl Tab {
         state_dir: PathBuf,
     ) -> Result<Tab, BrowserError> {
         let (page, watch) = conn.page(target_id).await?;
-        Ok(Tab {
+        Ok(Tab::from_parts(conn, target_id, page, watch, state_dir))
+    }
+
+    pub fn from_parts(
+        conn: Arc<Conn>,
+        target_id: &str,
+        page: Page,
+        watch: Arc<TabWatch>,
+        state_dir: PathBuf,
+    ) -> Tab {
+        Tab {
             browser_id: conn.browser_id.clone(),
             tab_id: tab_id_of(target_id),
             target_id: target_id.to_owned(),
@@ -67,7 +77,7 @@ impl Tab {
             page,
             watch,
             state_dir,
-        })
+        }
     }
 
     /// The key of this tab's snapshots and refs.

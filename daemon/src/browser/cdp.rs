@@ -98,6 +98,8 @@ pub struct Conn {
     tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
     /// Sessions on cross-site frames (`frames.rs`).
     frames: Frames,
+    /// The page targets the browser has open, kept by its target events.
+    live: Arc<Mutex<std::collections::HashSet<String>>>,
 }
 
 impl std::fmt::Debug for Conn {
@@ -181,6 +183,7 @@ impl Conn {
             events,
             tasks: Mutex::new(vec![task]),
             frames: Frames::default(),
+            live: Arc::default(),
         });
         conn.watch_browser(downloads).await;
         let mut frame_tasks = conn.frames.listen(&conn.browser).await;
@@ -204,9 +207,9 @@ impl Conn {
         let id = self.browser_id.clone();
         let (slot, slot2, slot3) = (self.events.clone(), self.events.clone(), self.events.clone());
         let mut tasks = Vec::new();
-        let pages: Arc<Mutex<std::collections::HashSet<String>>> = Arc::new(Mutex::new(
-            self.targets().await.unwrap_or_default().into_iter().map(|t| t.target_id).collect(),
-        ));
+        let pages = self.live.clone();
+        let open = self.targets().await.unwrap_or_default().into_iter().map(|t| t.target_id);
+        lock(&pages).extend(open);
         let created = self.browser.event_listener::<EventTargetCreated>().await;
         let destroyed = self.browser.event_listener::<EventTargetDestroyed>().await;
         if let (Ok(mut created), Ok(mut destroyed)) = (created, destroyed) {
@@ -451,6 +454,19 @@ impl Conn {
     }
 
     /// Target ids of the tabs seen so far.
+    /// A tab the daemon already watches and the browser has not closed, without asking the
+    /// browser for its targets: its target id, page handle and watch.
+    pub async fn watched(&self, tab_id: &str) -> Option<(String, Page, Arc<TabWatch>)> {
+        let target = {
+            let live = lock(&self.live);
+            let watches = lock(&self.watches);
+            watches.keys().find(|t| tab_id_of(t) == tab_id && live.contains(*t)).cloned()
+        }?;
+        let page = self.browser.get_page(TargetId::from(target.clone())).await.ok()?;
+        let watch = lock(&self.watches).get(&target).cloned()?;
+        Some((target, page, watch))
+    }
+
     pub fn known_tabs(&self) -> Vec<String> {
         lock(&self.order).clone()
     }

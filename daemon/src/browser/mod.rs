@@ -389,6 +389,10 @@ impl Browsers {
     /// A handle on one tab; `tab_id` must be a current tab of the browser.
     pub async fn tab(&self, browser_id: &str, tab_id: &str) -> Result<Tab, BrowserError> {
         let conn = self.conn(browser_id).await?;
+        // A tab already watched and still open needs no round trip to the browser.
+        if let Some((target, page, watch)) = conn.watched(tab_id).await {
+            return Ok(Tab::from_parts(conn, &target, page, watch, self.state_dir.clone()));
+        }
         let targets = conn.targets().await?;
         let Some(t) = targets.iter().find(|t| tab_id_of(&t.target_id) == tab_id) else {
             return Err(BrowserError::NotFound { kind: "tab", id: tab_id.to_owned() });
