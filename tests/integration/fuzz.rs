@@ -145,6 +145,26 @@ fn rss_kib(pid: u32) -> u64 {
         .expect("VmRSS")
 }
 
+/// Send a sentinel after a round's frames and check every answer until the sentinel's own,
+/// which shows the connection still serves; how many answers came.
+async fn drain(c: &mut Raw, round: u32, sent: &[String]) -> u64 {
+    let sentinel = format!("sentinel-{round}");
+    let probe = json!({"jsonrpc": "2.0", "id": sentinel, "method": "session.status"});
+    c.send_text(&probe.to_string()).await;
+    let mut answered = 0;
+    loop {
+        let v = c.recv().await;
+        if v["id"] == sentinel.as_str() {
+            assert!(v["result"].is_object(), "the connection stays usable: {v}");
+            return answered;
+        }
+        if v.get("method").is_none() {
+            check_answer(&sent.join("\n"), &v);
+            answered += 1;
+        }
+    }
+}
+
 fn check_answer(frame: &str, answer: &Value) {
     let items = match answer {
         Value::Array(items) => items.clone(),
@@ -176,21 +196,7 @@ async fn ten_thousand_bad_frames() {
             c.send_text(&frame).await;
             sent.push(frame);
         }
-        let sentinel = format!("sentinel-{round}");
-        let probe = json!({"jsonrpc": "2.0", "id": sentinel, "method": "session.status"});
-        c.send_text(&probe.to_string()).await;
-        loop {
-            let v = c.recv().await;
-            if v["id"] == sentinel.as_str() {
-                assert!(v["result"].is_object(), "the connection stays usable: {v}");
-                break;
-            }
-            if v.get("method").is_some() {
-                continue; // a notification
-            }
-            check_answer(&sent[sent.len().saturating_sub(100)..].join("\n"), &v);
-            answered += 1;
-        }
+        answered += drain(&mut c, round, &sent[sent.len().saturating_sub(100)..]).await;
     }
     assert!(answered > 5_000, "most bad frames got an answer ({answered})");
     let mut other = d.actor().await;
@@ -229,20 +235,7 @@ async fn refused_calls_touch_nothing_and_memory_stays_bounded() {
             c.send_text(&frame).await;
             sent.push(frame);
         }
-        let sentinel = format!("sentinel-{round}");
-        let probe = json!({"jsonrpc": "2.0", "id": sentinel, "method": "session.status"});
-        c.send_text(&probe.to_string()).await;
-        loop {
-            let v = c.recv().await;
-            if v["id"] == sentinel.as_str() {
-                assert!(v["result"].is_object(), "the connection stays usable: {v}");
-                break;
-            }
-            if v.get("method").is_none() {
-                check_answer(&sent.join("\n"), &v);
-                answered += 1;
-            }
-        }
+        answered += drain(&mut c, round, &sent).await;
         if round == 9 {
             warm = rss_kib(pid);
         }

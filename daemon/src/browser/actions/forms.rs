@@ -183,18 +183,23 @@ impl Tab {
         }
     }
 
+    /// The element a paste goes to: the one named, else what has focus.
+    async fn paste_target(&self, el: Option<&El>) -> Result<El, BrowserError> {
+        match el {
+            Some(e) => Ok(e.clone()),
+            None => self
+                .focused()
+                .await?
+                .ok_or_else(|| BrowserError::Failed("nothing has focus to paste into".into())),
+        }
+    }
+
     /// A real paste: the element focused, then Ctrl+V with the browser's own paste command,
     /// which reads the system clipboard (the caller has put the content there) and fires a
     /// trusted paste event; the page's handlers or the browser's editing insert it. Whether
     /// the event fired and whether the page consumed it; None when no paste event came.
     pub async fn paste_trusted(&self, el: Option<&El>) -> Result<Option<bool>, BrowserError> {
-        let target = match el {
-            Some(e) => e.clone(),
-            None => self
-                .focused()
-                .await?
-                .ok_or_else(|| BrowserError::Failed("nothing has focus to paste into".into()))?,
-        };
+        let target = self.paste_target(el).await?;
         // The watch lives on the document as seen from the element's world (the daemon's own
         // for refs), so the page sees nothing of it.
         let watch = "if (this.focus) this.focus(); const st = {seen: false, prevented: false}; \
@@ -229,13 +234,7 @@ impl Tab {
         text: &str,
         html: Option<&str>,
     ) -> Result<&'static str, BrowserError> {
-        let target = match el {
-            Some(e) => e.clone(),
-            None => self
-                .focused()
-                .await?
-                .ok_or_else(|| BrowserError::Failed("nothing has focus to paste into".into()))?,
-        };
+        let target = self.paste_target(el).await?;
         let body = "if (this.focus) this.focus(); const dt = new DataTransfer(); dt.setData('text/plain', a); if (b) dt.setData('text/html', b); \
             const ev = new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true, composed: true}); \
             const consumed = !this.dispatchEvent(ev); return {consumed, editable: !!this.isContentEditable};";

@@ -11,6 +11,12 @@ const CLICK_ACTIONS: &[&str] =
     &["click", "press", "activate", "toggle", "jump", "open", "select", "switch"];
 
 impl Desktop {
+    /// Run the element's action number `i`; whether the app did it.
+    async fn do_action_at(&self, el: &El, i: usize) -> Result<bool, Error> {
+        let (bus, path) = self.parts(el)?;
+        self.a11y()?.do_action(bus, path, i as i32).await.map_err(|e| Error::call(what(el), e))
+    }
+
     pub(super) async fn describe(&self, el: &El) -> String {
         match self.parts(el) {
             Ok((bus, path)) => match self.a11y() {
@@ -82,12 +88,7 @@ impl Desktop {
                 .iter()
                 .find_map(|want| actions.iter().position(|a| a.eq_ignore_ascii_case(want)));
             if let Some(i) = pick {
-                let (bus, path) = self.parts(el)?;
-                let ok = self
-                    .a11y()?
-                    .do_action(bus, path, i as i32)
-                    .await
-                    .map_err(|e| Error::call(what(el), e))?;
+                let ok = self.do_action_at(el, i).await?;
                 if !ok {
                     return Err(Error::Failed(format!(
                         "{} refused its {} action",
@@ -159,12 +160,7 @@ impl Desktop {
                 available: actions,
             });
         };
-        let (bus, path) = self.parts(el)?;
-        let ok = self
-            .a11y()?
-            .do_action(bus, path, i as i32)
-            .await
-            .map_err(|e| Error::call(what(el), e))?;
+        let ok = self.do_action_at(el, i).await?;
         if !ok {
             return Err(Error::Failed(format!(
                 "{} refused its {name} action",
