@@ -104,9 +104,9 @@ pub struct Mark {
     pub bounds: (f64, f64, f64, f64),
 }
 
-/// The in-page walk; it answers `{items, truncated}` (or `{gone}` / `{noworld}`).
+/// The in-page walk; it answers `{items, view}` (or `{gone}` / `{noworld}`).
 const WALK: &str = include_str!("walk.js");
-/// Lines past this many are left out (the walk says `truncated`).
+/// A page's lines past this many are left out (a bound on what one walk hands over).
 const MAX_LINES: usize = 20_000;
 
 /// One line as the walk reports it (see `walk.js` for the fields).

@@ -387,5 +387,5 @@
   } else if (document.documentElement) {
     walk(document.documentElement, 0, '', false, origin, 'auto');
   }
-  return {items: out, truncated: out.length >= MAX, view: [vw, vh]};
+  return {items: out, view: [vw, vh]};
 }
