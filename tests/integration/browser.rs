@@ -229,6 +229,7 @@ async fn form_and_input_on_real_chromium() {
     assert_eq!(pasted["result"]["via"], "paste_event", "{pasted}");
     assert_eq!(pasted["result"]["trusted"], true, "{pasted}");
     assert_eq!(pasted["result"]["consumed"], true, "{pasted}");
+    assert_eq!(pasted["result"]["read_from_clipboard"], true, "{pasted}");
     assert_eq!(eval(&mut c, "window.pasted.trusted").await, true, "a real paste event");
     assert!(
         eval(&mut c, "window.pasted.html")

@@ -186,18 +186,7 @@ impl Conn {
             live: Arc::default(),
         });
         conn.watch_browser(downloads).await;
-        let mut frame_tasks = conn.frames.listen(&conn.browser).await;
-        if let Some(mut detached) = Frames::detach_events(&conn.browser).await {
-            let weak = Arc::downgrade(&conn);
-            frame_tasks.push(tokio::spawn(async move {
-                while let Some(ev) = detached.next().await {
-                    match weak.upgrade() {
-                        Some(c) => c.frames.detached(&ev),
-                        None => break,
-                    }
-                }
-            }));
-        }
+        let frame_tasks = conn.frames.listen(&conn.browser).await;
         lock(&conn.tasks).extend(frame_tasks);
         Ok(conn)
     }

@@ -25,15 +25,15 @@ const ANSWER: Duration = Duration::from_secs(20);
 #[derive(Debug, Default)]
 pub struct Frames {
     /// Frame target id -> session id.
-    sessions: Mutex<HashMap<String, String>>,
+    sessions: Arc<Mutex<HashMap<String, String>>>,
     /// Message id -> who waits for its answer.
     pending: Arc<Mutex<HashMap<u64, oneshot::Sender<Value>>>>,
     next: AtomicU64,
 }
 
 impl Frames {
-    /// Route answers to their callers and forget sessions the browser detached; the task ends
-    /// with the connection.
+    /// Route answers to their callers and forget sessions the browser detached (their frame
+    /// navigated away or closed); the tasks end with the connection.
     pub async fn listen(
         &self,
         browser: &chromiumoxide::Browser,
@@ -51,20 +51,16 @@ impl Frames {
                 }
             }));
         }
+        if let Ok(mut detached) = browser.event_listener::<EventDetachedFromTarget>().await {
+            let sessions = self.sessions.clone();
+            tasks.push(tokio::spawn(async move {
+                while let Some(ev) = detached.next().await {
+                    let gone: &str = ev.session_id.as_ref();
+                    lock(&sessions).retain(|_, s| s != gone);
+                }
+            }));
+        }
         tasks
-    }
-
-    /// Forget a session the browser detached (its frame navigated away or closed).
-    pub fn detached(&self, ev: &EventDetachedFromTarget) {
-        let gone: &str = ev.session_id.as_ref();
-        lock(&self.sessions).retain(|_, s| s != gone);
-    }
-
-    /// Detach notices, for [`Frames::detached`].
-    pub async fn detach_events(
-        browser: &chromiumoxide::Browser,
-    ) -> Option<chromiumoxide::listeners::EventStream<EventDetachedFromTarget>> {
-        browser.event_listener::<EventDetachedFromTarget>().await.ok()
     }
 }
 

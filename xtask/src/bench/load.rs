@@ -80,6 +80,24 @@ struct Tally {
     recovered: u64,
 }
 
+impl Tally {
+    /// Add one session's counts to these.
+    fn absorb(&mut self, t: Tally) {
+        for (k, v) in t.samples {
+            self.samples.entry(k).or_default().extend(v);
+        }
+        for (k, v) in t.errors {
+            *self.errors.entry(k).or_default() += v;
+        }
+        self.busy += t.busy;
+        self.calls += t.calls;
+        self.unclear += t.unclear;
+        self.unanswered += t.unanswered;
+        self.dropped += t.dropped;
+        self.recovered += t.recovered;
+    }
+}
+
 /// What `--faults` adds to the report.
 struct FaultReport {
     injected: faults::Injected,
@@ -153,19 +171,7 @@ async fn measure(d: &Daemon, o: &Options) -> anyhow::Result<Measured> {
     }
     let mut tally = Tally::default();
     while let Some(r) = tasks.join_next().await {
-        let t = r??;
-        for (k, v) in t.samples {
-            tally.samples.entry(k).or_default().extend(v);
-        }
-        for (k, v) in t.errors {
-            *tally.errors.entry(k).or_default() += v;
-        }
-        tally.busy += t.busy;
-        tally.calls += t.calls;
-        tally.unclear += t.unclear;
-        tally.unanswered += t.unanswered;
-        tally.dropped += t.dropped;
-        tally.recovered += t.recovered;
+        tally.absorb(r??);
     }
     let elapsed = started.elapsed();
     done.store(true, Ordering::SeqCst);

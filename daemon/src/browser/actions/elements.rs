@@ -7,24 +7,33 @@ use super::world::Key;
 use super::{El, Tab};
 use crate::browser::BrowserError;
 
+// Every element handle lives in the daemon's world of the main frame, as the ones behind
+// refs do: functions called on one may take another as an argument, and whatever they leave
+// on a node stays out of the page's sight.
 impl Tab {
     pub async fn element_by_backend_id(&self, id: i64) -> Result<El, BrowserError> {
-        let r = self.cmd("DOM.resolveNode", json!({"backendNodeId": id})).await.map_err(
-            |e| match e {
-                BrowserError::Failed(m) => BrowserError::Gone(m),
-                other => other,
-            },
-        )?;
+        let ctx = self.world(None).await?;
+        let params = json!({"backendNodeId": id, "executionContextId": ctx});
+        let r = self.cmd("DOM.resolveNode", params).await.map_err(|e| match e {
+            BrowserError::Failed(m) => BrowserError::Gone(m),
+            other => other,
+        })?;
         let object_id = r["object"]["objectId"]
             .as_str()
             .ok_or_else(|| BrowserError::Gone("the node has no JS object".into()))?;
         Ok(El { object_id: object_id.to_owned(), frame: None })
     }
 
+    /// An element handle from an expression evaluated in the daemon's world of the main frame.
+    pub(super) async fn in_world(&self, expr: &str) -> Result<Value, BrowserError> {
+        let ctx = self.world(None).await?;
+        self.cmd("Runtime.evaluate", json!({"expression": expr, "contextId": ctx})).await
+    }
+
     /// The first element matching a CSS selector in the main frame.
     pub async fn element_by_selector(&self, selector: &str) -> Result<El, BrowserError> {
         let expr = format!("document.querySelector({})", json!(selector));
-        let r = self.cmd("Runtime.evaluate", json!({"expression": expr})).await?;
+        let r = self.in_world(&expr).await?;
         if r.get("exceptionDetails").is_some() {
             return Err(BrowserError::Failed(format!("bad selector {selector:?}")));
         }
@@ -37,7 +46,7 @@ impl Tab {
     /// The focused element (through shadow roots and same-origin frames), if any.
     pub async fn focused(&self) -> Result<Option<El>, BrowserError> {
         let expr = "(() => { let e = document.activeElement; while (e) { const n = e.shadowRoot && e.shadowRoot.activeElement || (e.contentDocument && e.contentDocument.activeElement); if (!n) break; e = n; } return e; })()";
-        let r = self.cmd("Runtime.evaluate", json!({"expression": expr})).await?;
+        let r = self.in_world(expr).await?;
         let Some(object_id) = r["result"]["objectId"].as_str() else { return Ok(None) };
         Ok(Some(El { object_id: object_id.to_owned(), frame: None }))
     }

@@ -127,9 +127,7 @@ impl Tab {
         let target = match el {
             Some(e) => e.clone(),
             None => {
-                let r = self
-                    .cmd("Runtime.evaluate", json!({"expression": "document.documentElement"}))
-                    .await?;
+                let r = self.in_world("document.documentElement").await?;
                 let object_id = r["result"]["objectId"].as_str().unwrap_or_default().to_owned();
                 El { object_id, frame: None }
             }

@@ -57,13 +57,18 @@ pub(super) async fn act(
             // browser shares its display); else a synthetic event and the editing fallbacks.
             if let Some(desk) = ctx.daemon.config.desktop.clone() {
                 let content = Content { text: Some(plain.clone()), html: html.clone() };
+                let reads = desk.clipboard_reads();
                 let (pasted, restore) = desk
                     .with_clipboard(content, tab.paste_trusted(e.as_ref()))
                     .await
                     .map_err(DaemonError::from)?;
                 if let Some(consumed) = pasted? {
+                    // False when the browser pasted from another clipboard than the
+                    // daemon's (it runs on another display).
+                    let read = desk.clipboard_reads() > reads;
                     return Ok(json!({"via": "paste_event", "trusted": true,
                                      "consumed": consumed, "format": format,
+                                     "read_from_clipboard": read,
                                      "clipboard_restored": restore.restored,
                                      "clipboard_changed_meanwhile": restore.changed_meanwhile}));
                 }
