@@ -520,10 +520,24 @@ async fn the_binary_starts_its_default_browser_on_first_use() {
 /// under the iframe's line, and refs into it fill and click (the frame is scrolled into view).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cross_site_frames() {
+    frame_page("frames.html", 1).await;
+}
+
+/// A cross-site frame inside a cross-site frame (three renderers, the middle one scrolled to
+/// show the inner frame): the inner frame's lines nest two iframes deep, and its refs fill and
+/// click where its elements are.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nested_cross_site_frames() {
+    frame_page("nested.html", 2).await;
+}
+
+/// `page` holds refs.html `frames` cross-site iframes deep: its lines nest under as many iframe
+/// lines, and the Query box and the Go button there fill and click.
+async fn frame_page(page: &str, frames: usize) {
     let env = BrowserEnv::start().await;
     let mut c = env.daemon.actor().await;
-    ok(&mut c, "browser.navigate", json!({"url": env.site.url("frames.html")})).await;
-    // The frame loads after its page: look again (bounded) until its lines show.
+    ok(&mut c, "browser.navigate", json!({"url": env.site.url(page)})).await;
+    // The frames load after their page: look again (bounded) until the inner lines show.
     let deadline = Instant::now() + DEADLINE;
     let snap = loop {
         let s = ok(&mut c, "browser.snapshot", json!({"disable_diffing": true})).await;
@@ -535,14 +549,22 @@ async fn cross_site_frames() {
     };
     let text = snap["result"]["snapshot"].as_str().unwrap_or_default().to_owned();
     let lines: Vec<&str> = text.lines().collect();
-    let frame = lines.iter().position(|l| l.starts_with("iframe")).expect("an iframe line");
+    let indent = |l: &str| l.len() - l.trim_start().len();
     let go_line = lines.iter().position(|l| l.contains("button \"Go\"")).expect("Go line");
-    assert!(go_line > frame && lines[go_line].starts_with("  "), "nested under it:\n{text}");
+    let iframes: Vec<usize> =
+        (0..go_line).filter(|&i| lines[i].trim_start().starts_with("iframe")).collect();
+    assert_eq!(iframes.len(), frames, "{frames} iframe line(s) above Go:\n{text}");
+    let mut depth = 0;
+    for &i in &iframes {
+        assert!(indent(lines[i]) >= depth, "each iframe nests in the one before:\n{text}");
+        depth = indent(lines[i]) + 1;
+    }
+    assert!(indent(lines[go_line]) >= depth, "Go nests under the last iframe:\n{text}");
     assert!(!text.contains("frame not reachable"), "{text}");
     let go = ref_of(&snap, "button \"Go\"");
     let query = ref_of(&snap, "textbox \"Query\"");
     ok(&mut c, "browser.fill", json!({"ref": query, "text": "far away"})).await;
-    ok(&mut c, "browser.click", json!({"ref": go})).await;
+    let click = ok(&mut c, "browser.click", json!({"ref": go})).await;
     // What the frame's page did shows in the next outline.
     let deadline = Instant::now() + DEADLINE;
     loop {
@@ -551,7 +573,7 @@ async fn cross_site_frames() {
         if t.contains("text \"went\"") && t.contains("value=\"far away\"") {
             break;
         }
-        assert!(Instant::now() < deadline, "the click and fill never showed: {t}");
+        assert!(Instant::now() < deadline, "the click and fill never showed: {click} {t}");
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
 }

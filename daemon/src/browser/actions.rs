@@ -48,8 +48,14 @@ pub struct Tab {
 /// textContent: innerText lays out the whole document first (9 ms on a 5,000-element page).
 const DESCRIBE: &str = r#"function d(e){ if(!e||!e.tagName) return String(e&&e.nodeName||e); let s=e.tagName.toLowerCase(); if(e.id) s+='#'+e.id; if(typeof e.className==='string'&&e.className.trim()) s+='.'+e.className.trim().split(/\s+/).slice(0,3).join('.'); const t=(e.getAttribute('aria-label')||(e.textContent||'').slice(0,200)||e.value||'').toString().trim().replace(/\s+/g,' ').slice(0,40); if(t) s+=' "'+t+'"'; return s; }"#;
 
+/// Scrolls an element to the middle of what shows of it. In the tab's own process that is
+/// `scrollIntoView`; inside a cross-site frame only that process's documents are scrolled,
+/// because `scrollIntoView` would also ask the processes above to scroll, later, and move a
+/// frame whose origin the daemon has just measured.
+const REVEAL: &str = r#"function reveal(t){ let top = t.ownerDocument.defaultView; while (top.frameElement) top = top.parent; if (top === top.top) { t.scrollIntoView({block:'center', inline:'center', behavior:'instant'}); return; } for (let e = t; e; ) { const w = e.ownerDocument.defaultView; for (let p = e.parentElement; p; p = p.parentElement) { if (p.scrollHeight <= p.clientHeight && p.scrollWidth <= p.clientWidth) continue; const cs = w.getComputedStyle(p); if (!/(auto|scroll|overlay)/.test(cs.overflowX + cs.overflowY)) continue; const pr = p.getBoundingClientRect(), r = e.getBoundingClientRect(); p.scrollLeft += r.left + r.width / 2 - (pr.left + pr.width / 2); p.scrollTop += r.top + r.height / 2 - (pr.top + pr.height / 2); } const r = e.getBoundingClientRect(); w.scrollBy({left: r.left + r.width / 2 - w.innerWidth / 2, top: r.top + r.height / 2 - w.innerHeight / 2, behavior: 'instant'}); e = w.frameElement; } }"#;
+
 pub(super) fn js(body: &str) -> String {
-    format!("async function(a,b,c,d2){{ {DESCRIBE} {body} }}")
+    format!("async function(a,b,c,d2){{ {DESCRIBE} {REVEAL} {body} }}")
 }
 
 impl Tab {

@@ -135,15 +135,39 @@ impl Conn {
         Ok(session)
     }
 
-    /// The frame targets whose frames sit in the tab `target` (cross-site iframes).
-    pub async fn child_frames(&self, target: &str) -> Result<Vec<String>, BrowserError> {
+    /// The cross-site frames under the tab `target`, each with the target it sits in: the tab
+    /// or another such frame (a frame nested in one). Parents come before their children.
+    pub async fn frame_tree(&self, target: &str) -> Result<Vec<(String, String)>, BrowserError> {
         let r = self.call("Target.getTargets", json!({})).await?;
-        Ok(r["targetInfos"]
+        let all: Vec<(String, String)> = r["targetInfos"]
             .as_array()
             .into_iter()
             .flatten()
-            .filter(|t| t["type"] == "iframe" && t["parentId"] == target)
-            .filter_map(|t| t["targetId"].as_str().map(String::from))
-            .collect())
+            .filter(|t| t["type"] == "iframe")
+            .filter_map(|t| Some((t["targetId"].as_str()?.into(), t["parentId"].as_str()?.into())))
+            .collect();
+        let mut out: Vec<(String, String)> = Vec::new();
+        let mut parents = vec![target.to_owned()];
+        while let Some(p) = parents.pop() {
+            for (f, _) in all.iter().filter(|(_, parent)| *parent == p) {
+                out.push((f.clone(), p.clone()));
+                parents.push(f.clone());
+            }
+        }
+        Ok(out)
+    }
+
+    /// The target a cross-site frame sits in: its tab, or the frame it is nested in.
+    pub async fn frame_parent(&self, frame: &str) -> Result<String, BrowserError> {
+        let r = self.call("Target.getTargetInfo", json!({"targetId": frame})).await.map_err(
+            |e| match e {
+                BrowserError::Failed(m) => BrowserError::Gone(format!("the frame is gone ({m})")),
+                other => other,
+            },
+        )?;
+        r["targetInfo"]["parentId"]
+            .as_str()
+            .map(String::from)
+            .ok_or_else(|| BrowserError::Gone("the frame has left its page".into()))
     }
 }

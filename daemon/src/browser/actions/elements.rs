@@ -247,7 +247,7 @@ const pick = () => rects().find((r) => r.width >= 1 && r.height >= 1);
 let r = pick();
 const inView = (r) => r.left >= 0 && r.top >= 0 && r.right <= win.innerWidth && r.bottom <= win.innerHeight;
 if (r && (!inView(r) || win !== win.top)) {
-  t.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+  reveal(t);
   r = pick();
 }
 if (!r) return {nobox: true, what};

@@ -154,35 +154,47 @@ impl Tab {
     }
 
     /// Where the content of the cross-site frame `frame` starts in the top viewport, and the
-    /// serial of its `<iframe>` in the main world; the frame is scrolled into view first when
-    /// `reveal`.
+    /// serial of its `<iframe>` in the world of the document holding it (the tab's, or the
+    /// frame's it is nested in); each frame on the way is scrolled into view first when
+    /// `reveal`, outermost first.
     pub async fn frame_origin(
         &self,
         frame: &str,
         reveal: bool,
     ) -> Result<((f64, f64), Option<u64>), BrowserError> {
-        let ctx = self.world(None).await?;
-        let owner = self.cmd("DOM.getFrameOwner", json!({"frameId": frame})).await?;
+        let parent = self.conn.frame_parent(frame).await?;
+        let (base, holder) = if parent == self.target_id {
+            ((0.0, 0.0), None)
+        } else {
+            (Box::pin(self.frame_origin(&parent, reveal)).await?.0, Some(parent.as_str()))
+        };
+        let ctx = self.world(holder).await?;
+        let owner = self.cmd_in(holder, "DOM.getFrameOwner", json!({"frameId": frame})).await?;
         let backend = owner["backendNodeId"].clone();
         let r = self
-            .cmd("DOM.resolveNode", json!({"backendNodeId": backend, "executionContextId": ctx}))
+            .cmd_in(
+                holder,
+                "DOM.resolveNode",
+                json!({"backendNodeId": backend, "executionContextId": ctx}),
+            )
             .await?;
         let object_id = r["object"]["objectId"]
             .as_str()
             .ok_or_else(|| BrowserError::Gone("the frame's element is gone".into()))?;
-        let el = El { object_id: object_id.to_owned(), frame: None };
+        let el = El { object_id: object_id.to_owned(), frame: holder.map(String::from) };
         let v = self.call(&el, FRAME_ORIGIN, &[json!(reveal)]).await?;
-        Ok(((v["x"].as_f64().unwrap_or(0.0), v["y"].as_f64().unwrap_or(0.0)), v["id"].as_u64()))
+        let (x, y) = (v["x"].as_f64().unwrap_or(0.0), v["y"].as_f64().unwrap_or(0.0));
+        Ok(((base.0 + x, base.1 + y), v["id"].as_u64()))
     }
 }
 
-/// `this` is an `<iframe>`: where its content starts in the top viewport (through the frames
-/// above it this process draws) and its serial in the world; scrolled into view first when `a`.
+/// `this` is an `<iframe>`: where its content starts in the viewport of its process's top
+/// document (through the frames above it that process draws) and its serial in the world;
+/// revealed first when `a`.
 const FRAME_ORIGIN: &str = r#"
 const G = globalThis.__glovebox;
 if (a) { const r = this.getBoundingClientRect(); const v = this.ownerDocument.defaultView;
-  if (r.top < 0 || r.left < 0 || r.bottom > v.innerHeight || r.right > v.innerWidth)
-    this.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'}); }
+  if (r.top < 0 || r.left < 0 || r.bottom > v.innerHeight || r.right > v.innerWidth) reveal(this); }
 const inner = (f) => { const r = f.getBoundingClientRect(); const cs = f.ownerDocument.defaultView.getComputedStyle(f);
   return [r.left + f.clientLeft + parseFloat(cs.paddingLeft || 0), r.top + f.clientTop + parseFloat(cs.paddingTop || 0)]; };
 let [x, y] = inner(this);

@@ -173,9 +173,11 @@ pub async fn outline_marked(
     let mut items: Vec<(Option<String>, i64, Item)> =
         walked.items.into_iter().map(|i| (frame.clone(), ctx, i)).collect();
     if frame.is_none() && items.iter().any(|(_, _, i)| i.x == 1) {
-        for f in tab.conn.child_frames(&tab.target_id).await.unwrap_or_default() {
+        // Parents come first, so a nested frame's `<iframe>` line is there when it is spliced.
+        for (f, parent) in tab.conn.frame_tree(&tab.target_id).await.unwrap_or_default() {
+            let parent = (parent != tab.target_id).then_some(parent);
             // A frame that goes away meanwhile keeps its "not reachable" line.
-            let _ = splice_frame(tab, &f, walked.view, &mut items).await;
+            let _ = splice_frame(tab, &f, parent.as_deref(), walked.view, &mut items).await;
         }
     }
     Ok(lines(items))
@@ -199,16 +201,23 @@ async fn walk(tab: &Tab, frame: Option<&str>, opts: &Value) -> Result<(i64, Walk
     Ok((ctx, walked))
 }
 
-/// Walk the cross-site frame `frame` and put its lines under its `<iframe>` line.
+/// Walk the cross-site frame `frame` and put its lines under its `<iframe>` line, which sits
+/// in the tab's own documents (`parent` None) or in the cross-site frame `parent`.
 async fn splice_frame(
     tab: &Tab,
     frame: &str,
+    parent: Option<&str>,
     view: Option<[f64; 2]>,
     items: &mut Vec<(Option<String>, i64, Item)>,
 ) -> Result<(), BrowserError> {
+    // A frame whose parent was not walked (unreachable itself, or out of scope) is left out.
+    if parent.is_some_and(|p| !items.iter().any(|(f, _, _)| f.as_deref() == Some(p))) {
+        return Ok(());
+    }
     let (origin, owner) = tab.frame_origin(frame, false).await?;
     let Some(owner) = owner else { return Ok(()) };
-    let Some(at) = items.iter().position(|(f, _, i)| f.is_none() && i.i == owner && i.x == 1)
+    let Some(at) =
+        items.iter().position(|(f, _, i)| f.as_deref() == parent && i.i == owner && i.x == 1)
     else {
         return Ok(());
     };
