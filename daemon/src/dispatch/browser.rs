@@ -4,9 +4,9 @@
 //! browser's active tab) and echoes it with `tab_source`; refs resolve through the session's
 //! snapshot registry before the backend sees a backend node key.
 //!
-//! This module holds the table, the shared pipeline (`run`) and the router from an action to
-//! the module that runs it: `target` (what a call acts on), `tabs`, `navigation`, `pointer`,
-//! `keyboard`, `forms`, `observe` and `waiting`.
+//! This module holds the table from each action to the module that runs it and the shared
+//! pipeline of actions on a tab (`on_tab`): `target` (what a call acts on), `tabs`,
+//! `navigation`, `pointer`, `keyboard`, `forms`, `observe` and `waiting`.
 
 mod forms;
 mod keyboard;
@@ -17,6 +17,7 @@ mod tabs;
 mod target;
 mod waiting;
 
+use std::future::Future;
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
@@ -29,54 +30,60 @@ use crate::browser::actions::El;
 use crate::browser::{Browsers, Tab};
 use crate::error::DaemonError;
 use crate::state::Daemon;
+use forms::Forms;
+use keyboard::Keyboard;
+use navigation::Navigation;
+use observe::Observe;
+use pointer::Pointer;
+use tabs::TabActs;
 use target::{browser_of, freeze, Frozen};
 use waiting::wait_for;
 
 pub static HANDLERS: Entries = &[
-    ("navigate", run),
-    ("click", run),
-    ("double_click", run),
-    ("hover", run),
-    ("focus", run),
-    ("type", run),
-    ("fill", run),
-    ("set_value", run),
-    ("select", run),
-    ("check", run),
-    ("uncheck", run),
-    ("paste", run),
-    ("select_text", run),
-    ("secondary_action", run),
-    ("press", run),
-    ("keyboard_type", run),
-    ("keydown", run),
-    ("keyup", run),
-    ("scroll", run),
-    ("scroll_into_view", run),
-    ("drag", run),
-    ("upload", run),
+    ("navigate", on_tab::<Navigation>),
+    ("click", on_tab::<Pointer>),
+    ("double_click", on_tab::<Pointer>),
+    ("hover", on_tab::<Pointer>),
+    ("focus", on_tab::<Forms>),
+    ("type", on_tab::<Forms>),
+    ("fill", on_tab::<Forms>),
+    ("set_value", on_tab::<Forms>),
+    ("select", on_tab::<Forms>),
+    ("check", on_tab::<Forms>),
+    ("uncheck", on_tab::<Forms>),
+    ("paste", on_tab::<Forms>),
+    ("select_text", on_tab::<Forms>),
+    ("secondary_action", secondary_action),
+    ("press", on_tab::<Keyboard>),
+    ("keyboard_type", on_tab::<Keyboard>),
+    ("keydown", on_tab::<Keyboard>),
+    ("keyup", on_tab::<Keyboard>),
+    ("scroll", on_tab::<Pointer>),
+    ("scroll_into_view", on_tab::<Pointer>),
+    ("drag", on_tab::<Pointer>),
+    ("upload", on_tab::<Forms>),
     ("wait", wait_for),
-    ("dialog", run),
-    ("go_back", run),
-    ("go_forward", run),
-    ("reload", run),
-    ("tab_new", run),
-    ("tab_select", run),
-    ("tab_get", run),
-    ("tab_close", run),
-    ("tab_mark", run),
-    ("snapshot", run),
-    ("get_content", run),
-    ("get_html", run),
-    ("get_url", run),
-    ("get_title", run),
-    ("screenshot", run),
-    ("screenshot_annotate", run),
-    ("state_and_screenshot", run),
-    ("evaluate", run),
-    ("pdf", run),
-    ("tab_list", run),
-    ("probe", run),
+    ("dialog", on_tab::<TabActs>),
+    ("go_back", on_tab::<Navigation>),
+    ("go_forward", on_tab::<Navigation>),
+    ("reload", on_tab::<Navigation>),
+    ("tab_new", tabs::new),
+    ("tab_select", on_tab::<TabActs>),
+    ("tab_get", on_tab::<TabActs>),
+    ("tab_close", tabs::close),
+    ("tab_mark", tabs::mark),
+    ("snapshot", on_tab::<Observe>),
+    ("get_content", on_tab::<Observe>),
+    ("get_html", on_tab::<Observe>),
+    ("get_url", on_tab::<Observe>),
+    ("get_title", on_tab::<Observe>),
+    ("screenshot", on_tab::<Observe>),
+    ("screenshot_annotate", on_tab::<Observe>),
+    ("state_and_screenshot", on_tab::<Observe>),
+    ("evaluate", on_tab::<Observe>),
+    ("pdf", on_tab::<Observe>),
+    ("tab_list", tabs::list),
+    ("probe", on_tab::<Observe>),
 ];
 
 /// The backend, with ref invalidation pointed at every session of this daemon.
@@ -180,92 +187,68 @@ impl Drop for ReleaseOnFailure {
     }
 }
 
-fn run(ctx: Ctx, call: Checked) -> BoxFuture<'static, Result<Output, DaemonError>> {
+/// What an action on a tab gets once its target is frozen and the tab is open.
+struct On<'a> {
+    ctx: &'a Ctx,
+    b: &'a Browsers,
+    tab: &'a Tab,
+    f: &'a Frozen,
+    action: &'a str,
+    args: &'a Map<String, Value>,
+}
+
+/// One module's actions on an open tab; `on_tab::<Module>` is their handler in the table.
+trait OnTab {
+    fn act(on: On<'_>) -> impl Future<Output = Result<Value, DaemonError>> + Send + '_;
+}
+
+/// The pipeline of an action on a tab: freeze the target, open the tab, run the module's
+/// part; held keys are let go when it fails.
+fn on_tab<T: OnTab>(ctx: Ctx, call: Checked) -> BoxFuture<'static, Result<Output, DaemonError>> {
     Box::pin(async move {
         let b = backend(&ctx.daemon)?;
         let mut guard =
             ReleaseOnFailure { browsers: b.clone(), session: ctx.session.clone(), armed: true };
-        let out = run_checked(&ctx, &b, call).await;
+        let out = open_and_act::<T>(&ctx, &b, &call).await;
         guard.armed = out.is_err();
         out
     })
 }
 
-async fn run_checked(ctx: &Ctx, b: &Arc<Browsers>, call: Checked) -> Result<Output, DaemonError> {
-    let b = b.clone();
-    let action = call.action.name;
-    let args = call.args;
-    if action == "tab_new" {
-        return tabs::new(ctx, &b, &args).await;
-    }
-    if action == "tab_list" {
-        return tabs::list(ctx, &b, &args).await;
-    }
-    let f = freeze(ctx, &b, &args).await?;
-    let target = Some(f.json());
-    if action == "tab_close" {
-        return tabs::close(ctx, &b, &f, target).await;
-    }
-    if action == "tab_mark" {
-        return tabs::mark(&b, &f, &args, target).await;
-    }
+async fn open_and_act<T: OnTab>(
+    ctx: &Ctx,
+    b: &Browsers,
+    call: &Checked,
+) -> Result<Output, DaemonError> {
+    let args = &call.args;
+    let f = freeze(ctx, b, args).await?;
     let tab = match b.tab(&f.browser_id, &f.tab_id).await {
         Ok(t) => t,
         Err(e) => {
             // Refs of a tab that is gone are stale, not unknown.
-            if let Some(r) = s(&args, "ref") {
+            if let Some(r) = s(args, "ref") {
                 let key = crate::browser::target_key(&f.browser_id, &f.tab_id);
                 let snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;
-                snaps.resolve(&key, r, s(&args, "snapshot_id"))?;
+                snaps.resolve(&key, r, s(args, "snapshot_id"))?;
             }
             return Err(e.into());
         }
     };
-    let result = act(ctx, &b, &tab, &f, action, &args).await?;
-    Ok(Output { result, target })
+    let on = On { ctx, b, tab: &tab, f: &f, action: call.action.name, args };
+    let result = T::act(on).await?;
+    Ok(Output { result, target: Some(f.json()) })
 }
 
-/// The module that runs an action on a resolved tab.
-async fn act(
-    ctx: &Ctx,
-    b: &Browsers,
-    tab: &Tab,
-    f: &Frozen,
-    action: &str,
-    args: &Map<String, Value>,
-) -> Result<Value, DaemonError> {
-    match action {
-        "navigate" | "reload" | "go_back" | "go_forward" => {
-            navigation::act(ctx, tab, action, args).await
-        }
-        "click" | "double_click" | "hover" | "scroll" | "scroll_into_view" | "drag" => {
-            pointer::act(ctx, tab, f, action, args).await
-        }
-        "focus" | "type" | "fill" | "set_value" | "select" | "check" | "uncheck" | "paste"
-        | "select_text" | "upload" => forms::act(ctx, tab, action, args).await,
-        "press" | "keyboard_type" | "keydown" | "keyup" => {
-            keyboard::act(ctx, tab, f, action, args).await
-        }
-        "dialog" | "tab_select" | "tab_get" => tabs::act(ctx, b, tab, f, action, args).await,
-        "get_url"
-        | "get_title"
-        | "get_content"
-        | "get_html"
-        | "snapshot"
-        | "screenshot"
-        | "screenshot_annotate"
-        | "state_and_screenshot"
-        | "evaluate"
-        | "pdf"
-        | "probe" => observe::act(ctx, tab, action, args).await,
-        "secondary_action" => Err(DaemonError::Unsupported {
+/// `secondary_action`: DOM elements have no named secondary actions.
+fn secondary_action(_: Ctx, _: Checked) -> BoxFuture<'static, Result<Output, DaemonError>> {
+    Box::pin(async {
+        Err(DaemonError::Unsupported {
             tool: "browser".into(),
             action: "secondary_action".into(),
             reason: "DOM elements expose no named secondary actions; use click with button \
                      right, press, or evaluate"
                 .into(),
             available: vec!["click".into(), "press".into(), "evaluate".into()],
-        }),
-        other => Err(unsupported(other)),
-    }
+        })
+    })
 }

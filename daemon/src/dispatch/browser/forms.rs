@@ -1,119 +1,118 @@
 //! Form actions: focus, type, fill, set a value or option, check, paste, select text and
 //! upload files.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::target::element;
-use super::{need, s, unsupported, with_dialog};
-use crate::browser::Tab;
+use super::{need, s, unsupported, with_dialog, On, OnTab};
 use crate::desktop::clipboard::Content;
-use crate::dispatch::Ctx;
 use crate::error::DaemonError;
 
 /// `focus`, `type`, `fill`, `set_value`, `select`, `check`, `uncheck`, `paste`, `select_text`,
 /// `upload`.
-pub(super) async fn act(
-    ctx: &Ctx,
-    tab: &Tab,
-    action: &str,
-    args: &Map<String, Value>,
-) -> Result<Value, DaemonError> {
-    let el = || element(ctx, tab, args, "ref", "selector");
-    Ok(match action {
-        "focus" => tab.focus(&need(el().await?)?).await?,
-        "type" => {
-            let e = need(el().await?)?;
-            let text = s(args, "text").unwrap_or_default();
-            let (value, d) = tab.type_text(&e, text).await?;
-            with_dialog(json!({"typed": text, "value": value}), d)
-        }
-        "fill" => {
-            let e = need(el().await?)?;
-            let value = tab.fill(&e, s(args, "text").unwrap_or_default()).await?;
-            json!({"value": value, "verified": true})
-        }
-        "set_value" | "select" => {
-            let e = need(el().await?)?;
-            let v =
-                tab.set_value(&e, s(args, "value").unwrap_or_default(), action == "select").await?;
-            json!({"value": v})
-        }
-        "check" | "uncheck" => {
-            let e = need(el().await?)?;
-            let checked = tab.set_checked(&e, action == "check").await?;
-            json!({"checked": checked, "verified": true})
-        }
-        "paste" => {
-            let e = el().await?;
-            let text = s(args, "text").unwrap_or_default();
-            let format = s(args, "format").unwrap_or("text");
-            let html = match format {
-                "html" => Some(text.to_owned()),
-                "markdown" => Some(format!("<p>{}</p>", html_escape(text))),
-                _ => None,
-            };
-            let plain = if format == "html" { strip_tags(text) } else { text.to_owned() };
-            // A real paste through the system clipboard where the daemon owns one (the
-            // browser shares its display); else a synthetic event and the editing fallbacks.
-            if let Some(desk) = ctx.daemon.config.desktop.clone() {
-                let content = Content { text: Some(plain.clone()), html: html.clone() };
-                let reads = desk.clipboard_reads();
-                let (pasted, restore) = desk
-                    .with_clipboard(content, tab.paste_trusted(e.as_ref()))
-                    .await
-                    .map_err(DaemonError::from)?;
-                if let Some(consumed) = pasted? {
-                    // False when the browser pasted from another clipboard than the
-                    // daemon's (it runs on another display).
-                    let read = desk.clipboard_reads() > reads;
-                    return Ok(json!({"via": "paste_event", "trusted": true,
+pub(super) struct Forms;
+
+impl OnTab for Forms {
+    async fn act(on: On<'_>) -> Result<Value, DaemonError> {
+        let On { ctx, tab, action, args, .. } = on;
+        let el = || element(ctx, tab, args, "ref", "selector");
+        Ok(match action {
+            "focus" => tab.focus(&need(el().await?)?).await?,
+            "type" => {
+                let e = need(el().await?)?;
+                let text = s(args, "text").unwrap_or_default();
+                let (value, d) = tab.type_text(&e, text).await?;
+                with_dialog(json!({"typed": text, "value": value}), d)
+            }
+            "fill" => {
+                let e = need(el().await?)?;
+                let value = tab.fill(&e, s(args, "text").unwrap_or_default()).await?;
+                json!({"value": value, "verified": true})
+            }
+            "set_value" | "select" => {
+                let e = need(el().await?)?;
+                let v = tab
+                    .set_value(&e, s(args, "value").unwrap_or_default(), action == "select")
+                    .await?;
+                json!({"value": v})
+            }
+            "check" | "uncheck" => {
+                let e = need(el().await?)?;
+                let checked = tab.set_checked(&e, action == "check").await?;
+                json!({"checked": checked, "verified": true})
+            }
+            "paste" => {
+                let e = el().await?;
+                let text = s(args, "text").unwrap_or_default();
+                let format = s(args, "format").unwrap_or("text");
+                let html = match format {
+                    "html" => Some(text.to_owned()),
+                    "markdown" => Some(format!("<p>{}</p>", html_escape(text))),
+                    _ => None,
+                };
+                let plain = if format == "html" { strip_tags(text) } else { text.to_owned() };
+                // A real paste through the system clipboard where the daemon owns one (the
+                // browser shares its display); else a synthetic event and the editing fallbacks.
+                if let Some(desk) = ctx.daemon.config.desktop.clone() {
+                    let content = Content { text: Some(plain.clone()), html: html.clone() };
+                    let reads = desk.clipboard_reads();
+                    let (pasted, restore) = desk
+                        .with_clipboard(content, tab.paste_trusted(e.as_ref()))
+                        .await
+                        .map_err(DaemonError::from)?;
+                    if let Some(consumed) = pasted? {
+                        // False when the browser pasted from another clipboard than the
+                        // daemon's (it runs on another display).
+                        let read = desk.clipboard_reads() > reads;
+                        return Ok(json!({"via": "paste_event", "trusted": true,
                                      "consumed": consumed, "format": format,
                                      "read_from_clipboard": read,
                                      "clipboard_restored": restore.restored,
                                      "clipboard_changed_meanwhile": restore.changed_meanwhile}));
+                    }
                 }
+                let via = tab.paste(e.as_ref(), &plain, html.as_deref()).await?;
+                json!({"via": via, "trusted": false, "format": format})
             }
-            let via = tab.paste(e.as_ref(), &plain, html.as_deref()).await?;
-            json!({"via": via, "trusted": false, "format": format})
-        }
-        "select_text" => {
-            let e = need(el().await?)?;
-            tab.select_text(
-                &e,
-                s(args, "text").unwrap_or_default(),
-                s(args, "prefix").unwrap_or_default(),
-                s(args, "suffix").unwrap_or_default(),
-                s(args, "selection_type").unwrap_or("select"),
-            )
-            .await?
-        }
-        "upload" => {
-            let e = need(el().await?)?;
-            let files: Vec<String> = args
-                .get("files")
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
-                .unwrap_or_default();
-            let mut abs = Vec::new();
-            for p in &files {
-                let path = std::path::Path::new(p);
-                let path = if path.is_absolute() {
-                    path.to_path_buf()
-                } else {
-                    std::env::current_dir().unwrap_or_default().join(path)
-                };
-                if !path.is_file() {
-                    return Err(DaemonError::ActionFailed(format!(
-                        "{p} does not exist or is not a file; nothing was uploaded"
-                    )));
+            "select_text" => {
+                let e = need(el().await?)?;
+                tab.select_text(
+                    &e,
+                    s(args, "text").unwrap_or_default(),
+                    s(args, "prefix").unwrap_or_default(),
+                    s(args, "suffix").unwrap_or_default(),
+                    s(args, "selection_type").unwrap_or("select"),
+                )
+                .await?
+            }
+            "upload" => {
+                let e = need(el().await?)?;
+                let files: Vec<String> = args
+                    .get("files")
+                    .and_then(Value::as_array)
+                    .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+                    .unwrap_or_default();
+                let mut abs = Vec::new();
+                for p in &files {
+                    let path = std::path::Path::new(p);
+                    let path = if path.is_absolute() {
+                        path.to_path_buf()
+                    } else {
+                        std::env::current_dir().unwrap_or_default().join(path)
+                    };
+                    if !path.is_file() {
+                        return Err(DaemonError::ActionFailed(format!(
+                            "{p} does not exist or is not a file; nothing was uploaded"
+                        )));
+                    }
+                    abs.push(path.display().to_string());
                 }
-                abs.push(path.display().to_string());
+                tab.upload(&e, &abs).await?;
+                json!({"files": abs})
             }
-            tab.upload(&e, &abs).await?;
-            json!({"files": abs})
-        }
-        other => return Err(unsupported(other)),
-    })
+            other => return Err(unsupported(other)),
+        })
+    }
 }
 
 fn html_escape(t: &str) -> String {

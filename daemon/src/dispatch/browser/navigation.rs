@@ -5,49 +5,51 @@ use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
-use super::{s, u, unsupported, with_dialog};
+use super::{s, u, unsupported, with_dialog, On, OnTab};
 use crate::browser::Tab;
 use crate::dispatch::Ctx;
 use crate::error::DaemonError;
 
 /// `navigate`, `reload`, `go_back`, `go_forward` on a resolved tab.
-pub(super) async fn act(
-    ctx: &Ctx,
-    tab: &Tab,
-    action: &str,
-    args: &Map<String, Value>,
-) -> Result<Value, DaemonError> {
-    Ok(match action {
-        "navigate" => {
-            let url = s(args, "url").unwrap_or_default();
-            if !url.contains(':') {
-                return Err(DaemonError::Contract(glovebox_protocol::contract::Violation::new(
-                    "url",
-                    format!("url {url:?} needs a scheme, e.g. https://{url}"),
-                )));
+pub(super) struct Navigation;
+
+impl OnTab for Navigation {
+    async fn act(on: On<'_>) -> Result<Value, DaemonError> {
+        let On { ctx, tab, action, args, .. } = on;
+        Ok(match action {
+            "navigate" => {
+                let url = s(args, "url").unwrap_or_default();
+                if !url.contains(':') {
+                    return Err(DaemonError::Contract(
+                        glovebox_protocol::contract::Violation::new(
+                            "url",
+                            format!("url {url:?} needs a scheme, e.g. https://{url}"),
+                        ),
+                    ));
+                }
+                let dialog = tab.navigate(url, timeout(args)).await?;
+                invalidate(ctx, tab, &format!("the tab navigated to {url}"));
+                let (url, title) = tab.info().await?;
+                with_dialog(json!({"url": url, "title": title}), dialog)
             }
-            let dialog = tab.navigate(url, timeout(args)).await?;
-            invalidate(ctx, tab, &format!("the tab navigated to {url}"));
-            let (url, title) = tab.info().await?;
-            with_dialog(json!({"url": url, "title": title}), dialog)
-        }
-        "reload" | "go_back" | "go_forward" => {
-            let dialog = match action {
-                "reload" => tab.reload(timeout(args)).await?,
-                "go_back" => tab.history(-1, timeout(args)).await?,
-                _ => tab.history(1, timeout(args)).await?,
-            };
-            let why = match action {
-                "reload" => "the tab reloaded",
-                "go_back" => "the tab went back in its history",
-                _ => "the tab went forward in its history",
-            };
-            invalidate(ctx, tab, why);
-            let (url, title) = tab.info().await?;
-            with_dialog(json!({"url": url, "title": title}), dialog)
-        }
-        other => return Err(unsupported(other)),
-    })
+            "reload" | "go_back" | "go_forward" => {
+                let dialog = match action {
+                    "reload" => tab.reload(timeout(args)).await?,
+                    "go_back" => tab.history(-1, timeout(args)).await?,
+                    _ => tab.history(1, timeout(args)).await?,
+                };
+                let why = match action {
+                    "reload" => "the tab reloaded",
+                    "go_back" => "the tab went back in its history",
+                    _ => "the tab went forward in its history",
+                };
+                invalidate(ctx, tab, why);
+                let (url, title) = tab.info().await?;
+                with_dialog(json!({"url": url, "title": title}), dialog)
+            }
+            other => return Err(unsupported(other)),
+        })
+    }
 }
 
 fn invalidate(ctx: &Ctx, tab: &Tab, reason: &str) {

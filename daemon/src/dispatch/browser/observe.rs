@@ -6,7 +6,7 @@ use std::time::Instant;
 use serde_json::{json, Map, Value};
 
 use super::target::element;
-use super::{poisoned, s, u, unsupported, with_dialog};
+use super::{poisoned, s, u, unsupported, with_dialog, On, OnTab};
 use crate::browser::annotate::{self, Tag};
 use crate::browser::{snapshot, Tab};
 use crate::dispatch::Ctx;
@@ -15,49 +15,51 @@ use crate::registry::snapshots::Budget;
 
 /// `get_*`, `snapshot`, `screenshot`, `screenshot_annotate`, `state_and_screenshot`,
 /// `evaluate`, `pdf`, `probe`.
-pub(super) async fn act(
-    ctx: &Ctx,
-    tab: &Tab,
-    action: &str,
-    args: &Map<String, Value>,
-) -> Result<Value, DaemonError> {
-    let el = || element(ctx, tab, args, "ref", "selector");
-    Ok(match action {
-        "get_url" => {
-            let (url, _) = tab.info().await?;
-            with_dialog(json!({"url": url}), tab.dialog())
-        }
-        "get_title" => {
-            let (_, title) = tab.info().await?;
-            with_dialog(json!({"title": title}), tab.dialog())
-        }
-        "get_content" | "get_html" => {
-            let e = el().await?;
-            let text = tab.content(e.as_ref(), action == "get_html").await?;
-            let key = if action == "get_html" { "html" } else { "text" };
-            json!({key: text})
-        }
-        "snapshot" => snapshot_of(ctx, tab, args).await?,
-        "screenshot" => shot(tab, args).await?,
-        "screenshot_annotate" => annotated(ctx, tab, args).await?,
-        "state_and_screenshot" => {
-            let before = tab.navigations();
-            let snap = snapshot_of(ctx, tab, args).await?;
-            let image = shot(tab, args).await?;
-            json!({"snapshot": snap, "screenshot": image, "consistent": tab.navigations() == before})
-        }
-        "evaluate" => json!({"value": tab.evaluate(s(args, "script").unwrap_or_default()).await?}),
-        "pdf" => tab.pdf().await?,
-        "probe" => {
-            let started = Instant::now();
-            let cdp = tab.eval("1").await.is_ok();
-            let ax = tab.cmd("Accessibility.getFullAXTree", json!({"depth": 1})).await.is_ok();
-            let shot = tab.cmd("Page.getLayoutMetrics", json!({})).await.is_ok();
-            json!({"cdp": cdp, "input": cdp, "accessibility": ax, "screenshot": shot,
+pub(super) struct Observe;
+
+impl OnTab for Observe {
+    async fn act(on: On<'_>) -> Result<Value, DaemonError> {
+        let On { ctx, tab, action, args, .. } = on;
+        let el = || element(ctx, tab, args, "ref", "selector");
+        Ok(match action {
+            "get_url" => {
+                let (url, _) = tab.info().await?;
+                with_dialog(json!({"url": url}), tab.dialog())
+            }
+            "get_title" => {
+                let (_, title) = tab.info().await?;
+                with_dialog(json!({"title": title}), tab.dialog())
+            }
+            "get_content" | "get_html" => {
+                let e = el().await?;
+                let text = tab.content(e.as_ref(), action == "get_html").await?;
+                let key = if action == "get_html" { "html" } else { "text" };
+                json!({key: text})
+            }
+            "snapshot" => snapshot_of(ctx, tab, args).await?,
+            "screenshot" => shot(tab, args).await?,
+            "screenshot_annotate" => annotated(ctx, tab, args).await?,
+            "state_and_screenshot" => {
+                let before = tab.navigations();
+                let snap = snapshot_of(ctx, tab, args).await?;
+                let image = shot(tab, args).await?;
+                json!({"snapshot": snap, "screenshot": image, "consistent": tab.navigations() == before})
+            }
+            "evaluate" => {
+                json!({"value": tab.evaluate(s(args, "script").unwrap_or_default()).await?})
+            }
+            "pdf" => tab.pdf().await?,
+            "probe" => {
+                let started = Instant::now();
+                let cdp = tab.eval("1").await.is_ok();
+                let ax = tab.cmd("Accessibility.getFullAXTree", json!({"depth": 1})).await.is_ok();
+                let shot = tab.cmd("Page.getLayoutMetrics", json!({})).await.is_ok();
+                json!({"cdp": cdp, "input": cdp, "accessibility": ax, "screenshot": shot,
                    "dialog": tab.dialog(), "probe_ms": started.elapsed().as_millis() as u64})
-        }
-        other => return Err(unsupported(other)),
-    })
+            }
+            other => return Err(unsupported(other)),
+        })
+    }
 }
 
 /// A page's bytes are capped in proportion to its line limit, so the default 300 lines stay
