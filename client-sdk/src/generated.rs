@@ -2556,7 +2556,8 @@ impl ActionArgs for ComputerWait {
 }
 
 /// `computer.snapshot`: ref-annotated outline of an app, a window or the desktop; returns
-/// snapshot_id, mode, counts, truncation. Observes only (observer tokens may call it).
+/// snapshot_id, mode, counts, truncation, and warnings naming any app that stopped answering
+/// mid-walk. Observes only (observer tokens may call it).
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct ComputerSnapshot {
     /// lines per page of the outline. Range 1..=5000. Default 300.
@@ -2929,7 +2930,8 @@ impl Client {
     }
 
     /// `computer.snapshot`: ref-annotated outline of an app, a window or the desktop; returns
-    /// snapshot_id, mode, counts, truncation. Observes only (observer tokens may call it).
+    /// snapshot_id, mode, counts, truncation, and warnings naming any app that stopped answering
+    /// mid-walk. Observes only (observer tokens may call it).
     pub fn computer_snapshot(&self, args: ComputerSnapshot) -> PendingCall<'_, ComputerSnapshot> {
         PendingCall::new(self, args)
     }

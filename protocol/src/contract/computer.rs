@@ -97,7 +97,7 @@ pub static COMPUTER: Tool = Tool {
             .opt(&[DURATION_MS, UNTIL, WAIT_QUERY, WAIT_TIMEOUT]).excl(&[("timeout", "duration_ms")])
             .check(&[r::computer_wait]),
         // Observing.
-        observe("snapshot", "ref-annotated outline of an app, a window or the desktop; returns snapshot_id, mode, counts, truncation", L::None)
+        observe("snapshot", "ref-annotated outline of an app, a window or the desktop; returns snapshot_id, mode, counts, truncation, and warnings naming any app that stopped answering mid-walk", L::None)
             .opt(&[LIMIT, SCOPE_REF, CURSOR, DISABLE_DIFFING, QUERY, MAX_DEPTH]).check(&[r::cursor_alone]),
         observe("get_window_state", "one window's element tree plus its screenshot (window_id required)", L::None)
             .opt(&[INCLUDE_SCREENSHOT]).check(&[r::window_id_required]),
