@@ -111,6 +111,8 @@ pub struct PageRounds {
     pub click: Vec<Summary>,
     /// The same click as three pipelined CDP mouse events from the bench's own socket.
     pub bare_click: Vec<Summary>,
+    /// A bare client that looks first: one evaluate (hit test and box), then the events.
+    pub bare_looked_click: Vec<Summary>,
     pub fill: Vec<Summary>,
     pub shot: Vec<Summary>,
     pub bare_shot: Vec<Summary>,

@@ -3,7 +3,7 @@
 //! snapshots paged to the end, click by ref, fill and screenshots beside the bare CDP call.
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _};
 use serde_json::json;
@@ -191,23 +191,35 @@ async fn ours(
     // makes Chromium hold the daemon's next mouseMoved until a frame (about twice the click
     // time when the two alternate), which would measure the two clients' interplay instead.
     let mut bare = Cdp::attach(port, tab).await?;
-    let ev = |kind: &str, buttons: u8, count: u8| {
-        let button = if kind == "mouseMoved" { "none" } else { "left" };
-        (
-            "Input.dispatchMouseEvent",
-            json!({"type": kind, "x": at["x"], "y": at["y"],
-            "button": button, "buttons": buttons, "clickCount": count}),
-        )
-    };
-    let events = [ev("mouseMoved", 0, 0), ev("mousePressed", 1, 1), ev("mouseReleased", 0, 1)];
+    let (x, y) = (at["x"].as_f64().unwrap_or(0.0), at["y"].as_f64().unwrap_or(0.0));
     let mut floor = Vec::new();
     for k in 0..WARMUP + o.clicks {
         tokio::time::sleep(IDLE).await;
-        let bare_took = bare.batch(&events).await?;
+        let bare_took = bare.batch(&mouse_click(x, y)).await?;
         if k >= WARMUP {
             floor.push(bare_took);
         }
     }
+    // What a bare client pays that looks before it clicks, as ours does: one evaluate (the
+    // element at the point and the centre of its box), then the same events there.
+    let look = format!(
+        "(() => {{ const e = document.elementFromPoint({x}, {y}); const r = e.getBoundingClientRect(); \
+         return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+    );
+    let mut looked = Vec::new();
+    for k in 0..WARMUP + o.clicks {
+        tokio::time::sleep(IDLE).await;
+        let start = Instant::now();
+        let params = json!({"expression": look, "returnByValue": true});
+        let (v, _) = bare.call("Runtime.evaluate", params).await?;
+        let centre = &v["result"]["value"];
+        let (cx, cy) = (centre[0].as_f64().unwrap_or(x), centre[1].as_f64().unwrap_or(y));
+        bare.batch(&mouse_click(cx, cy)).await?;
+        if k >= WARMUP {
+            looked.push(start.elapsed());
+        }
+    }
+    r.bare_looked_click.push(Summary::of(&mut looked));
     r.click.push(Summary::of(&mut samples));
     r.bare_click.push(Summary::of(&mut floor));
 
@@ -244,4 +256,17 @@ async fn ours(
     r.shot.push(Summary::of(&mut mine));
     r.bare_shot.push(Summary::of(&mut floor));
     Ok(())
+}
+
+/// A left click at a viewport point as three DevTools mouse events: move, press, release.
+fn mouse_click(x: f64, y: f64) -> [(&'static str, serde_json::Value); 3] {
+    let ev = |kind: &str, buttons: u8, count: u8| {
+        let button = if kind == "mouseMoved" { "none" } else { "left" };
+        (
+            "Input.dispatchMouseEvent",
+            json!({"type": kind, "x": x, "y": y, "button": button, "buttons": buttons,
+                   "clickCount": count}),
+        )
+    };
+    [ev("mouseMoved", 0, 0), ev("mousePressed", 1, 1), ev("mouseReleased", 0, 1)]
 }
