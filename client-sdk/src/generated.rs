@@ -24,8 +24,9 @@ impl ActionArgs for ContextGetState {
     const ACTION: &'static str = "get_state";
 }
 
-/// `context.list_apps`: apps on the accessibility bus with app_id, pid, toolkit and windows.
-/// Observes only (observer tokens may call it).
+/// `context.list_apps`: apps on the accessibility bus with app_id, pid, toolkit, windows and
+/// responding (false: the app did not answer in time and is listed as last seen). Observes only
+/// (observer tokens may call it).
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct ContextListApps {}
 
@@ -132,8 +133,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `context.list_apps`: apps on the accessibility bus with app_id, pid, toolkit and windows.
-    /// Observes only (observer tokens may call it).
+    /// `context.list_apps`: apps on the accessibility bus with app_id, pid, toolkit, windows and
+    /// responding (false: the app did not answer in time and is listed as last seen). Observes only
+    /// (observer tokens may call it).
     pub fn context_list_apps(&self, args: ContextListApps) -> PendingCall<'_, ContextListApps> {
         PendingCall::new(self, args)
     }

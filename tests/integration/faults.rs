@@ -120,6 +120,8 @@ async fn a_restarted_accessibility_bus_is_reconnected() {
 
 /// An app that stops answering (SIGSTOP: every call to it runs into the per-call timeout) is
 /// left out of a desktop snapshot with a warning naming it; the other apps are all there.
+/// App listings stay quick meanwhile and list it as last seen, not responding, until it
+/// answers again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stuck_app_leaves_a_partial_snapshot_with_a_warning() {
     let f = DesktopFixture::start().await;
@@ -143,7 +145,26 @@ async fn a_stuck_app_leaves_a_partial_snapshot_with_a_warning() {
         warnings.iter().any(|w| w.contains(&stuck_id) && w.contains("answer")),
         "a warning names {stuck_id}: {v}"
     );
+    let responding = |r: &Value, id: &str| {
+        let apps = ok(r)["apps"].as_array().cloned().unwrap_or_default();
+        apps.iter().find(|a| a["app_id"] == id).map(|a| a["responding"] == true)
+    };
+    for _ in 0..2 {
+        let (r, took) = timed(c.call("context.list_apps", json!({}))).await;
+        assert!(took < Duration::from_secs(2), "list_apps took {took:?} beside a stuck app");
+        assert_eq!(responding(&r, &live_id), Some(true), "{r}");
+        assert_eq!(responding(&r, &stuck_id), Some(false), "listed as last seen: {r}");
+    }
     drop(stopped);
+    let deadline = Instant::now() + DEADLINE;
+    loop {
+        let r = c.call("context.list_apps", json!({})).await;
+        if responding(&r, &stuck_id) == Some(true) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the app never answered again: {r}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     f.stop().await;
 }
 

@@ -49,7 +49,7 @@ pub static CONTEXT: Tool = Tool {
             "get_state",
             "apps, browsers, windows and the session's selection; each domain reports its own error",
         ),
-        observe("list_apps", "apps on the accessibility bus with app_id, pid, toolkit and windows"),
+        observe("list_apps", "apps on the accessibility bus with app_id, pid, toolkit, windows and responding (false: the app did not answer in time and is listed as last seen)"),
         Action {
             name: "get_app",
             summary: "select an app and return its snapshot; several matches give candidates",

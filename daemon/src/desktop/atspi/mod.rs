@@ -11,7 +11,7 @@ mod link;
 mod tree;
 mod trouble;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -33,6 +33,12 @@ const ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
 const PROPS: &str = "org.freedesktop.DBus.Properties";
 /// A call an app does not answer within this is treated as failed.
 const CALL_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long one app may take to describe itself for an app listing. Past it, the app is
+/// listed as last seen and marked not responding, so one hung app cannot hold up every
+/// listing for the whole call timeout.
+const LISTING_BUDGET: Duration = Duration::from_secs(1);
+/// The same for an app that did not answer the last listing: a short look whether it is back.
+const STALLED_PROBE: Duration = Duration::from_millis(150);
 
 /// An app on the bus.
 #[derive(Debug, Clone)]
@@ -44,6 +50,9 @@ pub struct AppInfo {
     pub toolkit_version: String,
     /// Top-level children: (name, role, path, active).
     pub windows: Vec<(String, String, String, bool)>,
+    /// False when the app did not answer the last listing in time (hung, stopped or very
+    /// busy); the rest is then what it last said.
+    pub responding: bool,
 }
 
 /// The pid in an app id (`app:<pid>`).
@@ -89,6 +98,10 @@ struct AppCache {
     children: Mutex<Option<(u64, Children)>>,
     /// bus name -> (pid, toolkit, version).
     facts: Mutex<HashMap<String, (u32, String, String)>>,
+    /// bus name -> what the app said when it last answered a listing in time.
+    last_seen: Mutex<HashMap<String, AppInfo>>,
+    /// Apps whose last listing ran out of time.
+    stalled: Mutex<HashSet<String>>,
     /// Ticks with every invalidation, for whoever turns app list changes into events. Shared
     /// by every connection a [`Link`] makes, so its receivers outlive a reconnection.
     changed: tokio::sync::watch::Sender<u64>,
@@ -100,14 +113,24 @@ impl AppCache {
             generation: AtomicU64::new(0),
             children: Mutex::new(None),
             facts: Mutex::new(HashMap::new()),
+            last_seen: Mutex::new(HashMap::new()),
+            stalled: Mutex::new(HashSet::new()),
             changed,
         }
     }
 
     fn invalidate(&self, gone: Option<&str>) {
         self.generation.fetch_add(1, Ordering::SeqCst);
-        if let (Some(name), Ok(mut facts)) = (gone, self.facts.lock()) {
-            facts.remove(name);
+        if let Some(name) = gone {
+            if let Ok(mut facts) = self.facts.lock() {
+                facts.remove(name);
+            }
+            if let Ok(mut seen) = self.last_seen.lock() {
+                seen.remove(name);
+            }
+            if let Ok(mut stalled) = self.stalled.lock() {
+                stalled.remove(name);
+            }
         }
         self.changed.send_modify(|n| *n = n.wrapping_add(1));
     }
@@ -318,15 +341,41 @@ impl A11y {
         Ok(kids)
     }
 
-    /// Every app on the bus with its pid, toolkit and top-level windows.
+    /// Every app on the bus with its pid, toolkit and top-level windows; an app that does not
+    /// answer in time is listed as it last answered, marked not responding.
     pub async fn apps(&self) -> Result<Vec<AppInfo>, Error> {
         let kids = self.registry_children().await?;
         let infos = join_all(
             kids.into_iter()
-                .map(|(bus, path)| async move { self.app_info(&bus, path.as_str()).await }),
+                .map(|(bus, path)| async move { self.listed(&bus, path.as_str()).await }),
         )
         .await;
         Ok(infos.into_iter().flatten().collect())
+    }
+
+    /// [`A11y::app_info`] within the listing budget (shorter for an app that missed it last
+    /// time), else the app as last seen; nothing for an app never seen answering.
+    async fn listed(&self, bus: &str, path: &str) -> Option<AppInfo> {
+        let stalled = self.apps.stalled.lock().is_ok_and(|s| s.contains(bus));
+        let budget = if stalled { STALLED_PROBE } else { LISTING_BUDGET };
+        match tokio::time::timeout(budget, self.app_info(bus, path)).await {
+            Ok(info) => {
+                if let Ok(mut s) = self.apps.stalled.lock() {
+                    s.remove(bus);
+                }
+                if let (Some(i), Ok(mut seen)) = (&info, self.apps.last_seen.lock()) {
+                    seen.insert(bus.to_owned(), i.clone());
+                }
+                info
+            }
+            Err(_) => {
+                if let Ok(mut s) = self.apps.stalled.lock() {
+                    s.insert(bus.to_owned());
+                }
+                let seen = self.apps.last_seen.lock().ok()?.get(bus).cloned()?;
+                Some(AppInfo { responding: false, ..seen })
+            }
+        }
     }
 
     /// pid, toolkit and version of the app at `bus`: fixed for its life, so fetched once.
@@ -371,6 +420,7 @@ impl A11y {
             toolkit,
             toolkit_version,
             windows,
+            responding: true,
         })
     }
 

@@ -16,6 +16,8 @@ pub struct AppView {
     pub pid: u32,
     pub toolkit: String,
     pub accessible: bool,
+    /// False when the app did not answer in time just now; the rest is as it last answered.
+    pub responding: bool,
     pub windows: Vec<AppWindow>,
 }
 
@@ -87,6 +89,7 @@ impl Desktop {
                     pid: a.pid,
                     toolkit,
                     accessible: true,
+                    responding: a.responding,
                     windows,
                 }
             })
