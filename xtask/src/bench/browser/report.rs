@@ -127,7 +127,7 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
         Err(why) => format!("skipped ({why})"),
     };
     writeln!(out, "peer: Playwright MCP {peer}")?;
-    writeln!(out, "{} rounds; per round {} snapshots, {} clicks, {} fills, {} screenshots after 2 warm-ups each; medians of the round medians (p90 likewise); each click, ours or bare, starts after a 50 ms pause", o.rounds, o.snapshots, o.clicks, o.fills, o.shots)?;
+    writeln!(out, "{} rounds; per round {} snapshots, {} clicks, {} fills, {} screenshots after 2 warm-ups each; medians of the round medians (p90 likewise); each click and screenshot, ours or bare, starts after a 50 ms pause", o.rounds, o.snapshots, o.clicks, o.fills, o.shots)?;
     for (i, p) in r.pages.iter().enumerate() {
         writeln!(out, "\n{}", PAGES[i].name)?;
         let line = |out: &mut std::io::StdoutLock<'_>, what: &str, s: Summary, extra: String| {
