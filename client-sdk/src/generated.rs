@@ -1245,8 +1245,9 @@ impl ActionArgs for BrowserTabMark {
     const ACTION: &'static str = "tab_mark";
 }
 
-/// `browser.snapshot`: ref-annotated accessibility outline; returns snapshot_id, mode
-/// full/incremental/continued, counts, truncation. Observes only (observer tokens may call it).
+/// `browser.snapshot`: ref-annotated accessibility outline of the page, its open shadow roots and
+/// its iframes (cross-site ones too); returns snapshot_id, mode full/incremental/continued, counts,
+/// truncation. Observes only (observer tokens may call it).
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserSnapshot {
     /// lines per page of the outline. Range 1..=5000. Default 300.
@@ -1811,8 +1812,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.snapshot`: ref-annotated accessibility outline; returns snapshot_id, mode
-    /// full/incremental/continued, counts, truncation. Observes only (observer tokens may call it).
+    /// `browser.snapshot`: ref-annotated accessibility outline of the page, its open shadow roots
+    /// and its iframes (cross-site ones too); returns snapshot_id, mode full/incremental/continued,
+    /// counts, truncation. Observes only (observer tokens may call it).
     pub fn browser_snapshot(&self, args: BrowserSnapshot) -> PendingCall<'_, BrowserSnapshot> {
         PendingCall::new(self, args)
     }

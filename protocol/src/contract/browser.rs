@@ -127,7 +127,7 @@ pub static BROWSER: Tool = Tool {
         act("tab_mark", "mark a tab deliverable or handoff with a note, or clear the mark; marks outlive the session", L::None)
             .opt(&[MARK_KIND, NOTE, CLEAR]).check(&[r::tab_pick_exclusive, r::tab_mark]),
         // Observing.
-        observe("snapshot", "ref-annotated accessibility outline; returns snapshot_id, mode full/incremental/continued, counts, truncation", L::None)
+        observe("snapshot", "ref-annotated accessibility outline of the page, its open shadow roots and its iframes (cross-site ones too); returns snapshot_id, mode full/incremental/continued, counts, truncation", L::None)
             .opt(&[LIMIT, SCOPE_REF, CURSOR, DISABLE_DIFFING, QUERY])
             .check(&[r::tab_pick_exclusive, r::cursor_alone]),
         observe("get_content", "the visible text of the page or of an element", L::ElementOptional),
