@@ -17,29 +17,44 @@ const STALE_REQUEST: Duration = Duration::from_secs(10);
 #[derive(Debug)]
 pub struct Net {
     inflight: Mutex<HashMap<String, Instant>>,
+    /// Requests seen ending, for a while: the start and end events come through separate
+    /// listeners, so a quick request's end can be handled before its start, which must then
+    /// not count as running (it would hold every settle until it goes stale).
+    ended: Mutex<HashMap<String, Instant>>,
     last: Mutex<Option<Instant>>,
     tick: watch::Sender<u64>,
 }
 
 impl Default for Net {
     fn default() -> Self {
-        Net { inflight: Mutex::default(), last: Mutex::default(), tick: watch::channel(0).0 }
+        Net {
+            inflight: Mutex::default(),
+            ended: Mutex::default(),
+            last: Mutex::default(),
+            tick: watch::channel(0).0,
+        }
     }
 }
 
 impl Net {
     pub fn started(&self, id: String) {
         let now = Instant::now();
-        let mut m = lock(&self.inflight);
-        m.retain(|_, t| now.duration_since(*t) < STALE_REQUEST);
-        m.insert(id, now);
-        drop(m);
+        if !lock(&self.ended).contains_key(&id) {
+            let mut m = lock(&self.inflight);
+            m.retain(|_, t| now.duration_since(*t) < STALE_REQUEST);
+            m.insert(id, now);
+        }
         self.touch(now);
     }
 
     pub fn finished(&self, id: &str) {
+        let now = Instant::now();
         lock(&self.inflight).remove(id);
-        self.touch(Instant::now());
+        let mut ended = lock(&self.ended);
+        ended.retain(|_, t| now.duration_since(*t) < STALE_REQUEST);
+        ended.insert(id.to_owned(), now);
+        drop(ended);
+        self.touch(now);
     }
 
     fn touch(&self, now: Instant) {
@@ -56,14 +71,16 @@ impl Net {
 }
 
 /// Resolves once the document has not mutated for `q` ms (then after two animation frames
-/// when visible, so the change is painted), or after `cap` ms.
+/// when visible, so the change is painted; a tab that paints no frame within 500 ms is taken
+/// as it is), or after `cap` ms.
 fn dom_quiet_js(q: u128, cap: u128) -> String {
     format!(
         "new Promise(res => {{ let t; let over = false; \
          const mo = new MutationObserver(() => {{ clearTimeout(t); t = setTimeout(done, {q}); }}); \
          function done() {{ if (over) return; over = true; mo.disconnect(); clearTimeout(cap); \
            if (document.visibilityState === 'visible') \
-             requestAnimationFrame(() => requestAnimationFrame(() => res(true))); \
+             {{ requestAnimationFrame(() => requestAnimationFrame(() => res(true))); \
+               setTimeout(() => res(true), 500); }} \
            else res(true); }} \
          const cap = setTimeout(() => {{ over = true; mo.disconnect(); res(false); }}, {cap}); \
          mo.observe(document, {{subtree: true, childList: true, attributes: true, characterData: true}}); \
@@ -108,5 +125,31 @@ impl Tab {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_counts_from_its_start_to_its_end_in_either_order() {
+        let since = Instant::now();
+        let net = Net::default();
+        net.started("a".into());
+        assert_eq!(net.busy_since(since).0, 1);
+        net.finished("a");
+        assert_eq!(net.busy_since(since).0, 0);
+        // The end handled before the start: the request is over, not running for good.
+        net.finished("b");
+        net.started("b".into());
+        assert_eq!(net.busy_since(since).0, 0);
+        // A redirect starts the same request again; it still ends once.
+        net.started("c".into());
+        net.started("c".into());
+        assert_eq!(net.busy_since(since).0, 1);
+        net.finished("c");
+        assert_eq!(net.busy_since(since).0, 0);
+        assert!(net.busy_since(since).1.is_some(), "activity is remembered");
     }
 }
