@@ -163,10 +163,21 @@ impl Tab {
         reveal: bool,
     ) -> Result<((f64, f64), Option<u64>), BrowserError> {
         let parent = self.conn.frame_parent(frame).await?;
+        self.frame_origin_in(frame, &parent, reveal).await
+    }
+
+    /// [`Tab::frame_origin`] for a frame whose parent target (the tab's, or a frame's) is
+    /// known already.
+    pub async fn frame_origin_in(
+        &self,
+        frame: &str,
+        parent: &str,
+        reveal: bool,
+    ) -> Result<((f64, f64), Option<u64>), BrowserError> {
         let (base, holder) = if parent == self.target_id {
             ((0.0, 0.0), None)
         } else {
-            (Box::pin(self.frame_origin(&parent, reveal)).await?.0, Some(parent.as_str()))
+            (Box::pin(self.frame_origin(parent, reveal)).await?.0, Some(parent))
         };
         let ctx = self.world(holder).await?;
         let owner = self.cmd_in(holder, "DOM.getFrameOwner", json!({"frameId": frame})).await?;

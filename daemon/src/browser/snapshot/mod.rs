@@ -175,9 +175,8 @@ pub async fn outline_marked(
     if frame.is_none() && items.iter().any(|(_, _, i)| i.x == 1) {
         // Parents come first, so a nested frame's `<iframe>` line is there when it is spliced.
         for (f, parent) in tab.conn.frame_tree(&tab.target_id).await.unwrap_or_default() {
-            let parent = (parent != tab.target_id).then_some(parent);
             // A frame that goes away meanwhile keeps its "not reachable" line.
-            let _ = splice_frame(tab, &f, parent.as_deref(), walked.view, &mut items).await;
+            let _ = splice_frame(tab, &f, &parent, walked.view, &mut items).await;
         }
     }
     Ok(lines(items))
@@ -208,19 +207,20 @@ async fn walk(tab: &Tab, frame: Option<&str>, opts: &Value) -> Result<(i64, Walk
 }
 
 /// Walk the cross-site frame `frame` and put its lines under its `<iframe>` line, which sits
-/// in the tab's own documents (`parent` None) or in the cross-site frame `parent`.
+/// in the target `parent_target`: the tab's own documents, or another cross-site frame.
 async fn splice_frame(
     tab: &Tab,
     frame: &str,
-    parent: Option<&str>,
+    parent_target: &str,
     view: Option<[f64; 2]>,
     items: &mut Vec<(Option<String>, i64, Item)>,
 ) -> Result<(), BrowserError> {
+    let parent = (parent_target != tab.target_id).then_some(parent_target);
     // A frame whose parent was not walked (unreachable itself, or out of scope) is left out.
     if parent.is_some_and(|p| !items.iter().any(|(f, _, _)| f.as_deref() == Some(p))) {
         return Ok(());
     }
-    let (origin, owner) = tab.frame_origin(frame, false).await?;
+    let (origin, owner) = tab.frame_origin_in(frame, parent_target, false).await?;
     let Some(owner) = owner else { return Ok(()) };
     let Some(at) =
         items.iter().position(|(f, _, i)| f.as_deref() == parent && i.i == owner && i.x == 1)
