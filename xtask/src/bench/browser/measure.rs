@@ -241,9 +241,8 @@ async fn ours(
 
     // Ours and the bare call take turns, so drift hits both alike, each after the same idle
     // pause: back to back, a capture that starts the moment the other client's ends waits
-    // on what Chromium and the two CPUs still do for that one (ours 4-9 ms longer when the
-    // bare call goes first, measured with a plain client too), which is not what an agent
-    // meets.
+    // on what Chromium and the two CPUs still do for that one (ours 4-15 ms longer in most
+    // such runs, with a plain Python client too), which is not what an agent meets.
     let (mut mine, mut floor) = (Vec::new(), Vec::new());
     for k in 0..WARMUP + o.shots {
         tokio::time::sleep(IDLE).await;
