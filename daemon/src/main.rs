@@ -54,6 +54,11 @@ struct Cli {
     /// Without it only the defaults apply: no file:, chrome: or javascript: navigation.
     #[arg(long)]
     policy: Option<PathBuf>,
+    /// A directory whose files a client may hand to a page (browser.upload); repeatable.
+    /// Default: the state dir's files/ and downloads/. The token file, the policy file and
+    /// the state dir's other files are never reachable, whatever the roots.
+    #[arg(long = "files-root", value_name = "DIR")]
+    files_root: Vec<PathBuf>,
     /// Seconds a session with no connection stays resumable.
     #[arg(long, default_value_t = 600)]
     session_ttl_secs: u64,
@@ -186,6 +191,9 @@ async fn serve(
     if let Some(path) = &cli.policy {
         config.policy = glovebox_daemon::approval::policy::Policy::load(path)?;
     }
+    let secrets = config.token_file.iter().chain(cli.policy.iter()).cloned().collect();
+    config.files =
+        glovebox_daemon::files::FileRoots::new(&cli.state_dir, cli.files_root.clone(), secrets);
     config.backends = backends;
     config.browser = Some(browser);
     config.desktop = desktop_backend;

@@ -145,7 +145,8 @@ pub async fn call(
     let want_capture = options.capture != Some(false);
     let body = move |op: OpContext| {
         let op_id = op.op_id.clone();
-        d.events.publish(
+        d.events.publish_for(
+            session.creator,
             "ops",
             "started",
             json!({"op_id": op_id, "session": session.id, "method": method}),
@@ -184,6 +185,7 @@ pub async fn call(
     };
     let events = daemon.clone();
     let session_id = caller.session.id.clone();
+    let owner = caller.session.creator;
     let (held_daemon, held_session) = (daemon.clone(), caller.session.clone());
     // An op that failed, timed out or was cancelled releases every key and button the
     // session holds before its answer goes out, so nothing stays pressed behind an error.
@@ -194,7 +196,8 @@ pub async fn call(
     };
     let on_done = move |entry: &ops::OpEntry| {
         let status = entry.status();
-        events.events.publish(
+        events.events.publish_for(
+            owner,
             "ops",
             "finished",
             json!({"op_id": status.op_id, "session": session_id, "state": status.state,
@@ -243,7 +246,12 @@ fn approve(
             match daemon.approvals.check(&session.id, op_id, fingerprint, &method, &rule, &args)? {
                 Gate::Run => Ok(()),
                 Gate::Wait(approval) => {
-                    daemon.events.publish("approvals", "requested", approval.clone());
+                    daemon.events.publish_for(
+                        session.creator,
+                        "approvals",
+                        "requested",
+                        approval.clone(),
+                    );
                     Err(DaemonError::ApprovalRequired { rule, approval })
                 }
             }

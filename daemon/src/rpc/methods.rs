@@ -86,7 +86,15 @@ pub fn module(
         "events.subscribe",
         EVENT_NOTIFICATION,
         "events.unsubscribe",
-        |p, pending, d, _ext| async move { subscribe((*d).clone(), p, pending).await },
+        |p, pending, d, ext| async move {
+            let viewer = ext
+                .get::<Arc<Conn>>()
+                .map(|c| crate::events::Viewer { owner: c.owner, approver: c.role.can_approve() });
+            match viewer {
+                Some(viewer) => subscribe((*d).clone(), p, pending, viewer).await,
+                None => pending.reject(err(DaemonError::HandshakeRequired)).await,
+            }
+        },
     )?;
     for tool in TOOLS {
         for action in tool.actions {
@@ -125,7 +133,7 @@ async fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     let actor = conn.role.can_act();
     let (session, resumed) = d
         .sessions
-        .attach_waiting(params.session.as_deref(), conn.id, actor, RESUME_GRACE)
+        .attach_waiting(params.session.as_deref(), conn.id, conn.owner, actor, RESUME_GRACE)
         .await
         .map_err(err)?;
     if !conn.bind(session.clone()) {
@@ -134,7 +142,12 @@ async fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     }
     let client = params.client.unwrap_or_default();
     tracing::info!(session = %session.id, resumed, role = conn.role.as_str(), client = %client.name, "hello");
-    d.events.publish("session", "attached", json!({"session": session.id, "resumed": resumed}));
+    d.events.publish_for(
+        session.creator,
+        "session",
+        "attached",
+        json!({"session": session.id, "resumed": resumed}),
+    );
     let result = HelloResult {
         protocol: PROTOCOL_VERSION,
         daemon: PeerInfo { name: "gloveboxd".into(), version: env!("CARGO_PKG_VERSION").into() },
@@ -196,7 +209,7 @@ fn pause(d: &Arc<Daemon>, ext: &Extensions, paused: bool) -> RpcResult {
     let s = session_of(&conn)?;
     s.set_paused(paused);
     let kind = if paused { "paused" } else { "resumed" };
-    d.events.publish("session", kind, json!({"session": s.id}));
+    d.events.publish_for(s.creator, "session", kind, json!({"session": s.id}));
     Ok(json!({"session_id": s.id, "paused": paused}))
 }
 
@@ -206,7 +219,7 @@ fn close(d: &Arc<Daemon>, ext: &Extensions) -> RpcResult {
     if conn.role.can_act() {
         d.ops.cancel_session(&s.id);
         d.sessions.remove(&s.id);
-        d.events.publish("session", "closed", json!({"session": s.id}));
+        d.events.publish_for(s.creator, "session", "closed", json!({"session": s.id}));
     }
     Ok(json!({"session_id": s.id, "closed": conn.role.can_act()}))
 }
@@ -374,7 +387,16 @@ fn answer(d: &Arc<Daemon>, p: &Params<'_>, grant: bool) -> RpcResult {
     let r: ApprovalRef = parse(method, p)?;
     let answered = d.approvals.answer(&r.approval_id, grant).map_err(err)?;
     let kind = if grant { "granted" } else { "denied" };
-    d.events.publish("approvals", kind, answered.clone());
+    match answered["session"].as_str().and_then(|id| d.sessions.get(id)) {
+        Some(s) => d.events.publish_for(s.creator, "approvals", kind, answered.clone()),
+        // The session is gone: only admins and approvers hear of it.
+        None => d.events.publish_for(
+            crate::session::Owner::nobody(),
+            "approvals",
+            kind,
+            answered.clone(),
+        ),
+    }
     Ok(answered)
 }
 
@@ -389,6 +411,7 @@ async fn subscribe(
     d: Arc<Daemon>,
     p: Params<'static>,
     pending: jsonrpsee::PendingSubscriptionSink,
+    viewer: crate::events::Viewer,
 ) {
     let params: SubscribeParams = match parse("events.subscribe", &p) {
         Ok(v) => v,
@@ -407,7 +430,7 @@ async fn subscribe(
     loop {
         tokio::select! {
             _ = sink.closed() => return,
-            ev = next_event(&mut rx, &topics) => {
+            ev = next_event(&mut rx, &topics, &viewer) => {
                 let Some(ev) = ev else { return };
                 let Ok(msg) = serde_json::value::to_raw_value(&ev) else { continue };
                 if sink.send(msg).await.is_err() {

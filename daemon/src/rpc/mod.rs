@@ -37,7 +37,10 @@ fn plain(status: StatusCode, body: &serde_json::Value) -> Response<HttpBody> {
 }
 
 /// Check the upgrade request: path, origin, token. `Err` is the HTTP answer to send instead.
-fn admit<B>(daemon: &Daemon, req: &Request<B>) -> Result<auth::Role, Box<Response<HttpBody>>> {
+fn admit<B>(
+    daemon: &Daemon,
+    req: &Request<B>,
+) -> Result<(auth::Role, crate::session::Owner), Box<Response<HttpBody>>> {
     if req.uri().path() != "/rpc" {
         return Err(Box::new(plain(
             StatusCode::NOT_FOUND,
@@ -71,7 +74,11 @@ fn admit<B>(daemon: &Daemon, req: &Request<B>) -> Result<auth::Role, Box<Respons
             &json!({"error": "/rpc speaks JSON-RPC over WebSocket; open a WebSocket"}),
         )));
     }
-    Ok(role)
+    let owner = crate::session::Owner::of_token(
+        token.as_deref().unwrap_or_default(),
+        role == auth::Role::Admin,
+    );
+    Ok((role, owner))
 }
 
 fn healthz(daemon: &Daemon) -> Response<HttpBody> {
@@ -130,11 +137,11 @@ pub async fn serve(
                 if req.uri().path() == "/healthz" && req.method() == http::Method::GET {
                     return Ok::<_, BoxError>(healthz(&daemon));
                 }
-                let role = match admit(&daemon, &req) {
-                    Ok(role) => role,
+                let (role, owner) = match admit(&daemon, &req) {
+                    Ok(admitted) => admitted,
                     Err(resp) => return Ok(*resp),
                 };
-                let conn = Conn::new(role);
+                let conn = Conn::new(role, owner);
                 tracing::debug!(conn = conn.id, %peer, role = role.as_str(), "websocket opened");
                 req.extensions_mut().insert(conn.clone());
                 let closed = svc.on_session_closed();
@@ -151,7 +158,8 @@ pub async fn serve(
                         if conn.role.can_act() {
                             crate::dispatch::release_held(&daemon, session);
                         }
-                        daemon.events.publish(
+                        daemon.events.publish_for(
+                            session.creator,
                             "session",
                             "detached",
                             json!({"session": session.id}),
