@@ -103,6 +103,9 @@ impl Daemon {
         }
         if let Some(b) = &daemon.config.browser {
             b.set_event_sink(sink("browser"));
+            let policy = daemon.config.policy.clone();
+            let sub_requests = policy.has_host_rules();
+            b.guard().set_judge(Arc::new(move |url: &str| policy.judge_url(url)), sub_requests);
         }
         daemon
     }

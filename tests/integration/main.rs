@@ -12,5 +12,6 @@ mod handshake;
 mod ops;
 mod props;
 mod sdk;
+mod security;
 mod settle;
 mod transport;

@@ -147,6 +147,18 @@ impl Policy {
         Decision { verdict: Verdict::Allow, rule: None }
     }
 
+    /// [`Policy::judge_navigation`] as the browser's guard takes it.
+    pub fn judge_url(&self, url: &str) -> crate::browser::guard::Verdict {
+        use crate::browser::guard::Verdict as G;
+        let d = self.judge_navigation(url);
+        let rule = d.rule.unwrap_or_default();
+        match d.verdict {
+            Verdict::Allow => G::Allow,
+            Verdict::Deny => G::Deny { rule },
+            Verdict::Ask => G::Ask { rule },
+        }
+    }
+
     /// Whether any rule names hosts: then the browser's guard also checks sub-requests.
     pub fn has_host_rules(&self) -> bool {
         self.rules.iter().any(|r| r.class == ActionClass::Navigate && !r.hosts.is_empty())

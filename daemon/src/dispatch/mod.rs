@@ -8,6 +8,7 @@ mod computer;
 mod context;
 mod context_browser;
 mod context_desktop;
+mod effects;
 pub mod ops;
 mod settle;
 mod table;
@@ -154,9 +155,14 @@ pub async fn call(
         let (daemon, session_id, deadline) = (d.clone(), session.id.clone(), op.deadline);
         let ctx = Ctx { daemon: d, session, op };
         let started = Instant::now();
+        let browsers = daemon.config.browser.clone();
         let fut = handler(ctx, checked);
         async move {
-            let out = fut.await.map_err(|e| e.to_data())?;
+            let mark = match &browsers {
+                Some(b) if tool.name != "computer" => Some(b.effects_mark().await),
+                _ => None,
+            };
+            let mut out = fut.await.map_err(|e| e.to_data())?;
             let exec_ms = started.elapsed().as_secs_f64() * 1000.0;
             let after = if want_capture {
                 let span = settle::Span { started, ended: Instant::now() };
@@ -165,6 +171,9 @@ pub async fn call(
             } else {
                 settle::After::default()
             };
+            if let (Some(b), Some(mark)) = (&browsers, &mark) {
+                effects::name_blocked(b, mark, &mut out);
+            }
             let tokens = after.tokens(&out.result);
             Ok(OpOutcome {
                 op_id,
