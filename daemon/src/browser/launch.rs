@@ -51,12 +51,13 @@ pub async fn start_piped(
     program: &str,
     profile: &Path,
     env: &[(String, String)],
+    listener: std::sync::Arc<tokio::net::TcpListener>,
 ) -> Result<(u32, super::pipe::Relay), BrowserError> {
     clear_locks(profile);
     let (pid, to_browser, from_browser) = supervisor
         .spawn_piped("chromium", &argv(program, profile, None), env)
         .map_err(|e| BrowserError::Unavailable(format!("cannot start chromium: {e}")))?;
-    match super::pipe::Relay::start(to_browser, from_browser).await {
+    match super::pipe::Relay::start(listener, to_browser, from_browser).await {
         Ok(relay) => Ok((pid, relay)),
         Err(e) => {
             let _ = supervisor.stop_pid(pid);

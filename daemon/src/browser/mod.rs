@@ -192,6 +192,8 @@ pub struct Browsers {
     restarts: std::sync::atomic::AtomicU32,
     /// The policy inside every browser the daemon drives.
     guard: Arc<guard::Guard>,
+    /// Where the default browser's relay listens, kept across restarts (its id stays).
+    relay_listener: tokio::sync::OnceCell<Arc<tokio::net::TcpListener>>,
     /// Debugging ports of browsers the operator allowed (`--browser-allow`).
     allowed: Mutex<Vec<u16>>,
 }
@@ -218,6 +220,7 @@ impl Browsers {
             marks: Mutex::new(()),
             restarts: std::sync::atomic::AtomicU32::new(0),
             guard: Arc::default(),
+            relay_listener: tokio::sync::OnceCell::new(),
             allowed: Mutex::new(Vec::new()),
         }
     }
@@ -317,8 +320,12 @@ impl Browsers {
             self.restarts.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         }
         let profile = self.state_dir.join("chromium-profile");
+        let listener = self.relay_listener.get_or_try_init(pipe::Relay::listener).await?.clone();
+        // The old relay stops taking connections before the new one starts.
+        *d = None;
         let (pid, relay) =
-            launch::start_piped(&self.supervisor, &self.program, &profile, &self.env).await?;
+            launch::start_piped(&self.supervisor, &self.program, &profile, &self.env, listener)
+                .await?;
         let port = relay.port;
         *d = Some(DefaultChrome { port, pid, relay: Arc::new(relay) });
         Ok(format!("chrome-{port}"))

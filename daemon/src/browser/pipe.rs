@@ -40,12 +40,24 @@ impl Drop for Relay {
 }
 
 impl Relay {
-    /// Relays `to_browser` (its fd 3) and `from_browser` (its fd 4).
-    pub async fn start(to_browser: OwnedFd, from_browser: OwnedFd) -> Result<Relay, BrowserError> {
+    /// A loopback listener for relays: one per browser slot, so a restarted browser keeps its
+    /// port and with it its id.
+    pub async fn listener() -> Result<Arc<tokio::net::TcpListener>, BrowserError> {
+        let l = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+            .await
+            .map_err(|e| BrowserError::Unavailable(format!("DevTools relay: {e}")))?;
+        Ok(Arc::new(l))
+    }
+
+    /// Relays `to_browser` (its fd 3) and `from_browser` (its fd 4) on `listener`.
+    pub async fn start(
+        listener: Arc<tokio::net::TcpListener>,
+        to_browser: OwnedFd,
+        from_browser: OwnedFd,
+    ) -> Result<Relay, BrowserError> {
         let fail = |e: std::io::Error| BrowserError::Unavailable(format!("DevTools pipe: {e}"));
         let writer = pipe::Sender::from_owned_fd(to_browser).map_err(fail)?;
         let reader = pipe::Receiver::from_owned_fd(from_browser).map_err(fail)?;
-        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await.map_err(fail)?;
         let port = listener.local_addr().map_err(fail)?.port();
         let mut secret = [0u8; 16];
         getrandom::fill(&mut secret)
@@ -110,7 +122,7 @@ async fn read_pipe(
 }
 
 async fn accept(
-    listener: tokio::net::TcpListener,
+    listener: Arc<tokio::net::TcpListener>,
     path: String,
     inbox: Inbox,
     writer: Arc<tokio::sync::Mutex<pipe::Sender>>,
@@ -170,4 +182,36 @@ fn admit(
         return Err(refuse(StatusCode::CONFLICT));
     }
     Ok(resp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(path: &str, origin: Option<&str>) -> Request {
+        let mut r = Request::builder().uri(format!("ws://127.0.0.1:1{path}"));
+        if let Some(o) = origin {
+            r = r.header("Origin", o);
+        }
+        r.body(()).expect("request")
+    }
+
+    #[test]
+    fn only_the_daemons_own_client_gets_in() {
+        let (_tx, rx) = mpsc::unbounded_channel::<String>();
+        let inbox: Inbox = Arc::new(Mutex::new(Some(rx)));
+        let path = "/devtools/browser/0123";
+        let status = |req: Request| {
+            admit(&req, Response::new(()), path, &inbox)
+                .map_or_else(|e| e.status().as_u16(), |_| 101)
+        };
+        assert_eq!(status(request(path, None)), 101);
+        assert_eq!(status(request(path, Some("http://127.0.0.1:8000"))), 403, "a page's socket");
+        assert_eq!(status(request(path, Some("null"))), 403, "a sandboxed page's socket");
+        assert_eq!(status(request("/devtools/browser/guess", None)), 404);
+        assert_eq!(status(request("/json/version", None)), 404);
+        let taken = lock(&inbox).take();
+        assert_eq!(status(request(path, None)), 409, "one client at a time");
+        drop(taken);
+    }
 }
