@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 
 use crate::error::DaemonError;
 
+/// The largest file `files.put` stores.
+pub const MAX_PUT: usize = 8 * 1024 * 1024;
+
 /// The roots and what stays outside them.
 #[derive(Debug, Clone)]
 pub struct FileRoots {
@@ -51,6 +54,47 @@ impl FileRoots {
         }
         self.check(given, &real)?;
         Ok(real)
+    }
+
+    /// Stores `bytes` as `name` in the first root (mode 0600) for a later upload; returns
+    /// its path. `name` is a plain file name.
+    pub fn put(&self, name: &str, bytes: &[u8]) -> Result<PathBuf, DaemonError> {
+        let plain = !name.is_empty()
+            && name.len() <= 255
+            && !name.contains(['/', '\\', '\0'])
+            && name != "."
+            && name != "..";
+        if !plain {
+            return Err(DaemonError::Contract(glovebox_protocol::contract::Violation::new(
+                "name",
+                "name must be a plain file name of 1 to 255 bytes, without / or ..",
+            )));
+        }
+        if bytes.len() > MAX_PUT {
+            return Err(DaemonError::Contract(glovebox_protocol::contract::Violation::new(
+                "data",
+                format!("the file is {} bytes; files.put takes at most {MAX_PUT}", bytes.len()),
+            )));
+        }
+        let Some(root) = self.roots.first() else {
+            return Err(self.outside(name, "has no root to go to"));
+        };
+        let path = root.join(name);
+        let failed =
+            |e: std::io::Error| DaemonError::ActionFailed(format!("cannot store {name}: {e}"));
+        std::fs::create_dir_all(root).map_err(failed)?;
+        // A symlink planted under the name is replaced, never followed.
+        let _ = std::fs::remove_file(&path);
+        use std::io::Write as _;
+        use std::os::unix::fs::OpenOptionsExt as _;
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&path)
+            .map_err(failed)?;
+        f.write_all(bytes).map_err(failed)?;
+        Ok(path)
     }
 
     fn check(&self, given: &str, real: &Path) -> Result<(), DaemonError> {
@@ -115,6 +159,13 @@ mod tests {
         assert!(wide
             .readable(&state.join("browser-tab-marks.json").display().to_string())
             .is_err());
+        // files.put stores plain names in files/, where an upload finds them.
+        assert!(roots.put("../token", b"x").is_err());
+        assert!(roots.put("a/b", b"x").is_err());
+        let _ = std::os::unix::fs::symlink(state.join("token"), state.join("files/planted"));
+        let put = roots.put("planted", b"mine").expect("stored");
+        assert_eq!(std::fs::read(state.join("token")).expect("token"), b"t", "not followed");
+        assert_eq!(roots.readable("planted").expect("readable"), put.canonicalize().expect("c"));
         let _ = std::fs::remove_dir_all(&base);
     }
 }

@@ -169,6 +169,20 @@ async fn the_browser_and_the_state_dir_are_out_of_a_pages_reach() {
     }
     assert_eq!(eval(&mut c, "document.getElementById('file').files.length").await, 0);
 
+    // A remote client puts a file into files/ first, then uploads it by name.
+    let put = c.call("files.put", json!({"name": "report.txt", "data": "aGVsbG8="})).await;
+    assert_eq!(put["result"]["bytes"], 5, "{put}");
+    ok(&mut c, "browser.upload", json!({"selector": "#file", "files": ["report.txt"]})).await;
+    assert_eq!(eval(&mut c, "document.getElementById('file').files[0].size").await, 5);
+    for bad in [json!({"name": "../token", "data": ""}), json!({"name": "x", "data": "%%"})] {
+        let r = c.call("files.put", bad.clone()).await;
+        assert_eq!(code(&r), "CONTRACT_VIOLATION", "{bad}: {r}");
+    }
+    let mut watcher = Raw::connect(&env.daemon.url(), Some(OBSERVER)).await.expect("observer");
+    watcher.hello(None).await;
+    let r = watcher.call("files.put", json!({"name": "y", "data": ""})).await;
+    assert_eq!(code(&r), "FORBIDDEN", "{r}");
+
     // Every unknown parameter is refused, null or not; the tab lives.
     let tab = ok(&mut c, "browser.tab_new", json!({"url": env.site.url("refs.html")})).await;
     let tab_id = tab["result"]["tab_id"].as_str().expect("tab").to_owned();

@@ -79,6 +79,7 @@ pub fn module(
     })?;
     m.register_async_method("approval.grant", |p, d, _| async move { answer(&d, &p, true) })?;
     m.register_async_method("approval.deny", |p, d, _| async move { answer(&d, &p, false) })?;
+    m.register_async_method("files.put", |p, d, _| async move { files_put(&d, &p) })?;
     m.register_async_method("rpc.discover", |_, _, _| async move {
         Ok::<_, ErrorObjectOwned>(docs::openrpc(env!("CARGO_PKG_VERSION")))
     })?;
@@ -375,6 +376,26 @@ fn capture_get(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     d.captures.get(&s.id, &r.capture_id).ok_or_else(|| {
         err(DaemonError::TargetNotFound { kind: "capture", id: r.capture_id.clone() })
     })
+}
+
+fn files_put(d: &Arc<Daemon>, p: &Params<'_>) -> RpcResult {
+    use base64::Engine as _;
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Put {
+        name: String,
+        data: String,
+    }
+    let r: Put = parse("files.put", p)?;
+    let bytes =
+        base64::engine::general_purpose::STANDARD.decode(r.data.as_bytes()).map_err(|e| {
+            err(DaemonError::Contract(contract::Violation::new(
+                "data",
+                format!("data must be base64: {e}"),
+            )))
+        })?;
+    let path = d.config.files.put(&r.name, &bytes).map_err(err)?;
+    Ok(json!({"name": r.name, "path": path, "bytes": bytes.len()}))
 }
 
 fn answer(d: &Arc<Daemon>, p: &Params<'_>, grant: bool) -> RpcResult {
