@@ -11,6 +11,7 @@ mod fuzz;
 mod handshake;
 mod ops;
 mod props;
+mod results;
 mod sdk;
 mod security;
 mod settle;

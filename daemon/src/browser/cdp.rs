@@ -27,6 +27,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::watch;
 
+use super::effects::Effect;
 use super::frames::Frames;
 use super::settle::Net;
 use super::{lock, tab_id_of, BrowserError, Invalidator};
@@ -102,6 +103,8 @@ pub struct Conn {
     live: Arc<Mutex<std::collections::HashSet<String>>>,
     /// The policy inside the browser.
     guard: Arc<super::guard::Guard>,
+    /// What happened in the browser, for the results of the actions that caused it.
+    effects: Arc<super::effects::Log>,
 }
 
 impl std::fmt::Debug for Conn {
@@ -164,6 +167,7 @@ impl Conn {
         invalidator: Invalidator,
         events: SinkSlot,
         guard: Arc<super::guard::Guard>,
+        effects: Arc<super::effects::Log>,
     ) -> Result<Arc<Conn>, BrowserError> {
         let port = endpoint.port;
         let config = HandlerConfig { viewport: None, ..HandlerConfig::default() };
@@ -213,6 +217,7 @@ impl Conn {
             frames: Frames::default(),
             live: Arc::default(),
             guard: guard.clone(),
+            effects,
         });
         conn.watch_browser(endpoint.downloads.as_deref()).await;
         let guard_tasks = guard.listen(&conn).await?;
@@ -234,12 +239,14 @@ impl Conn {
         let created = self.browser.event_listener::<EventTargetCreated>().await;
         let destroyed = self.browser.event_listener::<EventTargetDestroyed>().await;
         if let (Ok(mut created), Ok(mut destroyed)) = (created, destroyed) {
-            let (id1, pages1) = (id.clone(), pages.clone());
+            let (id1, pages1, log) = (id.clone(), pages.clone(), self.effects.clone());
             tasks.push(tokio::spawn(async move {
                 while let Some(ev) = created.next().await {
                     let t = &ev.target_info;
                     let target: &str = t.target_id.as_ref();
                     if t.r#type == "page" && lock(&pages1).insert(target.to_owned()) {
+                        let opened = Effect::Opened { url: t.url.clone() };
+                        log.push(&id1, Some(tab_id_of(target)), opened);
                         slot.emit(
                             "tab.created",
                             json!({"browser_id": id1,
@@ -273,12 +280,31 @@ impl Conn {
             if let (Ok(mut begins), Ok(mut progress)) = (begins, progress) {
                 let names: Arc<Mutex<HashMap<String, (String, String)>>> = Arc::default();
                 let names2 = names.clone();
+                let (log, log2, dir2, id2, live) = (
+                    self.effects.clone(),
+                    self.effects.clone(),
+                    downloads.to_path_buf(),
+                    id.clone(),
+                    self.live.clone(),
+                );
                 tasks.push(tokio::spawn(async move {
                     while let Some(ev) = begins.next().await {
                         lock(&names2).insert(
                             ev.guid.clone(),
                             (ev.url.clone(), ev.suggested_filename.clone()),
                         );
+                        // A tab's own frame id is its target id.
+                        let frame: &str = ev.frame_id.as_ref();
+                        let tab = lock(&live).contains(frame).then(|| tab_id_of(frame));
+                        let path = dir2.join(&ev.suggested_filename).display().to_string();
+                        let d = Effect::Download {
+                            guid: ev.guid.clone(),
+                            url: ev.url.clone(),
+                            path,
+                            state: "in_progress".into(),
+                            bytes: 0,
+                        };
+                        log.push(&id2, tab, d);
                     }
                 }));
                 let dir = downloads.to_path_buf();
@@ -297,6 +323,8 @@ impl Conn {
                         } else {
                             "canceled"
                         };
+                        let bytes = ev.received_bytes as u64;
+                        log2.download_progress(&ev.guid, state, bytes, Some(&path));
                         slot3.emit(
                             "download.finished",
                             json!({"browser_id": id,
@@ -320,6 +348,10 @@ impl Conn {
 
     pub fn guard(&self) -> &super::guard::Guard {
         &self.guard
+    }
+
+    pub fn effects(&self) -> &super::effects::Log {
+        &self.effects
     }
 
     pub(super) fn events_slot(&self) -> SinkSlot {
@@ -458,12 +490,16 @@ impl Conn {
         let who = json!({"browser_id": self.browser_id, "tab_id": tab_id});
         let invalidator = self.invalidator.clone();
         let (events, events2) = (self.events.clone(), self.events.clone());
+        let (log, browser_id, nav_tab) =
+            (self.effects.clone(), self.browser_id.clone(), tab_id.clone());
         let mut tab = who.clone();
         let t1 = tokio::spawn(async move {
             while let Some(ev) = navs.next().await {
                 if ev.frame.parent_id.is_some() {
                     continue;
                 }
+                let url = ev.frame.url.clone();
+                log.push(&browser_id, Some(nav_tab.clone()), Effect::Navigated { url });
                 let reason = format!("the tab navigated to {}", ev.frame.url);
                 if let Some(f) = lock(&invalidator).clone() {
                     f(&key, &reason);

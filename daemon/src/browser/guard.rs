@@ -3,13 +3,14 @@
 //! frames, popups, each redirect hop; with host rules every sub-request too), whoever started
 //! it: a link, `location`, a form, `window.open`, a meta refresh. The policy's verdict lets it
 //! go or fails it (`BlockedByClient`, so the served host never sees it); a blocked one becomes
-//! a `navigation_blocked` event and is kept for the result of the action that caused it.
+//! a `navigation_blocked` event and an entry of the effects log, for the result of the action
+//! that caused it.
 //!
 //! Requests the daemon started itself (`browser.navigate` and friends) were judged by the op
 //! pipeline already: an `ask` verdict passes for them and their redirects, `deny` never does.
 
 use std::collections::{HashSet, VecDeque};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
@@ -19,9 +20,9 @@ use chromiumoxide::cdp::browser_protocol::fetch::{
 };
 use chromiumoxide::cdp::browser_protocol::network::{ErrorReason, ResourceType};
 use futures::StreamExt;
-use serde::Serialize;
 use serde_json::json;
 
+use super::effects::Effect;
 use super::{lock, BrowserError};
 
 /// What the policy says of one URL.
@@ -41,24 +42,10 @@ pub enum Verdict {
 /// The policy, as the browser backend sees it.
 pub type Judge = Arc<dyn Fn(&str) -> Verdict + Send + Sync>;
 
-/// How many blocked requests are kept for results; older ones are only in the events.
+/// Daemon-started requests remembered (for their redirect hops).
 const KEPT: usize = 256;
 /// How long a daemon-started navigation waits for its request to be seen.
 const EXPECTED_FOR: Duration = Duration::from_secs(30);
-
-/// One request the guard failed.
-#[derive(Debug, Clone, Serialize)]
-pub struct Blocked {
-    #[serde(skip)]
-    pub seq: u64,
-    #[serde(skip)]
-    pub browser_id: String,
-    /// The tab it came from, when the guard could tell.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tab_id: Option<String>,
-    pub url: String,
-    pub rule: String,
-}
 
 /// Shared by every browser connection of the daemon.
 #[derive(Default)]
@@ -69,8 +56,6 @@ pub struct Guard {
     expected: Mutex<Vec<(String, String, Instant)>>,
     /// Requests passed as daemon-started: their redirect hops pass an `ask` too.
     passed: Mutex<VecDeque<String>>,
-    blocked: Mutex<VecDeque<Blocked>>,
-    seq: AtomicU64,
 }
 
 impl std::fmt::Debug for Guard {
@@ -85,25 +70,6 @@ impl Guard {
     pub fn set_judge(&self, judge: Judge, sub_requests: bool) {
         *lock(&self.judge) = Some(judge);
         self.sub_requests.store(sub_requests, Ordering::SeqCst);
-    }
-
-    /// The mark to pass to [`Guard::blocked_since`] later.
-    pub fn mark(&self) -> u64 {
-        self.seq.load(Ordering::SeqCst)
-    }
-
-    /// Requests blocked after `mark` in `browser_id` whose tab `tab` accepts.
-    pub fn blocked_since(
-        &self,
-        mark: u64,
-        browser_id: &str,
-        tab: impl Fn(Option<&str>) -> bool,
-    ) -> Vec<Blocked> {
-        lock(&self.blocked)
-            .iter()
-            .filter(|b| b.seq > mark && b.browser_id == browser_id && tab(b.tab_id.as_deref()))
-            .cloned()
-            .collect()
     }
 
     /// The daemon is about to load `url` in frame `frame_id` (a tab's target id).
@@ -213,18 +179,8 @@ impl Guard {
                     json!({"browser_id": browser_id, "tab_id": tab_id,
                            "url": ev.request.url, "rule": rule}),
                 );
-                let b = Blocked {
-                    seq: guard.seq.fetch_add(1, Ordering::SeqCst) + 1,
-                    browser_id: browser_id.clone(),
-                    tab_id,
-                    url: ev.request.url.clone(),
-                    rule,
-                };
-                let mut kept = lock(&guard.blocked);
-                kept.push_back(b);
-                if kept.len() > KEPT {
-                    kept.pop_front();
-                }
+                let url = ev.request.url.clone();
+                conn.effects().push(&browser_id, tab_id, Effect::Blocked { url, rule });
             }
         });
         Ok(vec![task])

@@ -11,6 +11,7 @@ pub mod actions;
 pub mod annotate;
 pub mod cdp;
 pub mod discovery;
+pub mod effects;
 pub mod frames;
 pub mod guard;
 pub mod input;
@@ -142,7 +143,7 @@ pub fn target_key(browser_id: &str, tab_id: &str) -> String {
 /// What was open and blocked before an action, to tell what the action caused.
 #[derive(Debug, Clone, Default)]
 pub struct EffectsMark {
-    guard: u64,
+    seq: u64,
     tabs: Vec<String>,
 }
 
@@ -192,6 +193,8 @@ pub struct Browsers {
     restarts: std::sync::atomic::AtomicU32,
     /// The policy inside every browser the daemon drives.
     guard: Arc<guard::Guard>,
+    /// What happened in them, for results.
+    effects: Arc<effects::Log>,
     /// Where the default browser's relay listens, kept across restarts (its id stays).
     relay_listener: tokio::sync::OnceCell<Arc<tokio::net::TcpListener>>,
     /// Debugging ports of browsers the operator allowed (`--browser-allow`).
@@ -220,6 +223,7 @@ impl Browsers {
             marks: Mutex::new(()),
             restarts: std::sync::atomic::AtomicU32::new(0),
             guard: Arc::default(),
+            effects: Arc::default(),
             relay_listener: tokio::sync::OnceCell::new(),
             allowed: Mutex::new(Vec::new()),
         }
@@ -243,24 +247,24 @@ impl Browsers {
         &self.guard
     }
 
-    /// Where the guard stands and which tabs are open, before an action.
+    /// Where the effects log stands and which tabs are open, before an action.
     pub async fn effects_mark(&self) -> EffectsMark {
         let mut tabs = Vec::new();
         for c in self.conns.lock().await.values() {
             tabs.extend(c.live_tabs());
         }
-        EffectsMark { guard: self.guard.mark(), tabs }
+        EffectsMark { seq: self.effects.mark(), tabs }
     }
 
-    /// Loads the guard blocked since `mark` that the action on `tab_id` led to: in that tab,
-    /// or in a tab opened since (a popup, `target=_blank`).
-    pub fn blocked_since(
+    /// What happened since `mark` that the action on `tab_id` led to: in that tab, in a tab
+    /// opened since (a popup, `target=_blank`), or in no tab the daemon could name.
+    pub fn effects_since(
         &self,
         mark: &EffectsMark,
         browser_id: &str,
         tab_id: &str,
-    ) -> Vec<guard::Blocked> {
-        self.guard.blocked_since(mark.guard, browser_id, |t| {
+    ) -> Vec<effects::Entry> {
+        self.effects.since(mark.seq, browser_id, |t| {
             t == Some(tab_id) || t.is_none_or(|t| !mark.tabs.iter().any(|m| m == t))
         })
     }
@@ -377,6 +381,7 @@ impl Browsers {
             self.invalidator.clone(),
             self.events.clone(),
             self.guard.clone(),
+            self.effects.clone(),
         )
         .await?;
         conns.insert(port, conn.clone());

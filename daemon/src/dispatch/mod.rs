@@ -11,6 +11,7 @@ mod context_desktop;
 mod effects;
 pub mod ops;
 mod settle;
+pub(crate) mod shape;
 mod table;
 mod wait;
 
@@ -167,14 +168,21 @@ pub async fn call(
             let after = if want_capture {
                 let span = settle::Span { started, ended: Instant::now() };
                 let (t, a) = (tool.name, action.name);
-                settle::after(&daemon, &session_id, t, a, out.target.as_ref(), span, deadline).await
+                // A tab the action opened may have taken the front: the capture shows the
+                // session's tab, brought back to the front.
+                let front = match (&browsers, &mark) {
+                    (Some(b), Some(m)) => effects::opened_a_tab(b, m, &out),
+                    _ => false,
+                };
+                let target = out.target.as_ref();
+                settle::after(&daemon, &session_id, t, a, target, span, deadline, front).await
             } else {
                 settle::After::default()
             };
             if let (Some(b), Some(mark)) = (&browsers, &mark) {
-                effects::name_blocked(b, mark, &mut out);
+                effects::name(b, mark, &mut out);
             }
-            let tokens = after.tokens(&out.result);
+            let tokens = shape::tokens(&out.result, after.capture.as_ref());
             Ok(OpOutcome {
                 op_id,
                 tool: tool.name.to_owned(),
@@ -183,6 +191,7 @@ pub async fn call(
                 result: out.result,
                 settle: after.settle,
                 capture: after.capture,
+                no_capture: after.no_capture,
                 tokens: Some(tokens),
                 timing: Timing {
                     exec_ms,

@@ -4,10 +4,9 @@
 use std::sync::Arc;
 
 use glovebox_protocol::contract::{self, docs, schema, validate_direct, validate_tool_call, TOOLS};
-use glovebox_protocol::error::ErrorData;
 use glovebox_protocol::methods::{EVENT_NOTIFICATION, METHODS};
 use glovebox_protocol::wire::{
-    HelloParams, HelloResult, OpOutcome, PeerInfo, ToolCallParams, ToolInfo, OP_KEYS,
+    HelloParams, HelloResult, PeerInfo, ToolCallParams, ToolInfo, OP_KEYS,
 };
 use glovebox_protocol::PROTOCOL_VERSION;
 use jsonrpsee::types::{ErrorObjectOwned, Params};
@@ -261,27 +260,7 @@ async fn tools_call(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcRes
         OpOptions { op_id: params.op_id, timeout_ms: params.timeout_ms, capture: params.capture };
     let checked = validate_tool_call(tool, &params.arguments).map_err(DaemonError::from);
     let outcome = dispatch::call(d, caller(&conn, &session), checked, options).await;
-    Ok(mcp_result(outcome))
-}
-
-fn mcp_result(outcome: Result<OpOutcome, ErrorData>) -> Value {
-    match outcome {
-        Ok(mut o) => {
-            // The image travels once, as image content; the text and the structured result
-            // keep its metadata (capture_id, size, scale) for mapping points.
-            let image = o.capture.as_mut().and_then(|c| c.as_object_mut()?.remove("data"));
-            let mut content = vec![json!({"type": "text",
-                                          "text": serde_json::to_string(&o).unwrap_or_default()})];
-            if let (Some(data), Some(capture)) = (image, &o.capture) {
-                content.push(json!({"type": "image", "data": data, "mimeType": capture["mime"]}));
-            }
-            json!({"content": content, "structuredContent": o, "isError": false})
-        }
-        Err(e) => {
-            let text = format!("{}: {}", e.code.as_str(), e.message);
-            json!({"content": [{"type": "text", "text": text}], "structuredContent": {"error": e}, "isError": true})
-        }
-    }
+    Ok(dispatch::shape::mcp(outcome))
 }
 
 async fn direct(

@@ -75,7 +75,7 @@ impl Tab {
     ) -> Result<Option<Dialog>, BrowserError> {
         let deadline = Instant::now() + timeout;
         let before = self.navigations();
-        let mark = self.conn.guard().mark();
+        let mark = self.conn.effects().mark();
         // The op pipeline judged `url` already: the guard lets this load (and its redirects)
         // pass an `ask` rule, never a `deny`.
         self.conn.guard().expect(&self.target_id, url);
@@ -85,9 +85,11 @@ impl Tab {
         };
         if let Some(err) = r["errorText"].as_str().filter(|e| !e.is_empty()) {
             let tab = Some(self.tab_id.as_str());
-            let blocked = self.conn.guard().blocked_since(mark, &self.browser_id, |t| t == tab);
-            if let Some(b) = blocked.into_iter().last() {
-                return Err(BrowserError::Blocked { url: b.url, rule: b.rule });
+            let seen = self.conn.effects().since(mark, &self.browser_id, |t| t == tab);
+            for e in seen.into_iter().rev() {
+                if let super::super::effects::Effect::Blocked { url, rule } = e.effect {
+                    return Err(BrowserError::Blocked { url, rule });
+                }
             }
             return Err(BrowserError::Failed(format!("opening {url} failed: {err}")));
         }
