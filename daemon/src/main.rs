@@ -41,9 +41,25 @@ struct Cli {
     /// Browser origin allowed to open the WebSocket (repeatable); others get 403.
     #[arg(long = "allow-origin")]
     allow_origin: Vec<String>,
-    /// Largest accepted message in bytes.
+    /// Host name /healthz answers for beside localhost, 127.0.0.1, [::1] and the listen
+    /// address (repeatable); other Host headers get 403.
+    #[arg(long = "allow-host")]
+    allow_host: Vec<String>,
+    /// Largest accepted message in bytes (over it: REQUEST_TOO_LARGE).
     #[arg(long, default_value_t = 16 * 1024 * 1024)]
     max_message_bytes: u32,
+    /// Largest answer frame in bytes (over it: RESULT_TOO_LARGE).
+    #[arg(long, default_value_t = 16 * 1024 * 1024)]
+    max_response_bytes: usize,
+    /// Most calls in one JSON-RPC batch (over it: BATCH_TOO_LARGE, nothing runs).
+    #[arg(long, default_value_t = 64)]
+    max_batch: usize,
+    /// Open WebSocket connections in all (over it: HTTP 429).
+    #[arg(long, default_value_t = 1024)]
+    max_connections: u32,
+    /// Open WebSocket connections per token (over it: HTTP 429 naming the limit).
+    #[arg(long, default_value_t = 64)]
+    max_connections_per_token: usize,
     /// Ops in flight per connection before BUSY.
     #[arg(long, default_value_t = 32)]
     max_in_flight: usize,
@@ -175,7 +191,12 @@ async fn serve(
     let mut config = Config::new(tokens, cli.state_dir.clone());
     config.token_file = token_file;
     config.allowed_origins = cli.allow_origin.clone();
+    config.allowed_hosts = cli.allow_host.clone();
     config.max_message_bytes = cli.max_message_bytes;
+    config.max_response_bytes = cli.max_response_bytes;
+    config.max_batch = cli.max_batch;
+    config.max_connections = cli.max_connections;
+    config.max_connections_per_token = cli.max_connections_per_token;
     config.max_in_flight = cli.max_in_flight;
     config.max_ops_per_sec = cli.max_ops_per_sec;
     config.session_ttl = std::time::Duration::from_secs(cli.session_ttl_secs);
