@@ -113,7 +113,14 @@ fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
+    // What the daemon and its children write (logs, cookies, PDFs, downloads, profiles) is
+    // the user's alone: files 0600, dirs 0700.
+    nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o077));
     std::fs::create_dir_all(&cli.state_dir)
+        .and_then(|()| {
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(&cli.state_dir, std::fs::Permissions::from_mode(0o700))
+        })
         .with_context(|| format!("cannot create the state dir {}", cli.state_dir.display()))?;
     let (tokens, token_source, token_file) = tokens(&cli)?;
 
@@ -211,7 +218,7 @@ async fn serve(
     config.browser = Some(browser);
     config.desktop = desktop_backend;
 
-    banner(addr, token_source, desktop.display());
+    banner(addr, token_source, &desktop);
     glovebox_daemon::run(listener, config, shutdown_signal()).await?;
     tracing::info!("stopped");
     Ok(())
@@ -230,7 +237,7 @@ fn desktop_status(desktop: &embedded::DesktopEnv) -> BackendStatus {
 }
 
 /// What a person needs to connect, on stdout (the first line is what tests parse).
-fn banner(addr: SocketAddr, token_source: &str, display: &str) {
+fn banner(addr: SocketAddr, token_source: &str, desktop: &embedded::DesktopEnv) {
     let token_cmd = if token_source.starts_with('$') {
         "$GLOVEBOX_TOKEN".to_owned()
     } else {
@@ -239,7 +246,14 @@ fn banner(addr: SocketAddr, token_source: &str, display: &str) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "gloveboxd listening on ws://{addr}/rpc");
     let _ = writeln!(out, "  token: {token_source}");
-    let _ = writeln!(out, "  desktop: DISPLAY={display}");
+    match desktop.xauthority() {
+        Some(xauth) => {
+            let _ = writeln!(out, "  desktop: DISPLAY={} XAUTHORITY={xauth}", desktop.display());
+        }
+        None => {
+            let _ = writeln!(out, "  desktop: DISPLAY={}", desktop.display());
+        }
+    }
     let _ = writeln!(out, "  health: curl http://{addr}/healthz");
     let _ =
         writeln!(out, "  try: wscat -c ws://{addr}/rpc -H \"Authorization: Bearer {token_cmd}\"");
