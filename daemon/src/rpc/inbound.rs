@@ -61,6 +61,10 @@ pub struct Inbound {
     message: Option<Message>,
     /// A close was handed on: nothing more goes to the server.
     pub closed: bool,
+    /// A frame this module does not judge came (unmasked, extension bits, a reserved
+    /// opcode, a stray continuation): everything from there on goes on as it is, and the
+    /// server refuses it.
+    opaque: bool,
     pub last: Option<Verdict>,
 }
 
@@ -74,6 +78,7 @@ impl Inbound {
             control: Vec::new(),
             message: None,
             closed: false,
+            opaque: false,
             last: None,
         }
     }
@@ -83,16 +88,22 @@ impl Inbound {
         if self.closed {
             return;
         }
+        if self.opaque {
+            self.ready.extend_from_slice(bytes);
+            return;
+        }
         self.raw.extend_from_slice(bytes);
         let mut used = 0;
         while !self.closed {
             let rest = &self.raw[used..];
             let Some(frame) = &mut self.frame else {
                 let Some((frame, header)) = parse_header(rest) else { break };
-                if frame.mask.is_none() || rest[0] & 0x70 != 0 {
-                    // Unmasked or with extension bits: not ours to judge; the server refuses it.
+                let reserved = matches!(frame.opcode, 3..=7 | 11..=15);
+                let stray = frame.opcode == CONTINUATION && self.message.is_none();
+                if frame.mask.is_none() || rest[0] & 0x70 != 0 || reserved || stray {
                     self.ready.extend_from_slice(&self.raw[used..]);
                     used = self.raw.len();
+                    self.opaque = true;
                     break;
                 }
                 if frame.opcode >= CLOSE {

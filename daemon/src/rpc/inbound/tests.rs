@@ -104,3 +104,14 @@ fn bad_utf8_closes_with_1007_and_nothing_follows() {
     assert_eq!(out.len(), 1, "{out:?}");
     assert_eq!((out[0].0, &out[0].1[..2]), (CLOSE, &[0x03, 0xef][..]));
 }
+
+#[test]
+fn frames_it_does_not_judge_go_on_as_they_are() {
+    let mut unmasked = vec![0x81, 2];
+    unmasked.extend_from_slice(b"{}");
+    let reserved = frame(true, 3, b"x");
+    for input in [unmasked, reserved, frame(true, CONTINUATION, b"x")] {
+        let both = [input.clone(), frame(true, BINARY, b"y")].concat();
+        assert_eq!(run(1024, &both, 1).ready, both, "{input:?}");
+    }
+}
