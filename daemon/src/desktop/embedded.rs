@@ -235,6 +235,10 @@ impl DesktopEnv {
         if let Some(dir) = &self.runtime_dir {
             let _ = std::fs::remove_dir_all(dir);
         }
+        // The cookie of a display that is gone opens nothing; it goes with it.
+        if let (DesktopKind::Embedded, Some(xauth)) = (self.kind, self.xauthority()) {
+            let _ = std::fs::remove_file(xauth);
+        }
     }
 }
 
