@@ -57,8 +57,9 @@ fn admit<B>(
         }
     }
     let token = auth::presented_token(req.headers(), req.uri().query());
+    let presented = token.is_some();
     let Some((token, role)) = token.and_then(|t| daemon.role_of(&t).map(|r| (t, r))) else {
-        tracing::warn!("refused a connection without a valid token");
+        tracing::warn!(presented, "refused a connection without a valid token");
         let mut r = plain(
             StatusCode::UNAUTHORIZED,
             &json!({"error": "send Authorization: Bearer <token> or ?token=<token>; the token is in the daemon's token file"}),
