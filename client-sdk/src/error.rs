@@ -104,6 +104,7 @@ fn refusal_hint(status: u16) -> &'static str {
         401 => ": send the daemon's token (its token file)",
         403 => ": this origin is not allowed (gloveboxd --allow-origin)",
         404 => ": the endpoint is ws://HOST:PORT/rpc",
+        429 => ": too many connections for this token (gloveboxd --max-connections-per-token)",
         _ => "",
     }
 }

@@ -68,6 +68,24 @@ pub enum DaemonError {
     ActionFailed(String),
     #[error("op {0} was already used for a different call")]
     OpIdReused(String),
+    #[error("binary frames are not read ({bytes} bytes refused)")]
+    BinaryFrame { bytes: usize },
+    #[error(
+        "the request's id is {got}; an id is a string, a whole number from 0 to 2^64-1, or null"
+    )]
+    BadId { got: &'static str },
+    #[error("the message has {size} bytes, over the limit of {limit}")]
+    RequestTooLarge { size: usize, limit: usize },
+    #[error("the batch has {len} calls, over the limit of {limit}")]
+    BatchTooLarge { len: usize, limit: usize },
+    #[error("the answer has {size} bytes, over the limit of {limit}")]
+    ResultTooLarge { size: usize, limit: usize },
+    #[error(
+        "the batch's {ops} tool calls do not fit the {limit} in-flight slots ({in_flight} taken)"
+    )]
+    BatchBusy { ops: usize, in_flight: usize, limit: usize },
+    #[error("the batch's {ops} tool calls are more than the {per_sec} a second this session may start now")]
+    BatchRateLimited { ops: usize, per_sec: u32 },
 }
 
 impl DaemonError {
@@ -99,6 +117,11 @@ impl DaemonError {
             Busy { .. } | RateLimited { .. } => ErrorCode::Busy,
             BackendUnavailable { .. } => ErrorCode::BackendUnavailable,
             ActionFailed(_) => ErrorCode::ActionFailed,
+            BinaryFrame { .. } | BadId { .. } => ErrorCode::InvalidRequest,
+            RequestTooLarge { .. } => ErrorCode::RequestTooLarge,
+            BatchTooLarge { .. } => ErrorCode::BatchTooLarge,
+            ResultTooLarge { .. } => ErrorCode::ResultTooLarge,
+            BatchBusy { .. } | BatchRateLimited { .. } => ErrorCode::Busy,
         }
     }
 
@@ -152,6 +175,19 @@ impl DaemonError {
             BackendUnavailable { remedy, .. } => format!("{self}; {remedy}"),
             ActionFailed(_) => self.to_string(),
             OpIdReused(_) => format!("{self}; use a fresh op_id for a new call"),
+            BinaryFrame { .. } => format!("{self}; send each request as a text frame"),
+            BadId { .. } => format!("{self}; nothing ran"),
+            RequestTooLarge { .. } => {
+                format!("{self}; send less (a large paste in parts), or raise --max-message-bytes")
+            }
+            BatchTooLarge { .. } => format!("{self}; nothing ran; split it into smaller batches"),
+            ResultTooLarge { .. } => format!(
+                "{self}; the call ran but its answer is not sent: ask for less (capture: false, a \
+                 smaller snapshot or screenshot), or raise --max-response-bytes"
+            ),
+            BatchBusy { .. } | BatchRateLimited { .. } => {
+                format!("{self}; nothing ran; send fewer calls at once and retry")
+            }
         }
     }
 
@@ -195,6 +231,16 @@ impl DaemonError {
                 Some(json!({"backend": backend, "remedy": remedy}))
             }
             OpIdReused(op) => Some(json!({"field": "op_id", "op_id": op})),
+            BinaryFrame { bytes } => Some(json!({"frame": "binary", "bytes": bytes})),
+            BadId { got } => Some(json!({"field": "id", "got": got})),
+            RequestTooLarge { size, limit } | ResultTooLarge { size, limit } => {
+                Some(json!({"size": size, "limit": limit}))
+            }
+            BatchTooLarge { len, limit } => Some(json!({"len": len, "limit": limit})),
+            BatchBusy { ops, in_flight, limit } => {
+                Some(json!({"ops": ops, "in_flight": in_flight, "limit": limit}))
+            }
+            BatchRateLimited { ops, per_sec } => Some(json!({"ops": ops, "per_sec": per_sec})),
             HandshakeRequired | AlreadyHello | Cancelled | ActionFailed(_) => None,
         }
     }

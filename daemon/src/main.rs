@@ -41,9 +41,25 @@ struct Cli {
     /// Browser origin allowed to open the WebSocket (repeatable); others get 403.
     #[arg(long = "allow-origin")]
     allow_origin: Vec<String>,
-    /// Largest accepted message in bytes.
+    /// Host name /healthz answers for beside localhost, 127.0.0.1, [::1] and the listen
+    /// address (repeatable); other Host headers get 403.
+    #[arg(long = "allow-host")]
+    allow_host: Vec<String>,
+    /// Largest accepted message in bytes (over it: REQUEST_TOO_LARGE).
     #[arg(long, default_value_t = 16 * 1024 * 1024)]
     max_message_bytes: u32,
+    /// Largest answer frame in bytes (over it: RESULT_TOO_LARGE).
+    #[arg(long, default_value_t = 16 * 1024 * 1024)]
+    max_response_bytes: usize,
+    /// Most calls in one JSON-RPC batch (over it: BATCH_TOO_LARGE, nothing runs).
+    #[arg(long, default_value_t = 64)]
+    max_batch: usize,
+    /// Open WebSocket connections in all (over it: HTTP 429).
+    #[arg(long, default_value_t = 1024)]
+    max_connections: u32,
+    /// Open WebSocket connections per token (over it: HTTP 429 naming the limit).
+    #[arg(long, default_value_t = 64)]
+    max_connections_per_token: usize,
     /// Ops in flight per connection before BUSY.
     #[arg(long, default_value_t = 32)]
     max_in_flight: usize,
@@ -111,7 +127,14 @@ fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
+    // What the daemon and its children write (logs, cookies, PDFs, downloads, profiles) is
+    // the user's alone: files 0600, dirs 0700.
+    nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o077));
     std::fs::create_dir_all(&cli.state_dir)
+        .and_then(|()| {
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(&cli.state_dir, std::fs::Permissions::from_mode(0o700))
+        })
         .with_context(|| format!("cannot create the state dir {}", cli.state_dir.display()))?;
     let (tokens, token_source, token_file) = tokens(&cli)?;
 
@@ -192,7 +215,12 @@ async fn serve(
     let mut config = Config::new(tokens, cli.state_dir.clone());
     config.token_file = token_file;
     config.allowed_origins = cli.allow_origin.clone();
+    config.allowed_hosts = cli.allow_host.clone();
     config.max_message_bytes = cli.max_message_bytes;
+    config.max_response_bytes = cli.max_response_bytes;
+    config.max_batch = cli.max_batch;
+    config.max_connections = cli.max_connections;
+    config.max_connections_per_token = cli.max_connections_per_token;
     config.max_in_flight = cli.max_in_flight;
     config.max_ops_per_sec = cli.max_ops_per_sec;
     config.session_ttl = std::time::Duration::from_secs(cli.session_ttl_secs);
@@ -210,7 +238,7 @@ async fn serve(
     config.browser = Some(browser);
     config.desktop = desktop_backend;
 
-    banner(addr, token_source, desktop.display());
+    banner(addr, token_source, &desktop);
     glovebox_daemon::run(listener, config, shutdown_signal()).await?;
     tracing::info!("stopped");
     Ok(())
@@ -229,7 +257,7 @@ fn desktop_status(desktop: &embedded::DesktopEnv) -> BackendStatus {
 }
 
 /// What a person needs to connect, on stdout (the first line is what tests parse).
-fn banner(addr: SocketAddr, token_source: &str, display: &str) {
+fn banner(addr: SocketAddr, token_source: &str, desktop: &embedded::DesktopEnv) {
     let token_cmd = if token_source.starts_with('$') {
         "$GLOVEBOX_TOKEN".to_owned()
     } else {
@@ -238,7 +266,14 @@ fn banner(addr: SocketAddr, token_source: &str, display: &str) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "gloveboxd listening on ws://{addr}/rpc");
     let _ = writeln!(out, "  token: {token_source}");
-    let _ = writeln!(out, "  desktop: DISPLAY={display}");
+    match desktop.xauthority() {
+        Some(xauth) => {
+            let _ = writeln!(out, "  desktop: DISPLAY={} XAUTHORITY={xauth}", desktop.display());
+        }
+        None => {
+            let _ = writeln!(out, "  desktop: DISPLAY={}", desktop.display());
+        }
+    }
     let _ = writeln!(out, "  health: curl http://{addr}/healthz");
     let _ =
         writeln!(out, "  try: wscat -c ws://{addr}/rpc -H \"Authorization: Bearer {token_cmd}\"");

@@ -1,8 +1,10 @@
 //! The only place in the daemon that starts child processes: desktop servers, browsers, apps.
 //!
 //! Every child gets its own process group (so a helper tree such as Chromium's goes down with
-//! it), the daemon's environment plus explicit overrides, and stdout+stderr appended to
-//! `<state_dir>/logs/<name>.log`. [`Supervisor::stop_all`] stops children newest first, because
+//! it), a clean environment (what [`inherited`] lets through of the daemon's, never a
+//! `GLOVEBOX_*` variable such as the token, then the desktop's variables and explicit
+//! overrides), and stdout+stderr appended to `<state_dir>/logs/<name>.log` (0600, in a 0700
+//! dir). [`Supervisor::stop_all`] stops children newest first, because
 //! later children depend on earlier ones (a browser dies with SIGTRAP if its X server goes first).
 //! Dropping the last [`Supervisor`] handle stops whatever is still running.
 
@@ -10,6 +12,7 @@ use std::ffi::OsStr;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::os::fd::OwnedFd;
+use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
@@ -244,6 +247,8 @@ impl Supervisor {
             argv.split_first().ok_or_else(|| ProcessError::EmptyArgv { name: name.to_owned() })?;
         let mut cmd = Command::new(program);
         cmd.args(args);
+        cmd.env_clear();
+        cmd.envs(std::env::vars_os().filter(|(k, _)| k.to_str().is_some_and(inherited)));
         cmd.envs(lock(&self.inner.base_env).iter().map(|(k, v)| (k, v)));
         cmd.envs(env.iter().map(|(k, v)| (k, v)));
         // Own process group: a terminal's Ctrl-C reaches only the daemon, which then stops
@@ -255,9 +260,17 @@ impl Supervisor {
     fn open_log<S: AsRef<OsStr>>(&self, name: &str, argv: &[S]) -> Result<File, ProcessError> {
         let path = self.log_path(name);
         let log_error = |source| ProcessError::Log { path: path.clone(), source };
-        std::fs::create_dir_all(&self.inner.log_dir).map_err(log_error)?;
-        let mut file =
-            OpenOptions::new().create(true).append(true).open(&path).map_err(log_error)?;
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&self.inner.log_dir)
+            .map_err(log_error)?;
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .mode(0o600)
+            .open(&path)
+            .map_err(log_error)?;
         let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
         let line: Vec<_> = argv.iter().map(|a| a.as_ref().to_string_lossy()).collect();
         writeln!(file, "=== {secs} (unix time) start: {}", line.join(" ")).map_err(log_error)?;
@@ -272,6 +285,43 @@ impl Drop for Inner {
             let _ = stop_child(entry);
         }
     }
+}
+
+/// Variables of the daemon's own environment a child gets: what programs need to run (paths,
+/// user, locale, time zone, temp dir, proxies, certificates) and the desktop's addresses.
+/// Nothing else: the daemon's `GLOVEBOX_*` settings (the token above all) stay with it.
+pub fn inherited(name: &str) -> bool {
+    const KEEP: [&str; 27] = [
+        "PATH",
+        "HOME",
+        "USER",
+        "LOGNAME",
+        "SHELL",
+        "LANG",
+        "LANGUAGE",
+        "TZ",
+        "TMPDIR",
+        "TERM",
+        "LD_LIBRARY_PATH",
+        "DISPLAY",
+        "XAUTHORITY",
+        "DBUS_SESSION_BUS_ADDRESS",
+        "AT_SPI_BUS_ADDRESS",
+        "http_proxy",
+        "https_proxy",
+        "no_proxy",
+        "all_proxy",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "NO_PROXY",
+        "ALL_PROXY",
+        "SSL_CERT_FILE",
+        "SSL_CERT_DIR",
+        "FONTCONFIG_PATH",
+        "FONTCONFIG_FILE",
+    ];
+    !name.starts_with("GLOVEBOX_")
+        && (KEEP.contains(&name) || name.starts_with("LC_") || name.starts_with("XDG_"))
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {

@@ -22,7 +22,16 @@ pub struct Config {
     pub token_file: Option<PathBuf>,
     /// Browser origins allowed to open the WebSocket (others get 403).
     pub allowed_origins: Vec<String>,
+    /// Host names `/healthz` answers beside loopback and the listen address.
+    pub allowed_hosts: Vec<String>,
     pub max_message_bytes: u32,
+    /// The largest answer frame; a larger one becomes `RESULT_TOO_LARGE`.
+    pub max_response_bytes: usize,
+    /// The most calls in one batch; a longer batch is refused whole (`BATCH_TOO_LARGE`).
+    pub max_batch: usize,
+    /// Open WebSocket connections in all, and per token (over it: HTTP 429).
+    pub max_connections: u32,
+    pub max_connections_per_token: usize,
     pub max_in_flight: usize,
     /// Ops a session may start per second (bursts up to one second's worth) before BUSY.
     pub max_ops_per_sec: u32,
@@ -49,7 +58,12 @@ impl Config {
             tokens,
             token_file: None,
             allowed_origins: Vec::new(),
+            allowed_hosts: Vec::new(),
             max_message_bytes: 16 * 1024 * 1024,
+            max_response_bytes: 16 * 1024 * 1024,
+            max_batch: 64,
+            max_connections: 1024,
+            max_connections_per_token: 64,
             max_in_flight: 32,
             max_ops_per_sec: 50,
             session_ttl: std::time::Duration::from_secs(600),

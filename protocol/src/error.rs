@@ -10,6 +10,9 @@ use serde_json::Value;
 pub enum ErrorCode {
     ParseError,
     InvalidRequest,
+    RequestTooLarge,
+    BatchTooLarge,
+    ResultTooLarge,
     MethodNotFound,
     ContractViolation,
     HandshakeRequired,
@@ -39,9 +42,12 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, for docs and exhaustive tests.
-    pub const ALL: [ErrorCode; 27] = [
+    pub const ALL: [ErrorCode; 30] = [
         ErrorCode::ParseError,
         ErrorCode::InvalidRequest,
+        ErrorCode::RequestTooLarge,
+        ErrorCode::BatchTooLarge,
+        ErrorCode::ResultTooLarge,
         ErrorCode::MethodNotFound,
         ErrorCode::ContractViolation,
         ErrorCode::HandshakeRequired,
@@ -75,6 +81,9 @@ impl ErrorCode {
         match self {
             ParseError => "PARSE_ERROR",
             InvalidRequest => "INVALID_REQUEST",
+            RequestTooLarge => "REQUEST_TOO_LARGE",
+            BatchTooLarge => "BATCH_TOO_LARGE",
+            ResultTooLarge => "RESULT_TOO_LARGE",
             MethodNotFound => "METHOD_NOT_FOUND",
             ContractViolation => "CONTRACT_VIOLATION",
             HandshakeRequired => "HANDSHAKE_REQUIRED",
@@ -109,6 +118,10 @@ impl ErrorCode {
         match self {
             ParseError => -32700,
             InvalidRequest => -32600,
+            // The numbers jsonrpsee gives these two limits, kept for clients that read them.
+            RequestTooLarge => -32007,
+            BatchTooLarge => -32600,
+            ResultTooLarge => -32008,
             MethodNotFound => -32601,
             ContractViolation => -32602,
             HandshakeRequired => -32001,
@@ -142,7 +155,14 @@ impl ErrorCode {
         use ErrorCode::*;
         match self {
             ParseError => "the frame is not JSON; the connection stays usable",
-            InvalidRequest => "the JSON is not a JSON-RPC 2.0 request",
+            InvalidRequest => {
+                "not a JSON-RPC 2.0 request (or a binary frame); data.message says what is wrong"
+            }
+            RequestTooLarge => "the message is over --max-message-bytes; details.limit",
+            BatchTooLarge => "the batch has more calls than --max-batch; nothing in it ran",
+            ResultTooLarge => {
+                "the answer is over --max-response-bytes; details.size and details.limit"
+            }
             MethodNotFound => "no such method; rpc.discover lists them",
             ContractViolation => "the call breaks the contract; details.field names the parameter",
             HandshakeRequired => "call session.hello first",

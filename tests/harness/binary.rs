@@ -46,12 +46,18 @@ pub struct Running {
 impl Running {
     /// Start `gloveboxd --listen 127.0.0.1:0 --state-dir <tmp> <extra>` and read its banner.
     pub fn start(extra: &[&str]) -> Running {
+        Self::start_with_env(extra, &[])
+    }
+
+    /// The same with extra environment variables for the daemon.
+    pub fn start_with_env(extra: &[&str], env: &[(&str, &str)]) -> Running {
         let state = TempDir::new("bin");
         let mut child = Command::new(gloveboxd())
             .args(["--listen", "127.0.0.1:0", "--state-dir"])
             .arg(&state.path)
             .args(extra)
             .env_remove("GLOVEBOX_TOKEN")
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -81,6 +87,15 @@ impl Running {
         }
         let addr = addr.expect("banner names the address");
         Running { child, url: format!("ws://{addr}/rpc"), addr, state, banner }
+    }
+
+    /// Connections from this process to the daemon's embedded `display` present its cookie
+    /// (the daemon keeps it in its state dir).
+    pub fn trust_display(&self, display: &str) {
+        use glovebox_daemon::desktop::xauth;
+        let number: u32 = display.trim_start_matches(':').parse().expect("a local display");
+        let cookie = xauth::read(&xauth::path(&self.state.path, number)).expect("the cookie");
+        xauth::remember(display, cookie);
     }
 
     pub fn token(&self) -> String {

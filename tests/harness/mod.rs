@@ -5,6 +5,7 @@
 pub mod binary;
 pub mod browser;
 pub mod desktop;
+pub mod http;
 pub mod image;
 pub mod raw;
 pub mod witness;

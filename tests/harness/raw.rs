@@ -62,6 +62,27 @@ impl Raw {
         self.ws.send(Message::text(text)).await.expect("send");
     }
 
+    /// Send one data frame as is: a text frame whose payload need not be UTF-8, or a binary
+    /// frame.
+    pub async fn send_raw(&mut self, text: bool, payload: Vec<u8>) {
+        use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
+        use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+        let opcode = OpCode::Data(if text { Data::Text } else { Data::Binary });
+        self.ws.send(Message::Frame(Frame::message(payload, opcode, true))).await.expect("send");
+    }
+
+    /// The code of the close frame the daemon ends the connection with (`None`: it ended
+    /// without one); text frames before it are skipped.
+    pub async fn close_code(&mut self) -> Option<u16> {
+        loop {
+            match tokio::time::timeout(DEADLINE, self.ws.next()).await.expect("closed in time") {
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
+                Some(Ok(_)) => continue,
+                None | Some(Err(_)) => return None,
+            }
+        }
+    }
+
     /// The next text frame, parsed.
     pub async fn recv(&mut self) -> Value {
         if let Some(v) = self.pending.pop_front() {

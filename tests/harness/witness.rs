@@ -22,7 +22,8 @@ pub struct InputWitness {
 impl InputWitness {
     /// Starts recording on `display`; returns once the server is recording.
     pub fn start(display: &str) -> InputWitness {
-        let (conn, _) = x11rb::connect(Some(display)).expect("X connection for the witness");
+        let (conn, _) = glovebox_daemon::desktop::xauth::connect(display)
+            .expect("X connection for the witness");
         conn.record_query_version(1, 13).expect("RECORD").reply().expect("RECORD version");
         let range =
             Range { device_events: Range8 { first: FIRST, last: LAST }, ..Range::default() };

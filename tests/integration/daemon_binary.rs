@@ -43,17 +43,18 @@ async fn embedded_desktop_end_to_end() {
             .expect("curl");
         serde_json::from_slice(&out.stdout).expect("json")
     };
-    let desktop = &health["backends"]["desktop"];
-    assert_eq!(desktop["status"], "ready", "{health}");
+    assert_eq!(health["backends"]["desktop"], json!({"status": "ready"}), "{health}");
+    assert!(!health.to_string().contains("pid"), "/healthz names no internals: {health}");
+
+    let mut c = Raw::connect(&d.url, Some(&d.token())).await.expect("token from the file works");
+    let hello = c.hello(Some("bin")).await;
+    let desktop = &hello["backends"]["desktop"];
+    assert_eq!(desktop["status"], "ready");
     assert_eq!(desktop["mode"], "embedded");
     assert_eq!(desktop["accessibility_bus"], true);
     let display = desktop["display"].as_str().expect("display").to_owned();
     let xvfb = xvfb_pids_of(&display);
     assert_eq!(xvfb.len(), 1, "one Xvfb on {display}");
-
-    let mut c = Raw::connect(&d.url, Some(&d.token())).await.expect("token from the file works");
-    let hello = c.hello(Some("bin")).await;
-    assert_eq!(hello["backends"]["desktop"]["status"], "ready");
     let r = c.call("computer.wait", json!({"duration_ms": 5})).await;
     assert!(r["result"].is_object(), "{r}");
 
@@ -108,4 +109,99 @@ fn sighup_reloads_the_token_file_and_keeps_connections() {
         let r = open.call("session.status", json!({})).await;
         assert_eq!(r["result"]["session_id"], "hup", "the open connection stays up: {r}");
     });
+}
+
+/// What `gloveboxd` leaves behind and hands on: children (the embedded Xvfb, openbox, a
+/// launched app) get no `GLOVEBOX_*` variable, openbox and the app get the display's cookie
+/// (`XAUTHORITY`) which Xvfb demands (`-auth`), and everything in the state dir is the
+/// user's alone (files 0600, dirs 0700).
+#[tokio::test(flavor = "multi_thread")]
+async fn children_get_a_clean_environment_and_state_files_are_private() {
+    const TOKEN: &str = "env-test-token-not-for-children";
+    let d = Running::start_with_env(
+        &["--desktop", "embedded"],
+        &[("GLOVEBOX_TOKEN", TOKEN), ("GLOVEBOX_EXTRA", "also-not")],
+    );
+    let mut c = Raw::connect(&d.url, Some(TOKEN)).await.expect("the env token works");
+    let hello = c.hello(Some("env")).await;
+    let display = hello["backends"]["desktop"]["display"].as_str().expect("display").to_owned();
+    let app = c
+        .call("context.get_app", json!({"app": "xterm", "launch": true, "timeout_ms": 30000}))
+        .await;
+    let app_pid = app["result"]["result"]["pid"].as_u64().expect("a launched pid") as u32;
+    let xvfb = xvfb_pids_of(&display);
+    assert_eq!(xvfb.len(), 1, "one Xvfb on {display}");
+    let openbox = pids_named("openbox", d.child.id());
+    assert_eq!(openbox.len(), 1, "one openbox of this daemon: {openbox:?}");
+    let xauthority = glovebox_daemon::desktop::xauth::path(&d.state.path, display_number(&display));
+    for (what, pid) in [("xvfb", xvfb[0]), ("openbox", openbox[0]), ("xterm", app_pid)] {
+        let env = environ(pid);
+        assert!(
+            !env.iter().any(|(k, v)| k.starts_with("GLOVEBOX_") || v.contains(TOKEN)),
+            "{what} (pid {pid}) inherited a GLOVEBOX_ variable: {env:?}"
+        );
+        assert!(env.iter().any(|(k, _)| k == "PATH"), "{what} has PATH: {env:?}");
+        if what != "xvfb" {
+            let x = env.iter().find(|(k, _)| k == "XAUTHORITY").map(|(_, v)| v.clone());
+            assert_eq!(x.as_deref(), Some(xauthority.to_str().expect("utf-8")), "{what}");
+        }
+    }
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", xvfb[0])).expect("cmdline");
+    assert!(String::from_utf8_lossy(&cmdline).contains("-auth"), "Xvfb demands the cookie");
+    // Without the cookie the display refuses; with it, it answers.
+    let anonymous = glovebox_daemon::desktop::xauth::connect_with(&display, &[0u8; 16]);
+    assert!(anonymous.is_err(), "a client with a wrong cookie got in");
+    d.trust_display(&display);
+    assert!(glovebox_daemon::desktop::xauth::connect(&display).is_ok());
+    // Everything the daemon wrote: files 0600, dirs 0700 (sockets are the buses' own).
+    let mut seen = 0;
+    let mut stack = vec![d.state.path.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read dir").flatten() {
+            let meta = entry.metadata().expect("metadata");
+            let mode = meta.permissions().mode() & 0o777;
+            if meta.is_dir() {
+                assert_eq!(mode & 0o077, 0, "dir {} is {mode:o}", entry.path().display());
+                stack.push(entry.path());
+            } else if meta.is_file() {
+                assert_eq!(mode & 0o077, 0, "file {} is {mode:o}", entry.path().display());
+                seen += 1;
+            }
+        }
+    }
+    let dir_mode = std::fs::metadata(&d.state.path).expect("state dir").permissions().mode();
+    assert_eq!(dir_mode & 0o777, 0o700);
+    assert!(seen >= 3, "logs and the cookie were looked at ({seen} files)");
+    assert!(xauthority.exists());
+}
+
+fn display_number(display: &str) -> u32 {
+    display.trim_start_matches(':').parse().expect("a local display")
+}
+
+/// `/proc/<pid>/environ` as pairs.
+fn environ(pid: u32) -> Vec<(String, String)> {
+    let raw = std::fs::read(format!("/proc/{pid}/environ")).expect("environ");
+    raw.split(|b| *b == 0)
+        .filter_map(|kv| std::str::from_utf8(kv).ok()?.split_once('='))
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect()
+}
+
+/// Pids of processes called `name` whose parent is `parent`.
+fn pids_named(name: &str, parent: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
+        let Some((head, rest)) = stat.rsplit_once(')') else { continue };
+        let comm = head.split_once('(').map(|(_, c)| c).unwrap_or_default();
+        let ppid = rest.split_whitespace().nth(1).and_then(|p| p.parse::<u32>().ok());
+        if comm == name && ppid == Some(parent) {
+            out.push(pid);
+        }
+    }
+    out
 }

@@ -213,15 +213,11 @@ async fn ten_thousand_bad_frames() {
 #[tokio::test(flavor = "multi_thread")]
 async fn refused_calls_touch_nothing_and_memory_stays_bounded() {
     let d = Running::start(&["--desktop", "embedded"]);
-    let health = std::process::Command::new("curl")
-        .args(["-s", &format!("http://{}/healthz", d.addr)])
-        .output()
-        .expect("curl");
-    let health: Value = serde_json::from_slice(&health.stdout).expect("healthz json");
-    let display = health["backends"]["desktop"]["display"].as_str().expect("display").to_owned();
-    let witness = InputWitness::start(&display);
     let mut c = Raw::connect(&d.url, Some(&d.token())).await.expect("connect");
-    c.hello(Some("fuzz-binary")).await;
+    let hello = c.hello(Some("fuzz-binary")).await;
+    let display = hello["backends"]["desktop"]["display"].as_str().expect("display").to_owned();
+    d.trust_display(&display);
+    let witness = InputWitness::start(&display);
     let pid = d.child.id();
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let (mut warm, mut answered) = (0, 0);
@@ -247,7 +243,7 @@ async fn refused_calls_touch_nothing_and_memory_stays_bounded() {
         "memory stays bounded: {warm} KiB after 1,000, {end} KiB after 10,000"
     );
     assert_eq!(witness.events(), 0, "no key or button event reached the display");
-    let (x, _) = x11rb::connect(Some(&display)).expect("X");
+    let (x, _) = glovebox_daemon::desktop::xauth::connect(&display).expect("X");
     let keys = x.query_keymap().expect("keymap").reply().expect("keymap");
     assert!(keys.keys.iter().all(|b| *b == 0), "no key is down");
     let root = x.setup().roots[0].root;

@@ -51,7 +51,7 @@ fn line_box(line: &str) -> (usize, usize, usize, usize) {
 }
 
 fn x11(f: &DesktopFixture) -> x11rb::rust_connection::RustConnection {
-    x11rb::connect(Some(f.env.display())).expect("X connection").0
+    glovebox_daemon::desktop::xauth::connect(f.env.display()).expect("X connection").0
 }
 
 /// Whether any key is down on the X server.

@@ -115,7 +115,12 @@ async fn oversized_messages_are_refused_and_the_daemon_stays_up() {
         json!({"jsonrpc": "2.0", "id": 5, "method": "computer.type", "params": {"text": big}});
     c.send_text(&req.to_string()).await;
     let r = c.recv().await;
-    assert!(r["error"].is_object(), "{r}");
+    assert_eq!(r["error"]["code"], -32007, "{r}");
+    assert!(r["id"].is_null(), "{r}");
+    assert_eq!(code(&r), "REQUEST_TOO_LARGE", "{r}");
+    let details = &r["error"]["data"]["details"];
+    assert_eq!(details["limit"], 64 * 1024, "{r}");
+    assert!(details["size"].as_u64() > Some(200 * 1024), "{r}");
     let ok = c.call("session.status", json!({})).await;
     assert!(ok["result"].is_object(), "connection still usable: {ok}");
     let mut other = d.actor().await;

@@ -63,7 +63,7 @@ struct Owner {
 
 impl Clipboard {
     pub fn start(display: &str) -> Result<Clipboard, Error> {
-        let (conn, screen) = x11rb::connect(Some(display))
+        let (conn, screen) = crate::desktop::xauth::connect(display)
             .map_err(|e| Error::Clipboard(format!("cannot connect to {display}: {e}")))?;
         let err = |e: &dyn std::fmt::Display| Error::Clipboard(e.to_string());
         let root = conn.setup().roots[screen].root;

@@ -165,7 +165,13 @@ impl DesktopEnv {
         self.screen
     }
 
-    /// Variables for the daemon process and every child (DISPLAY, D-Bus, XDG dirs, a11y).
+    /// The Xauthority file of an embedded display (clients present its cookie).
+    pub fn xauthority(&self) -> Option<&str> {
+        self.env.iter().find(|(k, _)| k == "XAUTHORITY").map(|(_, v)| v.as_str())
+    }
+
+    /// Variables for the daemon process and every child (DISPLAY, XAUTHORITY, D-Bus, XDG
+    /// dirs, a11y).
     pub fn env(&self) -> &[(String, String)] {
         &self.env
     }
@@ -229,6 +235,10 @@ impl DesktopEnv {
         if let Some(dir) = &self.runtime_dir {
             let _ = std::fs::remove_dir_all(dir);
         }
+        // The cookie of a display that is gone opens nothing; it goes with it.
+        if let (DesktopKind::Embedded, Some(xauth)) = (self.kind, self.xauthority()) {
+            let _ = std::fs::remove_file(xauth);
+        }
     }
 }
 
@@ -254,10 +264,13 @@ impl Drop for StartGuard<'_> {
 
 fn start_embedded(state_dir: &Path, sup: &Supervisor) -> Result<DesktopEnv, DesktopError> {
     let mut guard = StartGuard { sup, pids: Vec::new() };
-    let x = xserver::start_xvfb(sup)?;
+    let x = xserver::start_xvfb(sup, state_dir)?;
     guard.pids.push(x.pid);
     let dirs = RunDirs::create(state_dir, &dirs::tag(&x.display))?;
-    let mut env = vec![("DISPLAY".to_owned(), x.display.clone())];
+    let mut env = vec![
+        ("DISPLAY".to_owned(), x.display.clone()),
+        ("XAUTHORITY".to_owned(), x.xauthority.display().to_string()),
+    ];
     env.extend(dirs.env());
     env.extend(A11Y_SWITCHES.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())));
 

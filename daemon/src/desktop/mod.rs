@@ -12,6 +12,7 @@ mod launch;
 mod ops;
 mod watch;
 pub mod x11;
+pub mod xauth;
 
 use std::sync::Arc;
 

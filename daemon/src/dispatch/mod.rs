@@ -69,7 +69,14 @@ pub struct Caller<'a> {
     pub role: Role,
     pub session: &'a Arc<Session>,
     pub in_flight: &'a AtomicUsize,
+    /// The call came in a batch that already took its in-flight slot and rate share.
+    pub admitted: bool,
 }
+
+/// Marks a batch's calls in their request extensions: the gate admitted the batch as a
+/// whole (in-flight slots and op rate), so its calls do not count a second time.
+#[derive(Debug, Clone, Copy)]
+pub struct Admitted;
 
 struct InFlight<'a>(&'a AtomicUsize);
 
@@ -131,16 +138,21 @@ pub async fn call(
     };
 
     let per_sec = daemon.config.max_ops_per_sec;
-    if daemon.ops.get(&caller.session.id, &op_id).is_none() && !caller.session.admit_op(per_sec) {
+    let fresh = daemon.ops.get(&caller.session.id, &op_id).is_none();
+    if !caller.admitted && fresh && !caller.session.admit_op(per_sec) {
         return Err(DaemonError::RateLimited { per_sec }.to_data());
     }
 
     let limit = daemon.config.max_in_flight;
-    if caller.in_flight.fetch_add(1, Ordering::SeqCst) >= limit {
-        caller.in_flight.fetch_sub(1, Ordering::SeqCst);
-        return Err(DaemonError::Busy { limit }.to_data());
-    }
-    let _in_flight = InFlight(caller.in_flight);
+    let _in_flight = if caller.admitted {
+        None
+    } else {
+        if caller.in_flight.fetch_add(1, Ordering::SeqCst) >= limit {
+            caller.in_flight.fetch_sub(1, Ordering::SeqCst);
+            return Err(DaemonError::Busy { limit }.to_data());
+        }
+        Some(InFlight(caller.in_flight))
+    };
 
     let session = caller.session.clone();
     let d = daemon.clone();

@@ -38,6 +38,31 @@ fn logs_env_and_reverse_stop() {
 }
 
 #[test]
+fn children_inherit_what_programs_need_and_no_glovebox_variable() {
+    for kept in ["PATH", "HOME", "LANG", "LC_ALL", "XDG_RUNTIME_DIR", "DISPLAY", "XAUTHORITY"] {
+        assert!(inherited(kept), "{kept}");
+    }
+    for dropped in
+        ["GLOVEBOX_TOKEN", "GLOVEBOX_LOG", "GLOVEBOX_XDG_X", "AWS_SECRET_ACCESS_KEY", "CARGO"]
+    {
+        assert!(!inherited(dropped), "{dropped}");
+    }
+}
+
+#[test]
+fn logs_are_0600_in_a_0700_dir() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = scratch("modes");
+    let sup = Supervisor::new(&dir.0);
+    sup.run("echo", &["true"], &[], Duration::from_secs(5)).expect("run");
+    let pid = sup.spawn("quiet", &["true"], &[]).expect("spawn");
+    let mode = |p: &Path| std::fs::metadata(p).expect("exists").permissions().mode() & 0o777;
+    assert_eq!(mode(&sup.log_path("quiet")), 0o600);
+    assert_eq!(mode(&dir.0.join("logs")), 0o700);
+    let _ = sup.stop_pid(pid);
+}
+
+#[test]
 fn run_captures_and_times_out() {
     let dir = scratch("run");
     let sup = Supervisor::new(&dir.0);

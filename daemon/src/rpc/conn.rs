@@ -1,5 +1,6 @@
 //! One WebSocket connection: its role, its session once `session.hello` answered, and the
-//! ops it has in flight. Handed to every method through the request extensions.
+//! ops it has in flight. Handed to every method through the request extensions. Also the
+//! count of open connections per token.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -37,5 +38,43 @@ impl Conn {
     /// Bind the session after a successful hello; false if one is bound already.
     pub fn bind(&self, session: Arc<Session>) -> bool {
         self.session.set(session).is_ok()
+    }
+}
+
+/// Open connections per token, so one token cannot take every connection the daemon allows.
+#[derive(Debug, Default)]
+pub struct PerToken {
+    open: std::sync::Mutex<std::collections::HashMap<String, usize>>,
+}
+
+/// One connection's place in [`PerToken`], given back when dropped.
+#[derive(Debug)]
+pub struct TokenSlot {
+    of: Arc<PerToken>,
+    token: String,
+}
+
+impl PerToken {
+    /// A place for one more connection of `token`, unless it has `max` open already.
+    pub fn acquire(self: &Arc<Self>, token: &str, max: usize) -> Option<TokenSlot> {
+        let mut open = self.open.lock().ok()?;
+        let n = open.entry(token.to_owned()).or_default();
+        if *n >= max {
+            return None;
+        }
+        *n += 1;
+        Some(TokenSlot { of: self.clone(), token: token.to_owned() })
+    }
+}
+
+impl Drop for TokenSlot {
+    fn drop(&mut self) {
+        let Ok(mut open) = self.of.open.lock() else { return };
+        if let Some(n) = open.get_mut(&self.token) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.token);
+            }
+        }
     }
 }

@@ -1,9 +1,11 @@
-//! The one error jsonrpsee answers before any middleware sees the call: a frame that is not
-//! JSON (-32700) or not a request (-32600) gets a bare error without `data`. This wraps the
-//! connection's socket and gives those answers the `data {code, message}` every other error
-//! carries, by rewriting the server's outgoing WebSocket text frames on their way out.
-//! Everything else passes through untouched: bytes are only parsed far enough to find frame
-//! boundaries (server frames are never masked).
+//! The connection's socket, wrapped so the transport keeps its error contract where jsonrpsee
+//! answers on its own. Outgoing: a frame that is not JSON (-32700) or not a request (-32600)
+//! gets a bare error without `data` (an oversized one, `data` as a string); those answers get
+//! the `data {code, message}` every other error carries, by rewriting the server's outgoing
+//! WebSocket text frames on their way out. Incoming: once the upgrade went out, the client's
+//! frames pass through [`Inbound`] (binary, bad UTF-8, oversized, bad ids). Everything else
+//! passes through untouched: bytes are only parsed far enough to find frame boundaries
+//! (server frames are never masked), and HTTP answers to `HEAD` are known to have no body.
 
 use std::io;
 use std::pin::Pin;
@@ -12,6 +14,8 @@ use std::task::{ready, Context, Poll};
 use glovebox_protocol::error::ErrorCode;
 use serde_json::{json, Value};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+
+use super::inbound::Inbound;
 
 /// Larger text frames are passed on without a look (envelope errors are tiny).
 const INSPECT_BELOW: usize = 64 * 1024;
@@ -37,14 +41,35 @@ pub struct Patched<S> {
     out: Vec<u8>,
     /// Set once the peer has closed its side (or the socket failed).
     gone: tokio::sync::watch::Sender<bool>,
+    /// Whether each HTTP request answered next was a `HEAD` (its answer has no body).
+    heads: Heads,
+    /// The largest message a client may send.
+    limit: usize,
+    /// The client's frames, once the upgrade went out.
+    inbound: Option<Inbound>,
 }
+
+/// The HTTP requests of a connection in the order they are answered: `true` for `HEAD`.
+pub type Heads = std::sync::Arc<std::sync::Mutex<std::collections::VecDeque<bool>>>;
 
 impl<S> Patched<S> {
     /// The socket wrapped; the receiver turns true once the peer is gone, which can be long
-    /// before the server ends the connection (it lets the calls in flight finish first).
-    pub fn new(inner: S) -> (Self, tokio::sync::watch::Receiver<bool>) {
+    /// before the server ends the connection (it lets the calls in flight finish first). The
+    /// service notes each request's method in `Heads` before it answers.
+    pub fn new(inner: S, limit: usize) -> (Self, tokio::sync::watch::Receiver<bool>, Heads) {
         let (gone, seen) = tokio::sync::watch::channel(false);
-        (Patched { inner, phase: Phase::Http, pending: Vec::new(), out: Vec::new(), gone }, seen)
+        let heads = Heads::default();
+        let p = Patched {
+            inner,
+            phase: Phase::Http,
+            pending: Vec::new(),
+            out: Vec::new(),
+            gone,
+            heads: heads.clone(),
+            limit,
+            inbound: None,
+        };
+        (p, seen, heads)
     }
 
     /// Moves every complete unit (an HTTP head, a frame) from `pending` to `out`.
@@ -54,8 +79,15 @@ impl<S> Patched<S> {
                 Phase::Http => {
                     let Some(end) = find(&self.pending, b"\r\n\r\n") else { return };
                     let head = &self.pending[..end + 4];
+                    let interim = head.get(9) == Some(&b'1');
+                    // A final answer to a HEAD has no body whatever its Content-Length says.
+                    let head_request = !interim
+                        && self.heads.lock().ok().and_then(|mut h| h.pop_front()) == Some(true);
                     let body = if head.starts_with(b"HTTP/1.1 101") {
                         self.phase = Phase::Frames;
+                        self.inbound = Some(Inbound::new(self.limit));
+                        0
+                    } else if head_request || interim {
                         0
                     } else if let Some(n) = content_length(head) {
                         n
@@ -138,7 +170,10 @@ fn patch(frame: &[u8], header: usize) -> Option<Vec<u8>> {
         return None;
     }
     let payload = &frame[header..];
-    if find(payload, b"-32700").is_none() && find(payload, b"-32600").is_none() {
+    if !["-32700", "-32600", "-32007", "-32008"]
+        .iter()
+        .any(|c| find(payload, c.as_bytes()).is_some())
+    {
         return None;
     }
     let mut v: Value = serde_json::from_slice(payload).ok()?;
@@ -170,13 +205,17 @@ fn patch(frame: &[u8], header: usize) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// Adds `data` to one response's bare -32700 / -32600 error; whether it did.
+/// Gives one response's envelope error (-32700, -32600, and jsonrpsee's size limits) the
+/// object `data` it lacks; whether it did.
 fn add_data(response: &mut Value) -> bool {
     let Some(err) = response.get_mut("error").and_then(Value::as_object_mut) else { return false };
-    if err.contains_key("data") {
+    if err.get("data").is_some_and(Value::is_object) {
         return false;
     }
+    let said = err.get("data").and_then(Value::as_str).map(str::to_owned);
     let (code, message) = match err.get("code").and_then(Value::as_i64) {
+        Some(-32007) => (ErrorCode::RequestTooLarge, "the message is over the size limit"),
+        Some(-32008) => (ErrorCode::ResultTooLarge, "the answer is over the size limit"),
         Some(-32700) => (
             ErrorCode::ParseError,
             "the frame is not JSON; send one JSON-RPC 2.0 request object (or an array of them)",
@@ -188,7 +227,11 @@ fn add_data(response: &mut Value) -> bool {
         ),
         _ => return false,
     };
-    err.insert("data".into(), json!({"code": code.as_str(), "message": message}));
+    let mut data = json!({"code": code.as_str(), "message": message});
+    if let Some(said) = said {
+        data["details"] = json!({"said": said});
+    }
+    err.insert("data".into(), data);
     true
 }
 
@@ -198,6 +241,9 @@ impl<S: AsyncRead + Unpin> AsyncRead for Patched<S> {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
+        if self.inbound.is_some() {
+            return self.poll_read_frames(cx, buf);
+        }
         let before = buf.filled().len();
         let r = Pin::new(&mut self.inner).poll_read(cx, buf);
         let eof =
@@ -206,6 +252,53 @@ impl<S: AsyncRead + Unpin> AsyncRead for Patched<S> {
             self.gone.send_replace(true);
         }
         r
+    }
+}
+
+impl<S: AsyncRead + Unpin> Patched<S> {
+    /// Reads through [`Inbound`]: what it made of the socket's bytes, then EOF once it handed
+    /// on a close.
+    fn poll_read_frames(
+        &mut self,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        loop {
+            let inbound = self.inbound.as_mut().expect("frames phase");
+            if !inbound.ready.is_empty() {
+                let n = inbound.ready.len().min(buf.remaining());
+                buf.put_slice(&inbound.ready[..n]);
+                inbound.ready.drain(..n);
+                return Poll::Ready(Ok(()));
+            }
+            if inbound.closed {
+                self.gone.send_replace(true);
+                return Poll::Ready(Ok(()));
+            }
+            let mut chunk = [0u8; 16 * 1024];
+            let mut read = ReadBuf::new(&mut chunk);
+            match Pin::new(&mut self.inner).poll_read(cx, &mut read) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(e)) => {
+                    self.gone.send_replace(true);
+                    return Poll::Ready(Err(e));
+                }
+                Poll::Ready(Ok(())) if read.filled().is_empty() => {
+                    self.gone.send_replace(true);
+                    return Poll::Ready(Ok(()));
+                }
+                Poll::Ready(Ok(())) => {
+                    let filled = read.filled().to_vec();
+                    let inbound = self.inbound.as_mut().expect("frames phase");
+                    inbound.feed(&filled);
+                    if let Some(v) = inbound.last.take() {
+                        if v != super::inbound::Verdict::Passed {
+                            tracing::debug!(?v, "refused a client frame");
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -246,7 +339,7 @@ mod tests {
     }
 
     fn run(chunks: &[&[u8]]) -> Vec<u8> {
-        let (mut p, _) = Patched::new(());
+        let (mut p, _, _) = Patched::new((), 1 << 20);
         for c in chunks {
             p.pending.extend_from_slice(c);
             p.process();
@@ -290,5 +383,25 @@ mod tests {
         assert_eq!(run(&[&health[..30], &health[30..]]), health);
         let chunked: &[u8] = b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\n";
         assert_eq!(run(&[chunked]), chunked);
+    }
+
+    #[test]
+    fn a_head_answer_passes_at_once_and_oversize_data_becomes_an_object() {
+        let (mut p, _, heads) = Patched::new((), 1 << 20);
+        heads.lock().expect("lock").extend([true, false]);
+        let head: &[u8] = b"HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 40\r\n\r\n";
+        p.pending.extend_from_slice(head);
+        p.process();
+        assert_eq!(p.out, head, "no body follows a HEAD's answer");
+        let get: &[u8] = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok";
+        p.pending.extend_from_slice(get);
+        p.process();
+        assert_eq!(&p.out[head.len()..], get);
+        let big = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32007,"message":"Request too big","data":"Exceeded max limit of 10"}}"#;
+        let f = patch(&text_frame(big), 2).expect("patched");
+        let (h, n) = frame_len(&f).expect("frame");
+        let v: Value = serde_json::from_slice(&f[h..h + n]).expect("json");
+        assert_eq!(v["error"]["data"]["code"], "REQUEST_TOO_LARGE");
+        assert_eq!(v["error"]["data"]["details"]["said"], "Exceeded max limit of 10");
     }
 }

@@ -1,5 +1,7 @@
-//! RPC middleware in front of every method: unknown methods, the handshake rule and the
-//! per-method role check, each answered with a `data.code` like every other error.
+//! RPC middleware in front of every method: unknown methods, the handshake rule, the
+//! per-method role check, the messages [`super::inbound`] refused, a batch's admission (its
+//! length, its tool calls against the in-flight and rate limits, all or nothing) and the size
+//! of every answer, each answered with a `data.code` like every other error.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -7,22 +9,97 @@ use std::sync::Arc;
 use glovebox_protocol::contract::direct_method;
 use glovebox_protocol::methods::{method, Access};
 use jsonrpsee::core::middleware::{Batch, BatchEntry, BatchEntryErr, Notification, RpcServiceT};
-use jsonrpsee::types::{ErrorObjectOwned, Request};
+use jsonrpsee::types::{ErrorObjectOwned, Id, Request};
 use jsonrpsee::MethodResponse;
+use serde_json::Value;
 
 use super::conn::Conn;
 use super::errors::to_rpc_error;
+use super::inbound::REFUSED;
+use crate::dispatch::Admitted;
 use crate::error::DaemonError;
+use crate::state::Daemon;
 
 #[derive(Clone)]
 pub struct Gate<S> {
     inner: S,
+    daemon: Arc<Daemon>,
 }
 
 impl<S> Gate<S> {
-    pub fn new(inner: S) -> Self {
-        Gate { inner }
+    pub fn new(inner: S, daemon: Arc<Daemon>) -> Self {
+        Gate { inner, daemon }
     }
+}
+
+fn rpc_err(e: &DaemonError) -> ErrorObjectOwned {
+    to_rpc_error(&e.to_data())
+}
+
+/// The error of a message [`super::inbound`] refused, from what it wrote down.
+fn refused(params: Option<&str>) -> ErrorObjectOwned {
+    let p: Value = params.and_then(|p| serde_json::from_str(p).ok()).unwrap_or_default();
+    let n = |k: &str| p[k].as_u64().and_then(|n| usize::try_from(n).ok()).unwrap_or_default();
+    let e = match p["kind"].as_str() {
+        Some("binary") => DaemonError::BinaryFrame { bytes: n("bytes") },
+        Some("too_large") => DaemonError::RequestTooLarge { size: n("size"), limit: n("limit") },
+        _ => {
+            let got = match p["got"].as_str() {
+                Some("an object") => "an object",
+                Some("an array") => "an array",
+                Some("true or false") => "true or false",
+                Some("a negative number") => "a negative number",
+                Some("a number over 2^64-1") => "a number over 2^64-1",
+                Some("a string that is not valid unicode") => "a string that is not valid unicode",
+                _ => "a number with a fraction or an exponent",
+            };
+            DaemonError::BadId { got }
+        }
+    };
+    rpc_err(&e)
+}
+
+/// The answer, or `RESULT_TOO_LARGE` in its place when it is over `limit` bytes.
+fn bounded(rp: MethodResponse, id: Id<'static>, limit: usize) -> MethodResponse {
+    let size = rp.as_json().get().len();
+    if size <= limit || rp.is_subscription() {
+        return rp;
+    }
+    tracing::info!(size, limit, "an answer over the response limit was replaced by an error");
+    MethodResponse::error(id, rpc_err(&DaemonError::ResultTooLarge { size, limit }))
+}
+
+/// Whether a call runs a tool action (an op): those count against the in-flight and rate
+/// limits.
+fn is_op(name: &str) -> bool {
+    name == "tools.call" || direct_method(name).is_some()
+}
+
+/// In-flight slots a batch holds on its connection while it runs.
+struct Slots(Arc<Conn>, usize);
+
+impl Drop for Slots {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(self.1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Takes a batch's in-flight slots and rate share for its `ops` tool calls, or says why not.
+fn admit_batch(daemon: &Daemon, conn: &Arc<Conn>, ops: usize) -> Result<Slots, DaemonError> {
+    use std::sync::atomic::Ordering;
+    let limit = daemon.config.max_in_flight;
+    let before = conn.in_flight.fetch_add(ops, Ordering::SeqCst);
+    let slots = Slots(conn.clone(), ops);
+    if before + ops > limit {
+        return Err(DaemonError::BatchBusy { ops, in_flight: before, limit });
+    }
+    let per_sec = daemon.config.max_ops_per_sec;
+    if let Some(session) = conn.session() {
+        if !session.admit_ops(ops, per_sec) {
+            return Err(DaemonError::BatchRateLimited { ops, per_sec });
+        }
+    }
+    Ok(slots)
 }
 
 /// Why a call may not reach its method, if it may not.
@@ -67,12 +144,18 @@ where
 
     fn call<'a>(&self, req: Request<'a>) -> impl Future<Output = Self::MethodResponse> + Send + 'a {
         let conn = req.extensions().get::<Arc<Conn>>().cloned();
-        let refusal = refuse(req.method_name(), conn.as_ref());
+        let refusal = if req.method_name() == REFUSED {
+            Some(refused(req.params().as_str()))
+        } else {
+            refuse(req.method_name(), conn.as_ref())
+        };
         let inner = self.inner.clone();
+        let limit = self.daemon.config.max_response_bytes;
         async move {
+            let id = req.id().into_owned();
             match refusal {
-                Some(err) => MethodResponse::error(req.id(), err),
-                None => inner.call(req).await,
+                Some(err) => MethodResponse::error(id, err),
+                None => bounded(inner.call(req).await, id, limit),
             }
         }
     }
@@ -81,14 +164,49 @@ where
         &self,
         mut batch: Batch<'a>,
     ) -> impl Future<Output = Self::BatchResponse> + Send + 'a {
+        let limit = self.daemon.config.max_response_bytes;
+        let max_batch = self.daemon.config.max_batch;
+        let mut conn = None;
+        let mut ops = 0;
         for entry in batch.iter_mut() {
             let Ok(BatchEntry::Call(req)) = entry else { continue };
-            let conn = req.extensions().get::<Arc<Conn>>().cloned();
-            if let Some(err) = refuse(req.method_name(), conn.as_ref()) {
-                *entry = Err(BatchEntryErr::new(req.id().into_owned(), err));
+            conn = conn.or_else(|| req.extensions().get::<Arc<Conn>>().cloned());
+            let refusal = if req.method_name() == REFUSED {
+                Some(refused(req.params().as_str()))
+            } else {
+                refuse(req.method_name(), conn.as_ref())
+            };
+            match refusal {
+                Some(err) => *entry = Err(BatchEntryErr::new(req.id().into_owned(), err)),
+                None => {
+                    ops += usize::from(is_op(req.method_name()));
+                    req.extensions_mut().insert(Admitted);
+                }
             }
         }
-        self.inner.batch(batch)
+        // Nothing in a refused batch runs: one error answers it.
+        let admitted = if batch.len() > max_batch {
+            Err(DaemonError::BatchTooLarge { len: batch.len(), limit: max_batch })
+        } else {
+            match (&conn, ops) {
+                (Some(conn), 1..) => admit_batch(&self.daemon, conn, ops).map(Some),
+                _ => Ok(None),
+            }
+        };
+        let inner = self.inner.clone();
+        async move {
+            match admitted {
+                Err(e) => {
+                    tracing::info!(%e, "refused a batch");
+                    MethodResponse::error(Id::Null, rpc_err(&e))
+                }
+                Ok(slots) => {
+                    let rp = inner.batch(batch).await;
+                    drop(slots);
+                    bounded(rp, Id::Null, limit)
+                }
+            }
+        }
     }
 
     fn notification<'a>(

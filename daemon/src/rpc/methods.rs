@@ -42,14 +42,26 @@ fn session_of(conn: &Conn) -> Result<Arc<Session>, ErrorObjectOwned> {
     conn.session().cloned().ok_or_else(|| err(DaemonError::HandshakeRequired))
 }
 
+/// The params as JSON (`{}` when absent), or what is wrong with their text: jsonrpsee only
+/// checked the syntax, so a number out of range or a lone surrogate shows up here.
+fn params_json(params: &Params<'_>) -> Result<Value, String> {
+    let Some(text) = params.as_str() else { return Ok(Value::Object(Map::new())) };
+    serde_json::from_str(text).map_err(|e| {
+        let said = e.to_string();
+        if said.contains("number out of range") {
+            format!("number out of range ({said}); numbers must fit a 64-bit float")
+        } else if said.contains("surrogate") || said.contains("escape") || said.contains("unicode")
+        {
+            format!("invalid unicode / lone surrogate in a string ({said}); pair every \\ud800-\\udbff with a \\udc00-\\udfff")
+        } else {
+            format!("params are not JSON: {said}")
+        }
+    })
+}
+
 fn parse<T: DeserializeOwned>(method: &str, params: &Params<'_>) -> Result<T, ErrorObjectOwned> {
-    let value: Value = if params.as_str().is_none() {
-        Value::Object(Map::new())
-    } else {
-        params.parse().map_err(|e: ErrorObjectOwned| {
-            err(DaemonError::InvalidParams { method: method.into(), reason: e.message().into() })
-        })?
-    };
+    let value = params_json(params)
+        .map_err(|reason| err(DaemonError::InvalidParams { method: method.into(), reason }))?;
     serde_json::from_value(value).map_err(|e| {
         err(DaemonError::InvalidParams { method: method.into(), reason: e.to_string() })
     })
@@ -184,7 +196,10 @@ fn capabilities(d: &Daemon) -> Value {
                 "max_timeout_ms": glovebox_protocol::wire::MAX_TIMEOUT_MS,
                 "idempotency_window_s": dispatch::ops::RETENTION.as_secs(),
                 "max_in_flight": d.config.max_in_flight},
-        "limits": {"max_message_bytes": d.config.max_message_bytes},
+        "limits": {"max_message_bytes": d.config.max_message_bytes,
+                   "max_response_bytes": d.config.max_response_bytes,
+                   "max_batch": d.config.max_batch,
+                   "max_ops_per_sec": d.config.max_ops_per_sec},
         "events": {"topics": TOPICS},
         "tools": tools,
     })
@@ -236,8 +251,9 @@ fn tools_list() -> RpcResult {
     Ok(json!({"tools": tools}))
 }
 
-fn caller<'a>(conn: &'a Conn, session: &'a Arc<Session>) -> Caller<'a> {
-    Caller { role: conn.role, session, in_flight: &conn.in_flight }
+fn caller<'a>(conn: &'a Conn, session: &'a Arc<Session>, ext: &Extensions) -> Caller<'a> {
+    let admitted = ext.get::<dispatch::Admitted>().is_some();
+    Caller { role: conn.role, session, in_flight: &conn.in_flight, admitted }
 }
 
 /// `tools.call`: the outcome as MCP content; an action's failure is `isError: true` with the
@@ -259,7 +275,7 @@ async fn tools_call(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcRes
     let options =
         OpOptions { op_id: params.op_id, timeout_ms: params.timeout_ms, capture: params.capture };
     let checked = validate_tool_call(tool, &params.arguments).map_err(DaemonError::from);
-    let outcome = dispatch::call(d, caller(&conn, &session), checked, options).await;
+    let outcome = dispatch::call(d, caller(&conn, &session, ext), checked, options).await;
     Ok(dispatch::shape::mcp(outcome))
 }
 
@@ -272,17 +288,12 @@ async fn direct(
 ) -> RpcResult {
     let conn = conn_of(ext)?;
     let session = session_of(&conn)?;
-    let mut args: Value = if p.as_str().is_none() {
-        json!({})
-    } else {
-        p.parse().map_err(|_| {
-            let v = contract::Violation::new("params", "params must be a JSON object (by name)");
-            err(DaemonError::Contract(v))
-        })?
-    };
+    let mut args = params_json(p).map_err(|reason| {
+        err(DaemonError::Contract(contract::Violation::new("params", format!("params: {reason}"))))
+    })?;
     let options = split_op_keys(&mut args).map_err(|v| err(DaemonError::Contract(v)))?;
     let checked = validate_direct(tool, action, &args).map_err(DaemonError::from);
-    let outcome = dispatch::call(d, caller(&conn, &session), checked, options).await;
+    let outcome = dispatch::call(d, caller(&conn, &session, ext), checked, options).await;
     match outcome {
         Ok(o) => serde_json::to_value(o).map_err(|e| err(DaemonError::ActionFailed(e.to_string()))),
         Err(e) => Err(to_rpc_error(&e)),

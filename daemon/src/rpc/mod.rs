@@ -1,12 +1,14 @@
-//! Transport: HTTP routing (`/rpc`, `/healthz`), auth on the upgrade, the jsonrpsee
-//! WebSocket server with its gate middleware, and connection lifetime.
+//! Transport: HTTP routing (`/rpc`, `/healthz`), auth and per-token connection limits on the
+//! upgrade, the jsonrpsee WebSocket server with its gate middleware, and connection lifetime.
 
 pub mod auth;
 mod conn;
 mod errors;
 mod frames;
 mod gate;
+mod inbound;
 mod methods;
+mod routes;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -21,32 +23,31 @@ use tower::Service as _;
 
 use crate::state::Daemon;
 use conn::Conn;
+use routes::{plain, Route};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
     #[error("cannot register the methods: {0}")]
     Register(#[from] jsonrpsee::core::RegisterMethodError),
+    #[error("cannot read the listen address: {0}")]
+    Listen(#[from] std::io::Error),
 }
 
-fn plain(status: StatusCode, body: &serde_json::Value) -> Response<HttpBody> {
-    let mut r = Response::new(HttpBody::from(body.to_string()));
-    *r.status_mut() = status;
-    r.headers_mut()
-        .insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("application/json"));
-    r
+/// An accepted upgrade: the token's role and its place among that token's connections.
+struct Admitted {
+    role: auth::Role,
+    /// Whose sessions it may use.
+    owner: crate::session::Owner,
+    slot: conn::TokenSlot,
 }
 
-/// Check the upgrade request: path, origin, token. `Err` is the HTTP answer to send instead.
+/// Check the upgrade request (`GET /rpc`): origin, token, the token's connections. `Err` is
+/// the HTTP answer to send instead.
 fn admit<B>(
     daemon: &Daemon,
+    per_token: &Arc<conn::PerToken>,
     req: &Request<B>,
-) -> Result<(auth::Role, crate::session::Owner), Box<Response<HttpBody>>> {
-    if req.uri().path() != "/rpc" {
-        return Err(Box::new(plain(
-            StatusCode::NOT_FOUND,
-            &json!({"error": "not found; the endpoint is /rpc"}),
-        )));
-    }
+) -> Result<Admitted, Box<Response<HttpBody>>> {
     if let Some(origin) = req.headers().get(http::header::ORIGIN) {
         let origin = origin.to_str().unwrap_or_default();
         if !daemon.config.allowed_origins.iter().any(|o| o == origin) {
@@ -58,8 +59,9 @@ fn admit<B>(
         }
     }
     let token = auth::presented_token(req.headers(), req.uri().query());
-    let Some(role) = token.as_deref().and_then(|t| daemon.role_of(t)) else {
-        tracing::warn!(presented = token.is_some(), "refused a connection without a valid token");
+    let presented = token.is_some();
+    let Some((token, role)) = token.and_then(|t| daemon.role_of(&t).map(|r| (t, r))) else {
+        tracing::warn!(presented, "refused a connection without a valid token");
         let mut r = plain(
             StatusCode::UNAUTHORIZED,
             &json!({"error": "send Authorization: Bearer <token> or ?token=<token>; the token is in the daemon's token file"}),
@@ -74,19 +76,17 @@ fn admit<B>(
             &json!({"error": "/rpc speaks JSON-RPC over WebSocket; open a WebSocket"}),
         )));
     }
-    let owner = crate::session::Owner::of_token(
-        token.as_deref().unwrap_or_default(),
-        role == auth::Role::Admin,
-    );
-    Ok((role, owner))
-}
-
-fn healthz(daemon: &Daemon) -> Response<HttpBody> {
-    let backends = daemon.backends();
-    plain(
-        StatusCode::OK,
-        &json!({"ok": true, "protocol": glovebox_protocol::PROTOCOL_VERSION, "backends": backends}),
-    )
+    let max = daemon.config.max_connections_per_token;
+    let Some(slot) = per_token.acquire(&token, max) else {
+        tracing::warn!(role = role.as_str(), max, "refused a connection over the per-token limit");
+        return Err(Box::new(plain(
+            StatusCode::TOO_MANY_REQUESTS,
+            &json!({"error": format!("this token has {max} connections open already; close one, or start gloveboxd with a larger --max-connections-per-token"),
+                    "code": "TOO_MANY_CONNECTIONS", "limit": "max_connections_per_token", "max": max}),
+        )));
+    };
+    let owner = crate::session::Owner::of_token(&token, role == auth::Role::Admin);
+    Ok(Admitted { role, owner, slot })
 }
 
 /// Serve until `shutdown` resolves, then stop accepting and let connections finish.
@@ -96,17 +96,24 @@ pub async fn serve(
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), ServeError> {
     let module = methods::module(daemon.clone())?;
+    let listen = listener.local_addr()?;
+    let per_token = Arc::new(conn::PerToken::default());
     let (stop_handle, server_handle) = stop_channel();
+    // The gate bounds answers at --max-response-bytes with a coded error; jsonrpsee's own
+    // bound (an uncoded one) stays out of its way.
     let cfg = ServerConfig::builder()
         .max_request_body_size(daemon.config.max_message_bytes)
         .max_response_body_size(u32::MAX)
-        .max_connections(1024)
+        .max_connections(daemon.config.max_connections)
         .ws_only()
         .set_id_provider(jsonrpsee::server::RandomStringIdProvider::new(16))
         .build();
     let builder = jsonrpsee::server::Server::builder()
         .set_config(cfg)
-        .set_rpc_middleware(RpcServiceBuilder::new().layer_fn(gate::Gate::new))
+        .set_rpc_middleware(RpcServiceBuilder::new().layer_fn({
+            let daemon = daemon.clone();
+            move |s| gate::Gate::new(s, daemon.clone())
+        }))
         .to_service_builder();
     let methods: jsonrpsee::Methods = module.into();
 
@@ -128,17 +135,33 @@ pub async fn serve(
         let methods = methods.clone();
         let stop = stop_handle.clone();
         let builder = builder.clone();
-        let (io, peer_gone) = frames::Patched::new(sock);
+        let per_token = per_token.clone();
+        let limit = daemon.config.max_message_bytes as usize;
+        let (io, peer_gone, heads) = frames::Patched::new(sock, limit);
         let svc = tower::service_fn(move |mut req: Request<hyper::body::Incoming>| {
+            // In request order, before the answer is written: a HEAD's answer has no body.
+            if let Ok(mut h) = heads.lock() {
+                h.push_back(req.method() == http::Method::HEAD);
+            }
             let daemon = daemon.clone();
+            let per_token = per_token.clone();
             let mut peer_gone = peer_gone.clone();
             let mut svc = builder.clone().build(methods.clone(), stop.clone());
             async move {
-                if req.uri().path() == "/healthz" && req.method() == http::Method::GET {
-                    return Ok::<_, BoxError>(healthz(&daemon));
+                match routes::route(req.method(), req.uri().path()) {
+                    Route::Health => {
+                        let extra = &daemon.config.allowed_hosts;
+                        if !routes::host_allowed(req.headers(), peer, listen, extra) {
+                            tracing::info!(%peer, "refused /healthz for a foreign Host");
+                            return Ok::<_, BoxError>(routes::host_refused());
+                        }
+                        return Ok(routes::healthz(&daemon));
+                    }
+                    Route::Rpc => {}
+                    other => return Ok(routes::refusal(&other)),
                 }
-                let (role, owner) = match admit(&daemon, &req) {
-                    Ok(admitted) => admitted,
+                let Admitted { role, owner, slot } = match admit(&daemon, &per_token, &req) {
+                    Ok(a) => a,
                     Err(resp) => return Ok(*resp),
                 };
                 let conn = Conn::new(role, owner);
@@ -146,6 +169,7 @@ pub async fn serve(
                 req.extensions_mut().insert(conn.clone());
                 let closed = svc.on_session_closed();
                 tokio::spawn(async move {
+                    let _slot = slot;
                     // The session is free again as soon as the peer is gone: a client that
                     // reconnects to resume it need not wait for the calls it left behind.
                     tokio::select! {

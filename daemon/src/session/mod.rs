@@ -102,16 +102,22 @@ impl Session {
     /// Take one op from the session's budget of `per_sec` ops a second (bursts up to one
     /// second's worth); false when the budget is spent.
     pub fn admit_op(&self, per_sec: u32) -> bool {
+        self.admit_ops(1, per_sec)
+    }
+
+    /// Take `n` ops from the budget at once (a batch), or none of them.
+    pub fn admit_ops(&self, n: usize, per_sec: u32) -> bool {
         let Ok(mut rate) = self.rate.lock() else { return false };
+        let n = n as f64;
         let cap = f64::from(per_sec.max(1));
         let now = Instant::now();
         let refill = now.duration_since(rate.1).as_secs_f64() * cap;
         rate.0 = (rate.0.min(cap) + refill).min(cap);
         rate.1 = now;
-        if rate.0 < 1.0 {
+        if rate.0 < n {
             return false;
         }
-        rate.0 -= 1.0;
+        rate.0 -= n;
         true
     }
 

@@ -106,7 +106,13 @@ impl Daemon {
         for _ in 0..2 {
             let line = rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))?;
             if let Some(d) = line.trim().strip_prefix("desktop: DISPLAY=") {
-                self.display = d.to_owned();
+                let (display, xauth) = d.split_once(" XAUTHORITY=").unwrap_or((d, ""));
+                self.display = display.to_owned();
+                // The bench's own X connections (held keys, the load witness) need the
+                // embedded display's cookie; x11rb reads it from here.
+                if !xauth.is_empty() {
+                    std::env::set_var("XAUTHORITY", xauth);
+                }
             }
         }
         let text =

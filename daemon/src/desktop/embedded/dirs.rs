@@ -31,7 +31,7 @@ impl RunDirs {
             ("XDG_STATE_HOME", "state"),
         ] {
             let dir = base.join(sub);
-            make_dir(&dir, 0o755)?;
+            make_dir(&dir, 0o700)?;
             dirs.homes.push((var, dir));
         }
         Ok(dirs)

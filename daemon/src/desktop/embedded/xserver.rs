@@ -1,6 +1,6 @@
 //! X server plumbing: probing a display with x11rb, picking a free display number, running Xvfb.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -9,6 +9,7 @@ use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _};
 
 use super::{DesktopError, ScreenSize, POLL};
+use crate::desktop::xauth;
 use crate::process::{is_alive, Supervisor};
 
 /// Display numbers tried for an embedded server; high enough to stay clear of real desktops.
@@ -24,6 +25,8 @@ pub(super) struct Xvfb {
     pub(super) display: String,
     pub(super) pid: u32,
     pub(super) screen: ScreenSize,
+    /// The Xauthority file with the display's cookie.
+    pub(super) xauthority: PathBuf,
 }
 
 /// Connects to `display` and reads the first screen's size; gives up after `timeout` (a hung
@@ -39,16 +42,17 @@ pub(super) fn probe(display: &str, timeout: Duration) -> Result<ScreenSize, Stri
 }
 
 fn connect_and_measure(display: &str) -> Result<ScreenSize, String> {
-    let (conn, screen_num) = x11rb::connect(Some(display)).map_err(|e| e.to_string())?;
+    let (conn, screen_num) = xauth::connect(display).map_err(|e| e.to_string())?;
     let screen = conn.setup().roots.get(screen_num).ok_or("X server reports no screens")?;
     Ok(ScreenSize { width: screen.width_in_pixels, height: screen.height_in_pixels })
 }
 
-/// Starts `Xvfb` on a free display number and waits until it answers.
+/// Starts `Xvfb` on a free display number, with a fresh cookie in `state_dir` that clients
+/// must present, and waits until it answers.
 ///
 /// Racing servers are sorted out by Xvfb's own lock file, but a lost race costs Xvfb ~2 s of
 /// retrying: starts within this process take turns, and each process scans from its own offset.
-pub(super) fn start_xvfb(sup: &Supervisor) -> Result<Xvfb, DesktopError> {
+pub(super) fn start_xvfb(sup: &Supervisor, state_dir: &Path) -> Result<Xvfb, DesktopError> {
     static TURN: Mutex<()> = Mutex::new(());
     let _turn = TURN.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let span = LAST_DISPLAY - FIRST_DISPLAY + 1;
@@ -58,7 +62,7 @@ pub(super) fn start_xvfb(sup: &Supervisor) -> Result<Xvfb, DesktopError> {
         if !is_free(number) {
             continue;
         }
-        match try_start(sup, number)? {
+        match try_start(sup, state_dir, number)? {
             Some(xvfb) => return Ok(xvfb),
             None if races < MAX_RACES => races += 1,
             None => break,
@@ -68,11 +72,23 @@ pub(super) fn start_xvfb(sup: &Supervisor) -> Result<Xvfb, DesktopError> {
 }
 
 /// `Ok(None)` when another server took `number` first.
-fn try_start(sup: &Supervisor, number: u32) -> Result<Option<Xvfb>, DesktopError> {
+fn try_start(
+    sup: &Supervisor,
+    state_dir: &Path,
+    number: u32,
+) -> Result<Option<Xvfb>, DesktopError> {
     let display = format!(":{number}");
+    let xauthority = std::path::absolute(xauth::path(state_dir, number))
+        .map_err(|source| DesktopError::Dir { path: state_dir.to_owned(), source })?;
+    let cookie = xauth::new_cookie()
+        .and_then(|c| xauth::write(&xauthority, number, &c).map(|()| c))
+        .map_err(|source| DesktopError::Dir { path: xauthority.clone(), source })?;
+    xauth::remember(&display, cookie);
+    let auth = xauthority.display().to_string();
     // -noreset: without it the server resets (dropping properties and selections) whenever its
-    // last client disconnects, e.g. between two probes.
-    let argv = ["Xvfb", &display, "-screen", "0", SCREEN, "-nolisten", "tcp", "-noreset"];
+    // last client disconnects, e.g. between two probes. -auth: only clients with the cookie.
+    let argv =
+        ["Xvfb", &display, "-screen", "0", SCREEN, "-nolisten", "tcp", "-noreset", "-auth", &auth];
     let pid = sup.spawn("xvfb", &argv, &[])?;
     let deadline = Instant::now() + XVFB_READY;
     loop {
@@ -87,7 +103,7 @@ fn try_start(sup: &Supervisor, number: u32) -> Result<Option<Xvfb>, DesktopError
         // The lock check makes sure the server that answers is ours, not a racing one.
         if lock_owner(number) == Some(pid) {
             if let Ok(screen) = probe(&display, Duration::from_secs(1)) {
-                return Ok(Some(Xvfb { display, pid, screen }));
+                return Ok(Some(Xvfb { display, pid, screen, xauthority }));
             }
         }
         if Instant::now() >= deadline {
@@ -146,7 +162,7 @@ pub(super) fn wait_for_wm(sup: &Supervisor, wm_pid: u32, display: &str) -> bool 
 }
 
 fn wm_announced(display: &str) -> Result<bool, Box<dyn std::error::Error>> {
-    let (conn, screen_num) = x11rb::connect(Some(display))?;
+    let (conn, screen_num) = xauth::connect(display)?;
     let root = conn.setup().roots.get(screen_num).ok_or("no screen")?.root;
     let atom = conn.intern_atom(true, b"_NET_SUPPORTING_WM_CHECK")?.reply()?.atom;
     if atom == 0 {

@@ -45,7 +45,7 @@ impl KeymapReads {
     /// Starts recording on a connection of its own; `None` when the server has no RECORD.
     /// `ours` is the resource id base of the connection that changes the keymap.
     pub(super) fn start(display: &str, ours: u32) -> Option<Arc<KeymapReads>> {
-        let (conn, _) = x11rb::connect(Some(display)).ok()?;
+        let (conn, _) = crate::desktop::xauth::connect(display).ok()?;
         conn.extension_information(record::X11_EXTENSION_NAME).ok()??;
         conn.record_query_version(1, 13).ok()?.reply().ok()?;
         let xkb = conn.extension_information("XKEYBOARD").ok()?.map(|e| e.major_opcode);

@@ -60,7 +60,7 @@ pub struct X {
 
 impl X {
     pub fn connect(display: &str) -> Result<X, Error> {
-        let (conn, screen) = x11rb::connect(Some(display))
+        let (conn, screen) = crate::desktop::xauth::connect(display)
             .map_err(|e| Error::Display(format!("cannot connect to {display}: {e}")))?;
         let s = &conn.setup().roots[screen];
         let (root, width, height) = (s.root, s.width_in_pixels, s.height_in_pixels);

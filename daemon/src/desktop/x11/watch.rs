@@ -162,7 +162,7 @@ pub fn start(
     display: &str,
     on_root: Box<dyn FnMut(RootChange) + Send>,
 ) -> Result<Arc<Damage>, Error> {
-    let (conn, screen) = x11rb::connect(Some(display))
+    let (conn, screen) = crate::desktop::xauth::connect(display)
         .map_err(|e| Error::Display(format!("cannot connect to {display}: {e}")))?;
     let root = conn.setup().roots[screen].root;
     let intern = |name: &str| -> Result<u32, Error> {

@@ -1,0 +1,145 @@
+//! The transport's limits, each with its flag and its stable code: batch length, batches
+//! against the in-flight and rate limits, answer size, connections per token.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use glovebox_daemon::Config;
+use glovebox_tests::http::Http;
+use glovebox_tests::raw::{code, Raw};
+use glovebox_tests::{InProcess, Options, ACTOR, DEADLINE, OBSERVER};
+use serde_json::{json, Value};
+
+fn batch_of(n: usize, method: &str, params: &Value) -> String {
+    let calls: Vec<Value> = (0..n)
+        .map(|i| json!({"jsonrpc": "2.0", "id": i + 100, "method": method, "params": params}))
+        .collect();
+    Value::Array(calls).to_string()
+}
+
+fn configured(f: impl Fn(&mut Config) + Send + Sync + 'static) -> Options {
+    Options { configure: Some(Arc::new(f)), ..Options::default() }
+}
+
+#[tokio::test]
+async fn a_batch_over_the_limit_is_refused_whole() {
+    let d = InProcess::start().await;
+    let mut c = d.actor().await;
+    c.send_text(&batch_of(5_000, "session.pause", &json!({}))).await;
+    let r = c.recv().await;
+    assert!(r.is_object(), "one error, not 5,000 answers");
+    assert_eq!((r["error"]["code"].as_i64(), r["id"].is_null()), (Some(-32600), true), "{r}");
+    assert_eq!(code(&r), "BATCH_TOO_LARGE", "{r}");
+    assert_eq!(r["error"]["data"]["details"], json!({"len": 5000, "limit": 64}));
+    let status = c.call("session.status", json!({})).await;
+    assert_eq!(status["result"]["paused"], false, "nothing in it ran: {status}");
+    // 64 is still fine.
+    c.send_text(&batch_of(64, "session.status", &json!({}))).await;
+    let r = c.recv().await;
+    assert_eq!(r.as_array().map(Vec::len), Some(64), "{r}");
+    d.stop().await;
+}
+
+#[tokio::test]
+async fn a_batch_holds_an_in_flight_slot_per_tool_call() {
+    let d = InProcess::with(Options { max_in_flight: Some(2), ..Options::default() }).await;
+    let mut c = d.actor().await;
+    // More tool calls than free slots: refused whole, nothing runs.
+    c.send_text(&batch_of(3, "computer.wait", &json!({"duration_ms": 1}))).await;
+    let r = c.recv().await;
+    assert_eq!(code(&r), "BUSY", "{r}");
+    assert_eq!(r["error"]["data"]["details"], json!({"ops": 3, "in_flight": 0, "limit": 2}));
+    // A running batch holds its slots: a single call beside it is BUSY.
+    let mut events = d.actor().await;
+    events.call("events.subscribe", json!({"topics": ["ops"]})).await;
+    c.send_text(&batch_of(2, "computer.wait", &json!({"duration_ms": 400}))).await;
+    let started = events.notification("events.event").await;
+    assert_eq!(started["params"]["result"]["kind"], "started", "{started}");
+    let single = c.call("computer.wait", json!({"duration_ms": 1})).await;
+    assert_eq!(code(&single), "BUSY", "{single}");
+    let r = c.recv().await;
+    assert_eq!(r.as_array().map(Vec::len), Some(2), "the batch ran: {r}");
+    assert!(c.call("computer.wait", json!({"duration_ms": 1})).await["result"].is_object());
+    d.stop().await;
+}
+
+#[tokio::test]
+async fn a_batch_takes_its_share_of_the_op_rate_up_front() {
+    let d = InProcess::with(Options { max_ops_per_sec: Some(2), ..Options::default() }).await;
+    let mut c = d.actor().await;
+    // Three ops are more than the two a second (the burst) this session may start.
+    c.send_text(&batch_of(3, "computer.wait", &json!({"duration_ms": 1}))).await;
+    let r = c.recv().await;
+    assert_eq!(code(&r), "BUSY", "{r}");
+    assert_eq!(r["error"]["data"]["details"], json!({"ops": 3, "per_sec": 2}), "{r}");
+    // Calls that are not ops count toward the batch length only.
+    c.send_text(&batch_of(10, "session.status", &json!({}))).await;
+    assert_eq!(c.recv().await.as_array().map(Vec::len), Some(10));
+    c.send_text(&batch_of(2, "computer.wait", &json!({"duration_ms": 1}))).await;
+    let r = c.recv().await;
+    assert!(r[0]["result"].is_object() && r[1]["result"].is_object(), "two fit: {r}");
+    d.stop().await;
+}
+
+#[tokio::test]
+async fn an_answer_over_the_limit_becomes_result_too_large() {
+    let d = InProcess::with(configured(|c| c.max_response_bytes = 4096)).await;
+    let mut c = d.actor().await;
+    let r = c.call("rpc.discover", json!({})).await;
+    assert_eq!(code(&r), "RESULT_TOO_LARGE", "{r}");
+    let details = &r["error"]["data"]["details"];
+    assert_eq!(details["limit"], 4096);
+    assert!(details["size"].as_u64() > Some(4096), "{r}");
+    // A batch whose answers add up to more is refused as one.
+    c.send_text(&batch_of(40, "session.status", &json!({}))).await;
+    let r = c.recv().await;
+    assert_eq!((code(&r).as_str(), r["id"].is_null()), ("RESULT_TOO_LARGE", true), "{r}");
+    assert!(c.call("session.status", json!({})).await["result"].is_object());
+    d.stop().await;
+}
+
+#[tokio::test]
+async fn one_token_cannot_take_every_connection() {
+    let d = InProcess::with(configured(|c| c.max_connections_per_token = 3)).await;
+    let mut open = Vec::new();
+    for _ in 0..3 {
+        open.push(Raw::connect(&d.url(), Some(ACTOR)).await.expect("within the limit"));
+    }
+    assert_eq!(Raw::connect(&d.url(), Some(ACTOR)).await.err(), Some(429));
+    let mut http = Http::connect(d.addr).await;
+    let bearer = format!("Bearer {ACTOR}");
+    let refused = http
+        .send(
+            "GET",
+            "/rpc",
+            &[
+                ("Authorization", &bearer),
+                ("Connection", "Upgrade"),
+                ("Upgrade", "websocket"),
+                ("Sec-WebSocket-Version", "13"),
+                ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+            ],
+            Duration::from_secs(2),
+        )
+        .await;
+    assert_eq!(refused.status, 429, "{refused:?}");
+    let body = refused.json();
+    assert_eq!(
+        (body["code"].as_str(), body["limit"].as_str()),
+        (Some("TOO_MANY_CONNECTIONS"), Some("max_connections_per_token"))
+    );
+    assert_eq!(body["max"], 3);
+    // Another token still gets in; a closed connection gives its place back.
+    let mut o = Raw::connect(&d.url(), Some(OBSERVER)).await.expect("another token");
+    o.hello(None).await;
+    drop(open.pop());
+    let until = Instant::now() + DEADLINE;
+    loop {
+        match Raw::connect(&d.url(), Some(ACTOR)).await {
+            Ok(mut c) => break drop(c.hello(None).await),
+            Err(429) if Instant::now() < until => tokio::task::yield_now().await,
+            Err(e) => panic!("the freed place was not given back: {e}"),
+        };
+    }
+    d.stop().await;
+}
