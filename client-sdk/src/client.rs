@@ -167,6 +167,7 @@ impl Client {
             op_id: options.op_id,
             timeout_ms: options.timeout_ms,
             capture: options.capture,
+            follow: options.follow,
         };
         self.request("tools.call", to_object(&params)?, deadline).await
     }

@@ -1568,6 +1568,30 @@ impl ActionArgs for BrowserTabList {
     const ACTION: &'static str = "tab_list";
 }
 
+/// `browser.downloads`: the browser's recent downloads, oldest first: path (under the state dir's
+/// downloads/), url, bytes, state in_progress/completed/canceled, tab_id. Observes only (observer
+/// tokens may call it).
+#[derive(Serialize, Default, Debug, Clone, PartialEq)]
+pub struct BrowserDownloads {
+    /// browser id chrome-\<port\> from list_browsers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub browser_id: Option<String>,
+    /// stable tab id from tab_list; default: the session's tab.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tab_id: Option<String>,
+    /// legacy position of the tab in tab_list; exclusive with tab_id. Range 0..=999.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tab_index: Option<i64>,
+    /// the snapshot the refs come from; default: the session's latest for the target.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snapshot_id: Option<String>,
+}
+
+impl ActionArgs for BrowserDownloads {
+    const TOOL: &'static str = "browser";
+    const ACTION: &'static str = "downloads";
+}
+
 /// `browser.probe`: what works on this tab: CDP, input, accessibility and screenshots. Observes
 /// only (observer tokens may call it).
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
@@ -1887,6 +1911,13 @@ impl Client {
     /// `browser.tab_list`: the browser's tabs with tab_id, url, title, selected and mark. Observes
     /// only (observer tokens may call it).
     pub fn browser_tab_list(&self, args: BrowserTabList) -> PendingCall<'_, BrowserTabList> {
+        PendingCall::new(self, args)
+    }
+
+    /// `browser.downloads`: the browser's recent downloads, oldest first: path (under the state
+    /// dir's downloads/), url, bytes, state in_progress/completed/canceled, tab_id. Observes only
+    /// (observer tokens may call it).
+    pub fn browser_downloads(&self, args: BrowserDownloads) -> PendingCall<'_, BrowserDownloads> {
         PendingCall::new(self, args)
     }
 

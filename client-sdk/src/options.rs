@@ -84,7 +84,7 @@ impl ClientOptions {
     }
 }
 
-/// The op keys of one call: idempotency key, deadline, capture.
+/// The op keys of one call: idempotency key, deadline, capture, follow.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct CallOptions {
     /// Idempotency key: re-sent within 10 minutes, the daemon returns the first outcome (or
@@ -97,6 +97,9 @@ pub struct CallOptions {
     /// `Some(false)`: no screenshot after a state-changing action.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capture: Option<bool>,
+    /// `Some(true)`: when the action opens a tab, the session moves to it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub follow: Option<bool>,
 }
 
 impl CallOptions {
@@ -116,6 +119,11 @@ impl CallOptions {
 
     pub fn capture(mut self, capture: bool) -> Self {
         self.capture = Some(capture);
+        self
+    }
+
+    pub fn follow(mut self, follow: bool) -> Self {
+        self.follow = Some(follow);
         self
     }
 

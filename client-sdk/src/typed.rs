@@ -67,6 +67,12 @@ impl<'a, A: ActionArgs> PendingCall<'a, A> {
         self
     }
 
+    /// `true`: when the action opens a tab, the session moves to it.
+    pub fn follow(mut self, follow: bool) -> Self {
+        self.options.follow = Some(follow);
+        self
+    }
+
     /// Replace all op keys at once.
     pub fn options(mut self, options: CallOptions) -> Self {
         self.options = options;

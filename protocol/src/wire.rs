@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Keys a direct `<tool>.<action>` call may carry beside the action's own params.
-pub const OP_KEYS: [&str; 3] = ["op_id", "timeout_ms", "capture"];
+pub const OP_KEYS: [&str; 4] = ["op_id", "timeout_ms", "capture", "follow"];
 
 /// Default and largest op deadline.
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
@@ -69,6 +69,9 @@ pub struct ToolCallParams {
     pub timeout_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capture: Option<bool>,
+    /// `true`: when the action opens a tab, the session moves to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub follow: Option<bool>,
 }
 
 /// One entry of `tools.list`, shaped the way MCP clients expect.

@@ -93,6 +93,16 @@ async fn a_result_names_the_tabs_downloads_and_navigations_it_caused() {
     let got = ok(&mut c, "browser.tab_get", json!({"tab_id": new_tab})).await;
     assert!(got["result"]["url"].as_str().is_some_and(|u| u.contains("form.html")), "{got}");
 
+    // With follow the session moves to the tab the click opened, and the capture shows it.
+    ok(&mut c, "browser.tab_select", json!({"tab_id": tab})).await;
+    let r = ok(&mut c, "browser.click", json!({"selector": "#popup", "follow": true})).await;
+    let followed = r["result"]["opened_tabs"][0]["tab_id"].as_str().expect("opened").to_owned();
+    assert_eq!(r["target"]["tab_id"], followed.as_str(), "{}", cut(&r));
+    assert!(r["capture"]["capture_id"].is_string(), "{}", cut(&r));
+    let status = ok(&mut c, "session.status", json!({})).await;
+    assert_eq!(status["selection"]["tab_id"], followed.as_str());
+    ok(&mut c, "browser.tab_select", json!({"tab_id": tab})).await;
+
     // A download: named with its file, which is under the state dir's downloads/.
     let r = ok(&mut c, "browser.click", json!({"selector": "#file", "tab_id": tab})).await;
     let d = &r["result"]["downloads"][0];
@@ -104,6 +114,10 @@ async fn a_result_names_the_tabs_downloads_and_navigations_it_caused() {
         assert!(Instant::now() < deadline, "{path} never arrived whole");
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
+
+    let listed = ok(&mut c, "browser.downloads", json!({})).await;
+    assert_eq!(listed["result"]["downloads"][0]["path"], path.as_str(), "{listed}");
+    assert_eq!(listed["result"]["downloads"][0]["state"], "completed", "{listed}");
 
     // A navigation the click caused is named.
     let r = ok(&mut c, "browser.click", json!({"selector": "#away", "tab_id": tab})).await;

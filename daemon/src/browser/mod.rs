@@ -247,6 +247,20 @@ impl Browsers {
         &self.guard
     }
 
+    /// The downloads of `browser_id` the effects log still holds, oldest first.
+    pub fn downloads(&self, browser_id: &str) -> Vec<Value> {
+        self.effects
+            .since(0, browser_id, |_| true)
+            .into_iter()
+            .filter_map(|e| match e.effect {
+                effects::Effect::Download { url, path, state, bytes, .. } => Some(json!({
+                    "path": path, "url": url, "bytes": bytes, "state": state, "tab_id": e.tab_id,
+                })),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Where the effects log stands and which tabs are open, before an action.
     pub async fn effects_mark(&self) -> EffectsMark {
         let mut tabs = Vec::new();

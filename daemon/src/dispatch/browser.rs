@@ -83,6 +83,7 @@ pub static HANDLERS: Entries = &[
     ("evaluate", on_tab::<Observe>),
     ("pdf", on_tab::<Observe>),
     ("tab_list", tabs::list),
+    ("downloads", tabs::downloads),
     ("probe", on_tab::<Observe>),
 ];
 

@@ -14,31 +14,35 @@ pub(super) fn tab_of(out: &Output) -> Option<(String, String)> {
     Some((t["browser_id"].as_str()?.to_owned(), t["tab_id"].as_str()?.to_owned()))
 }
 
-/// Whether the action opened a tab (which may have taken the front).
-pub(super) fn opened_a_tab(b: &Browsers, mark: &EffectsMark, out: &Output) -> bool {
-    let Some((browser_id, tab_id)) = tab_of(out) else { return false };
+/// The newest tab the action opened (it may have taken the front).
+pub(super) fn opened_tab(b: &Browsers, mark: &EffectsMark, out: &Output) -> Option<String> {
+    let (browser_id, tab_id) = tab_of(out)?;
     b.effects_since(mark, &browser_id, &tab_id)
-        .iter()
-        .any(|e| matches!(e.effect, Effect::Opened { .. }) && e.tab_id.as_deref() != Some(&tab_id))
+        .into_iter()
+        .filter(|e| matches!(e.effect, Effect::Opened { .. }))
+        .filter_map(|e| e.tab_id)
+        .filter(|t| *t != tab_id)
+        .last()
 }
 
-/// Adds `navigation_blocked`, `opened_tabs`, `downloads` and `navigated_to` to a browser
-/// action's result, each only when something of the kind happened.
-pub(super) fn name(b: &Browsers, mark: &EffectsMark, out: &mut Output) {
-    let Some((browser_id, tab_id)) = tab_of(out) else { return };
+/// Adds `navigation_blocked`, `opened_tabs`, `downloads` and `navigated_to` to the result of
+/// a browser action on `tab` (browser id, tab id), each only when something of the kind
+/// happened.
+pub(super) fn name(b: &Browsers, mark: &EffectsMark, tab: &(String, String), out: &mut Output) {
+    let (browser_id, tab_id) = tab;
     let (mut blocked, mut opened, mut downloads, mut navigated) = (vec![], vec![], vec![], None);
-    for e in b.effects_since(mark, &browser_id, &tab_id) {
+    for e in b.effects_since(mark, browser_id, tab_id) {
         match e.effect {
             Effect::Blocked { url, rule } => {
                 blocked.push(json!({"url": url, "rule": rule, "tab_id": e.tab_id}));
             }
-            Effect::Opened { url } if e.tab_id.as_deref() != Some(&tab_id) => {
+            Effect::Opened { url } if e.tab_id.as_deref() != Some(tab_id.as_str()) => {
                 opened.push(json!({"tab_id": e.tab_id, "url": url}));
             }
             Effect::Download { url, path, state, bytes, .. } => {
                 downloads.push(json!({"path": path, "url": url, "bytes": bytes, "state": state}));
             }
-            Effect::Navigated { url } if e.tab_id.as_deref() == Some(&tab_id) => {
+            Effect::Navigated { url } if e.tab_id.as_deref() == Some(tab_id.as_str()) => {
                 navigated = Some(url)
             }
             _ => {}

@@ -62,6 +62,8 @@ pub struct OpOptions {
     pub op_id: Option<String>,
     pub timeout_ms: Option<u64>,
     pub capture: Option<bool>,
+    /// When the action opens a tab, the session moves to it.
+    pub follow: Option<bool>,
 }
 
 /// Who is calling: the connection's role, session and in-flight counter.
@@ -157,6 +159,7 @@ pub async fn call(
     let session = caller.session.clone();
     let d = daemon.clone();
     let want_capture = options.capture != Some(false);
+    let follow = options.follow == Some(true);
     let body = move |op: OpContext| {
         let op_id = op.op_id.clone();
         d.events.publish_for(
@@ -166,6 +169,7 @@ pub async fn call(
             json!({"op_id": op_id, "session": session.id, "method": method}),
         );
         let (daemon, session_id, deadline) = (d.clone(), session.id.clone(), op.deadline);
+        let session_of_op = session.clone();
         let ctx = Ctx { daemon: d, session, op };
         let started = Instant::now();
         let browsers = daemon.config.browser.clone();
@@ -177,22 +181,32 @@ pub async fn call(
             };
             let mut out = fut.await.map_err(|e| e.to_data())?;
             let exec_ms = started.elapsed().as_secs_f64() * 1000.0;
+            let acted_on = effects::tab_of(&out);
+            // A tab the action opened may have taken the front: the capture shows the
+            // session's tab, brought back to the front, or with `follow` the new tab, which
+            // the session moves to.
+            let opened = match (&browsers, &mark) {
+                (Some(b), Some(m)) => effects::opened_tab(b, m, &out),
+                _ => None,
+            };
+            if let (Some(new), true, Some(t)) = (&opened, follow, out.target.as_mut()) {
+                t["tab_id"] = json!(new);
+                t["tab_source"] = json!("followed");
+                if let Ok(mut sel) = session_of_op.selection.lock() {
+                    sel.tab_id = Some(new.clone());
+                }
+            }
             let after = if want_capture {
                 let span = settle::Span { started, ended: Instant::now() };
                 let (t, a) = (tool.name, action.name);
-                // A tab the action opened may have taken the front: the capture shows the
-                // session's tab, brought back to the front.
-                let front = match (&browsers, &mark) {
-                    (Some(b), Some(m)) => effects::opened_a_tab(b, m, &out),
-                    _ => false,
-                };
+                let front = opened.is_some();
                 let target = out.target.as_ref();
                 settle::after(&daemon, &session_id, t, a, target, span, deadline, front).await
             } else {
                 settle::After::default()
             };
-            if let (Some(b), Some(mark)) = (&browsers, &mark) {
-                effects::name(b, mark, &mut out);
+            if let (Some(b), Some(mark), Some(tab)) = (&browsers, &mark, &acted_on) {
+                effects::name(b, mark, tab, &mut out);
             }
             let tokens = shape::tokens(&out.result, after.capture.as_ref());
             Ok(OpOutcome {

@@ -272,8 +272,12 @@ async fn tools_call(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcRes
         );
         return Err(err(DaemonError::Contract(v)));
     };
-    let options =
-        OpOptions { op_id: params.op_id, timeout_ms: params.timeout_ms, capture: params.capture };
+    let options = OpOptions {
+        op_id: params.op_id,
+        timeout_ms: params.timeout_ms,
+        capture: params.capture,
+        follow: params.follow,
+    };
     let checked = validate_tool_call(tool, &params.arguments).map_err(DaemonError::from);
     let outcome = dispatch::call(d, caller(&conn, &session, ext), checked, options).await;
     Ok(dispatch::shape::mcp(outcome))
@@ -311,6 +315,7 @@ fn split_op_keys(args: &mut Value) -> Result<OpOptions, contract::Violation> {
             ("op_id", Value::String(s)) => o.op_id = Some(s.clone()),
             ("timeout_ms", v) if v.as_u64().is_some() => o.timeout_ms = v.as_u64(),
             ("capture", Value::Bool(b)) => o.capture = Some(*b),
+            ("follow", Value::Bool(b)) => o.follow = Some(*b),
             _ => {
                 let want = match key {
                     "op_id" => "a string",

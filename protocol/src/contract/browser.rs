@@ -146,6 +146,7 @@ pub static BROWSER: Tool = Tool {
             .req(&[SCRIPT]),
         observe("pdf", "print the page to PDF; returns an artifact, not inline data", L::None),
         observe("tab_list", "the browser's tabs with tab_id, url, title, selected and mark", L::None),
+        observe("downloads", "the browser's recent downloads, oldest first: path (under the state dir's downloads/), url, bytes, state in_progress/completed/canceled, tab_id", L::None),
         observe("probe", "what works on this tab: CDP, input, accessibility and screenshots", L::None),
     ],
 };

@@ -97,7 +97,7 @@ fn generic_checks() {
         "#,
         &expect![[r#"
             browser {"action":"teleport"}
-              CONTRACT_VIOLATION field=action: unknown browser action "teleport"; use one of: navigate, click, double_click, hover, focus, type, fill, set_value, select, check, uncheck, paste, select_text, secondary_action, press, keyboard_type, keydown, keyup, scroll, scroll_into_view, drag, upload, wait, dialog, go_back, go_forward, reload, tab_new, tab_select, tab_get, tab_close, tab_mark, snapshot, get_content, get_html, get_url, get_title, screenshot, screenshot_annotate, state_and_screenshot, evaluate, pdf, tab_list, probe
+              CONTRACT_VIOLATION field=action: unknown browser action "teleport"; use one of: navigate, click, double_click, hover, focus, type, fill, set_value, select, check, uncheck, paste, select_text, secondary_action, press, keyboard_type, keydown, keyup, scroll, scroll_into_view, drag, upload, wait, dialog, go_back, go_forward, reload, tab_new, tab_select, tab_get, tab_close, tab_mark, snapshot, get_content, get_html, get_url, get_title, screenshot, screenshot_annotate, state_and_screenshot, evaluate, pdf, tab_list, downloads, probe
             browser {"action":"click","ref":"e1","foo":1,"bar":2}
               CONTRACT_VIOLATION field=bar: browser.click does not take bar, foo; it takes: button, click_count, ref, selector, x, y, nx, ny, browser_id, tab_id, tab_index, snapshot_id
             browser {"action":"navigate","url":5}
@@ -620,6 +620,7 @@ const CATALOGUE: [(&str, &[&str]); 2] = [
             "evaluate",
             "pdf",
             "tab_list",
+            "downloads",
             "probe",
         ],
     ),
@@ -738,6 +739,7 @@ fn classes() {
             "state_and_screenshot",
             "pdf",
             "tab_list",
+            "downloads",
             "probe",
         ]
     "#]]

@@ -55,6 +55,22 @@ pub(super) fn list(ctx: Ctx, call: Checked) -> BoxFuture<'static, Result<Output,
     })
 }
 
+/// `downloads`: what the browser downloaded lately, for clients without events.
+pub(super) fn downloads(
+    ctx: Ctx,
+    call: Checked,
+) -> BoxFuture<'static, Result<Output, DaemonError>> {
+    Box::pin(async move {
+        let b = backend(&ctx.daemon)?;
+        let browser_id = browser_of(&ctx, &b, &call.args).await?;
+        let list = b.downloads(&browser_id);
+        Ok(Output {
+            result: json!({"browser_id": browser_id, "downloads": list}),
+            target: Some(json!({"browser_id": browser_id})),
+        })
+    })
+}
+
 /// `tab_close`: close the frozen tab; the session forgets it if it was selected.
 pub(super) fn close(ctx: Ctx, call: Checked) -> BoxFuture<'static, Result<Output, DaemonError>> {
     Box::pin(async move {
