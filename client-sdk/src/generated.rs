@@ -98,7 +98,7 @@ pub struct ContextGetBrowser {
     /// browser id chrome-\<port\> from list_browsers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub browser_id: Option<String>,
-    /// select the one tab whose URL is this, or starts with it followed by / ? #. Not empty.
+    /// select the one tab whose URL is this, or starts with it followed by / ? #.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
 }
@@ -196,7 +196,7 @@ impl Client {
 /// Mutating (actor role); a capture follows unless `capture(false)`.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserNavigate {
-    /// **Required.** the address to open, e.g. https://example.com/. Not empty.
+    /// **Required.** the address to open, e.g. https://example.com/ (a bare host means http://).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// readiness deadline in ms for a state or an element. Range 1..=60000. Default 30000.
@@ -1118,7 +1118,7 @@ impl ActionArgs for BrowserReload {
 /// its tab_id. Mutating (actor role); a capture follows unless `capture(false)`.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserTabNew {
-    /// the address to open, e.g. https://example.com/. Not empty.
+    /// the address to open, e.g. https://example.com/ (a bare host means http://).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// open in the foreground; false opens it in the background. Default true.

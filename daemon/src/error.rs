@@ -20,6 +20,10 @@ pub enum DaemonError {
     ProtocolMismatch { client: u32, daemon: u32 },
     #[error("the {role} role may not call {method}")]
     Forbidden { role: &'static str, method: String },
+    #[error("{path} {why}")]
+    OutsideFiles { path: String, why: String, roots: Vec<String> },
+    #[error("session {0} belongs to another token")]
+    NotOwner(String),
     #[error("session {0} is driven by another connection")]
     SessionBusy(String),
     #[error("session {0} does not exist")]
@@ -92,7 +96,7 @@ impl DaemonError {
             HandshakeRequired => ErrorCode::HandshakeRequired,
             AlreadyHello => ErrorCode::SessionBusy,
             ProtocolMismatch { .. } => ErrorCode::ProtocolMismatch,
-            Forbidden { .. } => ErrorCode::Forbidden,
+            Forbidden { .. } | OutsideFiles { .. } | NotOwner(_) => ErrorCode::Forbidden,
             SessionBusy(_) => ErrorCode::SessionBusy,
             SessionNotFound(_) => ErrorCode::SessionNotFound,
             Paused(_) => ErrorCode::Paused,
@@ -137,6 +141,14 @@ impl DaemonError {
                 "{self}: upgrade the client, or rebuild the workspace image with a matching daemon"
             ),
             Forbidden { .. } => format!("{self}; use a token with the actor role"),
+            OutsideFiles { roots, .. } => format!(
+                "{self}; nothing was read: give a file under {} (relative paths start at the first)",
+                roots.join(" or ")
+            ),
+            NotOwner(_) => format!(
+                "{self}: only the token that created it (or an admin) may use it; pick another \
+                 session name or leave it out for a fresh session"
+            ),
             SessionBusy(_) => format!(
                 "{self}; close that connection, pick another session name, or connect as observer"
             ),
@@ -188,7 +200,10 @@ impl DaemonError {
                 Some(json!({"client": client, "daemon": daemon}))
             }
             Forbidden { role, method } => Some(json!({"role": role, "method": method})),
-            SessionBusy(s) | SessionNotFound(s) | Paused(s) => Some(json!({"session": s})),
+            SessionBusy(s) | SessionNotFound(s) | Paused(s) | NotOwner(s) => {
+                Some(json!({"session": s}))
+            }
+            OutsideFiles { path, roots, .. } => Some(json!({"path": path, "roots": roots})),
             TargetNotFound { kind, id } => Some(json!({"kind": kind, "id": id})),
             Ambiguous { kind, query, candidates } => {
                 Some(json!({"kind": kind, "query": query, "candidates": candidates}))

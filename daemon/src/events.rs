@@ -1,5 +1,7 @@
 //! The event bus: every subscriber reads a bounded queue; a slow one loses the oldest events
-//! and is told how many, memory never grows without bound.
+//! and is told how many, memory never grows without bound. An event about a session carries
+//! the session's creator and reaches only subscribers of that token, admins, and (for
+//! approvals) approvers.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -8,6 +10,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use glovebox_protocol::wire::Event;
 use serde_json::Value;
 use tokio::sync::broadcast;
+
+use crate::session::Owner;
 
 /// Topics a client may subscribe to.
 pub const TOPICS: [&str; 5] = ["ops", "session", "browser", "desktop", "approvals"];
@@ -40,9 +44,33 @@ impl SinkSlot {
     }
 }
 
+/// An event and whose it is (`None`: the workspace's, for every subscriber).
+#[derive(Debug, Clone)]
+pub struct Scoped {
+    owner: Option<Owner>,
+    event: Event,
+}
+
+/// Who reads a subscription.
+#[derive(Debug, Clone, Copy)]
+pub struct Viewer {
+    pub owner: Owner,
+    /// Approvers see every approval event (they answer them).
+    pub approver: bool,
+}
+
+impl Viewer {
+    fn sees(&self, s: &Scoped) -> bool {
+        match &s.owner {
+            None => true,
+            Some(o) => self.owner.may_use(o) || (self.approver && s.event.topic == "approvals"),
+        }
+    }
+}
+
 #[derive(Debug)]
 pub struct EventBus {
-    tx: broadcast::Sender<Event>,
+    tx: broadcast::Sender<Scoped>,
     seq: AtomicU64,
 }
 
@@ -53,7 +81,17 @@ impl EventBus {
         EventBus { tx, seq: AtomicU64::new(0) }
     }
 
+    /// A workspace event (a tab, a window, a browser): every subscriber gets it.
     pub fn publish(&self, topic: &str, kind: &str, data: Value) {
+        self.send(None, topic, kind, data);
+    }
+
+    /// An event about a session `owner` created: its token's subscribers get it.
+    pub fn publish_for(&self, owner: Owner, topic: &str, kind: &str, data: Value) {
+        self.send(Some(owner), topic, kind, data);
+    }
+
+    fn send(&self, owner: Option<Owner>, topic: &str, kind: &str, data: Value) {
         let ts_ms =
             SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
         let event = Event {
@@ -65,20 +103,26 @@ impl EventBus {
             dropped: 0,
         };
         // No subscriber is fine: events are not stored.
-        let _ = self.tx.send(event);
+        let _ = self.tx.send(Scoped { owner, event });
     }
 
-    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
+    pub fn subscribe(&self) -> broadcast::Receiver<Scoped> {
         self.tx.subscribe()
     }
 }
 
-/// Read the next event of `topics`, folding a lag into the event's `dropped` count.
-pub async fn next_event(rx: &mut broadcast::Receiver<Event>, topics: &[String]) -> Option<Event> {
+/// Read the next event of `topics` that `viewer` may see, folding a lag into the event's
+/// `dropped` count.
+pub async fn next_event(
+    rx: &mut broadcast::Receiver<Scoped>,
+    topics: &[String],
+    viewer: &Viewer,
+) -> Option<Event> {
     let mut dropped = 0u64;
     loop {
         match rx.recv().await {
-            Ok(mut ev) if topics.contains(&ev.topic) => {
+            Ok(s) if topics.contains(&s.event.topic) && viewer.sees(&s) => {
+                let mut ev = s.event;
                 ev.dropped = dropped;
                 return Some(ev);
             }

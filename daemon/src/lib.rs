@@ -11,6 +11,7 @@ pub mod desktop;
 mod dispatch;
 pub mod error;
 mod events;
+pub mod files;
 pub mod process;
 pub mod registry;
 pub mod rpc;

@@ -70,6 +70,15 @@ struct Cli {
     /// Without it only the defaults apply: no file:, chrome: or javascript: navigation.
     #[arg(long)]
     policy: Option<PathBuf>,
+    /// Also drive the Chromium on this debugging port, as chrome-<port> (repeatable). The
+    /// daemon drives only its own browser otherwise; an allowed one keeps its own settings.
+    #[arg(long = "browser-allow", value_name = "chrome-PORT", value_parser = browser_port)]
+    browser_allow: Vec<u16>,
+    /// A directory whose files a client may hand to a page (browser.upload); repeatable.
+    /// Default: the state dir's files/ and downloads/. The token file, the policy file and
+    /// the state dir's other files are never reachable, whatever the roots.
+    #[arg(long = "files-root", value_name = "DIR")]
+    files_root: Vec<PathBuf>,
     /// Seconds a session with no connection stays resumable.
     #[arg(long, default_value_t = 600)]
     session_ttl_secs: u64,
@@ -81,6 +90,11 @@ struct Cli {
     /// type, key, scroll, navigate, window.
     #[arg(long = "settle-cap", value_name = "KIND=MS")]
     settle_cap: Vec<String>,
+}
+
+fn browser_port(id: &str) -> Result<u16, String> {
+    glovebox_daemon::browser::parse_browser_id(id)
+        .map_err(|_| format!("{id:?} is not a browser id; give chrome-<port>, e.g. chrome-9222"))
 }
 
 fn default_state_dir() -> PathBuf {
@@ -178,6 +192,9 @@ async fn serve(
         supervisor.clone(),
         desktop.env().to_vec(),
     ));
+    for port in &cli.browser_allow {
+        browser.allow(*port);
+    }
     let probe_browser = browser.clone();
     let probe_desktop = desktop.clone();
     let backends = Arc::new(move || {
@@ -214,6 +231,9 @@ async fn serve(
     if let Some(path) = &cli.policy {
         config.policy = glovebox_daemon::approval::policy::Policy::load(path)?;
     }
+    let secrets = config.token_file.iter().chain(cli.policy.iter()).cloned().collect();
+    config.files =
+        glovebox_daemon::files::FileRoots::new(&cli.state_dir, cli.files_root.clone(), secrets);
     config.backends = backends;
     config.browser = Some(browser);
     config.desktop = desktop_backend;

@@ -11,6 +11,7 @@
 use std::ffi::OsStr;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
+use std::os::fd::OwnedFd;
 use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -25,6 +26,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use nix::errno::Errno;
 use nix::sys::signal::{kill, killpg, Signal};
 use nix::unistd::Pid;
+// `command-fds` puts the browser's DevTools pipes on the child's fds 3 and 4 (dup2 between
+// fork and exec), which std offers only through an unsafe `pre_exec`.
+use command_fds::{CommandFdExt, FdMapping};
 
 /// How long a child gets between SIGTERM and SIGKILL.
 pub const STOP_GRACE: Duration = Duration::from_secs(3);
@@ -105,7 +109,17 @@ impl Supervisor {
         argv: &[S],
         env: &[(String, String)],
     ) -> Result<u32, ProcessError> {
-        let mut cmd = self.command(name, argv, env)?;
+        let cmd = self.command(name, argv, env)?;
+        self.start(name, argv, cmd)
+    }
+
+    /// Spawns `cmd` with its output going to the child's log, and keeps it supervised.
+    fn start<S: AsRef<OsStr>>(
+        &self,
+        name: &str,
+        argv: &[S],
+        mut cmd: Command,
+    ) -> Result<u32, ProcessError> {
         let log = self.open_log(name, argv)?;
         let err_log = log
             .try_clone()
@@ -116,6 +130,28 @@ impl Supervisor {
         tracing::debug!(name, pid, "spawned child");
         lock(&self.inner.children).push(Supervised { name: name.to_owned(), child });
         Ok(pid)
+    }
+
+    /// Starts a supervised child whose fds 3 and 4 are the ends of two fresh pipes (what
+    /// Chromium's `--remote-debugging-pipe` reads and writes); returns its pid, the end that
+    /// writes to its fd 3 and the end that reads its fd 4. Nothing else can reach them.
+    pub fn spawn_piped<S: AsRef<OsStr>>(
+        &self,
+        name: &str,
+        argv: &[S],
+        env: &[(String, String)],
+    ) -> Result<(u32, OwnedFd, OwnedFd), ProcessError> {
+        let io = |source| spawn_error(name, argv, source);
+        let (to_child_r, to_child_w) = std::io::pipe().map_err(io)?;
+        let (from_child_r, from_child_w) = std::io::pipe().map_err(io)?;
+        let mut cmd = self.command(name, argv, env)?;
+        cmd.fd_mappings(vec![
+            FdMapping { parent_fd: to_child_r.into(), child_fd: 3 },
+            FdMapping { parent_fd: from_child_w.into(), child_fd: 4 },
+        ])
+        .map_err(|e| io(std::io::Error::other(e.to_string())))?;
+        let pid = self.start(name, argv, cmd)?;
+        Ok((pid, to_child_w.into(), from_child_r.into()))
     }
 
     /// Starts an app by argv (logged as `app-<program>`); it is stopped with the others at

@@ -47,6 +47,8 @@ pub struct Config {
     pub browser: Option<Arc<crate::browser::Browsers>>,
     /// The quiet window and caps of settling after an action.
     pub settle: crate::settle::Policy,
+    /// Where client-named files may be read from (uploads).
+    pub files: crate::files::FileRoots,
 }
 
 impl Config {
@@ -65,12 +67,13 @@ impl Config {
             max_in_flight: 32,
             max_ops_per_sec: 50,
             session_ttl: std::time::Duration::from_secs(600),
-            state_dir,
             backends: Arc::new(BTreeMap::new),
             policy: crate::approval::policy::Policy::default(),
             desktop: None,
             browser: None,
             settle: crate::settle::Policy::default(),
+            files: crate::files::FileRoots::new(&state_dir, Vec::new(), Vec::new()),
+            state_dir,
         }
     }
 }
@@ -114,6 +117,9 @@ impl Daemon {
         }
         if let Some(b) = &daemon.config.browser {
             b.set_event_sink(sink("browser"));
+            let policy = daemon.config.policy.clone();
+            let sub_requests = policy.has_host_rules();
+            b.guard().set_judge(Arc::new(move |url: &str| policy.judge_url(url)), sub_requests);
         }
         daemon
     }

@@ -7,6 +7,7 @@ pub mod contract;
 pub mod error;
 pub mod methods;
 pub mod outline;
+pub mod url;
 pub mod wire;
 
 /// The protocol's major version; a client asking for another one is refused.

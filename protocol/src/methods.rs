@@ -122,6 +122,20 @@ pub static METHODS: &[Method] = &[
         params: &[mp("capture_id", "string", true, "the id in the op outcome's capture")],
     },
     Method {
+        name: "files.put",
+        summary: "store a file in the workspace's files/ root, where browser.upload takes it from",
+        access: Access::Write,
+        params: &[
+            mp(
+                "name",
+                "string",
+                true,
+                "a plain file name (no / or ..); an existing one is replaced",
+            ),
+            mp("data", "string", true, "the file's bytes, base64; at most 8 MiB once decoded"),
+        ],
+    },
+    Method {
         name: "events.subscribe",
         summary: "push events of the given topics as events.event notifications",
         access: Access::Read,

@@ -118,6 +118,9 @@ pub struct OpOutcome {
     pub settle: Option<Settle>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capture: Option<Value>,
+    /// Why a state-changing action came back without a capture.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_capture: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokens: Option<Tokens>,
     pub timing: Timing,

@@ -13,9 +13,12 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::{InProcess, Options, TempDir};
 
-/// A tiny HTTP/1.0 server for `tests/fixtures/`; `?delay=<ms>` answers late.
+/// A tiny HTTP/1.0 server for `tests/fixtures/`; `?delay=<ms>` answers late,
+/// `/redirect?to=<url>` answers 302 to it. Every request is logged as `host path`.
 pub struct Site {
     pub base: String,
+    /// `127.0.0.1:<port>` or `localhost:<port>` (the Host header) and the path, per request.
+    pub hits: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -24,9 +27,12 @@ impl Site {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind site");
         let base = format!("http://{}", listener.local_addr().expect("addr"));
+        let hits = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let log = hits.clone();
         let task = tokio::spawn(async move {
             while let Ok((mut s, _)) = listener.accept().await {
                 let root = root.clone();
+                let log = log.clone();
                 tokio::spawn(async move {
                     let mut buf = vec![0u8; 8192];
                     let mut n = 0;
@@ -41,6 +47,21 @@ impl Site {
                     }
                     let head = String::from_utf8_lossy(&buf[..n]).to_string();
                     let path = head.split_whitespace().nth(1).unwrap_or("/").to_owned();
+                    let host = head
+                        .lines()
+                        .find_map(|l| l.strip_prefix("Host: ").or(l.strip_prefix("host: ")))
+                        .unwrap_or_default()
+                        .trim()
+                        .to_owned();
+                    log.lock().unwrap_or_else(|p| p.into_inner()).push(format!("{host} {path}"));
+                    if let Some(to) = path.strip_prefix("/redirect?to=") {
+                        let header = format!(
+                            "HTTP/1.0 302 Found\r\nLocation: {to}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                        );
+                        let _ = s.write_all(header.as_bytes()).await;
+                        let _ = s.shutdown().await;
+                        return;
+                    }
                     // `?delay=<ms>` holds the answer back, like a slow server.
                     let delay = path
                         .split("delay=")
@@ -73,11 +94,23 @@ impl Site {
                 });
             }
         });
-        Site { base, task }
+        Site { base, hits, task }
     }
 
     pub fn url(&self, path: &str) -> String {
         format!("{}/{path}", self.base)
+    }
+
+    /// The same server under the name `localhost`: another host to the policy, and another
+    /// site to the browser.
+    pub fn other_host(&self, path: &str) -> String {
+        format!("{}/{path}", self.base.replace("127.0.0.1", "localhost"))
+    }
+
+    /// Requests that reached the server under the name `localhost`.
+    pub fn other_host_hits(&self) -> Vec<String> {
+        let hits = self.hits.lock().unwrap_or_else(|p| p.into_inner());
+        hits.iter().filter(|h| h.starts_with("localhost")).cloned().collect()
     }
 }
 
@@ -99,6 +132,13 @@ pub struct BrowserEnv {
 
 impl BrowserEnv {
     pub async fn start() -> BrowserEnv {
+        Self::with_policy(serde_json::json!({"rules": []})).await
+    }
+
+    /// With `policy` (the `--policy` file's JSON) as the daemon's approval rules.
+    pub async fn with_policy(policy: serde_json::Value) -> BrowserEnv {
+        let policy: glovebox_daemon::approval::policy::Policy =
+            serde_json::from_value(policy).expect("a valid policy");
         let dir = TempDir::new("browser");
         let supervisor = Supervisor::new(&dir.path);
         let desktop = embedded::start(DesktopMode::Embedded, &dir.path, &supervisor)
@@ -117,6 +157,7 @@ impl BrowserEnv {
             configure: Some(Arc::new(move |c| {
                 c.browser = Some(b.clone());
                 c.desktop = Some(desk.clone());
+                c.policy = policy.clone();
             })),
             ..Options::default()
         })

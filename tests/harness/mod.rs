@@ -25,13 +25,17 @@ pub const DEADLINE: Duration = Duration::from_secs(20);
 pub const ACTOR: &str = "actor-token-for-tests";
 pub const OBSERVER: &str = "observer-token-for-tests";
 pub const APPROVER: &str = "approver-token-for-tests";
+/// A second actor: another agent on the same daemon.
+pub const OTHER_ACTOR: &str = "other-actor-token-for-tests";
+pub const ADMIN: &str = "admin-token-for-tests";
 
 /// A daemon served from this process on a free loopback port.
 pub struct InProcess {
     pub addr: std::net::SocketAddr,
     stop: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<()>>,
-    _state: TempDir,
+    /// The daemon's state dir (its `files/` is where uploads may come from).
+    pub state: TempDir,
 }
 
 /// A last word on the daemon's configuration, e.g. to plug a backend in.
@@ -59,6 +63,8 @@ impl InProcess {
             (ACTOR.to_owned(), Role::Actor),
             (OBSERVER.to_owned(), Role::Observer),
             (APPROVER.to_owned(), Role::Approver),
+            (OTHER_ACTOR.to_owned(), Role::Actor),
+            (ADMIN.to_owned(), Role::Admin),
         ]);
         let mut config = Config::new(tokens, state.path.clone());
         if let Some(n) = options.max_message_bytes {
@@ -83,7 +89,7 @@ impl InProcess {
             };
             glovebox_daemon::run(listener, config, shutdown).await.expect("daemon ran");
         });
-        InProcess { addr, stop: Some(tx), task: Some(task), _state: state }
+        InProcess { addr, stop: Some(tx), task: Some(task), state }
     }
 
     pub fn url(&self) -> String {

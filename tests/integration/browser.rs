@@ -280,19 +280,14 @@ async fn form_and_input_on_real_chromium() {
     assert!(drag["result"]["to"]["x"].as_f64().is_some(), "{drag}");
     let up = eval(&mut c, "log.filter(e => e.type === 'mouseup').map(e => e.target).pop()").await;
     assert_eq!(up, "dst", "the button went up over the drop target");
-    let file = env.dir.path.join("upload.txt");
-    std::fs::write(&file, "hi").expect("write");
-    ok(
-        &mut c,
-        "browser.upload",
-        json!({"selector": "#file", "files": [file.display().to_string()]}),
-    )
-    .await;
+    // Uploads come from the state dir's files/ (a relative path starts there).
+    std::fs::write(env.daemon.state.path.join("files/upload.txt"), "hi").expect("write");
+    ok(&mut c, "browser.upload", json!({"selector": "#file", "files": ["upload.txt"]})).await;
     assert_eq!(eval(&mut c, "document.getElementById('file').files[0].name").await, "upload.txt");
     let missing = c
         .call("browser.upload", json!({"selector": "#file", "files": ["/nope/missing.txt"]}))
         .await;
-    assert_eq!(code(&missing), "ACTION_FAILED", "{missing}");
+    assert_eq!(code(&missing), "FORBIDDEN", "{missing}");
     eval(&mut c, "setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<p id=late>late</p>'), 150)").await;
     let w = ok(&mut c, "browser.wait", json!({"selector": "#late", "timeout": 5000})).await;
     assert_eq!(w["result"]["waited_for"], "visible");
@@ -418,8 +413,16 @@ async fn tabs_refs_discovery_and_faults() {
     )
     .await
     .expect("second chromium");
+    // Another Chromium on the host is neither listed nor driven, until the operator allows it.
+    let other = format!("chrome-{port}");
     let list = ok(&mut c, "context.list_browsers", json!({})).await;
-    assert!(list.to_string().contains(&format!("chrome-{port}")), "{list}");
+    assert!(!list.to_string().contains(&other), "{list}");
+    let refused = c.call("browser.tab_list", json!({"browser_id": other})).await;
+    assert_eq!(code(&refused), "TARGET_NOT_FOUND", "{refused}");
+    env.browsers.allow(port);
+    let list = ok(&mut c, "context.list_browsers", json!({})).await;
+    assert!(list.to_string().contains(&other), "{list}");
+    ok(&mut c, "browser.tab_list", json!({"browser_id": other})).await;
     let dup = format!("{refs}?dup");
     ok(&mut c, "browser.tab_new", json!({"url": dup, "visible": false})).await;
     ok(&mut c, "browser.tab_new", json!({"url": dup, "visible": false})).await;

@@ -52,9 +52,10 @@ async fn sessions_resume_by_name_and_belong_to_one_actor() {
     let busy = b.call("session.hello", json!({"protocol": 1, "session": "shared"})).await;
     assert_eq!(code(&busy), "SESSION_BUSY", "{busy}");
 
+    // Another token's observer may not join it: the session belongs to its token.
     let mut o = Raw::connect(&d.url(), Some(OBSERVER)).await.expect("connect");
-    let watching = o.hello(Some("shared")).await;
-    assert_eq!(watching["resumed"], true);
+    let refused = o.call("session.hello", json!({"protocol": 1, "session": "shared"})).await;
+    assert_eq!(code(&refused), "FORBIDDEN", "{refused}");
 
     // The owner leaves in the middle of a call and comes straight back: the daemon frees the
     // session as soon as it sees the peer gone, without waiting for the call left behind.

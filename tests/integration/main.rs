@@ -14,6 +14,8 @@ mod http;
 mod limits;
 mod ops;
 mod props;
+mod results;
 mod sdk;
+mod security;
 mod settle;
 mod transport;

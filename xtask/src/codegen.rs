@@ -208,7 +208,7 @@ fn param_doc(param: &Param, required: bool) -> String {
 
 fn rust_type(ty: Ty) -> &'static str {
     match ty {
-        Ty::Str { .. } | Ty::Id(_) | Ty::Enum(_) => "String",
+        Ty::Str { .. } | Ty::Url | Ty::Id(_) | Ty::Enum(_) => "String",
         Ty::Int { .. } => "i64",
         Ty::Num { .. } => "f64",
         Ty::Bool => "bool",

@@ -14,6 +14,7 @@
 //! decides; no match allows.
 
 use glovebox_protocol::contract::{Action, Class, Tool};
+use glovebox_protocol::url::Site;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -127,6 +128,43 @@ impl Policy {
     }
 }
 
+impl Policy {
+    /// The verdict on a request the browser is about to make (a link, `location`, a form, a
+    /// redirect, a popup, a frame, and with host rules any sub-request): the `navigate`
+    /// rules decide, the file's first, then the defaults, as they do for `browser.navigate`;
+    /// no match allows. Rules about other classes (`mutating`, `any`) do not speak about it.
+    pub fn judge_navigation(&self, url: &str) -> Decision {
+        let Some(site) = Site::parse(url) else {
+            return Decision { verdict: Verdict::Allow, rule: None };
+        };
+        let defaults = Self::defaults();
+        let rules = self.rules.iter().chain(defaults.iter());
+        for rule in rules.filter(|r| r.class == ActionClass::Navigate && r.args.is_empty()) {
+            if site_matches(rule, &site) {
+                return Decision { verdict: rule.decision, rule: Some(rule.name.clone()) };
+            }
+        }
+        Decision { verdict: Verdict::Allow, rule: None }
+    }
+
+    /// [`Policy::judge_navigation`] as the browser's guard takes it.
+    pub fn judge_url(&self, url: &str) -> crate::browser::guard::Verdict {
+        use crate::browser::guard::Verdict as G;
+        let d = self.judge_navigation(url);
+        let rule = d.rule.unwrap_or_default();
+        match d.verdict {
+            Verdict::Allow => G::Allow,
+            Verdict::Deny => G::Deny { rule },
+            Verdict::Ask => G::Ask { rule },
+        }
+    }
+
+    /// Whether any rule names hosts: then the browser's guard also checks sub-requests.
+    pub fn has_host_rules(&self) -> bool {
+        self.rules.iter().any(|r| r.class == ActionClass::Navigate && !r.hosts.is_empty())
+    }
+}
+
 /// The URL a call would load, if it loads one.
 fn navigation_url<'a>(
     tool: &Tool,
@@ -175,15 +213,10 @@ fn applies(
         return false;
     }
     if !rule.schemes.is_empty() || !rule.hosts.is_empty() {
-        let Some(url) = url else { return false };
-        let (scheme, host) = split_url(url);
-        if !rule.schemes.is_empty() && !rule.schemes.iter().any(|s| s.eq_ignore_ascii_case(&scheme))
-        {
-            return false;
-        }
-        if !rule.hosts.is_empty()
-            && !rule.hosts.iter().any(|h| glob(&h.to_ascii_lowercase(), &host))
-        {
+        // A URL that does not parse names no site: only rules without schemes and hosts
+        // apply to it (the validator refuses such URLs before the policy sees them).
+        let Some(site) = url.and_then(Site::parse) else { return false };
+        if !site_matches(rule, &site) {
             return false;
         }
     }
@@ -194,23 +227,23 @@ fn applies(
     })
 }
 
-/// Scheme and host of a URL, lower-cased; schemeless text counts as `http`.
-fn split_url(url: &str) -> (String, String) {
-    let url = url.trim();
-    let (scheme, rest) = match url.split_once(':') {
-        Some((s, rest))
-            if !s.is_empty()
-                && s.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)) =>
-        {
-            (s.to_ascii_lowercase(), rest)
-        }
-        _ => ("http".to_owned(), url),
+/// Schemes a host rule without schemes speaks about: web pages, not `view-source:` of one.
+const WEB: [&str; 4] = ["http", "https", "blob", "filesystem"];
+
+/// Whether `site` is one of the rule's schemes and hosts (no schemes: any, or with hosts the
+/// web ones; no hosts: any).
+fn site_matches(rule: &Rule, site: &Site) -> bool {
+    let scheme_ok = if rule.schemes.is_empty() {
+        rule.hosts.is_empty() || WEB.contains(&site.scheme.as_str())
+    } else {
+        rule.schemes.iter().any(|s| s.eq_ignore_ascii_case(&site.scheme))
     };
-    let rest = rest.trim_start_matches('/');
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let host = authority.rsplit('@').next().unwrap_or_default();
-    let host = host.split(':').next().unwrap_or_default();
-    (scheme, host.to_ascii_lowercase())
+    let host_ok = rule.hosts.is_empty()
+        || rule
+            .hosts
+            .iter()
+            .any(|h| glob(h.trim_end_matches('.').to_ascii_lowercase().as_str(), &site.host));
+    scheme_ok && host_ok
 }
 
 /// `*` matches any run of characters; everything else matches itself.
@@ -257,6 +290,11 @@ mod tests {
             "chrome://settings",
             "javascript:alert(1)",
             "view-source:http://a",
+            "fi\nle:///etc/passwd",
+            "\u{1}file:///etc/passwd",
+            "chr\tome://version",
+            "java\tscript:alert(1)",
+            "about:version",
         ] {
             assert_eq!(
                 decide(&p, "browser", &json!({"action": "navigate", "url": url})).0,
@@ -310,6 +348,51 @@ mod tests {
             json!({"rules": [{"name": "x", "class": "nope", "decision": "ask"}]})
         )
         .is_err());
+    }
+
+    #[test]
+    fn hostile_spellings_cannot_talk_the_policy_round() {
+        let p: Policy = serde_json::from_value(json!({"rules": [
+            {"name": "no-evil", "class": "navigate", "hosts": ["evil.test", "127.0.0.1"], "decision": "deny"},
+            {"name": "corp", "class": "navigate", "hosts": ["*.corp.localhost"], "decision": "allow"},
+            {"name": "nothing-else", "class": "navigate", "decision": "deny"},
+        ]}))
+        .expect("parses");
+        let nav = |u: &str| {
+            let t = tool("browser").expect("tool");
+            match validate_tool_call(t, &json!({"action": "navigate", "url": u})) {
+                Ok(c) => p.decide(c.tool, c.action, &c.args).rule.unwrap_or_default(),
+                Err(v) => format!("refused: {}", v.field),
+            }
+        };
+        // The file's catch-all comes before the defaults; both deny.
+        let default = "nothing-else";
+        for (url, want) in [
+            ("fi\nle:///etc/passwd", default),
+            ("\u{1}file:///etc/passwd", default),
+            ("chr\tome://version", default),
+            ("java\tscript:alert(1)", default),
+            ("about:version", default),
+            ("view-source:https://x.corp.localhost/", default),
+            ("http://127.0.0.1:18765\\@x.corp.localhost/", "no-evil"),
+            ("http://evil.test./", "no-evil"),
+            ("http://evi%6C.test/", "no-evil"),
+            ("http://ｅｖｉｌ.test/", "no-evil"),
+            ("http:\\\\evil.test\\", "no-evil"),
+            ("http://0x7f.0.0.1/", "no-evil"),
+            ("http://user@evil.test@x.corp.localhost/", "corp"),
+            ("https://wiki.corp.localhost./a", "corp"),
+            ("https://corp.localhost.evil.test/", "nothing-else"),
+            ("%66ile:///etc/passwd", "refused: url"),
+            ("chrome-devtools://devtools/bundled/inspector.html", "refused: url"),
+        ] {
+            assert_eq!(nav(url), want, "{url:?}");
+        }
+        // The same rules judge what the page loads by itself.
+        assert_eq!(p.judge_navigation("http://EVIL.test./x").rule.as_deref(), Some("no-evil"));
+        assert_eq!(p.judge_navigation("http://a.corp.localhost/").verdict, Verdict::Allow);
+        assert_eq!(p.judge_navigation("https://other.test/").verdict, Verdict::Deny);
+        assert!(p.has_host_rules());
     }
 
     #[test]

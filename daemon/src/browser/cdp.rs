@@ -27,6 +27,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::watch;
 
+use super::effects::Effect;
 use super::frames::Frames;
 use super::settle::Net;
 use super::{lock, tab_id_of, BrowserError, Invalidator};
@@ -100,6 +101,10 @@ pub struct Conn {
     frames: Frames,
     /// The page targets the browser has open, kept by its target events.
     live: Arc<Mutex<std::collections::HashSet<String>>>,
+    /// The policy inside the browser.
+    guard: Arc<super::guard::Guard>,
+    /// What happened in the browser, for the results of the actions that caused it.
+    effects: Arc<super::effects::Log>,
 }
 
 impl std::fmt::Debug for Conn {
@@ -116,10 +121,35 @@ impl Drop for Conn {
     }
 }
 
-/// Whether the browser still answers on its debugging port: an HTTP answer, not just a
-/// connect, since a listening socket left in a dying process still completes handshakes.
-async fn answers(port: u16) -> bool {
-    super::discovery::version(port).await.is_ok()
+/// Where a browser's DevTools are and how to tell it still runs.
+#[derive(Debug, Clone)]
+pub struct Endpoint {
+    /// `chrome-<port>`: the relay's port for the daemon's own browser.
+    pub port: u16,
+    /// What chromiumoxide connects to.
+    pub url: String,
+    pub liveness: Liveness,
+    /// Downloads of the daemon's own browser land here; another browser's settings are left
+    /// alone.
+    pub downloads: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Liveness {
+    /// The pipe relay's flag (the daemon's own browser).
+    Pipe(watch::Receiver<bool>),
+    /// An HTTP answer on the debugging port, not just a connect: a listening socket left in
+    /// a dying process still completes handshakes.
+    Port(u16),
+}
+
+impl Liveness {
+    async fn alive(&self) -> bool {
+        match self {
+            Liveness::Pipe(flag) => *flag.borrow(),
+            Liveness::Port(port) => super::discovery::version(*port).await.is_ok(),
+        }
+    }
 }
 
 /// A tab's target as the browser lists it.
@@ -131,16 +161,17 @@ pub struct TargetInfo {
 }
 
 impl Conn {
-    /// Connects to the browser on `port`; downloads land in `downloads`.
+    /// Connects to the browser at `endpoint`.
     pub async fn connect(
-        port: u16,
+        endpoint: Endpoint,
         invalidator: Invalidator,
         events: SinkSlot,
-        downloads: &std::path::Path,
+        guard: Arc<super::guard::Guard>,
+        effects: Arc<super::effects::Log>,
     ) -> Result<Arc<Conn>, BrowserError> {
+        let port = endpoint.port;
         let config = HandlerConfig { viewport: None, ..HandlerConfig::default() };
-        let url = format!("http://127.0.0.1:{port}");
-        let connect = chromiumoxide::Browser::connect_with_config(url, config);
+        let connect = chromiumoxide::Browser::connect_with_config(endpoint.url.clone(), config);
         let (browser, mut handler) = tokio::time::timeout(Duration::from_secs(10), connect)
             .await
             .map_err(|_| BrowserError::Unavailable(format!("chrome-{port} did not answer CDP")))?
@@ -150,9 +181,10 @@ impl Conn {
         let (gone, browser_id) = (events.clone(), format!("chrome-{port}"));
         let task = tokio::spawn(async move {
             // chromiumoxide's handler goes quiet instead of ending when the browser closes the
-            // socket cleanly, so the debugging port is also checked every second.
+            // socket cleanly, so the browser is also checked every second.
             let mut probe = tokio::time::interval(Duration::from_secs(1));
             let mut misses = 0;
+            let liveness = endpoint.liveness.clone();
             loop {
                 tokio::select! {
                     ev = handler.next() => match ev {
@@ -161,7 +193,7 @@ impl Conn {
                         Some(Ok(())) => {}
                     },
                     _ = probe.tick() => {
-                        misses = if answers(port).await { 0 } else { misses + 1 };
+                        misses = if liveness.alive().await { 0 } else { misses + 1 };
                         if misses >= 2 {
                             break;
                         }
@@ -184,15 +216,20 @@ impl Conn {
             tasks: Mutex::new(vec![task]),
             frames: Frames::default(),
             live: Arc::default(),
+            guard: guard.clone(),
+            effects,
         });
-        conn.watch_browser(downloads).await;
+        conn.watch_browser(endpoint.downloads.as_deref()).await;
+        let guard_tasks = guard.listen(&conn).await?;
+        lock(&conn.tasks).extend(guard_tasks);
         let frame_tasks = conn.frames.listen(&conn.browser).await;
         lock(&conn.tasks).extend(frame_tasks);
         Ok(conn)
     }
 
-    /// Tab and download events of the whole browser. Downloads are allowed into `downloads`.
-    async fn watch_browser(&self, downloads: &std::path::Path) {
+    /// Tab and download events of the whole browser. Downloads are allowed into `downloads`
+    /// (the daemon's own browser; another's download settings are left alone).
+    async fn watch_browser(&self, downloads: Option<&std::path::Path>) {
         let id = self.browser_id.clone();
         let (slot, slot2, slot3) = (self.events.clone(), self.events.clone(), self.events.clone());
         let mut tasks = Vec::new();
@@ -202,12 +239,14 @@ impl Conn {
         let created = self.browser.event_listener::<EventTargetCreated>().await;
         let destroyed = self.browser.event_listener::<EventTargetDestroyed>().await;
         if let (Ok(mut created), Ok(mut destroyed)) = (created, destroyed) {
-            let (id1, pages1) = (id.clone(), pages.clone());
+            let (id1, pages1, log) = (id.clone(), pages.clone(), self.effects.clone());
             tasks.push(tokio::spawn(async move {
                 while let Some(ev) = created.next().await {
                     let t = &ev.target_info;
                     let target: &str = t.target_id.as_ref();
                     if t.r#type == "page" && lock(&pages1).insert(target.to_owned()) {
+                        let opened = Effect::Opened { url: t.url.clone() };
+                        log.push(&id1, Some(tab_id_of(target)), opened);
                         slot.emit(
                             "tab.created",
                             json!({"browser_id": id1,
@@ -229,6 +268,10 @@ impl Conn {
                 }
             }));
         }
+        let Some(downloads) = downloads else {
+            lock(&self.tasks).extend(tasks);
+            return;
+        };
         let _ = std::fs::create_dir_all(downloads);
         let allow = json!({"behavior": "allow", "downloadPath": downloads, "eventsEnabled": true});
         if self.call("Browser.setDownloadBehavior", allow).await.is_ok() {
@@ -237,12 +280,31 @@ impl Conn {
             if let (Ok(mut begins), Ok(mut progress)) = (begins, progress) {
                 let names: Arc<Mutex<HashMap<String, (String, String)>>> = Arc::default();
                 let names2 = names.clone();
+                let (log, log2, dir2, id2, live) = (
+                    self.effects.clone(),
+                    self.effects.clone(),
+                    downloads.to_path_buf(),
+                    id.clone(),
+                    self.live.clone(),
+                );
                 tasks.push(tokio::spawn(async move {
                     while let Some(ev) = begins.next().await {
                         lock(&names2).insert(
                             ev.guid.clone(),
                             (ev.url.clone(), ev.suggested_filename.clone()),
                         );
+                        // A tab's own frame id is its target id.
+                        let frame: &str = ev.frame_id.as_ref();
+                        let tab = lock(&live).contains(frame).then(|| tab_id_of(frame));
+                        let path = dir2.join(&ev.suggested_filename).display().to_string();
+                        let d = Effect::Download {
+                            guid: ev.guid.clone(),
+                            url: ev.url.clone(),
+                            path,
+                            state: "in_progress".into(),
+                            bytes: 0,
+                        };
+                        log.push(&id2, tab, d);
                     }
                 }));
                 let dir = downloads.to_path_buf();
@@ -261,6 +323,8 @@ impl Conn {
                         } else {
                             "canceled"
                         };
+                        let bytes = ev.received_bytes as u64;
+                        log2.download_progress(&ev.guid, state, bytes, Some(&path));
                         slot3.emit(
                             "download.finished",
                             json!({"browser_id": id,
@@ -276,6 +340,47 @@ impl Conn {
 
     pub fn is_alive(&self) -> bool {
         self.alive.load(Ordering::SeqCst)
+    }
+
+    pub(super) fn browser(&self) -> &chromiumoxide::Browser {
+        &self.browser
+    }
+
+    pub fn guard(&self) -> &super::guard::Guard {
+        &self.guard
+    }
+
+    pub fn effects(&self) -> &super::effects::Log {
+        &self.effects
+    }
+
+    pub(super) fn events_slot(&self) -> SinkSlot {
+        self.events.clone()
+    }
+
+    /// The tab a frame belongs to: a tab's own frame id is its target id; a frame inside it
+    /// is found in the frame trees of the tabs the daemon watches.
+    pub async fn tab_of_frame(&self, frame_id: &str) -> Option<String> {
+        if let Ok(targets) = self.targets().await {
+            if targets.iter().any(|t| t.target_id == frame_id) {
+                return Some(tab_id_of(frame_id));
+            }
+        }
+        let watched: Vec<String> = lock(&self.watches).keys().cloned().collect();
+        for target in watched {
+            let Ok(page) = self.browser.get_page(TargetId::from(target.clone())).await else {
+                continue;
+            };
+            let tree = page.execute(Raw::new("Page.getFrameTree", json!({}))).await;
+            let mut ids = std::collections::HashSet::new();
+            if let Ok(tree) = tree {
+                super::guard::frame_ids(&tree.result["frameTree"], &mut ids);
+            }
+            if ids.contains(frame_id) {
+                return Some(tab_id_of(&target));
+            }
+        }
+        None
     }
 
     /// A browser-level command.
@@ -385,12 +490,16 @@ impl Conn {
         let who = json!({"browser_id": self.browser_id, "tab_id": tab_id});
         let invalidator = self.invalidator.clone();
         let (events, events2) = (self.events.clone(), self.events.clone());
+        let (log, browser_id, nav_tab) =
+            (self.effects.clone(), self.browser_id.clone(), tab_id.clone());
         let mut tab = who.clone();
         let t1 = tokio::spawn(async move {
             while let Some(ev) = navs.next().await {
                 if ev.frame.parent_id.is_some() {
                     continue;
                 }
+                let url = ev.frame.url.clone();
+                log.push(&browser_id, Some(nav_tab.clone()), Effect::Navigated { url });
                 let reason = format!("the tab navigated to {}", ev.frame.url);
                 if let Some(f) = lock(&invalidator).clone() {
                     f(&key, &reason);
@@ -454,6 +563,11 @@ impl Conn {
         let page = self.browser.get_page(TargetId::from(target.clone())).await.ok()?;
         let watch = lock(&self.watches).get(&target).cloned()?;
         Some((target, page, watch))
+    }
+
+    /// Tab ids the browser has open now, from its target events (no round trip).
+    pub fn live_tabs(&self) -> Vec<String> {
+        lock(&self.live).iter().map(|t| tab_id_of(t)).collect()
     }
 
     pub fn known_tabs(&self) -> Vec<String> {

@@ -1,4 +1,6 @@
-//! Starting the daemon's default Chromium (Debian's `chromium`) through the supervisor.
+//! Starting Chromium (Debian's `chromium`) through the supervisor: the daemon's default one
+//! with its DevTools on a pipe only ([`start_piped`]), or, for tests and for browsers an
+//! operator names with `--browser-allow`, one on a debugging port ([`start`]).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -9,12 +11,19 @@ use crate::process::Supervisor;
 /// How long a fresh Chromium gets to answer on its debugging port.
 const READY: Duration = Duration::from_secs(30);
 
-/// Flags that keep it quiet offline, work as root under Xvfb and expose the page on AT-SPI.
-pub fn argv(program: &str, profile: &Path, port: u16) -> Vec<String> {
-    vec![
-        program.to_owned(),
-        format!("--remote-debugging-port={port}"),
-        "--remote-debugging-address=127.0.0.1".into(),
+/// Flags that keep it quiet offline, work as root under Xvfb and expose the page on AT-SPI;
+/// DevTools on `port`, or on the pipe when `None`.
+pub fn argv(program: &str, profile: &Path, port: Option<u16>) -> Vec<String> {
+    let devtools = match port {
+        Some(port) => vec![
+            format!("--remote-debugging-port={port}"),
+            "--remote-debugging-address=127.0.0.1".into(),
+        ],
+        None => vec!["--remote-debugging-pipe".into()],
+    };
+    let mut argv = vec![program.to_owned()];
+    argv.extend(devtools);
+    argv.extend([
         "--no-sandbox".into(),
         "--test-type".into(),
         "--disable-gpu".into(),
@@ -31,10 +40,42 @@ pub fn argv(program: &str, profile: &Path, port: u16) -> Vec<String> {
         "--window-position=0,0".into(),
         "--window-size=1280,800".into(),
         "about:blank".into(),
-    ]
+    ]);
+    argv
 }
 
-/// Spawn it and wait (bounded) until `/json/version` answers; returns its pid.
+/// Spawn the daemon's own Chromium with DevTools on its pipe and relay that pipe; returns its
+/// pid and the relay. It is ready: the relay answers once the browser reads its pipe.
+pub async fn start_piped(
+    supervisor: &Supervisor,
+    program: &str,
+    profile: &Path,
+    env: &[(String, String)],
+    listener: std::sync::Arc<tokio::net::TcpListener>,
+) -> Result<(u32, super::pipe::Relay), BrowserError> {
+    clear_locks(profile);
+    let (pid, to_browser, from_browser) = supervisor
+        .spawn_piped("chromium", &argv(program, profile, None), env)
+        .map_err(|e| BrowserError::Unavailable(format!("cannot start chromium: {e}")))?;
+    match super::pipe::Relay::start(listener, to_browser, from_browser).await {
+        Ok(relay) => Ok((pid, relay)),
+        Err(e) => {
+            let _ = supervisor.stop_pid(pid);
+            Err(e)
+        }
+    }
+}
+
+fn clear_locks(profile: &Path) {
+    let _ = std::fs::create_dir_all(profile);
+    // A profile left locked by a killed browser would make the new one hand over and exit.
+    for f in ["SingletonLock", "SingletonSocket", "SingletonCookie"] {
+        let _ = std::fs::remove_file(profile.join(f));
+    }
+}
+
+/// Spawn one on a debugging port and wait (bounded) until `/json/version` answers; returns its
+/// pid. The daemon drives such a browser only when it is allowed by `--browser-allow`.
 pub async fn start(
     supervisor: &Supervisor,
     program: &str,
@@ -42,14 +83,10 @@ pub async fn start(
     port: u16,
     env: &[(String, String)],
 ) -> Result<u32, BrowserError> {
-    let _ = std::fs::create_dir_all(profile);
-    // A profile left locked by a killed browser would make the new one hand over and exit.
-    for f in ["SingletonLock", "SingletonSocket", "SingletonCookie"] {
-        let _ = std::fs::remove_file(profile.join(f));
-    }
+    clear_locks(profile);
     let name = format!("chromium-{port}");
     let pid = supervisor
-        .spawn(&name, &argv(program, profile, port), env)
+        .spawn(&name, &argv(program, profile, Some(port)), env)
         .map_err(|e| BrowserError::Unavailable(format!("cannot start chromium: {e}")))?;
     let deadline = Instant::now() + READY;
     loop {

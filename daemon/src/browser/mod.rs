@@ -1,17 +1,22 @@
 //! The browser backend: Chromium instances over the Chrome DevTools Protocol.
 //!
-//! Browsers are found by their remote-debugging port (`chrome-<port>`); the daemon's own
-//! default Chromium starts on first use and again if it died. One CDP connection per browser
-//! ([`cdp::Conn`]); tabs are named by a stable id taken from their CDP target id, so a tab
+//! The daemon drives its own default Chromium, started on first use and again if it died,
+//! whose DevTools are on a pipe only ([`pipe`]), plus the browsers an operator names with
+//! `--browser-allow chrome-<port>`; no other Chromium on the host is listed or reachable.
+//! One CDP connection per browser ([`cdp::Conn`]), each with the policy's [`guard::Guard`] on
+//! every navigation; tabs are named by a stable id taken from their CDP target id, so a tab
 //! keeps its id for its whole life, across daemon restarts too (tab marks rely on that).
 
 pub mod actions;
 pub mod annotate;
 pub mod cdp;
 pub mod discovery;
+pub mod effects;
 pub mod frames;
+pub mod guard;
 pub mod input;
 pub mod launch;
+pub mod pipe;
 pub mod settle;
 pub mod snapshot;
 
@@ -55,6 +60,9 @@ pub enum BrowserError {
     Gone(String),
     #[error("{action} is not possible: {reason}")]
     Unsupported { action: String, reason: String },
+    /// The policy inside the browser stopped a load the action led to (a redirect, say).
+    #[error("the browser's guard blocked {url}")]
+    Blocked { url: String, rule: String },
     /// A JavaScript dialog opened while the command ran (the command may still be pending).
     #[error("a JavaScript {} dialog opened: {:?}", .0.kind, .0.message)]
     DialogOpened(cdp::Dialog),
@@ -84,8 +92,8 @@ impl From<BrowserError> for DaemonError {
             BrowserError::Unavailable(reason) => DaemonError::BackendUnavailable {
                 backend: "browser",
                 reason,
-                remedy: "retry: the daemon's default browser restarts on the next call; for \
-                         another browser start it again with --remote-debugging-port"
+                remedy: "retry: the daemon's default browser restarts on the next call; a \
+                         browser named by --browser-allow must be started again on its port"
                     .into(),
             },
             BrowserError::NotFound { kind, id } => DaemonError::TargetNotFound { kind, id },
@@ -96,6 +104,10 @@ impl From<BrowserError> for DaemonError {
             e @ BrowserError::DialogOpened(_) => {
                 DaemonError::ActionFailed(format!("{e}; answer it with browser.dialog"))
             }
+            BrowserError::Blocked { url, rule } => DaemonError::ApprovalDenied {
+                rule,
+                by: format!("the policy inside the browser, which blocked {url}"),
+            },
             BrowserError::NoGeometry { what } => DaemonError::NoGeometry { what },
             BrowserError::NotEditable { what, available } => {
                 DaemonError::NotEditable { what, available }
@@ -128,6 +140,13 @@ pub fn target_key(browser_id: &str, tab_id: &str) -> String {
     format!("{browser_id}/{tab_id}")
 }
 
+/// What was open and blocked before an action, to tell what the action caused.
+#[derive(Debug, Clone, Default)]
+pub struct EffectsMark {
+    seq: u64,
+    tabs: Vec<String>,
+}
+
 /// One browser as `list_browsers` shows it.
 #[derive(Debug, Clone, Serialize)]
 pub struct BrowserInfo {
@@ -151,10 +170,12 @@ pub struct TabInfo {
     pub mark: Option<Value>,
 }
 
-#[derive(Debug, Clone, Copy)]
+/// The daemon's own browser: its relay's port names it.
+#[derive(Debug, Clone)]
 struct DefaultChrome {
     port: u16,
     pid: u32,
+    relay: Arc<pipe::Relay>,
 }
 
 /// Every Chromium the daemon knows, the default one started on demand.
@@ -170,6 +191,14 @@ pub struct Browsers {
     marks: Mutex<()>,
     /// Restarts of the default browser so far.
     restarts: std::sync::atomic::AtomicU32,
+    /// The policy inside every browser the daemon drives.
+    guard: Arc<guard::Guard>,
+    /// What happened in them, for results.
+    effects: Arc<effects::Log>,
+    /// Where the default browser's relay listens, kept across restarts (its id stays).
+    relay_listener: tokio::sync::OnceCell<Arc<tokio::net::TcpListener>>,
+    /// Debugging ports of browsers the operator allowed (`--browser-allow`).
+    allowed: Mutex<Vec<u16>>,
 }
 
 impl std::fmt::Debug for Browsers {
@@ -193,7 +222,51 @@ impl Browsers {
             events: crate::events::SinkSlot::default(),
             marks: Mutex::new(()),
             restarts: std::sync::atomic::AtomicU32::new(0),
+            guard: Arc::default(),
+            effects: Arc::default(),
+            relay_listener: tokio::sync::OnceCell::new(),
+            allowed: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Let the daemon drive the browser on debugging port `port` too (`--browser-allow`);
+    /// its own settings, its download folder included, are left alone.
+    pub fn allow(&self, port: u16) {
+        let mut a = lock(&self.allowed);
+        if !a.contains(&port) {
+            a.push(port);
+        }
+    }
+
+    fn allowed(&self) -> Vec<u16> {
+        lock(&self.allowed).clone()
+    }
+
+    /// The policy's guard inside the browsers.
+    pub fn guard(&self) -> &guard::Guard {
+        &self.guard
+    }
+
+    /// Where the effects log stands and which tabs are open, before an action.
+    pub async fn effects_mark(&self) -> EffectsMark {
+        let mut tabs = Vec::new();
+        for c in self.conns.lock().await.values() {
+            tabs.extend(c.live_tabs());
+        }
+        EffectsMark { seq: self.effects.mark(), tabs }
+    }
+
+    /// What happened since `mark` that the action on `tab_id` led to: in that tab, in a tab
+    /// opened since (a popup, `target=_blank`), or in no tab the daemon could name.
+    pub fn effects_since(
+        &self,
+        mark: &EffectsMark,
+        browser_id: &str,
+        tab_id: &str,
+    ) -> Vec<effects::Entry> {
+        self.effects.since(mark.seq, browser_id, |t| {
+            t == Some(tab_id) || t.is_none_or(|t| !mark.tabs.iter().any(|m| m == t))
+        })
     }
 
     /// Point ref invalidation at the sessions (set once by dispatch).
@@ -215,20 +288,17 @@ impl Browsers {
         }
     }
 
-    /// Status for the backend probe: never blocks, never starts anything.
+    /// Status for the backend probe: never blocks, never starts anything, names no port or
+    /// pid (it is answered without a token).
     pub fn status(&self) -> (&'static str, String) {
         match self.default.try_lock() {
-            Ok(d) => match *d {
-                Some(c) if self.supervisor.is_running(c.pid) => {
-                    ("up", format!("default browser chrome-{} (pid {})", c.port, c.pid))
+            Ok(d) => match &*d {
+                Some(c) if self.supervisor.is_running(c.pid) && c.relay.is_alive() => {
+                    ("up", "the default browser runs".into())
                 }
-                Some(c) => (
-                    "degraded",
-                    format!(
-                        "default browser chrome-{} exited; it restarts on the next call",
-                        c.port
-                    ),
-                ),
+                Some(_) => {
+                    ("degraded", "the default browser exited; it restarts on the next call".into())
+                }
                 None => ("up", "the default browser starts on first use".into()),
             },
             Err(_) => ("up", "the default browser is starting".into()),
@@ -238,9 +308,9 @@ impl Browsers {
     /// The default browser's id, starting it (again) when it is not running.
     pub async fn ensure_default(&self) -> Result<String, BrowserError> {
         let mut d = self.default.lock().await;
-        if let Some(c) = *d {
+        if let Some(c) = d.clone() {
             let conn_ok = self.conns.lock().await.get(&c.port).is_none_or(|x| x.is_alive());
-            if self.supervisor.is_running(c.pid) && conn_ok {
+            if self.supervisor.is_running(c.pid) && c.relay.is_alive() && conn_ok {
                 return Ok(format!("chrome-{}", c.port));
             }
             // It died: forget its connection and refs, and start it again on the same port.
@@ -253,34 +323,37 @@ impl Browsers {
             }
             self.restarts.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         }
-        let port = match *d {
-            Some(c) if discovery::port_free(c.port) => c.port,
-            _ => discovery::free_port()?,
-        };
-        let pid = launch::start(
-            &self.supervisor,
-            &self.program,
-            &self.state_dir.join("chromium-profile"),
-            port,
-            &self.env,
-        )
-        .await?;
-        *d = Some(DefaultChrome { port, pid });
+        let profile = self.state_dir.join("chromium-profile");
+        let listener = self.relay_listener.get_or_try_init(pipe::Relay::listener).await?.clone();
+        // The old relay stops taking connections before the new one starts.
+        *d = None;
+        let (pid, relay) =
+            launch::start_piped(&self.supervisor, &self.program, &profile, &self.env, listener)
+                .await?;
+        let port = relay.port;
+        *d = Some(DefaultChrome { port, pid, relay: Arc::new(relay) });
         Ok(format!("chrome-{port}"))
     }
 
     fn default_port(&self) -> Option<u16> {
-        self.default.try_lock().ok().and_then(|d| d.map(|c| c.port))
+        self.default.try_lock().ok().and_then(|d| d.as_ref().map(|c| c.port))
     }
 
     /// The connection to `browser_id`, opened on first use. The default browser is started
     /// (again) when it is the one asked for and does not run.
     pub async fn conn(&self, browser_id: &str) -> Result<Arc<Conn>, BrowserError> {
         let port = parse_browser_id(browser_id)?;
-        let is_default = self.default.lock().await.is_some_and(|c| c.port == port);
+        let is_default = self.default.lock().await.as_ref().is_some_and(|c| c.port == port);
+        let not_ours = || BrowserError::NotFound { kind: "browser", id: browser_id.to_owned() };
+        if !is_default && !self.allowed().contains(&port) {
+            return Err(not_ours());
+        }
         if is_default {
             self.ensure_default().await?;
         }
+        // Read before taking `conns`: `ensure_default` takes the two the other way round.
+        let relay =
+            self.default.lock().await.as_ref().filter(|c| c.port == port).map(|c| c.relay.clone());
         let mut conns = self.conns.lock().await;
         if let Some(c) = conns.get(&port) {
             if c.is_alive() {
@@ -288,50 +361,72 @@ impl Browsers {
             }
             conns.remove(&port);
         }
-        if discovery::version(port).await.is_err() {
-            return Err(if is_default {
-                BrowserError::Unavailable(format!("{browser_id} does not answer"))
-            } else {
-                BrowserError::NotFound { kind: "browser", id: browser_id.to_owned() }
-            });
-        }
-        let downloads = self.state_dir.join("downloads");
-        let conn =
-            Conn::connect(port, self.invalidator.clone(), self.events.clone(), &downloads).await?;
+        let endpoint = match relay {
+            Some(c) => cdp::Endpoint {
+                port,
+                url: c.url.clone(),
+                liveness: cdp::Liveness::Pipe(c.watch()),
+                downloads: Some(self.state_dir.join("downloads")),
+            },
+            None if discovery::version(port).await.is_ok() => cdp::Endpoint {
+                port,
+                url: format!("http://127.0.0.1:{port}"),
+                liveness: cdp::Liveness::Port(port),
+                downloads: None,
+            },
+            None => return Err(not_ours()),
+        };
+        let conn = Conn::connect(
+            endpoint,
+            self.invalidator.clone(),
+            self.events.clone(),
+            self.guard.clone(),
+            self.effects.clone(),
+        )
+        .await?;
         conns.insert(port, conn.clone());
         Ok(conn)
     }
 
-    /// Every Chromium with a debugging port: the process table plus the default browser.
-    pub async fn list(&self) -> Result<Vec<BrowserInfo>, BrowserError> {
-        let default = self.default_port();
-        let mut found = discovery::scan();
-        if let Some(p) = default {
-            if !found.iter().any(|(port, _)| *port == p) {
-                found.push((p, None));
+    /// The browsers the daemon may drive: its own (once started) and the allowed ones.
+    fn ours(&self) -> Vec<u16> {
+        let mut ports: Vec<u16> = self.default_port().into_iter().collect();
+        for p in self.allowed() {
+            if !ports.contains(&p) {
+                ports.push(p);
             }
         }
-        let default_pid = self.default.lock().await.map(|c| c.pid);
+        ports
+    }
+
+    /// The browsers the daemon drives: its own and those `--browser-allow` names. Other
+    /// Chromiums on the host (another daemon's, a user's) are not listed.
+    pub async fn list(&self) -> Result<Vec<BrowserInfo>, BrowserError> {
+        let default = self.default_port();
+        let default_pid = self.default.lock().await.as_ref().map(|c| c.pid);
+        let scanned = discovery::scan();
         let mut out = Vec::new();
-        for (port, pid) in found {
+        for port in self.ours() {
             let is_default = default == Some(port);
-            let version = discovery::version(port).await;
-            let (status, version) = match version {
-                Ok(v) => ("up", v["Browser"].as_str().unwrap_or_default().to_owned()),
-                Err(_) if is_default => ("down", String::new()),
+            let conn = self.conn(&format!("chrome-{port}")).await;
+            let (status, version, tabs) = match &conn {
+                Ok(c) => {
+                    let v = c.call("Browser.getVersion", json!({})).await.unwrap_or_default();
+                    let tabs = c.targets().await.map(|t| t.len()).unwrap_or(0);
+                    ("up", v["product"].as_str().unwrap_or_default().to_owned(), tabs)
+                }
+                Err(_) if is_default => ("down", String::new(), 0),
                 Err(_) => continue,
             };
-            let tabs = match status {
-                "up" => match self.conn(&format!("chrome-{port}")).await {
-                    Ok(c) => c.targets().await.map(|t| t.len()).unwrap_or(0),
-                    Err(_) => 0,
-                },
-                _ => 0,
+            let pid = if is_default {
+                default_pid
+            } else {
+                scanned.iter().find(|(p, _)| *p == port).and_then(|(_, pid)| *pid)
             };
             out.push(BrowserInfo {
                 browser_id: format!("chrome-{port}"),
                 port,
-                pid: pid.or(if is_default { default_pid } else { None }),
+                pid,
                 default: is_default,
                 status,
                 version,
@@ -342,16 +437,10 @@ impl Browsers {
         Ok(out)
     }
 
-    /// Tabs whose URL is `url` or starts with it followed by `/`, `?` or `#`, in every browser.
+    /// Tabs whose URL is `url` or starts with it followed by `/`, `?` or `#`, in the
+    /// browsers the daemon drives.
     pub async fn find_tabs(&self, url: &str) -> Result<Vec<(String, TabInfo)>, BrowserError> {
-        let mut ids: Vec<String> =
-            discovery::scan().iter().map(|(p, _)| format!("chrome-{p}")).collect();
-        if let Some(p) = self.default_port() {
-            let id = format!("chrome-{p}");
-            if !ids.contains(&id) {
-                ids.push(id);
-            }
-        }
+        let ids: Vec<String> = self.ours().iter().map(|p| format!("chrome-{p}")).collect();
         let mut out = Vec::new();
         for id in ids {
             let Ok(tabs) = self.tabs(&id).await else { continue };
@@ -438,16 +527,18 @@ impl Browsers {
         visible: bool,
     ) -> Result<String, BrowserError> {
         let conn = self.conn(browser_id).await?;
+        // Blank first, then the URL: the guard must know the tab's id to tell the daemon's
+        // own load from one the page starts.
         let r = conn
-            .call(
-                "Target.createTarget",
-                json!({"url": url.unwrap_or("about:blank"), "background": !visible}),
-            )
+            .call("Target.createTarget", json!({"url": "about:blank", "background": !visible}))
             .await?;
         let target = r["targetId"].as_str().unwrap_or_default().to_owned();
         let tab = Tab::open(conn.clone(), &target, self.state_dir.clone()).await?;
-        if url.is_some() {
-            tab.wait_ready(std::time::Duration::from_secs(30)).await?;
+        if let Some(url) = url {
+            if let Err(e) = tab.navigate(url, std::time::Duration::from_secs(30)).await {
+                let _ = conn.call("Target.closeTarget", json!({"targetId": target})).await;
+                return Err(e);
+            }
         }
         if visible {
             let _ = conn.call("Target.activateTarget", json!({"targetId": target})).await;

@@ -8,8 +8,10 @@ mod computer;
 mod context;
 mod context_browser;
 mod context_desktop;
+mod effects;
 pub mod ops;
 mod settle;
+pub(crate) mod shape;
 mod table;
 mod wait;
 
@@ -157,7 +159,8 @@ pub async fn call(
     let want_capture = options.capture != Some(false);
     let body = move |op: OpContext| {
         let op_id = op.op_id.clone();
-        d.events.publish(
+        d.events.publish_for(
+            session.creator,
             "ops",
             "started",
             json!({"op_id": op_id, "session": session.id, "method": method}),
@@ -165,18 +168,33 @@ pub async fn call(
         let (daemon, session_id, deadline) = (d.clone(), session.id.clone(), op.deadline);
         let ctx = Ctx { daemon: d, session, op };
         let started = Instant::now();
+        let browsers = daemon.config.browser.clone();
         let fut = handler(ctx, checked);
         async move {
-            let out = fut.await.map_err(|e| e.to_data())?;
+            let mark = match &browsers {
+                Some(b) if tool.name != "computer" => Some(b.effects_mark().await),
+                _ => None,
+            };
+            let mut out = fut.await.map_err(|e| e.to_data())?;
             let exec_ms = started.elapsed().as_secs_f64() * 1000.0;
             let after = if want_capture {
                 let span = settle::Span { started, ended: Instant::now() };
                 let (t, a) = (tool.name, action.name);
-                settle::after(&daemon, &session_id, t, a, out.target.as_ref(), span, deadline).await
+                // A tab the action opened may have taken the front: the capture shows the
+                // session's tab, brought back to the front.
+                let front = match (&browsers, &mark) {
+                    (Some(b), Some(m)) => effects::opened_a_tab(b, m, &out),
+                    _ => false,
+                };
+                let target = out.target.as_ref();
+                settle::after(&daemon, &session_id, t, a, target, span, deadline, front).await
             } else {
                 settle::After::default()
             };
-            let tokens = after.tokens(&out.result);
+            if let (Some(b), Some(mark)) = (&browsers, &mark) {
+                effects::name(b, mark, &mut out);
+            }
+            let tokens = shape::tokens(&out.result, after.capture.as_ref());
             Ok(OpOutcome {
                 op_id,
                 tool: tool.name.to_owned(),
@@ -185,6 +203,7 @@ pub async fn call(
                 result: out.result,
                 settle: after.settle,
                 capture: after.capture,
+                no_capture: after.no_capture,
                 tokens: Some(tokens),
                 timing: Timing {
                     exec_ms,
@@ -196,6 +215,7 @@ pub async fn call(
     };
     let events = daemon.clone();
     let session_id = caller.session.id.clone();
+    let owner = caller.session.creator;
     let (held_daemon, held_session) = (daemon.clone(), caller.session.clone());
     // An op that failed, timed out or was cancelled releases every key and button the
     // session holds before its answer goes out, so nothing stays pressed behind an error.
@@ -206,7 +226,8 @@ pub async fn call(
     };
     let on_done = move |entry: &ops::OpEntry| {
         let status = entry.status();
-        events.events.publish(
+        events.events.publish_for(
+            owner,
             "ops",
             "finished",
             json!({"op_id": status.op_id, "session": session_id, "state": status.state,
@@ -255,7 +276,12 @@ fn approve(
             match daemon.approvals.check(&session.id, op_id, fingerprint, &method, &rule, &args)? {
                 Gate::Run => Ok(()),
                 Gate::Wait(approval) => {
-                    daemon.events.publish("approvals", "requested", approval.clone());
+                    daemon.events.publish_for(
+                        session.creator,
+                        "approvals",
+                        "requested",
+                        approval.clone(),
+                    );
                     Err(DaemonError::ApprovalRequired { rule, approval })
                 }
             }

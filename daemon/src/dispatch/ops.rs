@@ -240,6 +240,7 @@ mod tests {
             result: serde_json::Value::Null,
             settle: None,
             capture: None,
+            no_capture: None,
             tokens: None,
             timing: Timing { exec_ms: 0.0, settle_ms: 0.0, capture_ms: 0.0 },
         }

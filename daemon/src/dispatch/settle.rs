@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use glovebox_protocol::wire::{Settle, Tokens};
+use glovebox_protocol::wire::Settle;
 use serde_json::Value;
 
 use crate::desktop::x11::ImageFormat;
@@ -20,20 +20,10 @@ const CAPTURE_MARGIN: Duration = Duration::from_millis(400);
 pub struct After {
     pub settle: Option<Settle>,
     pub capture: Option<Value>,
+    /// Why there is no capture, when there is none.
+    pub no_capture: Option<String>,
     pub settle_ms: f64,
     pub capture_ms: f64,
-}
-
-impl After {
-    /// What the outcome with `result` and this capture costs an LLM, estimated.
-    pub fn tokens(&self, result: &Value) -> Tokens {
-        let text = serde_json::to_string(result).map_or(0, |t| t.len());
-        let image = self.capture.as_ref().map_or(0, |c| {
-            let dim = |k: &str| c[k].as_u64().unwrap_or(0);
-            crate::settle::image_tokens(dim("width"), dim("height"))
-        });
-        Tokens { text: crate::settle::text_tokens(text), image }
-    }
 }
 
 /// When the action ran: activity since `started` counts (a request its click set off), the
@@ -44,7 +34,9 @@ pub struct Span {
     pub ended: Instant,
 }
 
-/// Settles and captures after `tool.action`, which acted on `target` during `span`.
+/// Settles and captures after `tool.action`, which acted on `target` during `span`; `front`:
+/// bring a tab back to the front first (the action opened another one over it).
+#[allow(clippy::too_many_arguments)]
 pub async fn after(
     daemon: &Arc<Daemon>,
     session: &str,
@@ -53,6 +45,7 @@ pub async fn after(
     target: Option<&Value>,
     span: Span,
     deadline: Instant,
+    front: bool,
 ) -> After {
     let since = span.ended;
     let Some(kind) = Kind::of(tool, action) else { return After::default() };
@@ -62,8 +55,11 @@ pub async fn after(
         .filter(|_| tool == "browser")
         .and_then(|t| Some((t["browser_id"].as_str()?, t["tab_id"].as_str()?)));
     let (settle, capture) = match browser_tab {
-        Some((browser_id, tab_id)) => browser(daemon, browser_id, tab_id, span, cap).await,
-        None if tool == "browser" => return After::default(),
+        Some((browser_id, tab_id)) => browser(daemon, browser_id, tab_id, span, cap, front).await,
+        None if tool == "browser" => {
+            let why = "the action names no tab to capture".to_owned();
+            return After { no_capture: Some(why), ..After::default() };
+        }
         None => {
             let pid =
                 target.and_then(|t| t["app_id"].as_str()).and_then(crate::desktop::atspi::app_pid);
@@ -75,19 +71,28 @@ pub async fn after(
     // The capture may not turn a done action into a TIMEOUT: past the deadline it is dropped.
     let last = deadline.checked_sub(Duration::from_millis(50)).unwrap_or(settled);
     let capture = match capture {
-        Some(fut) => tokio::time::timeout_at(last.into(), fut).await.ok().flatten(),
-        None => None,
+        Ok(fut) => match tokio::time::timeout_at(last.into(), fut).await {
+            Ok(Ok(img)) => Ok(img),
+            Ok(Err(why)) => Err(why),
+            Err(_) => Err("the op's deadline came before the capture was done".to_owned()),
+        },
+        Err(why) => Err(why),
     };
-    let capture = capture.map(|img| daemon.captures.put(session, img));
+    let (capture, no_capture) = match capture {
+        Ok(img) => (Some(daemon.captures.put(session, img)), None),
+        Err(why) => (None, Some(why)),
+    };
     After {
         settle_ms,
         capture_ms: if capture.is_some() { settled.elapsed().as_secs_f64() * 1000.0 } else { 0.0 },
         settle: Some(settle),
         capture,
+        no_capture,
     }
 }
 
-type CaptureFut = futures::future::BoxFuture<'static, Option<Value>>;
+/// A capture on its way, or why there is none.
+type CaptureFut = Result<futures::future::BoxFuture<'static, Result<Value, String>>, String>;
 
 fn settled(since: Instant, quiet: Option<bool>) -> Settle {
     let reason = match quiet {
@@ -104,25 +109,33 @@ async fn browser(
     tab_id: &str,
     span: Span,
     cap: Instant,
-) -> (Settle, Option<CaptureFut>) {
+    front: bool,
+) -> (Settle, CaptureFut) {
     let since = span.ended;
-    let Some(b) = daemon.config.browser.clone() else { return (settled(since, None), None) };
-    let Ok(tab) = b.tab(browser_id, tab_id).await else { return (settled(since, None), None) };
+    let Some(b) = daemon.config.browser.clone() else {
+        return (settled(since, None), Err("this daemon has no browser backend".into()));
+    };
+    let tab = match b.tab(browser_id, tab_id).await {
+        Ok(tab) => tab,
+        Err(e) => return (settled(since, None), Err(format!("the tab is gone: {e}"))),
+    };
     let quiet = tab.settle(span.started, daemon.config.settle.quiet, cap).await;
+    if front {
+        if let Err(e) = b.select_tab(browser_id, tab_id).await {
+            tracing::debug!(%e, "cannot bring the tab back to the front");
+        }
+    }
     // A background tab paints nothing: its capture would wait until someone shows it.
     if tab.eval("document.visibilityState").await.is_ok_and(|v| v != "visible") {
-        return (settled(since, Some(quiet)), None);
+        let why = "the tab is in the background (tab_select shows it); it paints nothing";
+        return (settled(since, Some(quiet)), Err(why.into()));
     }
-    let shot: CaptureFut = Box::pin(async move {
-        match tab.screenshot(false, "png", None, None).await {
-            Ok(v) => Some(v),
-            Err(e) => {
-                tracing::debug!(%e, "no capture after the action");
-                None
-            }
-        }
+    let shot = Box::pin(async move {
+        tab.screenshot(false, "png", None, None)
+            .await
+            .map_err(|e| format!("the capture failed: {e}"))
     });
-    (settled(since, Some(quiet)), Some(shot))
+    (settled(since, Some(quiet)), Ok(shot))
 }
 
 async fn desktop(
@@ -130,18 +143,17 @@ async fn desktop(
     pid: Option<u32>,
     span: Span,
     cap: Instant,
-) -> (Settle, Option<CaptureFut>) {
+) -> (Settle, CaptureFut) {
     let since = span.ended;
-    let Some(d) = daemon.config.desktop.clone() else { return (settled(since, None), None) };
+    let Some(d) = daemon.config.desktop.clone() else {
+        return (settled(since, None), Err("this daemon has no desktop backend".into()));
+    };
     let quiet = d.settle(pid, span.started, daemon.config.settle.quiet, cap).await;
-    let shot: CaptureFut = Box::pin(async move {
+    let shot = Box::pin(async move {
         match d.screenshot(None, None, ImageFormat::Png, 80, None).await {
-            Ok(img) => Some(super::computer::image_json(&img, ImageFormat::Png)),
-            Err(e) => {
-                tracing::debug!(%e, "no capture after the action");
-                None
-            }
+            Ok(img) => Ok(super::computer::image_json(&img, ImageFormat::Png)),
+            Err(e) => Err(format!("the capture failed: {e}")),
         }
     });
-    (settled(since, quiet), Some(shot))
+    (settled(since, quiet), Ok(shot))
 }

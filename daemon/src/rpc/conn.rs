@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use super::auth::Role;
-use crate::session::Session;
+use crate::session::{Owner, Session};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -14,15 +14,18 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 pub struct Conn {
     pub id: u64,
     pub role: Role,
+    /// The token it presented, hashed: the sessions it may use.
+    pub owner: Owner,
     session: OnceLock<Arc<Session>>,
     pub in_flight: AtomicUsize,
 }
 
 impl Conn {
-    pub fn new(role: Role) -> Arc<Self> {
+    pub fn new(role: Role, owner: Owner) -> Arc<Self> {
         Arc::new(Conn {
             id: NEXT_ID.fetch_add(1, Ordering::SeqCst),
             role,
+            owner,
             session: OnceLock::new(),
             in_flight: AtomicUsize::new(0),
         })

@@ -4,10 +4,9 @@
 use std::sync::Arc;
 
 use glovebox_protocol::contract::{self, docs, schema, validate_direct, validate_tool_call, TOOLS};
-use glovebox_protocol::error::ErrorData;
 use glovebox_protocol::methods::{EVENT_NOTIFICATION, METHODS};
 use glovebox_protocol::wire::{
-    HelloParams, HelloResult, OpOutcome, PeerInfo, ToolCallParams, ToolInfo, OP_KEYS,
+    HelloParams, HelloResult, PeerInfo, ToolCallParams, ToolInfo, OP_KEYS,
 };
 use glovebox_protocol::PROTOCOL_VERSION;
 use jsonrpsee::types::{ErrorObjectOwned, Params};
@@ -91,6 +90,7 @@ pub fn module(
     })?;
     m.register_async_method("approval.grant", |p, d, _| async move { answer(&d, &p, true) })?;
     m.register_async_method("approval.deny", |p, d, _| async move { answer(&d, &p, false) })?;
+    m.register_async_method("files.put", |p, d, _| async move { files_put(&d, &p) })?;
     m.register_async_method("rpc.discover", |_, _, _| async move {
         Ok::<_, ErrorObjectOwned>(docs::openrpc(env!("CARGO_PKG_VERSION")))
     })?;
@@ -98,7 +98,15 @@ pub fn module(
         "events.subscribe",
         EVENT_NOTIFICATION,
         "events.unsubscribe",
-        |p, pending, d, _ext| async move { subscribe((*d).clone(), p, pending).await },
+        |p, pending, d, ext| async move {
+            let viewer = ext
+                .get::<Arc<Conn>>()
+                .map(|c| crate::events::Viewer { owner: c.owner, approver: c.role.can_approve() });
+            match viewer {
+                Some(viewer) => subscribe((*d).clone(), p, pending, viewer).await,
+                None => pending.reject(err(DaemonError::HandshakeRequired)).await,
+            }
+        },
     )?;
     for tool in TOOLS {
         for action in tool.actions {
@@ -137,7 +145,7 @@ async fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     let actor = conn.role.can_act();
     let (session, resumed) = d
         .sessions
-        .attach_waiting(params.session.as_deref(), conn.id, actor, RESUME_GRACE)
+        .attach_waiting(params.session.as_deref(), conn.id, conn.owner, actor, RESUME_GRACE)
         .await
         .map_err(err)?;
     if !conn.bind(session.clone()) {
@@ -146,7 +154,12 @@ async fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     }
     let client = params.client.unwrap_or_default();
     tracing::info!(session = %session.id, resumed, role = conn.role.as_str(), client = %client.name, "hello");
-    d.events.publish("session", "attached", json!({"session": session.id, "resumed": resumed}));
+    d.events.publish_for(
+        session.creator,
+        "session",
+        "attached",
+        json!({"session": session.id, "resumed": resumed}),
+    );
     let result = HelloResult {
         protocol: PROTOCOL_VERSION,
         daemon: PeerInfo { name: "gloveboxd".into(), version: env!("CARGO_PKG_VERSION").into() },
@@ -211,7 +224,7 @@ fn pause(d: &Arc<Daemon>, ext: &Extensions, paused: bool) -> RpcResult {
     let s = session_of(&conn)?;
     s.set_paused(paused);
     let kind = if paused { "paused" } else { "resumed" };
-    d.events.publish("session", kind, json!({"session": s.id}));
+    d.events.publish_for(s.creator, "session", kind, json!({"session": s.id}));
     Ok(json!({"session_id": s.id, "paused": paused}))
 }
 
@@ -221,7 +234,7 @@ fn close(d: &Arc<Daemon>, ext: &Extensions) -> RpcResult {
     if conn.role.can_act() {
         d.ops.cancel_session(&s.id);
         d.sessions.remove(&s.id);
-        d.events.publish("session", "closed", json!({"session": s.id}));
+        d.events.publish_for(s.creator, "session", "closed", json!({"session": s.id}));
     }
     Ok(json!({"session_id": s.id, "closed": conn.role.can_act()}))
 }
@@ -263,27 +276,7 @@ async fn tools_call(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcRes
         OpOptions { op_id: params.op_id, timeout_ms: params.timeout_ms, capture: params.capture };
     let checked = validate_tool_call(tool, &params.arguments).map_err(DaemonError::from);
     let outcome = dispatch::call(d, caller(&conn, &session, ext), checked, options).await;
-    Ok(mcp_result(outcome))
-}
-
-fn mcp_result(outcome: Result<OpOutcome, ErrorData>) -> Value {
-    match outcome {
-        Ok(mut o) => {
-            // The image travels once, as image content; the text and the structured result
-            // keep its metadata (capture_id, size, scale) for mapping points.
-            let image = o.capture.as_mut().and_then(|c| c.as_object_mut()?.remove("data"));
-            let mut content = vec![json!({"type": "text",
-                                          "text": serde_json::to_string(&o).unwrap_or_default()})];
-            if let (Some(data), Some(capture)) = (image, &o.capture) {
-                content.push(json!({"type": "image", "data": data, "mimeType": capture["mime"]}));
-            }
-            json!({"content": content, "structuredContent": o, "isError": false})
-        }
-        Err(e) => {
-            let text = format!("{}: {}", e.code.as_str(), e.message);
-            json!({"content": [{"type": "text", "text": text}], "structuredContent": {"error": e}, "isError": true})
-        }
-    }
+    Ok(dispatch::shape::mcp(outcome))
 }
 
 async fn direct(
@@ -375,6 +368,26 @@ fn capture_get(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     })
 }
 
+fn files_put(d: &Arc<Daemon>, p: &Params<'_>) -> RpcResult {
+    use base64::Engine as _;
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Put {
+        name: String,
+        data: String,
+    }
+    let r: Put = parse("files.put", p)?;
+    let bytes =
+        base64::engine::general_purpose::STANDARD.decode(r.data.as_bytes()).map_err(|e| {
+            err(DaemonError::Contract(contract::Violation::new(
+                "data",
+                format!("data must be base64: {e}"),
+            )))
+        })?;
+    let path = d.config.files.put(&r.name, &bytes).map_err(err)?;
+    Ok(json!({"name": r.name, "path": path, "bytes": bytes.len()}))
+}
+
 fn answer(d: &Arc<Daemon>, p: &Params<'_>, grant: bool) -> RpcResult {
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -385,7 +398,16 @@ fn answer(d: &Arc<Daemon>, p: &Params<'_>, grant: bool) -> RpcResult {
     let r: ApprovalRef = parse(method, p)?;
     let answered = d.approvals.answer(&r.approval_id, grant).map_err(err)?;
     let kind = if grant { "granted" } else { "denied" };
-    d.events.publish("approvals", kind, answered.clone());
+    match answered["session"].as_str().and_then(|id| d.sessions.get(id)) {
+        Some(s) => d.events.publish_for(s.creator, "approvals", kind, answered.clone()),
+        // The session is gone: only admins and approvers hear of it.
+        None => d.events.publish_for(
+            crate::session::Owner::nobody(),
+            "approvals",
+            kind,
+            answered.clone(),
+        ),
+    }
     Ok(answered)
 }
 
@@ -400,6 +422,7 @@ async fn subscribe(
     d: Arc<Daemon>,
     p: Params<'static>,
     pending: jsonrpsee::PendingSubscriptionSink,
+    viewer: crate::events::Viewer,
 ) {
     let params: SubscribeParams = match parse("events.subscribe", &p) {
         Ok(v) => v,
@@ -418,7 +441,7 @@ async fn subscribe(
     loop {
         tokio::select! {
             _ = sink.closed() => return,
-            ev = next_event(&mut rx, &topics) => {
+            ev = next_event(&mut rx, &topics, &viewer) => {
                 let Some(ev) = ev else { return };
                 let Ok(msg) = serde_json::value::to_raw_value(&ev) else { continue };
                 if sink.send(msg).await.is_err() {

@@ -36,6 +36,8 @@ pub enum ServeError {
 /// An accepted upgrade: the token's role and its place among that token's connections.
 struct Admitted {
     role: auth::Role,
+    /// Whose sessions it may use.
+    owner: crate::session::Owner,
     slot: conn::TokenSlot,
 }
 
@@ -90,7 +92,8 @@ fn admit<B>(
                     "code": "TOO_MANY_CONNECTIONS", "limit": limit, "max": max}),
         ))
     })?;
-    Ok(Admitted { role, slot })
+    let owner = crate::session::Owner::of_token(&token, role == auth::Role::Admin);
+    Ok(Admitted { role, owner, slot })
 }
 
 /// Serve until `shutdown` resolves, then stop accepting and let connections finish.
@@ -164,11 +167,11 @@ pub async fn serve(
                     Route::Rpc => {}
                     other => return Ok(routes::refusal(&other)),
                 }
-                let Admitted { role, slot } = match admit(&daemon, &per_token, &req) {
+                let Admitted { role, owner, slot } = match admit(&daemon, &per_token, &req) {
                     Ok(a) => a,
                     Err(resp) => return Ok(*resp),
                 };
-                let conn = Conn::new(role);
+                let conn = Conn::new(role, owner);
                 tracing::debug!(conn = conn.id, %peer, role = role.as_str(), "websocket opened");
                 req.extensions_mut().insert(conn.clone());
                 let closed = svc.on_session_closed();
@@ -186,7 +189,8 @@ pub async fn serve(
                         if conn.role.can_act() {
                             crate::dispatch::release_held(&daemon, session);
                         }
-                        daemon.events.publish(
+                        daemon.events.publish_for(
+                            session.creator,
                             "session",
                             "detached",
                             json!({"session": session.id}),

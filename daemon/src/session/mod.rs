@@ -3,7 +3,7 @@
 //! A session outlives its connection: a client that reconnects and names it in
 //! `session.hello` gets it back, selections and op results included.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -13,6 +13,37 @@ use serde::Serialize;
 use crate::error::DaemonError;
 use crate::registry::held::Held;
 use crate::registry::snapshots::Snapshots;
+
+/// Who a connection speaks for: a hash of its token (never the token) and whether that token
+/// is an admin's, who may use every session.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Owner {
+    token: [u8; 32],
+    pub admin: bool,
+}
+
+impl std::fmt::Debug for Owner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Owner({:02x}{:02x}..)", self.token[0], self.token[1])
+    }
+}
+
+impl Owner {
+    pub fn of_token(token: &str, admin: bool) -> Owner {
+        use sha2::Digest as _;
+        Owner { token: sha2::Sha256::digest(token.as_bytes()).into(), admin }
+    }
+
+    /// No token's: what only admins (and, for approvals, approvers) see.
+    pub fn nobody() -> Owner {
+        Owner { token: [0; 32], admin: false }
+    }
+
+    /// Whether a session `creator` made may be used by this owner.
+    pub fn may_use(&self, creator: &Owner) -> bool {
+        self.admin || self.token == creator.token
+    }
+}
 
 /// What the session has chosen to work on; omitted ids in calls fall back to these.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -26,6 +57,8 @@ pub struct Selection {
 #[derive(Debug)]
 pub struct Session {
     pub id: String,
+    /// The token that created it: only that token (or an admin) attaches to it.
+    pub creator: Owner,
     /// The connection that drives the session, if one does.
     owner: Mutex<Option<u64>>,
     /// Connections (actor or observer) attached now, and when the last one left.
@@ -43,9 +76,10 @@ pub struct Session {
 }
 
 impl Session {
-    fn new(id: String) -> Self {
+    fn new(id: String, creator: Owner) -> Self {
         Session {
             id,
+            creator,
             owner: Mutex::new(None),
             attached: Mutex::new((0, None)),
             paused: AtomicBool::new(false),
@@ -127,36 +161,36 @@ impl Session {
 #[derive(Debug)]
 pub struct Sessions {
     by_id: DashMap<String, Arc<Session>>,
-    minted: AtomicU64,
     ttl: Duration,
 }
 
 impl Sessions {
     pub fn new(ttl: Duration) -> Self {
-        Sessions { by_id: DashMap::new(), minted: AtomicU64::new(0), ttl }
+        Sessions { by_id: DashMap::new(), ttl }
     }
 
-    /// Start or resume `name` for connection `conn`. An actor may not take a session another
-    /// live connection drives; an observer may watch it.
+    /// Start or resume `name` for connection `conn` speaking for `who`. Only the token that
+    /// created a session (or an admin) may attach to it; an actor may not take a session
+    /// another live connection drives, an observer may watch it.
     pub fn attach(
         &self,
         name: Option<&str>,
         conn: u64,
+        who: Owner,
         actor: bool,
     ) -> Result<(Arc<Session>, bool), DaemonError> {
         let id = match name {
             Some(n) => n.to_owned(),
-            None => format!(
-                "s{}-{}",
-                std::process::id(),
-                self.minted.fetch_add(1, Ordering::SeqCst) + 1
-            ),
+            None => mint_id()?,
         };
         let now = Instant::now();
         self.by_id.retain(|_, s| !s.expired(now, self.ttl));
         let entry = self.by_id.entry(id.clone());
         let resumed = matches!(entry, dashmap::Entry::Occupied(_));
-        let session = entry.or_insert_with(|| Arc::new(Session::new(id.clone()))).clone();
+        let session = entry.or_insert_with(|| Arc::new(Session::new(id.clone(), who))).clone();
+        if !who.may_use(&session.creator) {
+            return Err(DaemonError::NotOwner(id));
+        }
         if actor {
             let mut owner =
                 session.owner.lock().map_err(|_| DaemonError::SessionBusy(id.clone()))?;
@@ -176,6 +210,7 @@ impl Sessions {
         &self,
         name: Option<&str>,
         conn: u64,
+        who: Owner,
         actor: bool,
         grace: std::time::Duration,
     ) -> Result<(Arc<Session>, bool), DaemonError> {
@@ -184,11 +219,11 @@ impl Sessions {
             let waiting = name.and_then(|n| self.by_id.get(n).map(|s| s.value().clone()));
             let freed = waiting.as_ref().map(|s| s.freed.notified());
             let Some(mut freed) = freed.map(Box::pin) else {
-                return self.attach(name, conn, actor);
+                return self.attach(name, conn, who, actor);
             };
             // Listening before the attempt: a release in between is not missed.
             freed.as_mut().enable();
-            match self.attach(name, conn, actor) {
+            match self.attach(name, conn, who, actor) {
                 Err(DaemonError::SessionBusy(id)) => {
                     if tokio::time::timeout_at(deadline, freed).await.is_err() {
                         return Err(DaemonError::SessionBusy(id));
@@ -197,6 +232,10 @@ impl Sessions {
                 other => return other,
             }
         }
+    }
+
+    pub fn get(&self, id: &str) -> Option<Arc<Session>> {
+        self.by_id.get(id).map(|s| s.value().clone())
     }
 
     /// End a session for good.
@@ -218,6 +257,14 @@ impl Sessions {
     }
 }
 
+/// A fresh session id: 128 random bits, so an id can be neither guessed nor counted.
+fn mint_id() -> Result<String, DaemonError> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| DaemonError::ActionFailed(format!("no randomness: {e}")))?;
+    Ok(format!("s-{}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,11 +272,15 @@ mod tests {
     #[test]
     fn detached_sessions_expire_after_the_ttl() {
         let sessions = Sessions::new(Duration::from_millis(30));
-        let (s, resumed) = sessions.attach(Some("a"), 1, true).expect("new");
+        let me = Owner::of_token("me", false);
+        let (s, resumed) = sessions.attach(Some("a"), 1, me, true).expect("new");
         assert!(!resumed);
-        assert!(matches!(sessions.attach(Some("a"), 2, true), Err(DaemonError::SessionBusy(_))));
+        assert!(matches!(
+            sessions.attach(Some("a"), 2, me, true),
+            Err(DaemonError::SessionBusy(_))
+        ));
         s.detach(1);
-        let (s, resumed) = sessions.attach(Some("a"), 2, true).expect("resumed");
+        let (s, resumed) = sessions.attach(Some("a"), 2, me, true).expect("resumed");
         assert!(resumed, "within the ttl the session comes back");
         s.detach(2);
         let deadline = Instant::now() + Duration::from_secs(5);
@@ -237,8 +288,28 @@ mod tests {
             assert!(Instant::now() < deadline);
             std::thread::yield_now();
         }
-        let (_, resumed) = sessions.attach(Some("a"), 3, true).expect("fresh");
+        let (_, resumed) = sessions.attach(Some("a"), 3, me, true).expect("fresh");
         assert!(!resumed, "after the ttl it is a new session");
         assert_eq!(sessions.len(), 1);
+    }
+
+    #[test]
+    fn a_session_belongs_to_the_token_that_made_it() {
+        let sessions = Sessions::new(Duration::from_secs(60));
+        let (a, b) = (Owner::of_token("a", false), Owner::of_token("b", false));
+        let (s, _) = sessions.attach(Some("x"), 1, a, true).expect("new");
+        s.detach(1);
+        for actor in [true, false] {
+            assert!(matches!(
+                sessions.attach(Some("x"), 2, b, actor),
+                Err(DaemonError::NotOwner(_))
+            ));
+        }
+        let admin = Owner::of_token("root", true);
+        assert!(sessions.attach(Some("x"), 3, admin, false).is_ok(), "an admin may watch it");
+        let (s1, _) = sessions.attach(None, 4, a, true).expect("minted");
+        let (s2, _) = sessions.attach(None, 5, a, true).expect("minted");
+        assert_eq!(s1.id.len(), 34, "{}", s1.id);
+        assert_ne!(s1.id, s2.id);
     }
 }

@@ -18,7 +18,7 @@ const LAUNCH: Param = Param {
 };
 const URL_MATCH: Param = Param {
     name: "url",
-    ty: Ty::Str { allow_empty: false },
+    ty: Ty::Url,
     doc: "select the one tab whose URL is this, or starts with it followed by / ? #",
     default: None,
 };

@@ -153,7 +153,8 @@ pub const MAX_DEPTH: Param =
     p("max_depth", Ty::Int { min: 1, max: 200 }, "deepest tree level to walk");
 
 // Navigation.
-pub const URL: Param = p("url", TEXT, "the address to open, e.g. https://example.com/");
+pub const URL: Param =
+    p("url", Ty::Url, "the address to open, e.g. https://example.com/ (a bare host means http://)");
 
 // Images.
 pub const BROWSER_IMAGE_FORMAT: Param =

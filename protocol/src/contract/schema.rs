@@ -15,6 +15,7 @@ pub fn param_schema(param: &Param) -> Value {
     let mut s = match param.ty {
         Ty::Str { allow_empty: true } => json!({"type": "string"}),
         Ty::Str { allow_empty: false } => json!({"type": "string", "minLength": 1}),
+        Ty::Url => json!({"type": "string", "minLength": 1, "format": "uri"}),
         Ty::Id(kind) => {
             let pattern = match kind {
                 IdKind::Browser => "^chrome-[1-9][0-9]{0,4}$",

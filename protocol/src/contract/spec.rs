@@ -15,6 +15,9 @@ pub enum Ty {
     Str {
         allow_empty: bool,
     },
+    /// An address a tab can open, parsed as Chromium parses it (`crate::url`) and passed on in
+    /// its canonical form, so the policy judges what the browser loads.
+    Url,
     /// A discovered identity whose format is checked before anything runs.
     Id(IdKind),
     /// A whole number in `min..=max`; JSON numbers with a fraction are refused.

@@ -91,6 +91,7 @@ fn generic_checks() {
         computer {"action":"probe","app_id":"mousepad"}
         browser {"action":"get_url","tab_id":"T1","tab_index":0}
         browser {"action":"click","ref":"e1","tab_id":null}
+        browser {"action":"tab_close","tab_id":"T1","no_such_param":null}
         computer {"action":"click","selector":".go"}
         computer {"action":"click","x":10,"y":20.5}
         "#,
@@ -100,7 +101,7 @@ fn generic_checks() {
             browser {"action":"click","ref":"e1","foo":1,"bar":2}
               CONTRACT_VIOLATION field=bar: browser.click does not take bar, foo; it takes: button, click_count, ref, selector, x, y, nx, ny, browser_id, tab_id, tab_index, snapshot_id
             browser {"action":"navigate","url":5}
-              CONTRACT_VIOLATION field=url: url must be a string
+              CONTRACT_VIOLATION field=url: url must be a string URL
             browser {"action":"click","ref":"e1","button":"side"}
               CONTRACT_VIOLATION field=button: button must be one of: left, middle, right
             browser {"action":"click","ref":"e1","click_count":1.5}
@@ -125,6 +126,8 @@ fn generic_checks() {
               CONTRACT_VIOLATION field=tab_index: tab_id and tab_index both pick the tab; send only tab_id (tab_index is the legacy position)
             browser {"action":"click","ref":"e1","tab_id":null}
               ok {"button":"left","click_count":1,"ref":"e1"}
+            browser {"action":"tab_close","tab_id":"T1","no_such_param":null}
+              CONTRACT_VIOLATION field=no_such_param: browser.tab_close does not take no_such_param; it takes: browser_id, tab_id, tab_index, snapshot_id
             computer {"action":"click","selector":".go"}
               CONTRACT_VIOLATION field=selector: computer.click does not take selector; it takes: button, click_count, dispatch, ref, x, y, nx, ny, app_id, window_id, snapshot_id
             computer {"action":"click","x":10,"y":20.5}
@@ -169,9 +172,9 @@ fn browser_actions() {
             browser {"action":"navigate","url":"https://example.com/"}
               ok {"timeout":30000,"url":"https://example.com/"}
             browser {"action":"navigate","url":" "}
-              CONTRACT_VIOLATION field=url: url must not be empty: the address to open, e.g. https://example.com/
+              CONTRACT_VIOLATION field=url: " " is not a URL (relative URL without a base); send an absolute URL such as https://example.com/
             browser {"action":"navigate"}
-              CONTRACT_VIOLATION field=url: url is required for browser.navigate: the address to open, e.g. https://example.com/
+              CONTRACT_VIOLATION field=url: url is required for browser.navigate: the address to open, e.g. https://example.com/ (a bare host means http://)
             browser {"action":"double_click","x":5,"y":6}
               ok {"button":"left","click_count":2,"x":5,"y":6}
             browser {"action":"double_click","ref":"e1","click_count":2}

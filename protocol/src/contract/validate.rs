@@ -89,11 +89,11 @@ fn validate_action(
     action: &'static Action,
     mut args: Map<String, Value>,
 ) -> Result<Checked, Violation> {
-    // An explicit null means "not given": LLM runtimes often send every key.
-    args.retain(|_, v| !v.is_null());
     let accepted = tool.accepted(action);
     let method = tool.method(action);
 
+    // Unknown names are refused whatever their value, null included: a null only stands for
+    // "not given" for a parameter the action takes.
     let mut unknown: Vec<String> =
         args.keys().filter(|k| !accepted.iter().any(|p| p.name == k.as_str())).cloned().collect();
     if !unknown.is_empty() {
@@ -109,6 +109,8 @@ fn validate_action(
             fields: unknown,
         });
     }
+    // An explicit null means "not given": LLM runtimes often send every key.
+    args.retain(|_, v| !v.is_null());
 
     for param in &accepted {
         if let Some(value) = args.get(param.name) {
@@ -140,6 +142,14 @@ fn validate_action(
         rule(&args)?;
     }
 
+    for param in accepted.iter().filter(|p| matches!(p.ty, Ty::Url)) {
+        if let Some(Value::String(text)) = args.get_mut(param.name) {
+            if let Ok(url) = crate::url::parse_navigation(text) {
+                *text = url.into();
+            }
+        }
+    }
+
     for param in &accepted {
         if let Some(default) = param.default {
             args.entry(param.name).or_insert_with(|| default.to_json());
@@ -158,6 +168,12 @@ fn check_type(param: &Param, value: &Value) -> Result<(), Violation> {
             }
             Value::String(_) => Ok(()),
             _ => bad(format!("{name} must be a string")),
+        },
+        Ty::Url => match value {
+            Value::String(s) => {
+                crate::url::parse_navigation(s).map(|_| ()).map_err(|why| Violation::new(name, why))
+            }
+            _ => bad(format!("{name} must be a string URL")),
         },
         Ty::Id(kind) => match value {
             Value::String(s) => check_id(name, kind, s),

@@ -5,6 +5,7 @@
 //! characters, and our screenshot beside a bare CDP `Page.captureScreenshot`.
 
 mod cdp;
+mod chromium;
 mod mcp;
 mod measure;
 mod pages;
@@ -145,13 +146,20 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     let site =
         pages::serve(HashMap::from([("big.html", pages::big()), ("form.html", pages::form())]))?;
     let load_before = super::report::loadavg();
-    let mut d = Daemon::start(&bin)?;
+    let port = chromium::free_port()?;
+    let allow = ["--browser-allow".to_owned(), format!("chrome-{port}")];
+    let mut d = Daemon::start_with(&bin, "auto", &allow)?;
     eprintln!(
         "bench: gloveboxd pid {} at {} (DISPLAY={}), pages at {site}",
         d.pid, d.url, d.display
     );
+    let browser = chromium::Chromium::start(&d.display, port, &d.state);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    let measured = rt.block_on(measure::all(&d, &site, &options, peer.as_ref().ok()));
+    let measured = match &browser {
+        Ok(_) => rt.block_on(measure::all(&d, port, &site, &options, peer.as_ref().ok())),
+        Err(e) => Err(anyhow::anyhow!("{e:#}")),
+    };
+    drop(browser);
     let log = if measured.is_err() { d.log_tail(30) } else { String::new() };
     let exit = d.stop();
     let (chromium, pages) =

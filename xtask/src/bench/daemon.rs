@@ -30,7 +30,7 @@ pub struct Daemon {
     pub url: String,
     pub token: String,
     pub display: String,
-    state: PathBuf,
+    pub state: PathBuf,
 }
 
 /// What `/proc/<pid>/status` says about memory, in KiB.
@@ -48,6 +48,11 @@ impl Daemon {
 
     /// The same with `--desktop <desktop>` (`embedded`: a private Xvfb, buses and openbox).
     pub fn start_on(bin: &Path, desktop: &str) -> anyhow::Result<Daemon> {
+        Daemon::start_with(bin, desktop, &[])
+    }
+
+    /// The same with more flags.
+    pub fn start_with(bin: &Path, desktop: &str, extra: &[String]) -> anyhow::Result<Daemon> {
         let nanos = SystemTime::now().duration_since(UNIX_EPOCH)?.subsec_nanos();
         let state =
             std::env::temp_dir().join(format!("glovebox-bench-{}-{nanos}", std::process::id()));
@@ -56,6 +61,7 @@ impl Daemon {
         let mut child = Command::new(bin)
             .args(["--listen", "127.0.0.1:0", "--desktop", desktop, "--state-dir"])
             .arg(&state)
+            .args(extra)
             .env_remove("GLOVEBOX_TOKEN")
             .stdout(Stdio::piped())
             .stderr(log)

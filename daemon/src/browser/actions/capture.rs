@@ -95,13 +95,13 @@ impl Tab {
         Ok(shot_json(format, (iw, ih), scale, false, &data))
     }
 
-    /// Print to PDF and save it as an artifact under the state dir.
+    /// Print to PDF and save it under the state dir's `downloads/` (a file root).
     pub async fn pdf(&self) -> Result<Value, BrowserError> {
         let r = self.cmd("Page.printToPDF", json!({"printBackground": true})).await?;
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(r["data"].as_str().unwrap_or_default())
             .map_err(|e| BrowserError::Failed(format!("bad PDF data: {e}")))?;
-        let dir = self.state_dir.join("artifacts");
+        let dir = self.state_dir.join("downloads");
         std::fs::create_dir_all(&dir)
             .map_err(|e| BrowserError::Failed(format!("cannot create {}: {e}", dir.display())))?;
         let stamp = std::time::SystemTime::now()

@@ -75,11 +75,22 @@ impl Tab {
     ) -> Result<Option<Dialog>, BrowserError> {
         let deadline = Instant::now() + timeout;
         let before = self.navigations();
+        let mark = self.conn.effects().mark();
+        // The op pipeline judged `url` already: the guard lets this load (and its redirects)
+        // pass an `ask` rule, never a `deny`.
+        self.conn.guard().expect(&self.target_id, url);
         let r = match self.start("Page.navigate", json!({"url": url})).await? {
             StartOr::Started(r) => r,
             StartOr::Dialog(d) => return Ok(Some(d)),
         };
         if let Some(err) = r["errorText"].as_str().filter(|e| !e.is_empty()) {
+            let tab = Some(self.tab_id.as_str());
+            let seen = self.conn.effects().since(mark, &self.browser_id, |t| t == tab);
+            for e in seen.into_iter().rev() {
+                if let super::super::effects::Effect::Blocked { url, rule } = e.effect {
+                    return Err(BrowserError::Blocked { url, rule });
+                }
+            }
             return Err(BrowserError::Failed(format!("opening {url} failed: {err}")));
         }
         if r.get("loaderId").is_none_or(Value::is_null) {
@@ -91,6 +102,9 @@ impl Tab {
     pub async fn reload(&self, timeout: Duration) -> Result<Option<Dialog>, BrowserError> {
         let deadline = Instant::now() + timeout;
         let before = self.navigations();
+        if let Ok((url, _)) = self.info().await {
+            self.conn.guard().expect(&self.target_id, &url);
+        }
         if let StartOr::Dialog(d) = self.start("Page.reload", json!({})).await? {
             return Ok(Some(d));
         }
@@ -114,6 +128,9 @@ impl Tab {
             )));
         };
         let before = self.navigations();
+        if let Some(url) = entry["url"].as_str() {
+            self.conn.guard().expect(&self.target_id, url);
+        }
         let params = json!({"entryId": entry["id"]});
         if let StartOr::Dialog(d) = self.start("Page.navigateToHistoryEntry", params).await? {
             return Ok(Some(d));

@@ -92,21 +92,11 @@ impl OnTab for Forms {
                     .and_then(Value::as_array)
                     .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
                     .unwrap_or_default();
-                let mut abs = Vec::new();
-                for p in &files {
-                    let path = std::path::Path::new(p);
-                    let path = if path.is_absolute() {
-                        path.to_path_buf()
-                    } else {
-                        std::env::current_dir().unwrap_or_default().join(path)
-                    };
-                    if !path.is_file() {
-                        return Err(DaemonError::ActionFailed(format!(
-                            "{p} does not exist or is not a file; nothing was uploaded"
-                        )));
-                    }
-                    abs.push(path.display().to_string());
-                }
+                let roots = &ctx.daemon.config.files;
+                let abs = files
+                    .iter()
+                    .map(|p| roots.readable(p).map(|p| p.display().to_string()))
+                    .collect::<Result<Vec<_>, _>>()?;
                 tab.upload(&e, &abs).await?;
                 json!({"files": abs})
             }

@@ -22,19 +22,15 @@ const IDLE: Duration = Duration::from_millis(50);
 /// Every round; the Chromium version and one `PageRounds` per page.
 pub async fn all(
     d: &Daemon,
+    port: u16,
     site: &str,
     o: &Options,
     peer: Option<&PathBuf>,
 ) -> anyhow::Result<(String, Vec<PageRounds>)> {
     let mut c = Client::connect(&d.url, &d.token).await?;
     c.hello().await?;
-    // The first browser call starts the daemon's default Chromium; its id names the port.
-    let (list, _) = ok(&mut c, "browser.tab_list", json!({})).await?;
-    let browser_id = list["result"]["result"]["browser_id"].as_str().unwrap_or_default();
-    let port: u16 = browser_id
-        .strip_prefix("chrome-")
-        .and_then(|p| p.parse().ok())
-        .with_context(|| format!("unexpected browser id {browser_id:?}"))?;
+    // The session works in the bench's Chromium from here on (the daemon's own has no port).
+    ok(&mut c, "context.get_browser", json!({"browser_id": format!("chrome-{port}")})).await?;
     let chromium = super::cdp::version(port).unwrap_or_else(|e| format!("? ({e})"));
     let mut out: Vec<PageRounds> = PAGES.iter().map(|_| PageRounds::default()).collect();
     for round in 1..=o.rounds {

@@ -1,0 +1,203 @@
+//! The navigation guard: the approval policy enforced inside the browser. DevTools `Fetch` on
+//! the browser's own session pauses every document request before it leaves (main frames,
+//! frames, popups, each redirect hop; with host rules every sub-request too), whoever started
+//! it: a link, `location`, a form, `window.open`, a meta refresh. The policy's verdict lets it
+//! go or fails it (`BlockedByClient`, so the served host never sees it); a blocked one becomes
+//! a `navigation_blocked` event and an entry of the effects log, for the result of the action
+//! that caused it.
+//!
+//! Requests the daemon started itself (`browser.navigate` and friends) were judged by the op
+//! pipeline already: an `ask` verdict passes for them and their redirects, `deny` never does.
+
+use std::collections::{HashSet, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+
+use chromiumoxide::cdp::browser_protocol::fetch::{
+    ContinueRequestParams, EnableParams, EventRequestPaused, FailRequestParams, RequestPattern,
+    RequestStage,
+};
+use chromiumoxide::cdp::browser_protocol::network::{ErrorReason, ResourceType};
+use futures::StreamExt;
+use serde_json::json;
+
+use super::effects::Effect;
+use super::{lock, BrowserError};
+
+/// What the policy says of one URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Allow,
+    Deny {
+        rule: String,
+    },
+    /// An approver must agree first: only a navigation the daemon started (after approval)
+    /// may pass.
+    Ask {
+        rule: String,
+    },
+}
+
+/// The policy, as the browser backend sees it.
+pub type Judge = Arc<dyn Fn(&str) -> Verdict + Send + Sync>;
+
+/// Daemon-started requests remembered (for their redirect hops).
+const KEPT: usize = 256;
+/// How long a daemon-started navigation waits for its request to be seen.
+const EXPECTED_FOR: Duration = Duration::from_secs(30);
+
+/// Shared by every browser connection of the daemon.
+#[derive(Default)]
+pub struct Guard {
+    judge: Mutex<Option<Judge>>,
+    sub_requests: AtomicBool,
+    /// (frame id, URL) of navigations the daemon started, until when they may be seen.
+    expected: Mutex<Vec<(String, String, Instant)>>,
+    /// Requests passed as daemon-started: their redirect hops pass an `ask` too.
+    passed: Mutex<VecDeque<String>>,
+}
+
+impl std::fmt::Debug for Guard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Guard").finish_non_exhaustive()
+    }
+}
+
+impl Guard {
+    /// Point the guard at the policy (once, before the first browser connects);
+    /// `sub_requests`: also check fetches, images and scripts (the policy names hosts).
+    pub fn set_judge(&self, judge: Judge, sub_requests: bool) {
+        *lock(&self.judge) = Some(judge);
+        self.sub_requests.store(sub_requests, Ordering::SeqCst);
+    }
+
+    /// The daemon is about to load `url` in frame `frame_id` (a tab's target id).
+    pub fn expect(&self, frame_id: &str, url: &str) {
+        let now = Instant::now();
+        let mut e = lock(&self.expected);
+        e.retain(|(_, _, until)| *until > now);
+        e.push((frame_id.to_owned(), unfragmented(url).to_owned(), now + EXPECTED_FOR));
+    }
+
+    fn judge(&self, url: &str) -> Verdict {
+        match lock(&self.judge).clone() {
+            Some(judge) => judge(url),
+            None => Verdict::Allow,
+        }
+    }
+
+    /// Whether the daemon started this request (or the one it redirects from).
+    fn daemon_started(&self, ev: &EventRequestPaused) -> bool {
+        let id = ev.request_id.inner().clone();
+        let from = ev.redirected_request_id.as_ref().map(|r| r.inner().clone());
+        let frame: &str = ev.frame_id.as_ref();
+        let mut expected = lock(&self.expected);
+        let url = unfragmented(&ev.request.url);
+        let hit = expected.iter().position(|(f, u, _)| f == frame && u == url);
+        let mut passed = lock(&self.passed);
+        let ours = match hit {
+            Some(i) => {
+                expected.remove(i);
+                true
+            }
+            None => from.is_some_and(|f| passed.contains(&f)),
+        };
+        if ours {
+            passed.push_back(id);
+            if passed.len() > KEPT {
+                passed.pop_front();
+            }
+        }
+        ours
+    }
+
+    /// Pause document requests on `conn`'s browser and judge each one, from now on.
+    pub(super) async fn listen(
+        self: &Arc<Self>,
+        conn: &Arc<super::cdp::Conn>,
+    ) -> Result<Vec<tokio::task::JoinHandle<()>>, BrowserError> {
+        let fail = |e: chromiumoxide::error::CdpError| {
+            BrowserError::Unavailable(format!(
+                "cannot guard {}'s navigations: {e}",
+                conn.browser_id
+            ))
+        };
+        let mut paused =
+            conn.browser().event_listener::<EventRequestPaused>().await.map_err(fail)?;
+        let documents = RequestPattern::builder()
+            .url_pattern("*")
+            .resource_type(ResourceType::Document)
+            .request_stage(RequestStage::Request)
+            .build();
+        let mut patterns = vec![documents];
+        if self.sub_requests.load(Ordering::SeqCst) {
+            patterns = vec![RequestPattern::builder()
+                .url_pattern("*")
+                .request_stage(RequestStage::Request)
+                .build()];
+        }
+        conn.browser()
+            .execute(EnableParams::builder().patterns(patterns).build())
+            .await
+            .map_err(fail)?;
+        let (guard, weak): (Arc<Guard>, Weak<super::cdp::Conn>) =
+            (self.clone(), Arc::downgrade(conn));
+        let (events, browser_id) = (conn.events_slot(), conn.browser_id.clone());
+        let task = tokio::spawn(async move {
+            while let Some(ev) = paused.next().await {
+                let Some(conn) = weak.upgrade() else { return };
+                let document = ev.resource_type == ResourceType::Document;
+                let ours = document && guard.daemon_started(&ev);
+                let rule = match guard.judge(&ev.request.url) {
+                    Verdict::Allow => None,
+                    Verdict::Deny { rule } => Some(rule),
+                    // Sub-requests only stop for a deny; pages an approver must see stop
+                    // unless the daemon started them after approval.
+                    Verdict::Ask { .. } if !document || ours => None,
+                    Verdict::Ask { rule } => Some(rule),
+                };
+                let id = ev.request_id.clone();
+                let answered = match &rule {
+                    None => {
+                        conn.browser().execute(ContinueRequestParams::new(id)).await.map(|_| ())
+                    }
+                    Some(_) => conn
+                        .browser()
+                        .execute(FailRequestParams::new(id, ErrorReason::BlockedByClient))
+                        .await
+                        .map(|_| ()),
+                };
+                if let Err(e) = answered {
+                    tracing::debug!(%e, "the guard could not answer a paused request");
+                }
+                let Some(rule) = rule else { continue };
+                let tab_id = conn.tab_of_frame(ev.frame_id.as_ref()).await;
+                tracing::info!(url = ?ev.request.url, rule = %rule, "the policy blocked a request in the browser");
+                events.emit(
+                    "navigation_blocked",
+                    json!({"browser_id": browser_id, "tab_id": tab_id,
+                           "url": ev.request.url, "rule": rule}),
+                );
+                let url = ev.request.url.clone();
+                conn.effects().push(&browser_id, tab_id, Effect::Blocked { url, rule });
+            }
+        });
+        Ok(vec![task])
+    }
+}
+
+/// A request carries no fragment: `a#b` loads `a`.
+fn unfragmented(url: &str) -> &str {
+    url.split('#').next().unwrap_or(url)
+}
+
+/// Frame ids seen in a frame tree (`Page.getFrameTree`'s answer).
+pub(super) fn frame_ids(tree: &serde_json::Value, out: &mut HashSet<String>) {
+    if let Some(id) = tree["frame"]["id"].as_str() {
+        out.insert(id.to_owned());
+    }
+    for child in tree["childFrames"].as_array().into_iter().flatten() {
+        frame_ids(child, out);
+    }
+}

@@ -1,0 +1,59 @@
+//! What an action caused beyond its own answer, named in its result from the browser's effects
+//! log: loads the policy blocked, tabs it opened, downloads it started and where its tab
+//! navigated, so an agent without an event channel (an MCP client) still learns of them.
+
+use serde_json::{json, Value};
+
+use super::Output;
+use crate::browser::effects::Effect;
+use crate::browser::{Browsers, EffectsMark};
+
+/// The browser and tab an action ran on, from its target.
+pub(super) fn tab_of(out: &Output) -> Option<(String, String)> {
+    let t = out.target.as_ref()?;
+    Some((t["browser_id"].as_str()?.to_owned(), t["tab_id"].as_str()?.to_owned()))
+}
+
+/// Whether the action opened a tab (which may have taken the front).
+pub(super) fn opened_a_tab(b: &Browsers, mark: &EffectsMark, out: &Output) -> bool {
+    let Some((browser_id, tab_id)) = tab_of(out) else { return false };
+    b.effects_since(mark, &browser_id, &tab_id)
+        .iter()
+        .any(|e| matches!(e.effect, Effect::Opened { .. }) && e.tab_id.as_deref() != Some(&tab_id))
+}
+
+/// Adds `navigation_blocked`, `opened_tabs`, `downloads` and `navigated_to` to a browser
+/// action's result, each only when something of the kind happened.
+pub(super) fn name(b: &Browsers, mark: &EffectsMark, out: &mut Output) {
+    let Some((browser_id, tab_id)) = tab_of(out) else { return };
+    let (mut blocked, mut opened, mut downloads, mut navigated) = (vec![], vec![], vec![], None);
+    for e in b.effects_since(mark, &browser_id, &tab_id) {
+        match e.effect {
+            Effect::Blocked { url, rule } => {
+                blocked.push(json!({"url": url, "rule": rule, "tab_id": e.tab_id}));
+            }
+            Effect::Opened { url } if e.tab_id.as_deref() != Some(&tab_id) => {
+                opened.push(json!({"tab_id": e.tab_id, "url": url}));
+            }
+            Effect::Download { url, path, state, bytes, .. } => {
+                downloads.push(json!({"path": path, "url": url, "bytes": bytes, "state": state}));
+            }
+            Effect::Navigated { url } if e.tab_id.as_deref() == Some(&tab_id) => {
+                navigated = Some(url)
+            }
+            _ => {}
+        }
+    }
+    let Some(obj) = out.result.as_object_mut() else { return };
+    let mut add = |k: &str, v: Vec<Value>| {
+        if !v.is_empty() {
+            obj.insert(k.into(), json!(v));
+        }
+    };
+    add("navigation_blocked", blocked);
+    add("opened_tabs", opened);
+    add("downloads", downloads);
+    if let Some(url) = navigated {
+        obj.entry("navigated_to").or_insert(json!(url));
+    }
+}

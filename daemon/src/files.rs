@@ -1,0 +1,171 @@
+//! The workspace's file roots: the only places a path from a client may point (an upload) and
+//! where the daemon writes what a page hands over (downloads, PDFs). A path is judged after
+//! symlinks and `..` are resolved; the token file, the policy file and the state dir's own
+//! files are never inside a root, whatever the roots say.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::DaemonError;
+
+/// The largest file `files.put` stores.
+pub const MAX_PUT: usize = 8 * 1024 * 1024;
+
+/// The roots and what stays outside them.
+#[derive(Debug, Clone)]
+pub struct FileRoots {
+    /// As configured (created at start when missing); relative paths resolve against the first.
+    roots: Vec<PathBuf>,
+    /// The state dir: inside it only its `files/` and `downloads/` may be reached.
+    state_dir: PathBuf,
+    /// Never reachable: the token and policy files.
+    secrets: Vec<PathBuf>,
+}
+
+impl FileRoots {
+    /// `roots` empty means the defaults: `<state>/files` and `<state>/downloads`.
+    pub fn new(state_dir: &Path, roots: Vec<PathBuf>, secrets: Vec<PathBuf>) -> FileRoots {
+        let roots = if roots.is_empty() {
+            vec![state_dir.join("files"), state_dir.join("downloads")]
+        } else {
+            roots
+        };
+        for r in &roots {
+            let _ = std::fs::create_dir_all(r);
+        }
+        FileRoots { roots, state_dir: state_dir.to_path_buf(), secrets }
+    }
+
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.roots
+    }
+
+    /// An existing file a client named, resolved: inside a root, not a secret, not one of the
+    /// state dir's own files. Anything else is `FORBIDDEN` naming the roots.
+    pub fn readable(&self, given: &str) -> Result<PathBuf, DaemonError> {
+        let path = Path::new(given);
+        let path = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            self.roots.first().map(|r| r.join(path)).unwrap_or_else(|| path.to_path_buf())
+        };
+        let real = path.canonicalize().map_err(|_| self.outside(given, "does not exist"))?;
+        if !real.is_file() {
+            return Err(self.outside(given, "is not a file"));
+        }
+        self.check(given, &real)?;
+        Ok(real)
+    }
+
+    /// Stores `bytes` as `name` in the first root (mode 0600) for a later upload; returns
+    /// its path. `name` is a plain file name.
+    pub fn put(&self, name: &str, bytes: &[u8]) -> Result<PathBuf, DaemonError> {
+        let plain = !name.is_empty()
+            && name.len() <= 255
+            && !name.contains(['/', '\\', '\0'])
+            && name != "."
+            && name != "..";
+        if !plain {
+            return Err(DaemonError::Contract(glovebox_protocol::contract::Violation::new(
+                "name",
+                "name must be a plain file name of 1 to 255 bytes, without / or ..",
+            )));
+        }
+        if bytes.len() > MAX_PUT {
+            return Err(DaemonError::Contract(glovebox_protocol::contract::Violation::new(
+                "data",
+                format!("the file is {} bytes; files.put takes at most {MAX_PUT}", bytes.len()),
+            )));
+        }
+        let Some(root) = self.roots.first() else {
+            return Err(self.outside(name, "has no root to go to"));
+        };
+        let path = root.join(name);
+        let failed =
+            |e: std::io::Error| DaemonError::ActionFailed(format!("cannot store {name}: {e}"));
+        std::fs::create_dir_all(root).map_err(failed)?;
+        // A symlink planted under the name is replaced, never followed.
+        let _ = std::fs::remove_file(&path);
+        use std::io::Write as _;
+        use std::os::unix::fs::OpenOptionsExt as _;
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&path)
+            .map_err(failed)?;
+        f.write_all(bytes).map_err(failed)?;
+        Ok(path)
+    }
+
+    fn check(&self, given: &str, real: &Path) -> Result<(), DaemonError> {
+        let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        if self.secrets.iter().any(|s| canon(s) == real) {
+            return Err(self.outside(given, "is one of the daemon's secrets"));
+        }
+        let state = canon(&self.state_dir);
+        let own = ["files", "downloads"].map(|d| state.join(d));
+        if real.starts_with(&state) && !own.iter().any(|d| real.starts_with(d)) {
+            return Err(self.outside(given, "is one of the daemon's own files"));
+        }
+        if !self.roots.iter().any(|r| real.starts_with(canon(r))) {
+            return Err(self.outside(given, "is outside the file roots"));
+        }
+        Ok(())
+    }
+
+    fn outside(&self, given: &str, why: &str) -> DaemonError {
+        DaemonError::OutsideFiles {
+            path: given.to_owned(),
+            why: why.to_owned(),
+            roots: self.roots.iter().map(|r| r.display().to_string()).collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_files_under_a_root_and_never_the_secrets() {
+        let base = std::env::temp_dir().join(format!("gb-files-{}", std::process::id()));
+        let state = base.join("state");
+        std::fs::create_dir_all(&state).expect("state");
+        std::fs::write(state.join("token"), "t").expect("token");
+        let outside = base.join("elsewhere.txt");
+        std::fs::write(&outside, "x").expect("outside");
+        let roots = FileRoots::new(&state, Vec::new(), vec![state.join("token")]);
+        std::fs::write(state.join("files/ok.txt"), "ok").expect("file");
+        let _ = std::os::unix::fs::symlink(state.join("token"), state.join("files/link"));
+        assert!(roots.readable("ok.txt").is_ok());
+        assert!(roots.readable(&state.join("files/ok.txt").display().to_string()).is_ok());
+        for bad in [
+            state.join("token").display().to_string(),
+            state.join("files/link").display().to_string(),
+            state.join("files/../token").display().to_string(),
+            outside.display().to_string(),
+            "../token".into(),
+            "/etc/passwd".into(),
+            "missing.txt".into(),
+        ] {
+            let e = roots.readable(&bad).expect_err(&bad);
+            assert_eq!(e.to_data().code, glovebox_protocol::error::ErrorCode::Forbidden, "{bad}");
+        }
+        // A root that holds the state dir still leaves the state dir's files out.
+        let wide = FileRoots::new(&state, vec![base.clone()], vec![state.join("token")]);
+        assert!(wide.readable(&outside.display().to_string()).is_ok());
+        assert!(wide.readable(&state.join("token").display().to_string()).is_err());
+        std::fs::write(state.join("browser-tab-marks.json"), "{}").expect("marks");
+        assert!(wide
+            .readable(&state.join("browser-tab-marks.json").display().to_string())
+            .is_err());
+        // files.put stores plain names in files/, where an upload finds them.
+        assert!(roots.put("../token", b"x").is_err());
+        assert!(roots.put("a/b", b"x").is_err());
+        let _ = std::os::unix::fs::symlink(state.join("token"), state.join("files/planted"));
+        let put = roots.put("planted", b"mine").expect("stored");
+        assert_eq!(std::fs::read(state.join("token")).expect("token"), b"t", "not followed");
+        assert_eq!(roots.readable("planted").expect("readable"), put.canonicalize().expect("c"));
+        let _ = std::fs::remove_dir_all(&base);
+    }
+}

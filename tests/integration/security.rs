@@ -1,0 +1,264 @@
+//! The holes an outside probe found, each reproduced and shown closed on the real daemon and
+//! a real Chromium: hostile URL spellings, navigations the page starts itself, uploads of the
+//! daemon's own files, the browser's DevTools out of a page's reach, other Chromiums, sessions
+//! that belong to their token, and unknown parameters sent as null.
+
+use std::time::{Duration, Instant};
+
+use glovebox_tests::browser::BrowserEnv;
+use glovebox_tests::raw::{code, Raw};
+use glovebox_tests::{InProcess, ADMIN, DEADLINE, OBSERVER, OTHER_ACTOR};
+use serde_json::{json, Value};
+
+async fn ok(c: &mut Raw, method: &str, params: Value) -> Value {
+    let r = c.call(method, params.clone()).await;
+    assert!(r.get("result").is_some(), "{method} {params} failed: {r}");
+    r["result"].clone()
+}
+
+async fn eval(c: &mut Raw, script: &str) -> Value {
+    ok(c, "browser.evaluate", json!({"script": script})).await["result"]["value"].clone()
+}
+
+async fn url_now(c: &mut Raw) -> String {
+    ok(c, "browser.get_url", json!({})).await["result"]["url"].as_str().unwrap_or_default().into()
+}
+
+async fn tab_count(c: &mut Raw) -> usize {
+    let list = ok(c, "browser.tab_list", json!({})).await;
+    list["result"]["tabs"].as_array().map_or(0, Vec::len)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_policy_holds_in_the_browser_whoever_navigates() {
+    // `localhost` is the same server as 127.0.0.1 under another name: the denied host.
+    let env = BrowserEnv::with_policy(json!({"rules": [
+        {"name": "no-localhost", "class": "navigate", "hosts": ["localhost"], "decision": "deny"},
+    ]}))
+    .await;
+    let site = &env.site;
+    let mut c = env.daemon.actor().await;
+    let start = site.url("refs.html");
+    ok(&mut c, "browser.navigate", json!({"url": start})).await;
+    let tabs = tab_count(&mut c).await;
+
+    // H1 and H2: hostile spellings are refused before anything loads, at once.
+    let port = site.base.rsplit(':').next().unwrap_or_default().to_owned();
+    let hostile = [
+        "fi\nle:///etc/passwd".to_owned(),
+        "\u{1}file:///etc/passwd".into(),
+        "chr\tome://version".into(),
+        "java\tscript:document.title='owned'".into(),
+        "%66ile:///etc/passwd".into(),
+        "chrome-devtools://devtools/bundled/inspector.html".into(),
+        format!("http://localhost.:{port}/form.html"),
+        format!("http://loca%6Chost:{port}/form.html"),
+        format!("http://ｌｏｃａｌｈｏｓｔ:{port}/form.html"),
+        format!("http:\\\\localhost:{port}\\form.html"),
+    ];
+    for url in &hostile {
+        for action in ["browser.navigate", "browser.tab_new"] {
+            let t = Instant::now();
+            let r = c.call(action, json!({"url": url})).await;
+            let why = code(&r);
+            assert!(
+                ["APPROVAL_DENIED", "CONTRACT_VIOLATION"].contains(&why.as_str()),
+                "{url:?}: {r}"
+            );
+            assert!(t.elapsed() < Duration::from_secs(2), "{url:?} answered late");
+        }
+    }
+    assert_eq!(url_now(&mut c).await, start, "the tab stayed where it was");
+    assert_eq!(tab_count(&mut c).await, tabs, "no tab was left behind");
+    assert_eq!(eval(&mut c, "document.title").await, "Refs", "no script ran");
+
+    // Navigations the page starts itself: a link, location, a form, a redirect, a popup.
+    let mut watcher = env.daemon.actor().await;
+    watcher.call("events.subscribe", json!({"topics": ["browser"]})).await;
+    let denied = site.other_host("form.html");
+    let redirect = site.url(&format!("redirect?to={denied}"));
+    let setup = format!(
+        "document.body.insertAdjacentHTML('beforeend', `
+          <a id=link href='{denied}'>away</a>
+          <a id=popup target=_blank href='{denied}?popup'>popup</a>
+          <a id=bounce href='{redirect}'>bounce</a>
+          <form id=f action='{denied}'><button id=send>send</button></form>`); 1"
+    );
+    eval(&mut c, &setup).await;
+    for selector in ["#link", "#send", "#bounce", "#popup"] {
+        let r = ok(&mut c, "browser.click", json!({"selector": selector})).await;
+        let blocked = &r["result"]["navigation_blocked"];
+        assert_eq!(blocked[0]["rule"], "no-localhost", "{selector}: {r}");
+        assert!(blocked[0]["url"].as_str().is_some_and(|u| u.contains("localhost")), "{r}");
+        let event = loop {
+            let n = watcher.notification("events.event").await;
+            if n["params"]["result"]["kind"] == "navigation_blocked" {
+                break n;
+            }
+        };
+        assert_eq!(event["params"]["result"]["data"]["rule"], "no-localhost", "{event}");
+        // A blocked load shows an error page: back to the start for the next link.
+        if !url_now(&mut c).await.starts_with(&start) {
+            ok(&mut c, "browser.navigate", json!({"url": start})).await;
+            eval(&mut c, &setup).await;
+        }
+    }
+    eval(&mut c, &format!("location.href = '{denied}'; 1")).await;
+    let deadline = Instant::now() + DEADLINE;
+    loop {
+        let n = watcher.notification("events.event").await;
+        if n["params"]["result"]["kind"] == "navigation_blocked" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no event for the location change");
+    }
+    assert_eq!(site.other_host_hits(), Vec::<String>::new(), "the denied host saw no request");
+    // With host rules the guard stops sub-requests to the host too.
+    let fetched =
+        eval(&mut c, &format!("fetch('{denied}').then(() => 'reached', e => 'blocked: ' + e)"))
+            .await;
+    assert!(fetched.as_str().is_some_and(|s| s.starts_with("blocked")), "{fetched}");
+    assert_eq!(site.other_host_hits(), Vec::<String>::new(), "the denied host saw no request");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_browser_and_the_state_dir_are_out_of_a_pages_reach() {
+    let env = BrowserEnv::start().await;
+    let mut c = env.daemon.actor().await;
+    ok(&mut c, "browser.navigate", json!({"url": env.site.url("form.html")})).await;
+
+    // H4: the daemon's Chromium has no debugging port; the relay refuses a page.
+    let list = ok(&mut c, "context.list_browsers", json!({})).await;
+    let own = &list["result"]["browsers"][0];
+    let pid = own["pid"].as_u64().expect("pid");
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).expect("cmdline");
+    let cmdline = String::from_utf8_lossy(&cmdline);
+    assert!(!cmdline.contains("--remote-debugging-port"), "{cmdline}");
+    assert!(cmdline.contains("--remote-debugging-pipe"), "{cmdline}");
+    let port = own["port"].as_u64().expect("port");
+    let probe = format!(
+        "Promise.all([
+           fetch('http://127.0.0.1:{port}/json/version').then(r => 'http ' + r.status, e => 'http refused'),
+           new Promise(done => {{
+             const ws = new WebSocket('ws://127.0.0.1:{port}/devtools/browser');
+             ws.onopen = () => done('ws open');
+             ws.onerror = () => done('ws refused');
+           }}),
+         ]).then(a => a.join(', '))"
+    );
+    let seen = eval(&mut c, &probe).await;
+    assert!(
+        !seen.to_string().contains("http 200") && seen.to_string().contains("ws refused"),
+        "{seen}"
+    );
+    // The target list of the browser is only reachable through the daemon.
+    let tabs = ok(&mut c, "browser.tab_list", json!({})).await;
+    assert!(tabs["result"]["tabs"].as_array().is_some_and(|t| !t.is_empty()), "{tabs}");
+
+    // H3: uploads come only from the file roots, never the state dir's own files.
+    let state = &env.daemon.state.path;
+    std::fs::write(state.join("token"), "secret-token actor\n").expect("token");
+    let _ = std::os::unix::fs::symlink(state.join("token"), state.join("files/innocent.txt"));
+    let token = state.join("token").display().to_string();
+    for files in
+        [json!([token]), json!(["innocent.txt"]), json!(["../token"]), json!(["/etc/passwd"])]
+    {
+        let r = c.call("browser.upload", json!({"selector": "#file", "files": files})).await;
+        assert_eq!(code(&r), "FORBIDDEN", "{files}: {r}");
+        assert!(r["error"]["data"]["details"]["roots"].is_array(), "{r}");
+    }
+    assert_eq!(eval(&mut c, "document.getElementById('file').files.length").await, 0);
+
+    // A remote client puts a file into files/ first, then uploads it by name.
+    let put = c.call("files.put", json!({"name": "report.txt", "data": "aGVsbG8="})).await;
+    assert_eq!(put["result"]["bytes"], 5, "{put}");
+    ok(&mut c, "browser.upload", json!({"selector": "#file", "files": ["report.txt"]})).await;
+    assert_eq!(eval(&mut c, "document.getElementById('file').files[0].size").await, 5);
+    for bad in [json!({"name": "../token", "data": ""}), json!({"name": "x", "data": "%%"})] {
+        let r = c.call("files.put", bad.clone()).await;
+        assert_eq!(code(&r), "CONTRACT_VIOLATION", "{bad}: {r}");
+    }
+    let mut watcher = Raw::connect(&env.daemon.url(), Some(OBSERVER)).await.expect("observer");
+    watcher.hello(None).await;
+    let r = watcher.call("files.put", json!({"name": "y", "data": ""})).await;
+    assert_eq!(code(&r), "FORBIDDEN", "{r}");
+
+    // Every unknown parameter is refused, null or not; the tab lives.
+    let tab = ok(&mut c, "browser.tab_new", json!({"url": env.site.url("refs.html")})).await;
+    let tab_id = tab["result"]["tab_id"].as_str().expect("tab").to_owned();
+    let r = c.call("browser.tab_close", json!({"tab_id": tab_id, "no_such_param": null})).await;
+    assert_eq!(code(&r), "CONTRACT_VIOLATION", "{r}");
+    ok(&mut c, "browser.tab_get", json!({"tab_id": tab_id})).await;
+}
+
+#[tokio::test]
+async fn sessions_belong_to_the_token_that_made_them() {
+    let d = InProcess::start().await;
+    let mut owner = d.actor().await;
+    let hello = ok(&mut owner, "session.status", json!({})).await;
+    let minted = hello["session_id"].as_str().expect("id").to_owned();
+    assert_eq!(minted.len(), 34, "128 random bits: {minted}");
+    let mut named = Raw::connect(&d.url(), Some(glovebox_tests::ACTOR)).await.expect("actor");
+    named.hello(Some("mine")).await;
+    ok(&mut named, "computer.wait", json!({"duration_ms": 1, "op_id": "w1"})).await;
+
+    // An observer of another token subscribes: it hears nothing of this session.
+    let mut observer = Raw::connect(&d.url(), Some(OBSERVER)).await.expect("observer");
+    observer.hello(None).await;
+    observer.call("events.subscribe", json!({"topics": ["ops", "session"]})).await;
+
+    drop(named);
+    for token in [OTHER_ACTOR, OBSERVER] {
+        let mut thief = Raw::connect(&d.url(), Some(token)).await.expect("connect");
+        let params = json!({"protocol": 1, "session": "mine"});
+        let deadline = Instant::now() + DEADLINE;
+        let r = loop {
+            let r = thief.call("session.hello", params.clone()).await;
+            if code(&r) != "SESSION_BUSY" || Instant::now() > deadline {
+                break r;
+            }
+        };
+        assert_eq!(code(&r), "FORBIDDEN", "{token}: {r}");
+        let r = thief.call("op.status", json!({"op_id": "w1"})).await;
+        assert_eq!(code(&r), "HANDSHAKE_REQUIRED", "{r}");
+    }
+    // The owner's token resumes it; its op outcome is still there.
+    let mut back = Raw::connect(&d.url(), Some(glovebox_tests::ACTOR)).await.expect("actor");
+    let deadline = Instant::now() + DEADLINE;
+    let params = json!({"protocol": 1, "session": "mine"});
+    loop {
+        let r = back.call("session.hello", params.clone()).await;
+        if r.get("result").is_some() {
+            assert_eq!(r["result"]["resumed"], true, "{r}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "{r}");
+    }
+    ok(&mut back, "op.status", json!({"op_id": "w1"})).await;
+    ok(&mut back, "computer.wait", json!({"duration_ms": 1})).await;
+    // An admin may use any session.
+    drop(owner);
+    let mut admin = Raw::connect(&d.url(), Some(ADMIN)).await.expect("admin");
+    let deadline = Instant::now() + DEADLINE;
+    loop {
+        let r = admin.call("session.hello", json!({"protocol": 1, "session": minted})).await;
+        if r.get("result").is_some() {
+            break;
+        }
+        assert!(code(&r) == "SESSION_BUSY" && Instant::now() < deadline, "{r}");
+    }
+
+    // The observer heard only its own session's events, none of "mine".
+    let probe = observer.call("session.status", json!({})).await;
+    assert!(probe.get("result").is_some(), "{probe}");
+    let own = probe["result"]["session_id"].as_str().unwrap_or_default().to_owned();
+    let mut seen = Vec::new();
+    while let Ok(n) =
+        tokio::time::timeout(Duration::from_millis(300), observer.notification("events.event"))
+            .await
+    {
+        seen.push(n["params"]["result"]["data"]["session"].as_str().unwrap_or_default().to_owned());
+    }
+    assert!(seen.iter().all(|s| s == &own), "another session's events leaked: {seen:?}");
+    d.stop().await;
+}
