@@ -99,6 +99,30 @@ async fn an_answer_over_the_limit_becomes_result_too_large() {
 }
 
 #[tokio::test]
+async fn the_daemon_limits_connections_in_all_too() {
+    let d = InProcess::with(configured(|c| c.max_connections = 2)).await;
+    let _a = Raw::connect(&d.url(), Some(ACTOR)).await.expect("first");
+    let _o = Raw::connect(&d.url(), Some(OBSERVER)).await.expect("second");
+    let mut http = Http::connect(d.addr).await;
+    let bearer = format!("Bearer {OBSERVER}");
+    let refused = http.send("GET", "/rpc", &upgrade(&bearer), Duration::from_secs(2)).await;
+    assert_eq!(refused.status, 429, "{refused:?}");
+    assert_eq!(refused.json()["limit"], "max_connections", "{refused:?}");
+    d.stop().await;
+}
+
+/// The headers of a WebSocket upgrade with `bearer`.
+fn upgrade(bearer: &str) -> [(&str, &str); 5] {
+    [
+        ("Authorization", bearer),
+        ("Connection", "Upgrade"),
+        ("Upgrade", "websocket"),
+        ("Sec-WebSocket-Version", "13"),
+        ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+    ]
+}
+
+#[tokio::test]
 async fn one_token_cannot_take_every_connection() {
     let d = InProcess::with(configured(|c| c.max_connections_per_token = 3)).await;
     let mut open = Vec::new();
@@ -108,20 +132,7 @@ async fn one_token_cannot_take_every_connection() {
     assert_eq!(Raw::connect(&d.url(), Some(ACTOR)).await.err(), Some(429));
     let mut http = Http::connect(d.addr).await;
     let bearer = format!("Bearer {ACTOR}");
-    let refused = http
-        .send(
-            "GET",
-            "/rpc",
-            &[
-                ("Authorization", &bearer),
-                ("Connection", "Upgrade"),
-                ("Upgrade", "websocket"),
-                ("Sec-WebSocket-Version", "13"),
-                ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
-            ],
-            Duration::from_secs(2),
-        )
-        .await;
+    let refused = http.send("GET", "/rpc", &upgrade(&bearer), Duration::from_secs(2)).await;
     assert_eq!(refused.status, 429, "{refused:?}");
     let body = refused.json();
     assert_eq!(
@@ -129,7 +140,8 @@ async fn one_token_cannot_take_every_connection() {
         (Some("TOO_MANY_CONNECTIONS"), Some("max_connections_per_token"))
     );
     assert_eq!(body["max"], 3);
-    // Another token still gets in; a closed connection gives its place back.
+    // Another token still gets in (the daemon's own limit is 1,024 in all); a closed
+    // connection gives its place back.
     let mut o = Raw::connect(&d.url(), Some(OBSERVER)).await.expect("another token");
     o.hello(None).await;
     drop(open.pop());

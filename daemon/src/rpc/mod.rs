@@ -76,15 +76,22 @@ fn admit<B>(
             &json!({"error": "/rpc speaks JSON-RPC over WebSocket; open a WebSocket"}),
         )));
     }
-    let max = daemon.config.max_connections_per_token;
-    let Some(slot) = per_token.acquire(&token, max) else {
-        tracing::warn!(role = role.as_str(), max, "refused a connection over the per-token limit");
-        return Err(Box::new(plain(
+    let (per, total) =
+        (daemon.config.max_connections_per_token, daemon.config.max_connections as usize);
+    let slot = per_token.acquire(&token, per, total).map_err(|limit| {
+        let (max, whose) = match limit {
+            conn::Limit::PerToken => (per, "this token has"),
+            conn::Limit::Total => (total, "the daemon has"),
+        };
+        let limit = limit.as_str();
+        tracing::warn!(role = role.as_str(), limit, max, "refused a connection over a limit");
+        let flag = limit.replace('_', "-");
+        Box::new(plain(
             StatusCode::TOO_MANY_REQUESTS,
-            &json!({"error": format!("this token has {max} connections open already; close one, or start gloveboxd with a larger --max-connections-per-token"),
-                    "code": "TOO_MANY_CONNECTIONS", "limit": "max_connections_per_token", "max": max}),
-        )));
-    };
+            &json!({"error": format!("{whose} {max} connections open already; close one, or start gloveboxd with a larger --{flag}"),
+                    "code": "TOO_MANY_CONNECTIONS", "limit": limit, "max": max}),
+        ))
+    })?;
     let owner = crate::session::Owner::of_token(&token, role == auth::Role::Admin);
     Ok(Admitted { role, owner, slot })
 }
