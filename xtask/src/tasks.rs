@@ -32,6 +32,7 @@ impl std::error::Error for Failed {}
 /// `cargo xtask test`: provision, build the daemon the integration tests spawn, test everything.
 pub fn test(extra: &[String]) -> anyhow::Result<()> {
     provision()?;
+    test_packages()?;
     cargo(&["build", "--locked", "-p", "glovebox-daemon", "--bin", "gloveboxd"])?;
     let bin = target_dir()?.join("debug").join("gloveboxd");
     let mut cmd = cargo_cmd(&["test", "--workspace", "--locked"]);
@@ -85,6 +86,14 @@ pub fn ci(lint: bool) -> anyhow::Result<()> {
 }
 
 /// Runs the provision script; it returns at once when every package is installed.
+/// The PyPI packages the tests use (`tests/mcp/requirements.txt`), by name and version.
+fn test_packages() -> anyhow::Result<()> {
+    let reqs = root().join("tests").join("mcp").join("requirements.txt");
+    let mut cmd = Command::new("python3");
+    cmd.args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"]).arg(reqs);
+    status(&mut cmd)
+}
+
 fn provision() -> anyhow::Result<()> {
     let script = root().join("workspace-image").join("provision.sh");
     status(Command::new("bash").arg(script))

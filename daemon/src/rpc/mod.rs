@@ -7,6 +7,7 @@ mod errors;
 mod frames;
 mod gate;
 mod inbound;
+pub mod mcp;
 mod methods;
 mod routes;
 
@@ -41,13 +42,12 @@ struct Admitted {
     slot: conn::TokenSlot,
 }
 
-/// Check the upgrade request (`GET /rpc`): origin, token, the token's connections. `Err` is
-/// the HTTP answer to send instead.
-fn admit<B>(
+/// The origin and the bearer token of a request to `/rpc` or `/mcp`: the token and its role,
+/// or the HTTP answer to send instead.
+fn authenticate<B>(
     daemon: &Daemon,
-    per_token: &Arc<conn::PerToken>,
     req: &Request<B>,
-) -> Result<Admitted, Box<Response<HttpBody>>> {
+) -> Result<(String, auth::Role), Box<Response<HttpBody>>> {
     if let Some(origin) = req.headers().get(http::header::ORIGIN) {
         let origin = origin.to_str().unwrap_or_default();
         if !daemon.config.allowed_origins.iter().any(|o| o == origin) {
@@ -70,6 +70,17 @@ fn admit<B>(
             .insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
         return Err(Box::new(r));
     };
+    Ok((token, role))
+}
+
+/// Check the upgrade request (`GET /rpc`): origin, token, the token's connections. `Err` is
+/// the HTTP answer to send instead.
+fn admit<B>(
+    daemon: &Daemon,
+    per_token: &Arc<conn::PerToken>,
+    req: &Request<B>,
+) -> Result<Admitted, Box<Response<HttpBody>>> {
+    let (token, role) = authenticate(daemon, req)?;
     if !jsonrpsee::server::ws::is_upgrade_request(req) {
         return Err(Box::new(plain(
             StatusCode::UPGRADE_REQUIRED,
@@ -94,6 +105,22 @@ fn admit<B>(
     })?;
     let owner = crate::session::Owner::of_token(&token, role == auth::Role::Admin);
     Ok(Admitted { role, owner, slot })
+}
+
+type McpService = rmcp::transport::streamable_http_server::StreamableHttpService<
+    mcp::Handler,
+    rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
+>;
+
+/// MCP's Streamable HTTP, served at `/mcp` on the same port. rmcp checks `Host` as `/healthz`
+/// does (loopback names and `--allow-host`); `Origin` and the token were checked before.
+fn mcp_service(daemon: &Arc<Daemon>) -> McpService {
+    use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+    let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"].map(String::from).to_vec();
+    hosts.extend(daemon.config.allowed_hosts.iter().cloned());
+    let config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts);
+    let d = daemon.clone();
+    McpService::new(move || Ok(mcp::Handler::new(d.clone())), Arc::default(), config)
 }
 
 /// Serve until `shutdown` resolves, then stop accepting and let connections finish.
@@ -123,6 +150,7 @@ pub async fn serve(
         }))
         .to_service_builder();
     let methods: jsonrpsee::Methods = module.into();
+    let mcp_service = mcp_service(&daemon);
 
     tokio::pin!(shutdown);
     loop {
@@ -143,6 +171,7 @@ pub async fn serve(
         let stop = stop_handle.clone();
         let builder = builder.clone();
         let per_token = per_token.clone();
+        let mcp_service = mcp_service.clone();
         let limit = daemon.config.max_message_bytes as usize;
         let (io, peer_gone, heads) = frames::Patched::new(sock, limit);
         let svc = tower::service_fn(move |mut req: Request<hyper::body::Incoming>| {
@@ -154,6 +183,7 @@ pub async fn serve(
             let per_token = per_token.clone();
             let mut peer_gone = peer_gone.clone();
             let mut svc = builder.clone().build(methods.clone(), stop.clone());
+            let mut mcp_service = mcp_service.clone();
             async move {
                 match routes::route(req.method(), req.uri().path()) {
                     Route::Health => {
@@ -165,6 +195,16 @@ pub async fn serve(
                         return Ok(routes::healthz(&daemon));
                     }
                     Route::Rpc => {}
+                    Route::Mcp => {
+                        if let Err(resp) = authenticate(&daemon, &req) {
+                            return Ok(*resp);
+                        }
+                        let resp = match mcp_service.call(req).await {
+                            Ok(r) => r,
+                            Err(never) => match never {},
+                        };
+                        return Ok(resp.map(HttpBody::new));
+                    }
                     other => return Ok(routes::refusal(&other)),
                 }
                 let Admitted { role, owner, slot } = match admit(&daemon, &per_token, &req) {

@@ -18,6 +18,8 @@ pub enum Route {
     Health,
     /// `GET /rpc`: auth, then the WebSocket upgrade.
     Rpc,
+    /// `/mcp` (POST, GET, DELETE): auth, then MCP's Streamable HTTP.
+    Mcp,
     /// Anything else: 404, or 405 with the methods the path takes.
     NotFound,
     NotAllowed(&'static str),
@@ -29,6 +31,8 @@ pub fn route(method: &Method, path: &str) -> Route {
         "/healthz" => Route::NotAllowed("GET, HEAD"),
         "/rpc" if method == Method::GET => Route::Rpc,
         "/rpc" => Route::NotAllowed("GET"),
+        "/mcp" if [Method::POST, Method::GET, Method::DELETE].contains(method) => Route::Mcp,
+        "/mcp" => Route::NotAllowed("POST, GET, DELETE"),
         _ => Route::NotFound,
     }
 }
@@ -54,7 +58,7 @@ pub fn refusal(route: &Route) -> Response<HttpBody> {
         }
         _ => plain(
             StatusCode::NOT_FOUND,
-            &json!({"error": "not found; the endpoint is /rpc", "code": "NOT_FOUND"}),
+            &json!({"error": "not found; the endpoints are /rpc (WebSocket) and /mcp (MCP)", "code": "NOT_FOUND"}),
         ),
     }
 }

@@ -34,6 +34,11 @@ impl Owner {
         Owner { token: sha2::Sha256::digest(token.as_bytes()).into(), admin }
     }
 
+    /// A short stable name of the token (16 hex digits of its hash): no secret, no guess.
+    pub fn short(&self) -> String {
+        self.token[..8].iter().map(|b| format!("{b:02x}")).collect()
+    }
+
     /// No token's: what only admins (and, for approvals, approvers) see.
     pub fn nobody() -> Owner {
         Owner { token: [0; 32], admin: false }
