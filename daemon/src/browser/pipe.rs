@@ -130,6 +130,8 @@ async fn accept(
     while let Ok((stream, _)) = listener.accept().await {
         let (path, inbox, writer) = (path.clone(), inbox.clone(), writer.clone());
         tokio::spawn(async move {
+            // The error type is the one tungstenite's callback takes.
+            #[allow(clippy::result_large_err)]
             let check = |req: &Request, resp: Response| admit(req, resp, &path, &inbox);
             let Ok(ws) = tokio_tungstenite::accept_hdr_async(stream, check).await else { return };
             // `admit` let it in only when the inbox was free: take it for this client.

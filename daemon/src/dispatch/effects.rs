@@ -21,8 +21,7 @@ pub(super) fn opened_tab(b: &Browsers, mark: &EffectsMark, out: &Output) -> Opti
         .into_iter()
         .filter(|e| matches!(e.effect, Effect::Opened { .. }))
         .filter_map(|e| e.tab_id)
-        .filter(|t| *t != tab_id)
-        .last()
+        .rfind(|t| *t != tab_id)
 }
 
 /// Adds `navigation_blocked`, `opened_tabs`, `downloads` and `navigated_to` to the result of

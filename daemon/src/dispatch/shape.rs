@@ -75,6 +75,7 @@ fn summary(structured: &Value) -> String {
 mod tests {
     use super::*;
 
+    #[allow(clippy::needless_pass_by_value)] // reads as the outcome it builds
     fn outcome(result: Value, capture: Option<Value>) -> OpOutcome {
         serde_json::from_value(json!({
             "op_id": "o", "tool": "browser", "action": "state_and_screenshot",
