@@ -494,6 +494,17 @@ impl A11y {
         }
     }
 
+    /// Deletes the characters start..end.
+    pub async fn delete_text(
+        &self,
+        bus: &str,
+        path: &str,
+        start: i32,
+        end: i32,
+    ) -> zbus::Result<bool> {
+        self.call(bus, path, "org.a11y.atspi.EditableText", "DeleteText", &(start, end)).await
+    }
+
     pub async fn set_text(&self, bus: &str, path: &str, text: &str) -> zbus::Result<bool> {
         self.call(bus, path, "org.a11y.atspi.EditableText", "SetTextContents", &(text,)).await
     }

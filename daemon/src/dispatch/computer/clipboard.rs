@@ -14,7 +14,7 @@ pub(super) fn paste(ctx: Ctx, call: Checked) -> Fut {
         let el = element(&ctx, &t, &a, "ref")?;
         let html = s(&a, "format") == Some("html");
         let r = d
-            .paste(el.as_ref(), s(&a, "text").unwrap_or_default(), html, s(&a, "window_id"))
+            .paste(el.as_ref(), s(&a, "text").unwrap_or_default(), html, t.aim(&a, "ref"))
             .await?;
         Ok(out(&t, r))
     })
