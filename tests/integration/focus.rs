@@ -29,7 +29,8 @@ async fn editor(f: &DesktopFixture, c: &mut Raw, argv: &[&str], words: &[&str]) 
 }
 
 async fn fill(c: &mut Raw, e: &Editor, text: &str) {
-    let r = ok(&c.call("computer.fill", json!({"app_id": e.app, "ref": e.field, "text": text})).await);
+    let r =
+        ok(&c.call("computer.fill", json!({"app_id": e.app, "ref": e.field, "text": text})).await);
     assert_eq!(r["value"], text, "{r}");
 }
 
@@ -94,7 +95,10 @@ async fn input_naming_an_inactive_editor_lands_there_or_is_refused() {
             }
             let n = before.matches(lands).count();
             let now = wait_text(&f, &mut c, &first, |t| t.matches(lands).count() > n).await;
-            assert!(now.matches(lands).count() > n, "{case}: the first editor holds {now:?}: {res}");
+            assert!(
+                now.matches(lands).count() > n,
+                "{case}: the first editor holds {now:?}: {res}"
+            );
         } else {
             assert_eq!(code(&r), "NOT_FOCUSED", "{case}: {r}");
             assert!(r["error"]["data"]["details"]["active"].is_object(), "{case}: {r}");
@@ -141,9 +145,7 @@ async fn input_naming_an_inactive_editor_lands_there_or_is_refused() {
         .find(|(x, y)| !mine.iter().any(|w| inside(w, *x, *y)))
         .expect("a point off the first editor");
     let before = f.text_of(&mut c, &first.app, &first.field).await;
-    let r = c
-        .call("computer.click", json!({"app_id": first.app, "x": spot.0, "y": spot.1}))
-        .await;
+    let r = c.call("computer.click", json!({"app_id": first.app, "x": spot.0, "y": spot.1})).await;
     assert_eq!(code(&r), "NOT_FOCUSED", "click at {spot:?} off {mine:?} in {all}: {r}");
     assert_eq!(f.text_of(&mut c, &first.app, &first.field).await, before);
     f.stop().await;
@@ -183,8 +185,9 @@ async fn a_paste_or_typing_over_a_selection_replaces_it_in_gtk3_gtk4_and_qt() {
         ok(&c
             .call("computer.select_text", json!({"app_id": e.app, "ref": e.field, "text": "11"}))
             .await);
-        let r =
-            ok(&c.call("computer.type", json!({"app_id": e.app, "ref": e.field, "text": "67"})).await);
+        let r = ok(&c
+            .call("computer.type", json!({"app_id": e.app, "ref": e.field, "text": "67"}))
+            .await);
         assert_eq!(r["value"], "67+45+33", "{}: {r}", e.app);
         ok(&c
             .call("computer.select_text", json!({"app_id": e.app, "ref": e.field, "text": "33"}))
@@ -210,7 +213,9 @@ async fn a_paste_that_cannot_land_is_an_error() {
     let (view, line) = f.wait_line(&mut c, &app, &["text", "@"]).await;
     assert!(!line.contains("editable"), "a read-only view: {line}");
     let before = ok(&c.call("computer.get_text", json!({"app_id": app, "ref": view})).await);
-    let r = c.call("computer.paste", json!({"app_id": app, "ref": view, "text": "lands nowhere"})).await;
+    let r = c
+        .call("computer.paste", json!({"app_id": app, "ref": view, "text": "lands nowhere"}))
+        .await;
     assert_eq!(code(&r), "ACTION_FAILED", "{r}");
     let msg = r["error"]["message"].as_str().unwrap_or_default();
     assert!(msg.contains("holds"), "the error says what the field holds: {r}");
@@ -231,7 +236,10 @@ async fn a_launched_app_comes_up_active_over_a_full_screen_window() {
     let before = rgb_of(&ok(&c.call("computer.screenshot", json!({"format": "png"})).await));
 
     let got = ok(&c
-        .call("context.get_app", json!({"app": "gnome-calculator", "launch": true, "timeout_ms": 30000}))
+        .call(
+            "context.get_app",
+            json!({"app": "gnome-calculator", "launch": true, "timeout_ms": 30000}),
+        )
         .await);
     assert_eq!(got["launched"], true, "{got}");
     assert_eq!(got["window_active"], true, "{got}");
@@ -239,22 +247,27 @@ async fn a_launched_app_comes_up_active_over_a_full_screen_window() {
     let active = f.active_window(&mut c).await.expect("an active window");
     assert_eq!(active["window_id"], win.as_str(), "EWMH agrees: {active}");
     let text = got["snapshot"]["snapshot"].as_str().unwrap_or_default();
-    let frame = text.lines().find(|l| l.trim_start().starts_with("frame")).unwrap_or_default();
+    let top =
+        |l: &&str| ["frame", "window", "dialog"].iter().any(|r| l.trim_start().starts_with(r));
+    let frame = text.lines().find(top).unwrap_or_default();
     assert!(frame.contains("active"), "the new window's frame is active: {text}");
     let cover_snap = ok(&c
         .call("computer.snapshot", json!({"app_id": cover.app, "disable_diffing": true}))
         .await);
     let cover_text = cover_snap["snapshot"].as_str().unwrap_or_default();
-    let cover_frame =
-        cover_text.lines().find(|l| l.trim_start().starts_with("frame")).unwrap_or_default();
+    let cover_frame = cover_text.lines().find(top).unwrap_or_default();
     assert!(!cover_frame.contains("active"), "the covered window is not: {cover_frame}");
     assert!(!cover_text.contains("focused"), "nothing in it is focused: {cover_text}");
 
     // The next capture shows the new window where the maximized one was.
     let after = rgb_of(&ok(&c.call("computer.screenshot", json!({"format": "png"})).await));
     let client = &active["client"];
-    let (x0, y0) = (client["x"].as_i64().expect("x") as usize, client["y"].as_i64().expect("y") as usize);
-    let (w, h) = (client["width"].as_u64().expect("w") as usize, client["height"].as_u64().expect("h") as usize);
+    let (x0, y0) =
+        (client["x"].as_i64().expect("x") as usize, client["y"].as_i64().expect("y") as usize);
+    let (w, h) = (
+        client["width"].as_u64().expect("w") as usize,
+        client["height"].as_u64().expect("h") as usize,
+    );
     let (sw, _, a) = (after.0, after.1, &after.2);
     let b = &before.2;
     let (mut differ, mut total) = (0usize, 0usize);
@@ -269,6 +282,9 @@ async fn a_launched_app_comes_up_active_over_a_full_screen_window() {
             }
         }
     }
-    assert!(total > 0 && differ * 5 > total, "only {differ} of {total} pixels changed where {win} is");
+    assert!(
+        total > 0 && differ * 5 > total,
+        "only {differ} of {total} pixels changed where {win} is"
+    );
     f.stop().await;
 }

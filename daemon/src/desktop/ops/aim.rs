@@ -35,7 +35,11 @@ pub struct WindowRef {
 
 impl WindowRef {
     pub(super) fn of(w: &WindowInfo) -> WindowRef {
-        WindowRef { window_id: w.window_id.clone(), app_id: w.app_id.clone(), title: w.title.clone() }
+        WindowRef {
+            window_id: w.window_id.clone(),
+            app_id: w.app_id.clone(),
+            title: w.title.clone(),
+        }
     }
 
     fn describe(r: Option<&WindowRef>) -> String {
@@ -110,12 +114,11 @@ fn allowed_of(aim: Aim, wins: &[WindowInfo]) -> Allowed {
 impl Desktop {
     fn window_ref(wins: &[WindowInfo], xid: Option<u32>) -> Option<WindowRef> {
         let xid = xid?;
-        Some(
-            wins.iter()
-                .find(|w| w.xid == xid)
-                .map(WindowRef::of)
-                .unwrap_or_else(|| WindowRef { window_id: x11::window_id(xid), app_id: None, title: String::new() }),
-        )
+        Some(wins.iter().find(|w| w.xid == xid).map(WindowRef::of).unwrap_or_else(|| WindowRef {
+            window_id: x11::window_id(xid),
+            app_id: None,
+            title: String::new(),
+        }))
     }
 
     /// The active window now.

@@ -4,9 +4,9 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+use super::{Aim, WindowRef};
 use crate::desktop::atspi::AppInfo;
 use crate::desktop::x11::WindowInfo;
-use super::{Aim, WindowRef};
 use crate::desktop::{launch, Desktop, Error};
 
 /// An app as `list_apps` shows it.
@@ -40,7 +40,11 @@ pub enum Got {
 /// The X window of an app's AT-SPI frame titled `title`: the same pid's window with that
 /// title, or, when the app has one titled frame and one window, that window (titles can lag
 /// each other). Untitled helper frames get none rather than a wrong one.
-pub(super) fn x_window_of<'a>(title: &str, titles: &[&str], own: &[&'a WindowInfo]) -> Option<&'a WindowInfo> {
+pub(super) fn x_window_of<'a>(
+    title: &str,
+    titles: &[&str],
+    own: &[&'a WindowInfo],
+) -> Option<&'a WindowInfo> {
     if title.is_empty() {
         return None;
     }

@@ -176,7 +176,12 @@ impl Desktop {
     /// States as the window manager sees them: a frame is `active` only when its X window is
     /// the active window, and nothing in an inactive frame is `active` or `focused` (toolkits
     /// keep both on a window that lost, or never got, the focus).
-    async fn ewmh_states(&self, a11y: &A11y, app: &AppInfo, elems: Arc<Vec<Elem>>) -> Arc<Vec<Elem>> {
+    async fn ewmh_states(
+        &self,
+        a11y: &A11y,
+        app: &AppInfo,
+        elems: Arc<Vec<Elem>>,
+    ) -> Arc<Vec<Elem>> {
         let Ok(wins) = self.windows().await else { return elems };
         let own: Vec<&WindowInfo> = wins.iter().filter(|w| w.pid == Some(app.pid)).collect();
         let app_active = own.iter().any(|w| w.active);

@@ -185,8 +185,10 @@ impl Desktop {
         let a11y = self.a11y()?;
         let at = match before.selection {
             Some((s, e)) if s < e => {
-                let ok =
-                    a11y.delete_text(bus, path, s, e).await.map_err(|e| Error::call(what(el), e))?;
+                let ok = a11y
+                    .delete_text(bus, path, s, e)
+                    .await
+                    .map_err(|e| Error::call(what(el), e))?;
                 if !ok {
                     return Err(Error::Failed(format!(
                         "{} refused to delete its selection {s}..{e}; nothing was typed",

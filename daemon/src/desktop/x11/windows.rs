@@ -180,9 +180,16 @@ impl X {
 
     /// Whether the active window is one `allowed` names (by id or by `_NET_WM_PID`), read
     /// on `conn`; and which window that is.
-    pub(super) fn active_in(&self, conn: &RustConnection, allowed: &Allowed) -> (bool, Option<u32>) {
-        let active =
-            self.cardinals(conn, self.root, self.atoms.active_window).first().copied().filter(|w| *w != 0);
+    pub(super) fn active_in(
+        &self,
+        conn: &RustConnection,
+        allowed: &Allowed,
+    ) -> (bool, Option<u32>) {
+        let active = self
+            .cardinals(conn, self.root, self.atoms.active_window)
+            .first()
+            .copied()
+            .filter(|w| *w != 0);
         let Some(w) = active else { return (false, None) };
         if allowed.xids.contains(&w) {
             return (true, active);
