@@ -87,6 +87,8 @@ async fn input_naming_an_inactive_editor_lands_there_or_is_refused() {
         params.as_object_mut().expect("object").extend(extra.as_object().cloned().expect("extra"));
         let r = c.call(action, params.clone()).await;
         let case = format!("{action} {params}");
+        let outcome = r["result"]["result"]["via"].as_str().map(String::from);
+        eprintln!("{case}: {}", outcome.unwrap_or_else(|| r["error"]["message"].to_string()));
         if r.get("result").is_some() {
             let res = ok(&r);
             if res["via"] != "accessibility:insert_text" {
@@ -246,11 +248,13 @@ async fn a_launched_app_comes_up_active_over_a_full_screen_window() {
     let win = got["window_id"].as_str().expect("window_id").to_owned();
     let active = f.active_window(&mut c).await.expect("an active window");
     assert_eq!(active["window_id"], win.as_str(), "EWMH agrees: {active}");
-    let text = got["snapshot"]["snapshot"].as_str().unwrap_or_default();
+    // Its snapshot (once the tree is up; the one get_app returned may be taken before) shows
+    // its window active, as EWMH has it.
+    let app = got["app_id"].as_str().expect("app_id").to_owned();
+    let (_, frame) = f.wait_line(&mut c, &app, &["window \"Calculator"]).await;
+    assert!(frame.contains("(active"), "the new window is active: {frame} {got}");
     let top =
         |l: &&str| ["frame", "window", "dialog"].iter().any(|r| l.trim_start().starts_with(r));
-    let frame = text.lines().find(top).unwrap_or_default();
-    assert!(frame.contains("active"), "the new window's frame is active: {text}");
     let cover_snap = ok(&c
         .call("computer.snapshot", json!({"app_id": cover.app, "disable_diffing": true}))
         .await);

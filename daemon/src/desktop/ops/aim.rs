@@ -252,3 +252,62 @@ fn top_at(wins: &[WindowInfo], x: i32, y: i32) -> Option<&WindowInfo> {
 pub fn describe(r: Option<&WindowRef>) -> String {
     WindowRef::describe(r)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::desktop::x11::Frame;
+
+    fn win(
+        xid: u32,
+        pid: u32,
+        transient_for: Option<u32>,
+        modal: bool,
+        stack: usize,
+    ) -> WindowInfo {
+        let f = Frame { x: 0, y: 0, width: 100, height: 100 };
+        WindowInfo {
+            window_id: x11::window_id(xid),
+            xid,
+            pid: Some(pid),
+            app_id: Some(format!("app:{pid}")),
+            title: String::new(),
+            frame: f.clone(),
+            client: f,
+            active: false,
+            minimized: false,
+            maximized: false,
+            transient_for,
+            modal,
+            stack,
+        }
+    }
+
+    #[test]
+    fn a_window_counts_its_dialogs_and_an_app_all_its_windows() {
+        // 1 and 2 belong to app 10; 3 is a dialog of 1, 4 a dialog of that dialog, 5 a modal
+        // of app 10 with no parent set; 6 is another app's window, transient for nothing.
+        let wins = [
+            win(1, 10, None, false, 0),
+            win(2, 10, None, false, 1),
+            win(3, 10, Some(1), false, 2),
+            win(4, 10, Some(3), false, 3),
+            win(5, 10, None, true, 4),
+            win(6, 20, None, false, 5),
+        ];
+        let mut one = allowed_of(Aim::Window(1), &wins).xids;
+        one.sort_unstable();
+        assert_eq!(one, [1, 3, 4, 5]);
+        assert_eq!(allowed_of(Aim::Window(6), &wins).xids, [6]);
+        let app = allowed_of(Aim::App(10), &wins);
+        assert_eq!((app.xids.len(), app.pid), (5, Some(10)));
+        assert!(holds(&app, &win(9, 10, None, false, 0)), "a new window of the app counts");
+        assert!(!holds(&allowed_of(Aim::Window(2), &wins), &wins[0]));
+        // The top-most window at a point wins; a minimized one is not there.
+        let mut top = win(7, 30, None, false, 9);
+        assert_eq!(top_at(&[wins[0].clone(), top.clone()], 5, 5).map(|w| w.xid), Some(7));
+        top.minimized = true;
+        assert_eq!(top_at(&[wins[0].clone(), top], 5, 5).map(|w| w.xid), Some(1));
+        assert!(top_at(&wins, 500, 5).is_none());
+    }
+}

@@ -408,7 +408,28 @@ fn occurrences(haystack: &str, needle: &str) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::occurrences;
+    use super::{occurrences, TextState};
+
+    #[test]
+    fn input_replaces_the_selection_or_goes_in_at_the_caret() {
+        let state = |sel: Option<(i32, i32)>, caret: Option<i32>| TextState {
+            text: "11+22+33".into(),
+            length: 8,
+            caret,
+            selection: sel,
+        };
+        assert_eq!(state(Some((3, 5)), Some(5)).after_insert("45").as_deref(), Some("11+45+33"));
+        assert_eq!(state(Some((4, 4)), Some(8)).after_insert("!").as_deref(), Some("11+22+33!"));
+        assert_eq!(state(None, Some(0)).after_insert("9").as_deref(), Some("911+22+33"));
+        assert_eq!(state(None, Some(99)).after_insert("9").as_deref(), Some("11+22+339"));
+        assert_eq!(state(None, None).after_insert("9"), None);
+        assert_eq!(state(None, Some(-1)).after_insert("9"), None);
+        let wide =
+            TextState {
+                text: "设置🚀x".into(), length: 4, caret: None, selection: Some((2, 3))
+            };
+        assert_eq!(wide.after_insert("的").as_deref(), Some("设置的x"));
+    }
 
     #[test]
     fn overlapping_matches_count() {
