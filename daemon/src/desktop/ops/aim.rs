@@ -134,6 +134,27 @@ impl Desktop {
         Ok(top_at(&wins, x, y).map(WindowRef::of))
     }
 
+    /// The centre of the window input aimed at `aim` would go to (the named window, or the
+    /// app's top-most shown one); `None` for [`Aim::Free`] or a target with no window.
+    pub async fn target_center(&self, aim: Aim) -> Result<Option<(i32, i32)>, Error> {
+        if aim == Aim::Free {
+            return Ok(None);
+        }
+        let wins = self.windows().await?;
+        let allowed = allowed_of(aim, &wins);
+        let pick = wins
+            .iter()
+            .filter(|w| match aim {
+                Aim::Window(xid) => w.xid == xid,
+                _ => allowed.xids.contains(&w.xid),
+            })
+            .max_by_key(|w| (!w.minimized, w.active, w.stack));
+        Ok(pick.map(|w| {
+            let c = &w.client;
+            (c.x + c.width as i32 / 2, c.y + c.height as i32 / 2)
+        }))
+    }
+
     /// Makes `aim`'s window active, or `NotFocused` naming the window that is. `None` for
     /// [`Aim::Free`]: nothing to activate.
     pub async fn raise(&self, aim: Aim) -> Result<Option<Guard>, Error> {

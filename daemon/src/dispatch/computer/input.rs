@@ -82,12 +82,17 @@ pub(super) fn scroll(ctx: Ctx, call: Checked) -> Fut {
         let d = desktop(&ctx)?;
         let a = call.args;
         let t = target(&ctx, &d, &a).await?;
+        let aim = t.aim(&a, "ref");
         let (x, y) = match element(&ctx, &t, &a, "ref")? {
             Some(el) => d.center(&el).await?,
-            None => point(&d, &a, "x", "y", "nx", "ny").unwrap_or_else(|| {
-                let (w, h) = d.screen();
-                (i32::from(w) / 2, i32::from(h) / 2)
-            }),
+            None => match point(&d, &a, "x", "y", "nx", "ny") {
+                Some(p) => p,
+                // No point: the middle of the named target's window, else of the screen.
+                None => d.target_center(aim).await?.unwrap_or_else(|| {
+                    let (w, h) = d.screen();
+                    (i32::from(w) / 2, i32::from(h) / 2)
+                }),
+            },
         };
         let direction = s(&a, "direction").unwrap_or("down");
         let clicks = match (int(&a, "amount"), a.get("pages").and_then(Value::as_f64)) {
@@ -95,7 +100,7 @@ pub(super) fn scroll(ctx: Ctx, call: Checked) -> Fut {
             (None, Some(p)) => (p * 8.0).ceil() as u32,
             _ => 3,
         };
-        let r = d.scroll(x, y, direction, clicks, t.aim(&a, "ref")).await?;
+        let r = d.scroll(x, y, direction, clicks, aim).await?;
         Ok(acted(&t, r, json!({"direction": direction, "wheel_clicks": clicks})))
     })
 }
