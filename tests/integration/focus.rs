@@ -292,3 +292,32 @@ async fn a_launched_app_comes_up_active_over_a_full_screen_window() {
     );
     f.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_window_s_own_modal_dialog_counts_as_the_window() {
+    let f = DesktopFixture::start().await;
+    let mut c = f.daemon.actor().await;
+    let main = editor(&f, &mut c, &["mousepad", "--disable-server"], &["text", "editable"]).await;
+    let other = editor(&f, &mut c, &["featherpad"], &["text", "editable"]).await;
+    fill(&mut c, &other, "other").await;
+    activate(&mut c, &main).await;
+    ok(&c.call("computer.key", json!({"window_id": main.win, "key": "Control+o"})).await);
+    let w = ok(&c
+        .call("computer.wait", json!({"until": "window_opens", "query": "Open", "timeout": 10000}))
+        .await);
+    assert_eq!(w["happened"], true, "{w}");
+
+    // With another app active, a key naming the main window goes to its open dialog.
+    activate(&mut c, &other).await;
+    let r = ok(&c.call("computer.key", json!({"window_id": main.win, "key": "Escape"})).await);
+    let to = &r["delivered_to"];
+    assert_eq!(to["app_id"], main.app.as_str(), "{r}");
+    assert_ne!(to["window_id"], main.win.as_str(), "the dialog took it: {r}");
+    let deadline = Instant::now() + glovebox_tests::DEADLINE;
+    while f.windows_of(&mut c, &main.app).await.len() > 1 {
+        assert!(Instant::now() < deadline, "Escape did not close the dialog: {r}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(f.text_of(&mut c, &other.app, &other.field).await, "other");
+    f.stop().await;
+}
