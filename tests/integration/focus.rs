@@ -248,8 +248,9 @@ async fn a_launched_app_comes_up_active_over_a_full_screen_window() {
     let win = got["window_id"].as_str().expect("window_id").to_owned();
     let active = f.active_window(&mut c).await.expect("an active window");
     assert_eq!(active["window_id"], win.as_str(), "EWMH agrees: {active}");
-    // Its snapshot (once the tree is up; the one get_app returned may be taken before) shows
-    // its window active, as EWMH has it.
+    // Its snapshot shows its window (get_app waited for it on the bus) active, as EWMH has it.
+    let snap = got["snapshot"]["snapshot"].as_str().unwrap_or_default();
+    assert!(snap.contains("window \"Calculator"), "{snap}");
     let app = got["app_id"].as_str().expect("app_id").to_owned();
     let (_, frame) = f.wait_line(&mut c, &app, &["window \"Calculator"]).await;
     assert!(frame.contains("(active"), "the new window is active: {frame} {got}");

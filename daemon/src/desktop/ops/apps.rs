@@ -190,6 +190,16 @@ impl Desktop {
         }
     }
 
+    /// Waits until the app `pid` lists a top-level window on the accessibility bus, or `until`.
+    pub async fn await_accessible_window(&self, pid: u32, until: Instant) {
+        while Instant::now() < until {
+            if self.app(pid).await.is_ok_and(|a| !a.windows.is_empty()) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// Selects one app by `query`, or (with `launch`) starts it and waits for it on the bus.
     pub async fn get_app(
         &self,
