@@ -23,7 +23,8 @@ pub static HANDLERS: Entries = &[
 
 /// How long get_app with launch waits for the app on the bus at most.
 const LAUNCH_WAIT: Duration = Duration::from_secs(10);
-/// How long get_app waits for a launched app's accessible window after its X window showed.
+/// How long get_app waits for a launched app (and its window) on the accessibility bus once
+/// its X window showed.
 const TREE_WAIT: Duration = Duration::from_secs(3);
 
 fn list_apps(ctx: Ctx, _call: Checked) -> BoxFuture<'static, Result<Output, DaemonError>> {
@@ -56,6 +57,13 @@ fn get_app(ctx: Ctx, call: Checked) -> BoxFuture<'static, Result<Output, DaemonE
             None
         };
         let window_active = shown.as_ref().map(|(_, active)| *active);
+        // A new app may map its X window before it (or its window) is on the bus.
+        let app = if launched && shown.is_some() {
+            let until = ctx.op.deadline.min(Instant::now() + TREE_WAIT);
+            d.await_accessible_window(pid, until).await.or(app)
+        } else {
+            app
+        };
         let Some(app) = app else {
             // Started, but it never showed up on the accessibility bus (e.g. xterm).
             return Ok(Output {
@@ -83,11 +91,6 @@ fn get_app(ctx: Ctx, call: Checked) -> BoxFuture<'static, Result<Output, DaemonE
         if let Ok(mut sel) = ctx.session.selection.lock() {
             sel.app_id = Some(app_id.clone());
             sel.window_id = window_id.clone();
-        }
-        if launched && shown.is_some() {
-            // A new app may map its X window before its accessible window is on the bus.
-            let until = ctx.op.deadline.min(Instant::now() + TREE_WAIT);
-            d.await_accessible_window(pid, until).await;
         }
         let view = snapshot_app(&ctx, &d, pid, None, None, 60, &Budget::default()).await?;
         Ok(Output {

@@ -190,11 +190,19 @@ impl Desktop {
         }
     }
 
-    /// Waits until the app `pid` lists a top-level window on the accessibility bus, or `until`.
-    pub async fn await_accessible_window(&self, pid: u32, until: Instant) {
-        while Instant::now() < until {
-            if self.app(pid).await.is_ok_and(|a| !a.windows.is_empty()) {
-                return;
+    /// Waits until the app `pid` is on the accessibility bus with a top-level window, or
+    /// `until`; returns it as last seen (without a window at the deadline), if on the bus.
+    pub async fn await_accessible_window(&self, pid: u32, until: Instant) -> Option<AppInfo> {
+        let mut seen = None;
+        loop {
+            if let Ok(a) = self.app(pid).await {
+                if !a.windows.is_empty() {
+                    return Some(a);
+                }
+                seen = Some(a);
+            }
+            if Instant::now() >= until {
+                return seen;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }

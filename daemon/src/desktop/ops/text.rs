@@ -116,22 +116,42 @@ impl Desktop {
     }
 
     /// Puts back the selection (or caret) `before` had, when focusing the element moved it
-    /// (a GTK entry selects everything when it takes the focus).
+    /// (a GTK entry selects everything when it takes the focus; a window taking the focus may
+    /// reset it a moment later), until it reads back the same twice in a row, 60 ms apart.
     pub(super) async fn keep_selection(&self, el: &El, before: &TextState) {
         let Ok((bus, path)) = self.parts(el) else { return };
         let Ok(a11y) = self.a11y() else { return };
-        let now = self.get_text(el).await.ok();
-        if before.has_selection() {
-            let want = before.selection;
-            if now.as_ref().and_then(|n| n.selection) != want {
-                if let Some((s, e)) = want {
-                    let _ = a11y.select(bus, path, s, e).await;
+        let want_sel = before.selection.filter(|_| before.has_selection());
+        let want_caret = before.caret.filter(|c| *c >= 0);
+        if want_sel.is_none() && want_caret.is_none() {
+            return;
+        }
+        let mut steady = 0;
+        for _ in 0..10 {
+            let now = self.get_text(el).await.ok();
+            let kept = match (want_sel, &now) {
+                (Some(sel), Some(n)) => n.selection == Some(sel),
+                (None, Some(n)) => !n.has_selection() && n.caret == want_caret,
+                _ => false,
+            };
+            if kept {
+                steady += 1;
+                if steady == 2 {
+                    return;
+                }
+            } else {
+                steady = 0;
+                match (want_sel, want_caret) {
+                    (Some((s, e)), _) => {
+                        let _ = a11y.select(bus, path, s, e).await;
+                    }
+                    (None, Some(c)) => {
+                        let _ = a11y.set_caret(bus, path, c).await;
+                    }
+                    _ => {}
                 }
             }
-        } else if let Some(c) = before.caret.filter(|c| *c >= 0) {
-            if now.as_ref().is_some_and(|n| n.has_selection() || n.caret != Some(c)) {
-                let _ = a11y.set_caret(bus, path, c).await;
-            }
+            tokio::time::sleep(Duration::from_millis(60)).await;
         }
     }
 
