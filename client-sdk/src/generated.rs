@@ -35,8 +35,9 @@ impl ActionArgs for ContextListApps {
     const ACTION: &'static str = "list_apps";
 }
 
-/// `context.get_app`: select an app and return its snapshot; several matches give candidates.
-/// Starts processes (actor role; the approval policy treats it as exec).
+/// `context.get_app`: select an app and return its snapshot; several matches give candidates; a
+/// launched app's window is waited for and made active (window_id, window_active) unless
+/// background. Starts processes (actor role; the approval policy treats it as exec).
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct ContextGetApp {
     /// **Required.** app id (app:\<pid\>), name, desktop entry, or executable name or path. Not
@@ -46,6 +47,10 @@ pub struct ContextGetApp {
     /// start the app when it is not running (argv, never a shell). Default false.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub launch: Option<bool>,
+    /// with launch: leave the new window where the window manager put it instead of making it the
+    /// active window. Default false.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub background: Option<bool>,
 }
 
 impl ActionArgs for ContextGetApp {
@@ -140,8 +145,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `context.get_app`: select an app and return its snapshot; several matches give candidates.
-    /// Starts processes (actor role; the approval policy treats it as exec).
+    /// `context.get_app`: select an app and return its snapshot; several matches give candidates; a
+    /// launched app's window is waited for and made active (window_id, window_active) unless
+    /// background. Starts processes (actor role; the approval policy treats it as exec).
     pub fn context_get_app(&self, args: ContextGetApp) -> PendingCall<'_, ContextGetApp> {
         PendingCall::new(self, args)
     }
@@ -2019,9 +2025,10 @@ impl ActionArgs for ComputerDoubleClick {
     const ACTION: &'static str = "double_click";
 }
 
-/// `computer.type`: type any Unicode text into an element or the focused widget (verified active
-/// with window_id); returns via. Optional target: ref. Mutating (actor role); a capture follows
-/// unless `capture(false)`.
+/// `computer.type`: type any Unicode text into an element (EditableText, replacing its selection)
+/// or as keystrokes into the named target, its window activated first (else NOT_FOCUSED); read back
+/// with a ref; returns via, value, delivered_to. Optional target: ref. Mutating (actor role); a
+/// capture follows unless `capture(false)`.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct ComputerType {
     /// **Required.** the text, exactly as it should appear. Not empty.
@@ -2111,9 +2118,10 @@ impl ActionArgs for ComputerSetValue {
     const ACTION: &'static str = "set_value";
 }
 
-/// `computer.paste`: paste through the clipboard (saved and restored) into an element or the focus;
-/// returns the clipboard outcome. Optional target: ref. Mutating (actor role); a capture follows
-/// unless `capture(false)`.
+/// `computer.paste`: paste through the clipboard (saved and restored) into an element or the
+/// target's focus, its window activated first, replacing a selection; ACTION_FAILED when it did not
+/// land; returns value, delivered_to and the clipboard outcome. Optional target: ref. Mutating
+/// (actor role); a capture follows unless `capture(false)`.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct ComputerPaste {
     /// **Required.** what to paste. Not empty.
@@ -2217,8 +2225,9 @@ impl ActionArgs for ComputerSecondaryAction {
     const ACTION: &'static str = "secondary_action";
 }
 
-/// `computer.key`: press a key or chord (any key: F1-F24, Insert, media keys, +); returns the
-/// chord. Mutating (actor role); a capture follows unless `capture(false)`.
+/// `computer.key`: press a key or chord (any key: F1-F24, Insert, media keys, +) in the named
+/// target (activated first) or the active window; returns the chord and delivered_to. Mutating
+/// (actor role); a capture follows unless `capture(false)`.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct ComputerKey {
     /// **Required.** a key or chord such as Enter, Control+Shift+T, F5, PageDown or +. Not empty.
@@ -2844,9 +2853,10 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `computer.type`: type any Unicode text into an element or the focused widget (verified
-    /// active with window_id); returns via. Optional target: ref. Mutating (actor role); a capture
-    /// follows unless `capture(false)`.
+    /// `computer.type`: type any Unicode text into an element (EditableText, replacing its
+    /// selection) or as keystrokes into the named target, its window activated first (else
+    /// NOT_FOCUSED); read back with a ref; returns via, value, delivered_to. Optional target: ref.
+    /// Mutating (actor role); a capture follows unless `capture(false)`.
     pub fn computer_type(&self, args: ComputerType) -> PendingCall<'_, ComputerType> {
         PendingCall::new(self, args)
     }
@@ -2866,8 +2876,9 @@ impl Client {
     }
 
     /// `computer.paste`: paste through the clipboard (saved and restored) into an element or the
-    /// focus; returns the clipboard outcome. Optional target: ref. Mutating (actor role); a capture
-    /// follows unless `capture(false)`.
+    /// target's focus, its window activated first, replacing a selection; ACTION_FAILED when it did
+    /// not land; returns value, delivered_to and the clipboard outcome. Optional target: ref.
+    /// Mutating (actor role); a capture follows unless `capture(false)`.
     pub fn computer_paste(&self, args: ComputerPaste) -> PendingCall<'_, ComputerPaste> {
         PendingCall::new(self, args)
     }
@@ -2892,8 +2903,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `computer.key`: press a key or chord (any key: F1-F24, Insert, media keys, +); returns the
-    /// chord. Mutating (actor role); a capture follows unless `capture(false)`.
+    /// `computer.key`: press a key or chord (any key: F1-F24, Insert, media keys, +) in the named
+    /// target (activated first) or the active window; returns the chord and delivered_to. Mutating
+    /// (actor role); a capture follows unless `capture(false)`.
     pub fn computer_key(&self, args: ComputerKey) -> PendingCall<'_, ComputerKey> {
         PendingCall::new(self, args)
     }

@@ -44,8 +44,8 @@ pub enum DaemonError {
     NoGeometry { what: String },
     #[error("{what} cannot take text or a value")]
     NotEditable { what: String, available: Vec<String> },
-    #[error("window {window_id} is not the active window")]
-    NotFocused { window_id: String },
+    #[error("input refused: {window_id} is not the active window: {reason}")]
+    NotFocused { window_id: String, active: serde_json::Value, reason: String },
     #[error("{action} needs a window_id")]
     WindowRequired { action: String },
     #[error("the policy rule \"{rule}\" asks an approver first")]
@@ -160,7 +160,10 @@ impl DaemonError {
             StaleRef { .. } | SnapshotMismatch { .. } => format!("{self}"),
             NoGeometry { .. } => format!("{self}; use a semantic action or scroll it into view"),
             NotEditable { .. } => format!("{self}; pick an editable element from the snapshot"),
-            NotFocused { .. } => format!("{self}; nothing was typed; focus_window it first"),
+            NotFocused { .. } => format!(
+                "{self}; nothing more was sent; close what holds the focus, or focus_window the \
+                 target, and retry"
+            ),
             WindowRequired { .. } => format!("{self}; get one from context.list_windows"),
             ApprovalRequired { .. } => format!(
                 "{self}; nothing ran; once approval.grant answers details.approval_id, re-send \
@@ -216,7 +219,9 @@ impl DaemonError {
             NotEditable { what, available } => {
                 Some(json!({"element": what, "available": available}))
             }
-            NotFocused { window_id } => Some(json!({"window_id": window_id})),
+            NotFocused { window_id, active, reason } => {
+                Some(json!({"window_id": window_id, "active": active, "reason": reason}))
+            }
             WindowRequired { action } => Some(json!({"action": action})),
             ApprovalRequired { rule, approval } => Some(json!({"rule": rule,
                 "approval_id": approval["approval_id"], "op_id": approval["op_id"]})),

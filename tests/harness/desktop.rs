@@ -82,6 +82,36 @@ impl DesktopFixture {
         }
     }
 
+    /// The app's windows as `context.list_windows` lists them.
+    pub async fn windows_of(&self, c: &mut Raw, app_id: &str) -> Vec<Value> {
+        let r = c.call("context.list_windows", json!({"app_id": app_id})).await;
+        ok(&r)["windows"].as_array().cloned().unwrap_or_default()
+    }
+
+    /// Waits until the app has a window; returns its window_id.
+    pub async fn wait_window(&self, c: &mut Raw, app_id: &str) -> String {
+        let deadline = Instant::now() + DEADLINE;
+        loop {
+            if let Some(w) = self.windows_of(c, app_id).await.first() {
+                return w["window_id"].as_str().expect("window_id").to_owned();
+            }
+            assert!(Instant::now() < deadline, "{app_id} never mapped a window");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+
+    /// The active window per EWMH (`_NET_ACTIVE_WINDOW`), as list_windows reports it.
+    pub async fn active_window(&self, c: &mut Raw) -> Option<Value> {
+        let r = c.call("context.list_windows", json!({})).await;
+        ok(&r)["windows"].as_array()?.iter().find(|w| w["active"] == true).cloned()
+    }
+
+    /// An element's text, read through AT-SPI.
+    pub async fn text_of(&self, c: &mut Raw, app_id: &str, r: &str) -> String {
+        let got = c.call("computer.get_text", json!({"app_id": app_id, "ref": r})).await;
+        ok(&got)["text"].as_str().expect("text").to_owned()
+    }
+
     pub async fn stop(self) {
         drop(self);
     }

@@ -282,7 +282,7 @@ async fn unicode_typed_through_editable_text_and_xtest_reads_back() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 
-    // Typing with the window_id of an inactive window is refused and types nothing.
+    // Typing with the window_id of a minimized window brings it back, active, and types there.
     let wins = ok(&c.call("context.list_windows", json!({})).await);
     let win = wins["windows"]
         .as_array()
@@ -292,10 +292,27 @@ async fn unicode_typed_through_editable_text_and_xtest_reads_back() {
     let id = win["window_id"].as_str().expect("id").to_owned();
     let r = ok(&c.call("computer.window", json!({"window_id": id, "operation": "minimize"})).await);
     assert_eq!(r["window"]["minimized"], true, "{r}");
-    let r = c.call("computer.type", json!({"window_id": id, "text": "nope"})).await;
-    assert_eq!(code(&r), "NOT_FOCUSED", "{r}");
-    let t = ok(&c.call("computer.get_text", json!({"app_id": app, "ref": view})).await);
-    assert_eq!(t["text"], TEXT, "nothing was typed");
+    let r = ok(&c.call("computer.type", json!({"window_id": id, "text": "here"})).await);
+    assert_eq!(r["delivered_to"]["window_id"], id.as_str(), "{r}");
+    let deadline = Instant::now() + DEADLINE;
+    loop {
+        let t = ok(&c.call("computer.get_text", json!({"app_id": app, "ref": view})).await);
+        if t["text"] == format!("{TEXT}here") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "typed text reads back as {}", t["text"]);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let wins = ok(&c.call("context.list_windows", json!({})).await);
+    let win = wins["windows"]
+        .as_array()
+        .and_then(|w| w.iter().find(|w| w["window_id"] == id.as_str()))
+        .cloned();
+    assert_eq!(
+        win.as_ref().map(|w| (w["active"].clone(), w["minimized"].clone())),
+        Some((json!(true), json!(false))),
+        "{wins}"
+    );
 
     let r = ok(&c.call("context.focus_window", json!({"window_id": id})).await);
     assert_eq!(r["focus_verified"], true, "{r}");

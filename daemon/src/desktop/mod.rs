@@ -20,7 +20,7 @@ use crate::error::DaemonError;
 use crate::process::Supervisor;
 use crate::registry::held::Held;
 
-pub use ops::{nodes, Acted, Dispatch, El, Restore, TextState};
+pub use ops::{nodes, Acted, Aim, Dispatch, El, FocusChange, Restore, TextState, WindowRef};
 /// Result types of the backend methods.
 pub mod ops_types {
     pub use super::ops::{AppView, AppWindow, Got, Observed, Point};
@@ -53,8 +53,9 @@ pub enum Error {
     NotFound { kind: &'static str, id: String },
     #[error("{kind}s match {query:?}")]
     Ambiguous { kind: &'static str, query: String, candidates: Vec<serde_json::Value> },
-    #[error("window {0} is not the active window")]
-    NotFocused(String),
+    /// Real input was refused (or stopped) because `target`'s window is not the active one.
+    #[error("{target} is not the active window: {reason}")]
+    NotFocused { target: String, active: Option<ops::WindowRef>, reason: String },
     #[error("the clipboard failed: {0}")]
     Clipboard(String),
     #[error("{0}")]
@@ -108,7 +109,11 @@ impl From<Error> for DaemonError {
             Error::Ambiguous { kind, query, candidates } => {
                 DaemonError::Ambiguous { kind, query, candidates }
             }
-            Error::NotFocused(window_id) => DaemonError::NotFocused { window_id },
+            Error::NotFocused { target, active, reason } => DaemonError::NotFocused {
+                reason: format!("{reason} (active: {})", ops::describe(active.as_ref())),
+                window_id: target,
+                active: serde_json::to_value(active).unwrap_or_default(),
+            },
             e @ (Error::Call { .. }
             | Error::NotAnswering { .. }
             | Error::Clipboard(_)

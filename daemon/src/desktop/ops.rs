@@ -3,6 +3,7 @@
 //! the clipboard. This file holds the shapes and helpers they share; each submodule adds one
 //! group of methods to `Desktop`.
 
+mod aim;
 mod apps;
 mod clipboard;
 mod element;
@@ -18,6 +19,7 @@ use super::atspi::split_key;
 use super::x11;
 use super::{Desktop, Error};
 
+pub use aim::{describe, Aim, FocusChange, Guard, WindowRef};
 pub use apps::{AppView, AppWindow, Got};
 pub use clipboard::Restore;
 pub use snapshot::{nodes, Observed};
@@ -59,6 +61,12 @@ pub struct Acted {
     pub at: Option<Point>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
+    /// Real input: the window it went to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delivered_to: Option<WindowRef>,
+    /// Real input: the active window changed between the checks before and after it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub focus_changed: Option<FocusChange>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -69,15 +77,29 @@ pub struct Point {
 
 impl Acted {
     fn semantic(via: impl Into<String>) -> Acted {
-        Acted { via: via.into(), actual_dispatch: "background", at: None, value: None }
+        Acted {
+            via: via.into(),
+            actual_dispatch: "background",
+            at: None,
+            value: None,
+            delivered_to: None,
+            focus_changed: None,
+        }
     }
-    fn real(via: &str, at: Option<(i32, i32)>) -> Acted {
+    pub fn real(via: &str, at: Option<(i32, i32)>) -> Acted {
         Acted {
             via: via.into(),
             actual_dispatch: "foreground",
             at: at.map(|(x, y)| Point { x, y }),
             value: None,
+            delivered_to: None,
+            focus_changed: None,
         }
+    }
+    fn landed(mut self, to: Option<WindowRef>, changed: Option<FocusChange>) -> Acted {
+        self.delivered_to = to;
+        self.focus_changed = changed;
+        self
     }
 }
 
@@ -93,6 +115,21 @@ impl Desktop {
             return Err(Error::Gone { what: what(el) });
         }
         split_key(&el.key).ok_or_else(|| Error::Gone { what: what(el) })
+    }
+
+    /// The aim of input at `el`: the element's app when the call named nothing else.
+    async fn aim_at(&self, el: &El, aim: Aim) -> Aim {
+        if aim != Aim::Free {
+            return aim;
+        }
+        let Ok((bus, _)) = self.parts(el) else { return aim };
+        match self.a11y() {
+            Ok(a) => match a.pid_of(bus) {
+                Some(pid) => Aim::App(pid),
+                None => aim,
+            },
+            Err(_) => aim,
+        }
     }
 
     async fn xrun<T, F>(&self, f: F) -> Result<T, Error>

@@ -16,7 +16,7 @@ use serde_json::{json, Map, Value};
 
 use super::table::Entries;
 use super::{Ctx, Handler, Output};
-use crate::desktop::{Acted, Desktop, El};
+use crate::desktop::{Acted, Aim, Desktop, El};
 use crate::error::DaemonError;
 
 pub(super) use snapshot::snapshot_app;
@@ -91,6 +91,19 @@ struct Target {
 }
 
 impl Target {
+    /// What real input is aimed at: the window the call names, else the app it names or its
+    /// ref's app; nothing when it names neither (the session's selection is not a name).
+    fn aim(&self, a: &Args, ref_field: &str) -> Aim {
+        if let Some(xid) = s(a, "window_id").and_then(crate::desktop::x11::parse_window_id) {
+            return Aim::Window(xid);
+        }
+        let named = s(a, "app_id").is_some() || s(a, ref_field).is_some();
+        match self.pid {
+            Some(pid) if named => Aim::App(pid),
+            _ => Aim::Free,
+        }
+    }
+
     fn json(&self) -> Value {
         json!({"app_id": self.pid.map(|p| format!("app:{p}")), "window_id": self.window_id,
                "source": self.source})

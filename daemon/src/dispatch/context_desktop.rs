@@ -23,6 +23,9 @@ pub static HANDLERS: Entries = &[
 
 /// How long get_app with launch waits for the app on the bus at most.
 const LAUNCH_WAIT: Duration = Duration::from_secs(10);
+/// How long get_app waits for a launched app (and its window) on the accessibility bus once
+/// its X window showed.
+const TREE_WAIT: Duration = Duration::from_secs(3);
 
 fn list_apps(ctx: Ctx, _call: Checked) -> BoxFuture<'static, Result<Output, DaemonError>> {
     Box::pin(async move {
@@ -37,6 +40,7 @@ fn get_app(ctx: Ctx, call: Checked) -> BoxFuture<'static, Result<Output, DaemonE
         let d = desktop(&ctx)?;
         let query = call.args.get("app").and_then(Value::as_str).unwrap_or_default().to_owned();
         let launch = call.args.get("launch").and_then(Value::as_bool).unwrap_or(false);
+        let background = call.args.get("background").and_then(Value::as_bool).unwrap_or(false);
         let deadline = ctx.op.deadline.min(Instant::now() + LAUNCH_WAIT);
         let got = d.get_app(&query, launch, deadline).await?;
         let (app, launched, pid, argv) = match got {
@@ -45,26 +49,45 @@ fn get_app(ctx: Ctx, call: Checked) -> BoxFuture<'static, Result<Output, DaemonE
         };
         let app_id = format!("app:{pid}");
         let target = json!({"app_id": app_id, "source": "explicit"});
+        // A launched app is shown: its window mapped and (unless background) made active.
+        let shown = if launched {
+            let until = ctx.op.deadline.min(Instant::now() + LAUNCH_WAIT);
+            d.present(pid, background, until).await?
+        } else {
+            None
+        };
+        let window_active = shown.as_ref().map(|(_, active)| *active);
+        // A new app may map its X window before it (or its window) is on the bus.
+        let app = if launched && shown.is_some() {
+            let until = ctx.op.deadline.min(Instant::now() + TREE_WAIT);
+            d.await_accessible_window(pid, until).await.or(app)
+        } else {
+            app
+        };
         let Some(app) = app else {
             // Started, but it never showed up on the accessibility bus (e.g. xterm).
             return Ok(Output {
                 result: json!({
                     "app_id": app_id, "pid": pid, "accessible": false, "launched": launched,
-                    "argv": argv,
+                    "argv": argv, "window_id": shown.as_ref().map(|(w, _)| w.window_id.clone()),
+                    "window_active": window_active,
                     "reason": "the process runs but never appeared on the accessibility bus; \
                                use screenshots, pointer and keyboard input with its window",
                 }),
                 target: Some(target),
             });
         };
-        let window_id = d
-            .windows()
-            .await
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|w| w.pid == Some(pid))
-            .max_by_key(|w| w.active)
-            .map(|w| w.window_id);
+        let window_id = match &shown {
+            Some((w, _)) => Some(w.window_id.clone()),
+            None => d
+                .windows()
+                .await
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|w| w.pid == Some(pid))
+                .max_by_key(|w| (w.active, w.stack))
+                .map(|w| w.window_id),
+        };
         if let Ok(mut sel) = ctx.session.selection.lock() {
             sel.app_id = Some(app_id.clone());
             sel.window_id = window_id.clone();
@@ -74,7 +97,7 @@ fn get_app(ctx: Ctx, call: Checked) -> BoxFuture<'static, Result<Output, DaemonE
             result: json!({
                 "app_id": app_id, "pid": pid, "name": app.name, "toolkit": app.toolkit,
                 "accessible": true, "launched": launched, "argv": argv, "window_id": window_id,
-                "snapshot": view,
+                "window_active": window_active, "snapshot": view,
             }),
             target: Some(target),
         })

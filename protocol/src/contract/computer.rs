@@ -51,7 +51,9 @@ pub static COMPUTER: Tool = Tool {
     name: "computer",
     description: "Act on and read desktop apps through accessibility and X11. Take a snapshot \
                   first; refs eN from it name elements; x,y are screen pixels. Every action also \
-                  accepts app_id, window_id and snapshot_id; acting ones take dispatch.",
+                  accepts app_id, window_id and snapshot_id; acting ones take dispatch. Real \
+                  input naming a target activates its window first or answers NOT_FOCUSED; \
+                  results say delivered_to.",
     element_keys: &[REF],
     point_keys: &[SCREEN_X, SCREEN_Y, NX, NY],
     common: &[APP_ID, WINDOW_ID, SNAPSHOT_ID],
@@ -61,19 +63,19 @@ pub static COMPUTER: Tool = Tool {
             .opt(&[BUTTON, CLICK_COUNT, DISPATCH]).check(&[r::background_needs_ref]),
         act("double_click", "double-click an element or a screen point; returns via and where", L::ElementOrPoint)
             .opt(&[BUTTON, DOUBLE_CLICK_COUNT, DISPATCH]).check(&[r::double_click_count, r::background_needs_ref]),
-        act("type", "type any Unicode text into an element or the focused widget (verified active with window_id); returns via", L::ElementOptional)
+        act("type", "type any Unicode text into an element (EditableText, replacing its selection) or as keystrokes into the named target, its window activated first (else NOT_FOCUSED); read back with a ref; returns via, value, delivered_to", L::ElementOptional)
             .req(&[TEXT_PARAM]).opt(&[DISPATCH]),
         act("fill", "replace an element's or the focused widget's text (\"\" clears it); returns the value and via", L::ElementOptional)
             .req(&[FILL_TEXT]).opt(&[DISPATCH]),
         act("set_value", "set an element's text or numeric value (range-checked); returns the value and via", L::Element)
             .req(&[VALUE]).opt(&[DISPATCH]),
-        act("paste", "paste through the clipboard (saved and restored) into an element or the focus; returns the clipboard outcome", L::ElementOptional)
+        act("paste", "paste through the clipboard (saved and restored) into an element or the target's focus, its window activated first, replacing a selection; ACTION_FAILED when it did not land; returns value, delivered_to and the clipboard outcome", L::ElementOptional)
             .req(&[PASTE_TEXT]).opt(&[COMPUTER_TEXT_FORMAT, DISPATCH]).check(&[r::text_format]),
         act("select_text", "select the unique match of text in an element, or put the caret next to it; returns the offsets", L::Element)
             .req(&[SELECT_TEXT]).opt(&[PREFIX, SUFFIX, SELECTION_TYPE, DISPATCH]),
         act("secondary_action", "run an action the snapshot listed for the element (actions=...); returns what ran", L::Element)
             .req(&[ACTION_NAME]).opt(&[DISPATCH]),
-        act("key", "press a key or chord (any key: F1-F24, Insert, media keys, +); returns the chord", L::None)
+        act("key", "press a key or chord (any key: F1-F24, Insert, media keys, +) in the named target (activated first) or the active window; returns the chord and delivered_to", L::None)
             .req(&[KEY]).opt(&[DISPATCH]),
         act("keydown", "hold a key down; later keys include it; returns the keys held", L::None)
             .req(&[KEY]).opt(&[DISPATCH]),

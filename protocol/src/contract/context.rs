@@ -16,6 +16,13 @@ const LAUNCH: Param = Param {
     doc: "start the app when it is not running (argv, never a shell)",
     default: Some(D::Bool(false)),
 };
+const BACKGROUND: Param = Param {
+    name: "background",
+    ty: Ty::Bool,
+    doc: "with launch: leave the new window where the window manager put it instead of \
+          making it the active window",
+    default: Some(D::Bool(false)),
+};
 const URL_MATCH: Param = Param {
     name: "url",
     ty: Ty::Url,
@@ -52,11 +59,13 @@ pub static CONTEXT: Tool = Tool {
         observe("list_apps", "apps on the accessibility bus with app_id, pid, toolkit, windows and responding (false: the app did not answer in time and is listed as last seen)"),
         Action {
             name: "get_app",
-            summary: "select an app and return its snapshot; several matches give candidates",
+            summary: "select an app and return its snapshot; several matches give candidates; \
+                      a launched app's window is waited for and made active (window_id, \
+                      window_active) unless background",
             class: Class::Exec,
             locator: Locator::None,
             required: &[APP],
-            optional: &[LAUNCH],
+            optional: &[LAUNCH, BACKGROUND],
             exclusive: &[],
             rules: &[],
         },

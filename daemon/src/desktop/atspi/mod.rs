@@ -33,6 +33,8 @@ const ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
 const PROPS: &str = "org.freedesktop.DBus.Properties";
 /// A call an app does not answer within this is treated as failed.
 const CALL_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long AddSelection may go unanswered before the selection is read back instead.
+const UNANSWERED_SELECTION: Duration = Duration::from_millis(250);
 /// How long one app may take to describe itself for an app listing. Past it, the app is
 /// listed as last seen and marked not responding, so one hung app cannot hold up every
 /// listing for the whole call timeout.
@@ -488,10 +490,30 @@ impl A11y {
     pub async fn select(&self, bus: &str, path: &str, start: i32, end: i32) -> zbus::Result<bool> {
         let n: i32 = self.call(bus, path, "org.a11y.atspi.Text", "GetNSelections", &()).await?;
         if n > 0 {
-            self.call(bus, path, "org.a11y.atspi.Text", "SetSelection", &(0i32, start, end)).await
-        } else {
-            self.call(bus, path, "org.a11y.atspi.Text", "AddSelection", &(start, end)).await
+            return self
+                .call(bus, path, "org.a11y.atspi.Text", "SetSelection", &(0i32, start, end))
+                .await;
         }
+        let range = (start, end);
+        let add = self.call(bus, path, "org.a11y.atspi.Text", "AddSelection", &range);
+        match tokio::time::timeout(UNANSWERED_SELECTION, add).await {
+            Ok(r) => r,
+            // GTK 4.8 text views set the selection but never answer AddSelection (its reply
+            // has the wrong type, which GLib drops): the selection read back says whether it
+            // took. The read is answered after the AddSelection was handled.
+            Err(_) => Ok(self.selection(bus, path).await? == Some((start, end))),
+        }
+    }
+
+    /// Deletes the characters start..end.
+    pub async fn delete_text(
+        &self,
+        bus: &str,
+        path: &str,
+        start: i32,
+        end: i32,
+    ) -> zbus::Result<bool> {
+        self.call(bus, path, "org.a11y.atspi.EditableText", "DeleteText", &(start, end)).await
     }
 
     pub async fn set_text(&self, bus: &str, path: &str, text: &str) -> zbus::Result<bool> {

@@ -4,6 +4,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+use super::{Aim, WindowRef};
 use crate::desktop::atspi::AppInfo;
 use crate::desktop::x11::WindowInfo;
 use crate::desktop::{launch, Desktop, Error};
@@ -39,7 +40,11 @@ pub enum Got {
 /// The X window of an app's AT-SPI frame titled `title`: the same pid's window with that
 /// title, or, when the app has one titled frame and one window, that window (titles can lag
 /// each other). Untitled helper frames get none rather than a wrong one.
-fn x_window_of<'a>(title: &str, titles: &[&str], own: &[&'a WindowInfo]) -> Option<&'a WindowInfo> {
+pub(super) fn x_window_of<'a>(
+    title: &str,
+    titles: &[&str],
+    own: &[&'a WindowInfo],
+) -> Option<&'a WindowInfo> {
     if title.is_empty() {
         return None;
     }
@@ -154,6 +159,55 @@ impl Desktop {
             .collect())
     }
 
+    /// Waits until the app `pid` has a mapped window, then (unless `background`) makes it
+    /// the active one. Returns that window and whether it is active; `None` when no window
+    /// showed by `deadline`.
+    pub async fn present(
+        &self,
+        pid: u32,
+        background: bool,
+        deadline: Instant,
+    ) -> Result<Option<(WindowRef, bool)>, Error> {
+        loop {
+            let wins = self.windows().await?;
+            let own = wins.iter().filter(|w| w.pid == Some(pid) && !w.minimized);
+            if let Some(w) = own.max_by_key(|w| (w.active, w.stack)) {
+                if background {
+                    return Ok(Some((WindowRef::of(w), w.active)));
+                }
+                return match self.raise(Aim::App(pid)).await {
+                    Ok(Some(g)) => Ok(Some((g.window, true))),
+                    Ok(None) => Ok(Some((WindowRef::of(w), w.active))),
+                    Err(Error::NotFocused { .. }) => Ok(Some((WindowRef::of(w), false))),
+                    Err(e) => Err(e),
+                };
+            }
+            let gone = !std::path::Path::new(&format!("/proc/{pid}")).exists();
+            if Instant::now() >= deadline || gone {
+                return Ok(None);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Waits until the app `pid` is on the accessibility bus with a top-level window, or
+    /// `until`; returns it as last seen (without a window at the deadline), if on the bus.
+    pub async fn await_accessible_window(&self, pid: u32, until: Instant) -> Option<AppInfo> {
+        let mut seen = None;
+        loop {
+            if let Ok(a) = self.app(pid).await {
+                if !a.windows.is_empty() {
+                    return Some(a);
+                }
+                seen = Some(a);
+            }
+            if Instant::now() >= until {
+                return seen;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// Selects one app by `query`, or (with `launch`) starts it and waits for it on the bus.
     pub async fn get_app(
         &self,
@@ -248,6 +302,9 @@ mod tests {
             active: true,
             minimized: false,
             maximized: false,
+            transient_for: None,
+            modal: false,
+            stack: 0,
         }
     }
 

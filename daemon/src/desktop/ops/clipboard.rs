@@ -2,7 +2,9 @@
 
 use std::time::{Duration, Instant};
 
-use super::El;
+use ::atspi::Interface;
+
+use super::{describe, Aim, El};
 use crate::desktop::clipboard::Content;
 use crate::desktop::{keys, Desktop, Error};
 
@@ -53,64 +55,85 @@ impl Desktop {
         self.clipboard.served()
     }
 
-    /// Paste through the clipboard: save, write, focus, Ctrl+V, restore unless changed.
+    /// Paste through the clipboard: save, write, activate the target, focus, Ctrl+V, read
+    /// back, restore unless changed. With a ref the element must then hold its old text with
+    /// the selection (or the caret) replaced by `text`, else `ActionFailed` saying what it
+    /// holds; without one the app must at least have read the clipboard.
     pub async fn paste(
         &self,
         el: Option<&El>,
         text: &str,
         html: bool,
-        window: Option<&str>,
+        aim: Aim,
     ) -> Result<serde_json::Value, Error> {
-        if let (None, Some(w)) = (el, window) {
-            self.verify_active(w).await?;
-        }
         let content = if html {
             Content { text: Some(strip_tags(text)), html: Some(text.to_owned()) }
         } else {
             Content { text: Some(text.to_owned()), html: None }
         };
         let want = content.text.clone().unwrap_or_default();
+        let before = match el {
+            Some(el) if self.ifaces(el).await?.contains(Interface::Text) => {
+                Some(self.get_text(el).await?)
+            }
+            _ => None,
+        };
+        let aim = match el {
+            Some(el) => self.aim_at(el, aim).await,
+            None => aim,
+        };
+        let guard = self.raise(aim).await?;
+        let to = match &guard {
+            Some(g) => Some(g.window.clone()),
+            None => self.active_ref().await?,
+        };
         let act = async {
             if let Some(el) = el {
                 self.focus_element(el).await?;
+                if let Some(b) = &before {
+                    self.keep_selection(el, b).await;
+                }
+            }
+            if let Some(g) = &guard {
+                self.still_active(g, "nothing was pasted").await?;
             }
             let served_before = self.clipboard.served();
             self.xrun(|x| x.chord(&[keys::CONTROL_L], 'v' as u32)).await?;
             // The app reads the clipboard asynchronously: wait until the text shows up.
-            let mut verified = None;
-            if let Some(el) = el {
-                let deadline = Instant::now() + Duration::from_secs(3);
-                loop {
-                    if self.read_text(el).await.is_ok_and(|t| t.contains(&want)) {
-                        verified = Some(true);
-                        break;
-                    }
-                    if Instant::now() >= deadline {
-                        verified = Some(false);
-                        break;
-                    }
-                    tokio::time::sleep(Duration::from_millis(20)).await;
-                }
+            let mut value = None;
+            if let (Some(el), Some(b)) = (el, &before) {
+                value = Some(self.read_back(el, b, &want, "the paste").await?);
             } else {
-                // No element to read back: wait until the app has fetched our content from
+                // No text to read back: wait until the app has fetched our content from
                 // the selection (it asks the owner thread), so the restore cannot race it.
                 let deadline = Instant::now() + Duration::from_millis(1500);
                 while self.clipboard.served() == served_before && Instant::now() < deadline {
                     tokio::time::sleep(Duration::from_millis(5)).await;
                 }
+                if self.clipboard.served() == served_before {
+                    return Err(Error::Failed(format!(
+                        "nothing was pasted: {} never read the clipboard after Ctrl+V (no \
+                         text field has its focus?)",
+                        describe(to.as_ref())
+                    )));
+                }
             }
-            Ok::<_, Error>((verified, self.clipboard.served() > served_before))
+            Ok::<_, Error>((value, self.clipboard.served() > served_before))
         };
         let (result, restore) = self.with_clipboard(content, act).await?;
-        let (verified, consumed) = result?;
+        let (value, consumed) = result?;
+        let changed = self.focus_after(guard.as_ref()).await;
         Ok(serde_json::json!({
             "pasted": true,
-            "verified": verified,
+            "verified": value.is_some().then_some(true),
+            "value": value,
             "read_by_app": consumed,
             "clipboard_restored": restore.restored,
             "clipboard_changed_meanwhile": restore.changed_meanwhile,
             "via": "clipboard+xtest",
             "actual_dispatch": "foreground",
+            "delivered_to": to,
+            "focus_changed": changed,
         }))
     }
 }

@@ -3,7 +3,7 @@
 
 use ::atspi::{Interface, State};
 
-use super::{what, Acted, Dispatch, El};
+use super::{what, Acted, Aim, Dispatch, El};
 use crate::desktop::atspi::{self, AppInfo};
 use crate::desktop::{Desktop, Error};
 
@@ -80,6 +80,7 @@ impl Desktop {
         button: u8,
         count: u8,
         dispatch: Dispatch,
+        aim: Aim,
     ) -> Result<Acted, Error> {
         let plain = button == 1 && count == 1;
         if plain && dispatch != Dispatch::Foreground {
@@ -112,14 +113,42 @@ impl Desktop {
                 available: self.actions_of(el).await.unwrap_or_default(),
             });
         }
+        let aim = self.aim_at(el, aim).await;
+        // Raise first: a GTK 4 box is placed from its window, which activation may move.
+        let guard = self.raise(aim).await?;
         let (x, y) = self.center(el).await?;
-        self.xrun(move |xx| xx.click(x, y, button, count)).await?;
-        Ok(Acted::real("xtest", Some((x, y))))
+        self.press_at(guard, x, y, button, count).await
     }
 
-    pub async fn click_at(&self, x: i32, y: i32, button: u8, count: u8) -> Result<Acted, Error> {
+    pub async fn click_at(
+        &self,
+        x: i32,
+        y: i32,
+        button: u8,
+        count: u8,
+        aim: Aim,
+    ) -> Result<Acted, Error> {
+        let guard = self.raise(aim).await?;
+        self.press_at(guard, x, y, button, count).await
+    }
+
+    /// Clicks at (x, y): on the target's window (`NotFocused` when the point is on another),
+    /// or, with no target, on whatever is there, which the result names.
+    async fn press_at(
+        &self,
+        guard: Option<super::Guard>,
+        x: i32,
+        y: i32,
+        button: u8,
+        count: u8,
+    ) -> Result<Acted, Error> {
+        let to = match &guard {
+            Some(g) => Some(self.check_point(g, x, y).await?),
+            None => self.window_at(x, y).await?,
+        };
         self.xrun(move |xx| xx.click(x, y, button, count)).await?;
-        Ok(Acted::real("xtest", Some((x, y))))
+        let changed = self.focus_after(guard.as_ref()).await;
+        Ok(Acted::real("xtest", Some((x, y))).landed(to, changed))
     }
 
     pub(super) async fn ifaces(&self, el: &El) -> Result<::atspi::InterfaceSet, Error> {

@@ -8,6 +8,7 @@ use ::atspi::State;
 
 use super::{what, El};
 use crate::desktop::atspi::{A11y, AppInfo, Cut, Elem, WalkOptions, Walked, ROOT};
+use crate::desktop::x11::WindowInfo;
 use crate::desktop::{Desktop, Error};
 use crate::registry::snapshots::Node;
 
@@ -98,6 +99,45 @@ pub fn nodes(elems: &[Elem]) -> Vec<Node> {
         .collect()
 }
 
+/// States as the window manager sees them: a frame is `active` only when its X window is
+/// the active window, and nothing in an inactive frame is `active` or `focused` (toolkits
+/// keep both on a window that lost, or never got, the focus).
+fn ewmh_states(a11y: &A11y, app: &AppInfo, wins: &[WindowInfo], elems: &[Elem]) -> Vec<Elem> {
+    let own: Vec<&WindowInfo> = wins.iter().filter(|w| w.pid == Some(app.pid)).collect();
+    let app_active = own.iter().any(|w| w.active);
+    let titles: Vec<&str> = app.windows.iter().map(|w| w.0.as_str()).collect();
+    let frames: Vec<(String, bool)> = app
+        .windows
+        .iter()
+        .map(|(title, _, path, _)| {
+            let x = super::apps::x_window_of(title, &titles, &own);
+            (a11y.key(&app.bus, path), x.map_or(app_active && own.len() == 1, |w| w.active))
+        })
+        .collect();
+    let words = State::Active | State::Focused;
+    let mut out = Vec::with_capacity(elems.len());
+    // (depth of the frame being walked, whether it is active)
+    let mut frame: Option<(u16, bool)> = None;
+    for e in elems.iter() {
+        let mut e = e.clone();
+        if frame.is_some_and(|(d, _)| e.depth <= d) {
+            frame = None;
+        }
+        if let Some((_, active)) = frames.iter().find(|(k, _)| *k == e.key) {
+            frame = Some((e.depth, *active));
+            if *active {
+                e.states.insert(State::Active);
+            } else {
+                e.states.remove(State::Active);
+            }
+        } else if !frame.map_or(app_active, |(_, active)| active) {
+            e.states.remove(words);
+        }
+        out.push(e);
+    }
+    out
+}
+
 impl Desktop {
     fn walk_options(&self, max_depth: u16) -> WalkOptions {
         WalkOptions {
@@ -167,7 +207,10 @@ impl Desktop {
             (Some(el), _) if walked.elems.is_empty() => Err(Error::Gone { what: what(el) }),
             _ => Ok(Observed {
                 warnings: warnings(&walked, std::slice::from_ref(&app), &a11y),
-                elems: walked.elems,
+                elems: match self.windows().await {
+                    Ok(wins) => Arc::new(ewmh_states(&a11y, &app, &wins, &walked.elems)),
+                    Err(_) => walked.elems,
+                },
             }),
         }
     }
@@ -182,7 +225,12 @@ impl Desktop {
             futures::future::join_all(apps.iter().map(|a| a11y.walk(&a.bus, ROOT, opts))).await;
         a11y.check_open()?;
         let warnings = walks.iter().flat_map(|w| warnings(w, &apps, &a11y)).collect();
-        let elems = walks.iter().flat_map(|w| w.elems.iter().cloned()).collect::<Vec<_>>();
+        let wins = self.windows().await.unwrap_or_default();
+        let elems = apps
+            .iter()
+            .zip(&walks)
+            .flat_map(|(app, w)| ewmh_states(&a11y, app, &wins, &w.elems))
+            .collect::<Vec<_>>();
         Ok(Observed { elems: Arc::new(elems), warnings })
     }
 }

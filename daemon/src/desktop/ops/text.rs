@@ -1,9 +1,11 @@
 //! Text and values: typing, filling, setting a value, reading text and selecting within it.
 
+use std::time::{Duration, Instant};
+
 use ::atspi::Interface;
 use serde::Serialize;
 
-use super::{what, Acted, Dispatch, El};
+use super::{what, Acted, Aim, Dispatch, El, Guard};
 use crate::desktop::{keys, Desktop, Error};
 
 /// An element's text with its caret and selection (character offsets).
@@ -15,58 +17,217 @@ pub struct TextState {
     pub selection: Option<(i32, i32)>,
 }
 
+impl TextState {
+    /// The text after `insert` replaces the selection (or goes in at the caret); `None` when
+    /// neither is known.
+    pub fn after_insert(&self, insert: &str) -> Option<String> {
+        let chars: Vec<char> = self.text.chars().collect();
+        let n = chars.len() as i32;
+        let (s, e) = match (self.selection, self.caret) {
+            (Some((s, e)), _) if s < e => (s, e),
+            (_, Some(c)) if c >= 0 => (c, c),
+            _ => return None,
+        };
+        let (s, e) = (s.clamp(0, n) as usize, e.clamp(0, n) as usize);
+        let mut out: String = chars[..s].iter().collect();
+        out.push_str(insert);
+        out.extend(&chars[e..]);
+        Some(out)
+    }
+
+    fn has_selection(&self) -> bool {
+        self.selection.is_some_and(|(s, e)| s < e)
+    }
+}
+
+/// How long a read-back waits for real input to show in the element's text.
+const READ_BACK: Duration = Duration::from_secs(3);
+
 impl Desktop {
     pub async fn type_text(
         &self,
         el: Option<&El>,
         text: &str,
         dispatch: Dispatch,
-        window: Option<&str>,
+        aim: Aim,
     ) -> Result<Acted, Error> {
-        if let Some(w) = window {
-            if el.is_none() || dispatch == Dispatch::Foreground {
-                self.verify_active(w).await?;
+        let Some(el) = el else {
+            if dispatch == Dispatch::Background {
+                return Err(Error::Unsupported {
+                    action: "type".into(),
+                    reason: "typing into the focused widget is keyboard input; give a ref for dispatch background".into(),
+                    available: vec![],
+                });
             }
+            let guard = self.raise(aim).await?;
+            let to = match &guard {
+                Some(g) => Some(g.window.clone()),
+                None => self.active_ref().await?,
+            };
+            self.type_guarded(text, guard.as_ref()).await?;
+            let changed = self.focus_after(guard.as_ref()).await;
+            return Ok(Acted::real("xtest", None).landed(to, changed));
+        };
+        let ifaces = self.ifaces(el).await?;
+        if ifaces.contains(Interface::EditableText) && dispatch != Dispatch::Foreground {
+            return self.insert_over_selection(el, text).await;
         }
-        if let Some(el) = el {
-            let ifaces = self.ifaces(el).await?;
-            if ifaces.contains(Interface::EditableText) && dispatch != Dispatch::Foreground {
-                let (bus, path) = self.parts(el)?;
-                let caret = self.a11y()?.caret(bus, path).await.unwrap_or(-1);
-                let caret = if caret < 0 {
-                    self.read_text(el).await?.chars().count() as i32
-                } else {
-                    caret
-                };
-                let ok = self
-                    .a11y()?
-                    .insert_text(bus, path, caret, text)
+        if dispatch == Dispatch::Background {
+            return Err(self.not_editable(el).await);
+        }
+        let before =
+            if ifaces.contains(Interface::Text) { Some(self.get_text(el).await?) } else { None };
+        let guard = self.raise(self.aim_at(el, aim).await).await?;
+        self.focus_element(el).await?;
+        if let Some(b) = &before {
+            self.keep_selection(el, b).await;
+        }
+        let to = match &guard {
+            Some(g) => Some(g.window.clone()),
+            None => self.active_ref().await?,
+        };
+        self.type_guarded(text, guard.as_ref()).await?;
+        let mut a = Acted::real("xtest", None);
+        if let Some(b) = &before {
+            a.value = Some(self.read_back(el, b, text, "typing").await?);
+        }
+        let changed = self.focus_after(guard.as_ref()).await;
+        Ok(a.landed(to, changed))
+    }
+
+    /// Types through XTest; with a guard, stops when the focus leaves the target
+    /// (`NotFocused` saying how much went out).
+    async fn type_guarded(&self, text: &str, guard: Option<&Guard>) -> Result<(), Error> {
+        let allowed = guard.map(|g| g.allowed.clone());
+        let t = text.to_owned();
+        let typed = self.xrun(move |x| x.type_into(&t, allowed.as_ref())).await?;
+        let total = text.chars().count();
+        match guard {
+            Some(g) if typed < total => {
+                self.still_active(
+                    g,
+                    &format!("{typed} of {total} characters went to it, the rest was not typed"),
+                )
+                .await?;
+                Err(Error::Failed(format!("typed {typed} of {total} characters")))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Puts back the selection (or caret) `before` had, when focusing the element moved it
+    /// (a GTK entry selects everything when it takes the focus; a window taking the focus may
+    /// reset it a moment later), until it reads back the same twice in a row, 60 ms apart.
+    pub(super) async fn keep_selection(&self, el: &El, before: &TextState) {
+        let Ok((bus, path)) = self.parts(el) else { return };
+        let Ok(a11y) = self.a11y() else { return };
+        let want_sel = before.selection.filter(|_| before.has_selection());
+        let want_caret = before.caret.filter(|c| *c >= 0);
+        if want_sel.is_none() && want_caret.is_none() {
+            return;
+        }
+        let mut steady = 0;
+        for _ in 0..10 {
+            let now = self.get_text(el).await.ok();
+            let kept = match (want_sel, &now) {
+                (Some(sel), Some(n)) => n.selection == Some(sel),
+                (None, Some(n)) => !n.has_selection() && n.caret == want_caret,
+                _ => false,
+            };
+            if kept {
+                steady += 1;
+                if steady == 2 {
+                    return;
+                }
+            } else {
+                steady = 0;
+                match (want_sel, want_caret) {
+                    (Some((s, e)), _) => {
+                        let _ = a11y.select(bus, path, s, e).await;
+                    }
+                    (None, Some(c)) => {
+                        let _ = a11y.set_caret(bus, path, c).await;
+                    }
+                    _ => {}
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(60)).await;
+        }
+    }
+
+    /// Waits until the element holds what `input` over `before` makes; `ActionFailed`
+    /// saying what it holds instead at the deadline. Returns the text.
+    pub(super) async fn read_back(
+        &self,
+        el: &El,
+        before: &TextState,
+        input: &str,
+        what_ran: &str,
+    ) -> Result<String, Error> {
+        let want = before.after_insert(input);
+        let deadline = Instant::now() + READ_BACK;
+        loop {
+            let now = self.read_text(el).await?;
+            let ok = match &want {
+                Some(w) => &now == w,
+                // Neither caret nor selection known: the text grew by the input.
+                None => {
+                    now.contains(input)
+                        && now.chars().count() == before.length + input.chars().count()
+                }
+            };
+            if ok {
+                return Ok(now);
+            }
+            if Instant::now() >= deadline {
+                let expected = want.map_or_else(
+                    || format!("{input:?} added to {:?}", before.text),
+                    |w| format!("{w:?}"),
+                );
+                return Err(Error::Failed(format!(
+                    "{what_ran} did not land as asked: {} holds {now:?}, not {expected}{}",
+                    self.describe(el).await,
+                    if before.has_selection() { " (the selection replaced)" } else { "" },
+                )));
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Inserts through EditableText at the caret, replacing the selection if there is one,
+    /// and reads the text back.
+    async fn insert_over_selection(&self, el: &El, text: &str) -> Result<Acted, Error> {
+        let (bus, path) = self.parts(el)?;
+        let mut before = self.get_text(el).await?;
+        if before.caret.is_none_or(|c| c < 0) && !before.has_selection() {
+            before.caret = Some(before.length as i32);
+        }
+        let a11y = self.a11y()?;
+        let at = match before.selection {
+            Some((s, e)) if s < e => {
+                let ok = a11y
+                    .delete_text(bus, path, s, e)
                     .await
                     .map_err(|e| Error::call(what(el), e))?;
                 if !ok {
                     return Err(Error::Failed(format!(
-                        "{} refused the text",
+                        "{} refused to delete its selection {s}..{e}; nothing was typed",
                         self.describe(el).await
                     )));
                 }
-                let _ =
-                    self.a11y()?.set_caret(bus, path, caret + text.chars().count() as i32).await;
-                return Ok(Acted::semantic("accessibility:insert_text"));
+                s
             }
-            if dispatch == Dispatch::Background {
-                return Err(self.not_editable(el).await);
-            }
-            self.focus_element(el).await?;
-        } else if dispatch == Dispatch::Background {
-            return Err(Error::Unsupported {
-                action: "type".into(),
-                reason: "typing into the focused widget is keyboard input; give a ref for dispatch background".into(),
-                available: vec![],
-            });
+            _ => before.caret.unwrap_or(0),
+        };
+        let ok =
+            a11y.insert_text(bus, path, at, text).await.map_err(|e| Error::call(what(el), e))?;
+        if !ok {
+            return Err(Error::Failed(format!("{} refused the text", self.describe(el).await)));
         }
-        let t = text.to_owned();
-        self.xrun(move |x| x.type_text(&t)).await?;
-        Ok(Acted::real("xtest", None))
+        let _ = a11y.set_caret(bus, path, at + text.chars().count() as i32).await;
+        let mut a = Acted::semantic("accessibility:insert_text");
+        a.value = Some(self.read_back(el, &before, text, "typing").await?);
+        Ok(a)
     }
 
     pub async fn fill(
@@ -74,6 +235,7 @@ impl Desktop {
         el: Option<&El>,
         text: &str,
         dispatch: Dispatch,
+        aim: Aim,
     ) -> Result<Acted, Error> {
         if let Some(el) = el {
             let ifaces = self.ifaces(el).await?;
@@ -97,7 +259,6 @@ impl Desktop {
             if dispatch == Dispatch::Background || !ifaces.contains(Interface::Text) {
                 return Err(self.not_editable(el).await);
             }
-            self.focus_element(el).await?;
         } else if dispatch == Dispatch::Background {
             return Err(Error::Unsupported {
                 action: "fill".into(),
@@ -105,21 +266,33 @@ impl Desktop {
                 available: vec![],
             });
         }
-        let t = text.to_owned();
+        let aim = match el {
+            Some(el) => self.aim_at(el, aim).await,
+            None => aim,
+        };
+        let guard = self.raise(aim).await?;
+        if let Some(el) = el {
+            self.focus_element(el).await?;
+        }
+        let to = match &guard {
+            Some(g) => Some(g.window.clone()),
+            None => self.active_ref().await?,
+        };
+        if let Some(g) = &guard {
+            self.still_active(g, "nothing was typed").await?;
+        }
         self.xrun(move |x| {
             x.chord(&[keys::CONTROL_L], 'a' as u32)?;
-            x.chord(&[], 0xffff)?;
-            if !t.is_empty() {
-                x.type_text(&t)?;
-            }
-            Ok(())
+            x.chord(&[], 0xffff)
         })
         .await?;
+        self.type_guarded(text, guard.as_ref()).await?;
         let mut a = Acted::real("xtest", None);
         if let Some(el) = el {
             a.value = self.read_text(el).await.ok();
         }
-        Ok(a)
+        let changed = self.focus_after(guard.as_ref()).await;
+        Ok(a.landed(to, changed))
     }
 
     pub async fn set_value(
@@ -140,6 +313,7 @@ impl Desktop {
                     } else {
                         Dispatch::Background
                     },
+                    Aim::Free,
                 )
                 .await;
         }
@@ -254,7 +428,28 @@ fn occurrences(haystack: &str, needle: &str) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::occurrences;
+    use super::{occurrences, TextState};
+
+    #[test]
+    fn input_replaces_the_selection_or_goes_in_at_the_caret() {
+        let state = |sel: Option<(i32, i32)>, caret: Option<i32>| TextState {
+            text: "11+22+33".into(),
+            length: 8,
+            caret,
+            selection: sel,
+        };
+        assert_eq!(state(Some((3, 5)), Some(5)).after_insert("45").as_deref(), Some("11+45+33"));
+        assert_eq!(state(Some((4, 4)), Some(8)).after_insert("!").as_deref(), Some("11+22+33!"));
+        assert_eq!(state(None, Some(0)).after_insert("9").as_deref(), Some("911+22+33"));
+        assert_eq!(state(None, Some(99)).after_insert("9").as_deref(), Some("11+22+339"));
+        assert_eq!(state(None, None).after_insert("9"), None);
+        assert_eq!(state(None, Some(-1)).after_insert("9"), None);
+        let wide =
+            TextState {
+                text: "设置🚀x".into(), length: 4, caret: None, selection: Some((2, 3))
+            };
+        assert_eq!(wide.after_insert("的").as_deref(), Some("设置的x"));
+    }
 
     #[test]
     fn overlapping_matches_count() {

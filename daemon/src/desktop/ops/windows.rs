@@ -6,19 +6,6 @@ use crate::desktop::x11::{self, Encoded, ImageFormat, WindowInfo, WindowOp};
 use crate::desktop::{Desktop, Error};
 
 impl Desktop {
-    /// Checks that `window` (an id from list_windows) is the active window.
-    pub async fn verify_active(&self, window: &str) -> Result<(), Error> {
-        let xid = x11::parse_window_id(window)
-            .ok_or_else(|| Error::NotFound { kind: "window", id: window.to_owned() })?;
-        let win = self.windows().await?.into_iter().find(|w| w.xid == xid);
-        match win {
-            None => Err(Error::NotFound { kind: "window", id: window.to_owned() }),
-            // A minimized window can still be _NET_ACTIVE_WINDOW; it takes no keys.
-            Some(w) if w.active && !w.minimized => Ok(()),
-            Some(_) => Err(Error::NotFocused(window.to_owned())),
-        }
-    }
-
     pub async fn focus_window(&self, window: &str) -> Result<bool, Error> {
         let xid = x11::parse_window_id(window)
             .ok_or_else(|| Error::NotFound { kind: "window", id: window.to_owned() })?;

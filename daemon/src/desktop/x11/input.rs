@@ -11,7 +11,7 @@ use x11rb::protocol::xproto::ConnectionExt as _;
 use x11rb::protocol::xtest::ConnectionExt as _;
 use x11rb::rust_connection::RustConnection;
 
-use super::{x_err, X};
+use super::{x_err, Allowed, X};
 use crate::desktop::keys::{char_keysym, SHIFT_L};
 use crate::desktop::Error;
 
@@ -158,12 +158,22 @@ impl X {
     /// client has read the map that binds it (or [`BIND_DEADLINE`] passed); its keycodes are
     /// rebound or released only once the focused client has read that map ([`X::remap`]).
     pub fn type_text(&self, text: &str) -> Result<(), Error> {
+        self.type_into(text, None).map(|_| ())
+    }
+
+    /// [`X::type_text`], checking before each character that the active window is one
+    /// `allowed` names; stops at the first that is not. Returns how many characters went out.
+    pub fn type_into(&self, text: &str, allowed: Option<&Allowed>) -> Result<usize, Error> {
         let conn = self.lock();
         let shift = find(&conn, SHIFT_L)?.map(|(c, _)| c);
         let chars: Vec<char> = text.chars().collect();
         let mut bound: Vec<(u32, u8)> = Vec::new();
         let mut result = Ok(());
+        let mut typed = 0;
         for (i, c) in chars.iter().enumerate() {
+            if allowed.is_some_and(|a| !self.active_in(&conn, a).0) {
+                break;
+            }
             let ks = char_keysym(*c);
             let step = (|| -> Result<(), Error> {
                 let (code, needs_shift) = match find(&conn, ks)? {
@@ -200,6 +210,7 @@ impl X {
                 result = Err(e);
                 break;
             }
+            typed += 1;
         }
         for (_, code) in bound {
             if let Err(e) = self.remap(&conn, code, 0) {
@@ -207,7 +218,7 @@ impl X {
             }
         }
         let _ = Self::sync(&conn);
-        result
+        result.map(|()| typed)
     }
 
     /// Binds the next distinct unmapped keysyms of `rest` to the spare keycodes (rebinding

@@ -16,7 +16,7 @@ use x11rb::rust_connection::RustConnection;
 
 pub use capture::{Encoded, ImageFormat};
 pub use watch::{start as start_watch, Damage, Rect, RootChange};
-pub use windows::{parse_window_id, window_id, Frame, WindowInfo, WindowOp};
+pub use windows::{parse_window_id, window_id, Allowed, Frame, WindowInfo, WindowOp};
 
 use super::Error;
 
@@ -24,6 +24,7 @@ use super::Error;
 #[derive(Debug, Clone, Copy)]
 struct Atoms {
     client_list: Atom,
+    client_list_stacking: Atom,
     active_window: Atom,
     wm_pid: Atom,
     wm_name: Atom,
@@ -32,6 +33,7 @@ struct Atoms {
     state_hidden: Atom,
     state_max_vert: Atom,
     state_max_horz: Atom,
+    state_modal: Atom,
     frame_extents: Atom,
     close_window: Atom,
     moveresize: Atom,
@@ -74,6 +76,7 @@ impl X {
         };
         let atoms = Atoms {
             client_list: intern("_NET_CLIENT_LIST")?,
+            client_list_stacking: intern("_NET_CLIENT_LIST_STACKING")?,
             active_window: intern("_NET_ACTIVE_WINDOW")?,
             wm_pid: intern("_NET_WM_PID")?,
             wm_name: intern("_NET_WM_NAME")?,
@@ -82,6 +85,7 @@ impl X {
             state_hidden: intern("_NET_WM_STATE_HIDDEN")?,
             state_max_vert: intern("_NET_WM_STATE_MAXIMIZED_VERT")?,
             state_max_horz: intern("_NET_WM_STATE_MAXIMIZED_HORZ")?,
+            state_modal: intern("_NET_WM_STATE_MODAL")?,
             frame_extents: intern("_NET_FRAME_EXTENTS")?,
             close_window: intern("_NET_CLOSE_WINDOW")?,
             moveresize: intern("_NET_MOVERESIZE_WINDOW")?,

@@ -35,6 +35,21 @@ pub struct WindowInfo {
     pub active: bool,
     pub minimized: bool,
     pub maximized: bool,
+    /// WM_TRANSIENT_FOR: the window this one is a dialog of.
+    #[serde(skip)]
+    pub transient_for: Option<u32>,
+    #[serde(skip)]
+    pub modal: bool,
+    /// Place in the window manager's stacking order (higher is nearer the top).
+    #[serde(skip)]
+    pub stack: usize,
+}
+
+/// The windows an input may land in: these windows, or any window of this pid.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Allowed {
+    pub xids: Vec<u32>,
+    pub pid: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,6 +109,7 @@ impl X {
         // Property reads below treat failures as "unset"; a lost display must be an error.
         conn.get_input_focus().map_err(x_err)?.reply().map_err(x_err)?;
         let active = self.cardinals(&conn, self.root, self.atoms.active_window).first().copied();
+        let stacking = self.cardinals(&conn, self.root, self.atoms.client_list_stacking);
         let mut out = Vec::new();
         for w in self.cardinals(&conn, self.root, self.atoms.client_list) {
             let Ok(geo) = conn.get_geometry(w).map_err(x_err)?.reply() else { continue };
@@ -131,6 +147,13 @@ impl X {
                 minimized: states.contains(&self.atoms.state_hidden),
                 maximized: states.contains(&self.atoms.state_max_vert)
                     && states.contains(&self.atoms.state_max_horz),
+                transient_for: self
+                    .cardinals(&conn, w, u32::from(AtomEnum::WM_TRANSIENT_FOR))
+                    .first()
+                    .copied()
+                    .filter(|t| *t != 0 && *t != self.root),
+                modal: states.contains(&self.atoms.state_modal),
+                stack: stacking.iter().position(|s| *s == w).unwrap_or(0),
             });
         }
         Ok(out)
@@ -155,19 +178,60 @@ impl X {
         Ok(())
     }
 
+    /// Whether the active window is one `allowed` names (by id or by `_NET_WM_PID`), read
+    /// on `conn`; and which window that is.
+    pub(super) fn active_in(
+        &self,
+        conn: &RustConnection,
+        allowed: &Allowed,
+    ) -> (bool, Option<u32>) {
+        let active = self
+            .cardinals(conn, self.root, self.atoms.active_window)
+            .first()
+            .copied()
+            .filter(|w| *w != 0);
+        let Some(w) = active else { return (false, None) };
+        if allowed.xids.contains(&w) {
+            return (true, active);
+        }
+        let pid = self.cardinals(conn, w, self.atoms.wm_pid).first().copied();
+        (allowed.pid.is_some() && pid == allowed.pid, active)
+    }
+
+    /// [`X::active_in`] on the shared connection.
+    pub fn active_allowed(&self, allowed: &Allowed) -> (bool, Option<u32>) {
+        let conn = self.lock();
+        self.active_in(&conn, allowed)
+    }
+
     /// Asks the window manager to activate `w`, then polls until it is active or `wait` passes.
     pub fn activate(&self, w: u32, wait: Duration) -> Result<bool, Error> {
+        let only = Allowed { xids: vec![w], pid: None };
+        Ok(self.activate_into(w, &only, wait)?.0)
+    }
+
+    /// Asks the window manager to activate `w` (EWMH `_NET_ACTIVE_WINDOW` from a pager, which
+    /// openbox honours without focus-stealing checks) and polls until a window `allowed` names is active (`w`'s own
+    /// dialog may take the focus instead), or `wait` passes. Returns whether it did and the
+    /// window active at the end.
+    pub fn activate_into(
+        &self,
+        w: u32,
+        allowed: &Allowed,
+        wait: Duration,
+    ) -> Result<(bool, Option<u32>), Error> {
         {
             let conn = self.lock();
             self.client_message(&conn, w, self.atoms.active_window, [2, 0, 0, 0, 0])?;
         }
         let deadline = Instant::now() + wait;
         loop {
-            if self.active_window() == Some(w) {
-                return Ok(true);
+            let (ok, now) = self.active_allowed(allowed);
+            if ok {
+                return Ok((true, now));
             }
             if Instant::now() >= deadline {
-                return Ok(false);
+                return Ok((false, now));
             }
             std::thread::sleep(Duration::from_millis(10));
         }

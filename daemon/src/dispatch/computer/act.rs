@@ -22,12 +22,12 @@ pub(super) fn click(ctx: Ctx, call: Checked) -> Fut {
         let b = button(&a);
         let dispatch = Dispatch::parse(s(&a, "dispatch"));
         let r = match element(&ctx, &t, &a, "ref")? {
-            Some(el) => d.click(&el, b, count, dispatch).await?,
+            Some(el) => d.click(&el, b, count, dispatch, t.aim(&a, "ref")).await?,
             None => {
                 let (x, y) = point(&d, &a, "x", "y", "nx", "ny").ok_or_else(|| {
                     DaemonError::ActionFailed("click needs a ref or a point".into())
                 })?;
-                d.click_at(x, y, b, count).await?
+                d.click_at(x, y, b, count, t.aim(&a, "ref")).await?
             }
         };
         Ok(acted(&t, r, json!({"button": s(&a, "button").unwrap_or("left"), "click_count": count})))
@@ -42,7 +42,7 @@ pub(super) fn type_text(ctx: Ctx, call: Checked) -> Fut {
         let el = element(&ctx, &t, &a, "ref")?;
         let text = s(&a, "text").unwrap_or_default();
         let r = d
-            .type_text(el.as_ref(), text, Dispatch::parse(s(&a, "dispatch")), s(&a, "window_id"))
+            .type_text(el.as_ref(), text, Dispatch::parse(s(&a, "dispatch")), t.aim(&a, "ref"))
             .await?;
         Ok(acted(&t, r, json!({"typed_chars": text.chars().count()})))
     })
@@ -54,16 +54,12 @@ pub(super) fn fill(ctx: Ctx, call: Checked) -> Fut {
         let a = call.args;
         let t = target(&ctx, &d, &a).await?;
         let el = element(&ctx, &t, &a, "ref")?;
-        if el.is_none() {
-            if let Some(w) = s(&a, "window_id") {
-                d.verify_active(w).await?;
-            }
-        }
         let r = d
             .fill(
                 el.as_ref(),
                 s(&a, "text").unwrap_or_default(),
                 Dispatch::parse(s(&a, "dispatch")),
+                t.aim(&a, "ref"),
             )
             .await?;
         Ok(acted(&t, r, json!({})))

@@ -13,9 +13,8 @@ pub(super) fn paste(ctx: Ctx, call: Checked) -> Fut {
         let t = target(&ctx, &d, &a).await?;
         let el = element(&ctx, &t, &a, "ref")?;
         let html = s(&a, "format") == Some("html");
-        let r = d
-            .paste(el.as_ref(), s(&a, "text").unwrap_or_default(), html, s(&a, "window_id"))
-            .await?;
+        let r =
+            d.paste(el.as_ref(), s(&a, "text").unwrap_or_default(), html, t.aim(&a, "ref")).await?;
         Ok(out(&t, r))
     })
 }

@@ -4,7 +4,7 @@ use glovebox_protocol::contract::Checked;
 use serde_json::{json, Value};
 
 use super::{acted, button, desktop, element, int, point, s, target, Fut};
-use crate::desktop::Acted;
+use crate::desktop::Aim;
 use crate::dispatch::Ctx;
 use crate::error::DaemonError;
 
@@ -14,10 +14,7 @@ pub(super) fn key(ctx: Ctx, call: Checked) -> Fut {
         let a = call.args;
         let t = target(&ctx, &d, &a).await?;
         let chord = s(&a, "key").unwrap_or_default();
-        if let Some(w) = s(&a, "window_id") {
-            d.verify_active(w).await?;
-        }
-        let r = d.key(chord).await?;
+        let r = d.key(chord, t.aim(&a, "ref")).await?;
         Ok(acted(&t, r, json!({"key": chord})))
     })
 }
@@ -47,14 +44,9 @@ pub(super) fn keydown(ctx: Ctx, call: Checked) -> Fut {
                 }
             }
         }
-        d.key_toggle(&chord, true).await?;
-        Ok(acted(&t, real_input(), json!({"held": held_keys(&ctx)})))
+        let r = d.key_toggle(&chord, true, t.aim(&a, "ref")).await?;
+        Ok(acted(&t, r, json!({"held": held_keys(&ctx)})))
     })
-}
-
-/// What keyboard and pointer actions report: real input through XTest.
-fn real_input() -> Acted {
-    Acted { via: "xtest".into(), actual_dispatch: "foreground", at: None, value: None }
 }
 
 /// The words of a chord as held-key names (`Control+Shift+T` -> Control, Shift, T).
@@ -76,13 +68,12 @@ pub(super) fn keyup(ctx: Ctx, call: Checked) -> Fut {
         let a = call.args;
         let t = target(&ctx, &d, &a).await?;
         let chord = s(&a, "key").unwrap_or_default().to_owned();
-        let r = d.key_toggle(&chord, false).await;
+        let r = d.key_toggle(&chord, false, Aim::Free).await;
         if let Ok(mut h) = ctx.session.held.lock() {
             let names = chord_words(&chord);
             h.desktop_keys.retain(|k| !names.iter().any(|n| n.eq_ignore_ascii_case(k)));
         }
-        r?;
-        Ok(acted(&t, real_input(), json!({"held": held_keys(&ctx)})))
+        Ok(acted(&t, r?, json!({"held": held_keys(&ctx)})))
     })
 }
 
@@ -91,12 +82,17 @@ pub(super) fn scroll(ctx: Ctx, call: Checked) -> Fut {
         let d = desktop(&ctx)?;
         let a = call.args;
         let t = target(&ctx, &d, &a).await?;
+        let aim = t.aim(&a, "ref");
         let (x, y) = match element(&ctx, &t, &a, "ref")? {
             Some(el) => d.center(&el).await?,
-            None => point(&d, &a, "x", "y", "nx", "ny").unwrap_or_else(|| {
-                let (w, h) = d.screen();
-                (i32::from(w) / 2, i32::from(h) / 2)
-            }),
+            None => match point(&d, &a, "x", "y", "nx", "ny") {
+                Some(p) => p,
+                // No point: the middle of the named target's window, else of the screen.
+                None => d.target_center(aim).await?.unwrap_or_else(|| {
+                    let (w, h) = d.screen();
+                    (i32::from(w) / 2, i32::from(h) / 2)
+                }),
+            },
         };
         let direction = s(&a, "direction").unwrap_or("down");
         let clicks = match (int(&a, "amount"), a.get("pages").and_then(Value::as_f64)) {
@@ -104,7 +100,7 @@ pub(super) fn scroll(ctx: Ctx, call: Checked) -> Fut {
             (None, Some(p)) => (p * 8.0).ceil() as u32,
             _ => 3,
         };
-        let r = d.scroll(x, y, direction, clicks).await?;
+        let r = d.scroll(x, y, direction, clicks, aim).await?;
         Ok(acted(&t, r, json!({"direction": direction, "wheel_clicks": clicks})))
     })
 }
@@ -121,7 +117,7 @@ pub(super) fn drag(ctx: Ctx, call: Checked) -> Fut {
             None => point(&d, &a, "to_x", "to_y", "to_nx", "to_ny")
                 .ok_or_else(|| DaemonError::ActionFailed("drag needs a drop point".into()))?,
         };
-        let r = d.drag(from, to, button(&a)).await?;
+        let r = d.drag(from, to, button(&a), t.aim(&a, "target_ref")).await?;
         Ok(acted(&t, r, json!({"from": {"x": from.0, "y": from.1}, "to": {"x": to.0, "y": to.1}})))
     })
 }
@@ -137,9 +133,7 @@ pub(super) fn mouse_move(ctx: Ctx, call: Checked) -> Fut {
         let t = target(&ctx, &d, &a).await?;
         let (x, y) = point(&d, &a, "x", "y", "nx", "ny")
             .ok_or_else(|| DaemonError::ActionFailed("mouse_move needs a point".into()))?;
-        d.mouse_move(x, y).await?;
-        let mut r = real_input();
-        r.at = Some(crate::desktop::ops_types::Point { x, y });
+        let r = d.mouse_move(x, y, t.aim(&a, "ref")).await?;
         Ok(acted(&t, r, json!({"buttons_held": held_buttons(&ctx)})))
     })
 }
@@ -164,15 +158,12 @@ fn mouse_updown(ctx: Ctx, call: Checked, down: bool) -> Fut {
                 h.desktop_buttons.insert(b);
             }
         }
-        let r = d.mouse_button(at, b, down).await;
-        if !down {
+        let r = d.mouse_button(at, b, down, if down { t.aim(&a, "ref") } else { Aim::Free }).await;
+        if !down || r.is_err() {
             if let Ok(mut h) = ctx.session.held.lock() {
                 h.desktop_buttons.remove(&b);
             }
         }
-        let (x, y) = r?;
-        let mut r = real_input();
-        r.at = Some(crate::desktop::ops_types::Point { x, y });
-        Ok(acted(&t, r, json!({"buttons_held": held_buttons(&ctx)})))
+        Ok(acted(&t, r?, json!({"buttons_held": held_buttons(&ctx)})))
     })
 }
