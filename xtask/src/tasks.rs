@@ -71,21 +71,20 @@ pub fn run(desktop: &str, extra: &[String]) -> anyhow::Result<()> {
 /// `cargo xtask ci`: lints (skipped with a warning where the tool is not installed), then test.
 pub fn ci(lint: bool) -> anyhow::Result<()> {
     if lint {
-        if has_cargo_tool("fmt") {
-            cargo(&["fmt", "--all", "--", "--check"])?;
-        } else {
-            eprintln!("xtask: warning: rustfmt not installed; skipping the format check");
+        // A missing tool fails CI with the remedy: skipped lints are not enforced lints.
+        for tool in ["fmt", "clippy"] {
+            anyhow::ensure!(
+                has_cargo_tool(tool),
+                "cargo {tool} is not installed; run `rustup component add {}`",
+                if tool == "fmt" { "rustfmt" } else { "clippy" }
+            );
         }
-        if has_cargo_tool("clippy") {
-            cargo(&["clippy", "--locked", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
-        } else {
-            eprintln!("xtask: warning: clippy not installed; skipping lints");
-        }
+        cargo(&["fmt", "--all", "--", "--check"])?;
+        cargo(&["clippy", "--locked", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
     }
     test(&[])
 }
 
-/// Runs the provision script; it returns at once when every package is installed.
 /// The PyPI packages the tests use (`tests/mcp/requirements.txt`), by name and version.
 fn test_packages() -> anyhow::Result<()> {
     let reqs = root().join("tests").join("mcp").join("requirements.txt");
@@ -94,6 +93,7 @@ fn test_packages() -> anyhow::Result<()> {
     status(&mut cmd)
 }
 
+/// Runs the provision script; it returns at once when every package is installed.
 fn provision() -> anyhow::Result<()> {
     let script = root().join("workspace-image").join("provision.sh");
     status(Command::new("bash").arg(script))
