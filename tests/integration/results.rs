@@ -115,9 +115,18 @@ async fn a_result_names_the_tabs_downloads_and_navigations_it_caused() {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
 
-    let listed = ok(&mut c, "browser.downloads", json!({})).await;
-    assert_eq!(listed["result"]["downloads"][0]["path"], path.as_str(), "{listed}");
-    assert_eq!(listed["result"]["downloads"][0]["state"], "completed", "{listed}");
+    // The list says completed once Chromium does (its event may follow the file by a moment).
+    let deadline = Instant::now() + DEADLINE;
+    loop {
+        let listed = ok(&mut c, "browser.downloads", json!({})).await;
+        assert_eq!(listed["result"]["downloads"][0]["path"], path.as_str(), "{listed}");
+        if listed["result"]["downloads"][0]["state"] == "completed" {
+            assert_eq!(listed["result"]["downloads"][0]["bytes"], 26, "{listed}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "never completed: {listed}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
 
     // A navigation the click caused is named.
     let r = ok(&mut c, "browser.click", json!({"selector": "#away", "tab_id": tab})).await;
