@@ -12,6 +12,7 @@ mod fuzz;
 mod handshake;
 mod http;
 mod limits;
+mod limits2;
 mod ops;
 mod props;
 mod results;
