@@ -98,7 +98,7 @@ pub struct Daemon {
     /// The accepted tokens now (the config's, or the token file's after a reload).
     tokens: std::sync::RwLock<Tokens>,
     /// Open connections, re-checked against the tokens on every reload.
-    pub live: crate::rpc::conn::Live,
+    pub(crate) live: crate::rpc::conn::Live,
 }
 
 impl Daemon {

@@ -187,7 +187,10 @@ async fn tokens_never_reach_the_log() {
     assert!(r.get("result").is_some(), "{r}");
     let mut h = Raw::connect(&d.url, Some(TOKEN)).await.expect("the header token works");
     h.hello(None).await;
-    assert_eq!(Raw::connect(&d.url, Some("wrong-token-0123456789abcdef0123456")).await.err(), Some(401));
+    assert_eq!(
+        Raw::connect(&d.url, Some("wrong-token-0123456789abcdef0123456")).await.err(),
+        Some(401)
+    );
     drop((c, h));
     let status = d.terminate(Duration::from_secs(15));
     assert!(status.success(), "{status}");

@@ -83,10 +83,12 @@ async fn approval_arguments_reach_approvers_and_admins_only() {
 
 #[tokio::test]
 async fn a_session_cannot_pile_up_approvals() {
-    let d = with_policy(json!([{"name": "ask-all-waits", "class": "any", "decision": "ask"}])).await;
+    let d =
+        with_policy(json!([{"name": "ask-all-waits", "class": "any", "decision": "ask"}])).await;
     let mut actor = d.actor().await;
     for i in 0..16 {
-        let r = actor.call("computer.wait", json!({"duration_ms": 1, "op_id": format!("p{i}")})).await;
+        let r =
+            actor.call("computer.wait", json!({"duration_ms": 1, "op_id": format!("p{i}")})).await;
         assert_eq!(code(&r), "APPROVAL_REQUIRED", "{i}: {r}");
     }
     let r = actor.call("computer.wait", json!({"duration_ms": 1, "op_id": "p16"})).await;
@@ -95,7 +97,11 @@ async fn a_session_cannot_pile_up_approvals() {
     assert_eq!(r["error"]["data"]["details"]["max"], 16, "{r}");
     let mut approver = connect(&d, APPROVER).await;
     let listed = approver.call("approval.list", json!({})).await;
-    assert_eq!(listed["result"]["approvals"].as_array().map(Vec::len), Some(16), "nothing more was parked");
+    assert_eq!(
+        listed["result"]["approvals"].as_array().map(Vec::len),
+        Some(16),
+        "nothing more was parked"
+    );
     d.stop().await;
 }
 
@@ -154,10 +160,13 @@ async fn page_results_are_bounded_inside_the_page() {
     assert!(after < 200 * 1024, "the test process (daemon in it) stays under 200 MiB: {after} KiB");
     assert!(after.saturating_sub(before) < 64 * 1024, "RSS grew {before} -> {after} KiB");
     // An object is cut by its JSON text; a small value is untouched.
-    let obj = c
-        .call("browser.evaluate", json!({"script": "({a: 'y'.repeat(2 * 1024 * 1024)})"}))
-        .await;
-    assert_eq!(obj["result"]["result"]["as_json_text"], true, "{}", obj["result"]["result"]["total_chars"]);
+    let obj =
+        c.call("browser.evaluate", json!({"script": "({a: 'y'.repeat(2 * 1024 * 1024)})"})).await;
+    assert_eq!(
+        obj["result"]["result"]["as_json_text"], true,
+        "{}",
+        obj["result"]["result"]["total_chars"]
+    );
     let small = c.call("browser.evaluate", json!({"script": "({a: [1, 2]})"})).await;
     assert_eq!(small["result"]["result"], json!({"value": {"a": [1, 2]}}), "{small}");
     let undef = c.call("browser.evaluate", json!({"script": "undefined"})).await;
@@ -184,7 +193,10 @@ async fn a_huge_full_page_screenshot_is_clamped_and_chromium_lives() {
     assert!(nav.get("result").is_some(), "{nav}");
     let t = Instant::now();
     let shot = c
-        .call("browser.screenshot", json!({"full_page": true, "format": "jpeg", "timeout_ms": 60000}))
+        .call(
+            "browser.screenshot",
+            json!({"full_page": true, "format": "jpeg", "timeout_ms": 60000}),
+        )
         .await;
     let shot_ms = t.elapsed().as_millis();
     let r = &shot["result"]["result"];
@@ -195,7 +207,10 @@ async fn a_huge_full_page_screenshot_is_clamped_and_chromium_lives() {
     assert_eq!(r["truncated"]["page_width"], 100_000.0, "{}", r["truncated"]);
     // Chromium is alive: the next call works.
     let url = c.call("browser.get_url", json!({})).await;
-    assert!(url["result"]["result"]["url"].as_str().is_some_and(|u| u.ends_with("wide.html")), "{url}");
+    assert!(
+        url["result"]["result"]["url"].as_str().is_some_and(|u| u.ends_with("wide.html")),
+        "{url}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -204,7 +219,9 @@ async fn annotation_draws_at_most_500_labels_and_says_how_many_are_left_out() {
     let mut c = env.daemon.actor().await;
     let nav = c.call("browser.navigate", json!({"url": env.site.url("many.html")})).await;
     assert!(nav.get("result").is_some(), "{nav}");
-    let n = c.call("browser.evaluate", json!({"script": "document.querySelectorAll('button').length"})).await;
+    let n = c
+        .call("browser.evaluate", json!({"script": "document.querySelectorAll('button').length"}))
+        .await;
     assert_eq!(n["result"]["result"]["value"], 600, "{n}");
     let ann = c.call("browser.screenshot_annotate", json!({"timeout_ms": 60000})).await;
     let r = &ann["result"]["result"];

@@ -69,10 +69,13 @@ fn bound_here(v: Value, max: usize) -> Value {
     if total <= max {
         return json!({"value": v});
     }
-    let cut: String = text.chars().scan(0usize, |n, c| {
-        *n += c.len_utf16();
-        (*n <= max).then_some(c)
-    }).collect();
+    let cut: String = text
+        .chars()
+        .scan(0usize, |n, c| {
+            *n += c.len_utf16();
+            (*n <= max).then_some(c)
+        })
+        .collect();
     let mut out = json!({"value": cut, "truncated": true, "total_chars": total});
     if !v.is_string() {
         out["as_json_text"] = json!(true);

@@ -205,8 +205,11 @@ mod tests {
         std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o755)).expect("chmod");
         let _ = std::fs::remove_file(bin.join("x-term-alt"));
         std::os::unix::fs::symlink(&real, bin.join("x-term-alt")).expect("symlink");
-        std::fs::write(apps.join("vendor-realterm.desktop"), "[Desktop Entry]\nName=RealTerm\nExec=realterm -e\n")
-            .expect("entry");
+        std::fs::write(
+            apps.join("vendor-realterm.desktop"),
+            "[Desktop Entry]\nName=RealTerm\nExec=realterm -e\n",
+        )
+        .expect("entry");
         let env = vec![
             ("PATH".to_owned(), bin.display().to_string()),
             ("XDG_DATA_DIRS".to_owned(), dir.join("share").display().to_string()),

@@ -292,8 +292,12 @@ fn approve(
     fingerprint: &str,
 ) -> Result<(), DaemonError> {
     let resolved = resolve_for_policy(daemon, checked);
-    let decision =
-        daemon.config.policy.decide_resolved(checked.tool, checked.action, &checked.args, &resolved);
+    let decision = daemon.config.policy.decide_resolved(
+        checked.tool,
+        checked.action,
+        &checked.args,
+        &resolved,
+    );
     let rule = decision.rule.unwrap_or_default();
     match decision.verdict {
         Verdict::Allow => Ok(()),

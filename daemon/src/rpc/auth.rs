@@ -248,10 +248,11 @@ mod tests {
         let token = std::fs::read_to_string(&path).expect("read").trim().to_owned();
         assert_eq!(token.len(), 64);
         assert_eq!(made.role_of(&token), Some(Role::Actor));
-        std::fs::write(&path, format!("{token}\nwatcher observer\n")).expect("write");
+        let watcher = "watcher-0123456789abcdef0123456789";
+        std::fs::write(&path, format!("{token}\n{watcher} observer\n")).expect("write");
         let read = Tokens::load_or_create(&path).expect("read");
-        assert_eq!(read.role_of("watcher"), Some(Role::Observer));
-        std::fs::write(&path, "x chief\n").expect("write");
+        assert_eq!(read.role_of(watcher), Some(Role::Observer));
+        std::fs::write(&path, format!("{watcher} chief\n")).expect("write");
         assert!(matches!(Tokens::load_or_create(&path), Err(TokenError::BadRole { .. })));
         let _ = std::fs::remove_dir_all(&dir);
     }

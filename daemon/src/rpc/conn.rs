@@ -139,7 +139,11 @@ impl Live {
             if let Some(l) = conns.remove(id) {
                 l.conn.revoked.store(true, Ordering::SeqCst);
                 let _ = l.handle.stop();
-                tracing::info!(conn = id, role = l.conn.role.as_str(), "closed a connection: its token was revoked or its role changed");
+                tracing::info!(
+                    conn = id,
+                    role = l.conn.role.as_str(),
+                    "closed a connection: its token was revoked or its role changed"
+                );
             }
         }
         stale.len()

@@ -2,7 +2,7 @@
 //! upgrade, the jsonrpsee WebSocket server with its gate middleware, and connection lifetime.
 
 pub mod auth;
-mod conn;
+pub(crate) mod conn;
 mod errors;
 mod frames;
 mod gate;
@@ -49,7 +49,8 @@ fn unauthorized() -> Response<HttpBody> {
         StatusCode::UNAUTHORIZED,
         &json!({"error": "send Authorization: Bearer <token> or ?token=<token>; the token is in the daemon's token file"}),
     );
-    r.headers_mut().insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
+    r.headers_mut()
+        .insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
     r
 }
 
@@ -179,8 +180,7 @@ pub async fn serve(
                     Route::Rpc => {}
                     other => return Ok(routes::refusal(&other)),
                 }
-                let Admitted { role, owner, slot, token } = match admit(&daemon, &per_token, &req)
-                {
+                let Admitted { role, owner, slot, token } = match admit(&daemon, &per_token, &req) {
                     Ok(a) => a,
                     Err(resp) => return Ok(*resp),
                 };

@@ -22,7 +22,12 @@ impl Tab {
                 self.call(e, &bound_body(body), &[json!({"max": max})]).await?
             }
             (Some(e), true) => {
-                self.call(e, &bound_body("return (a.cut)(this.outerHTML, a.max);"), &[json!({"max": max})]).await?
+                self.call(
+                    e,
+                    &bound_body("return (a.cut)(this.outerHTML, a.max);"),
+                    &[json!({"max": max})],
+                )
+                .await?
             }
             (None, false) => {
                 self.eval(&format!("({CUT})(document.body ? document.body.innerText : '', {max})"))
