@@ -33,7 +33,8 @@ async fn observers_may_not_read_the_clipboard() {
     let tools = o
         .call("tools.call", json!({"name": "computer", "arguments": {"action": "clipboard_get"}}))
         .await;
-    assert_eq!(code(&tools), "FORBIDDEN", "through tools.call too: {tools}");
+    let refused = &tools["result"]["structuredContent"]["error"]["code"];
+    assert_eq!(refused, "FORBIDDEN", "through tools.call too: {tools}");
     // Other reads stay open to observers.
     let wait = o.call("computer.wait", json!({"duration_ms": 1})).await;
     assert!(wait.get("result").is_some(), "{wait}");
