@@ -231,3 +231,44 @@ async fn annotation_draws_at_most_500_labels_and_says_how_many_are_left_out() {
     assert_eq!(r["labels_limit"], 500);
     assert!(r["labels_omitted"].as_u64().is_some_and(|n| n >= 100), "{}", r["labels_omitted"]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn downloads_stay_under_their_quota_oldest_first() {
+    let quota: u64 = 1024 * 1024;
+    let env = BrowserEnv::with_config(
+        json!({"rules": []}),
+        Arc::new(move |c: &mut glovebox_daemon::Config| c.downloads_quota_bytes = quota),
+    )
+    .await;
+    // The browser's state dir is the one its downloads/ lives in.
+    let downloads = env.dir.path.join("state").join("downloads");
+    std::fs::create_dir_all(&downloads).expect("downloads/");
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    for (i, name) in ["oldest.bin", "older.bin", "newer.bin"].iter().enumerate() {
+        let p = downloads.join(name);
+        std::fs::write(&p, vec![7u8; 400 * 1024]).expect("write");
+        let f = std::fs::File::options().write(true).open(&p).expect("open");
+        f.set_modified(old + std::time::Duration::from_secs(i as u64 * 60)).expect("mtime");
+    }
+    let mut c = env.daemon.actor().await;
+    let nav = c.call("browser.navigate", json!({"url": env.site.url("form.html")})).await;
+    assert!(nav.get("result").is_some(), "{nav}");
+    let pdf = c.call("browser.pdf", json!({})).await;
+    let r = &pdf["result"]["result"];
+    let path = r["artifact"]["path"].as_str().expect("a PDF path").to_owned();
+    assert!(std::path::Path::new(&path).exists(), "{pdf}");
+    let removed: Vec<String> = r["removed_for_quota"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+        .unwrap_or_default();
+    assert!(removed.first().is_some_and(|p| p.ends_with("oldest.bin")), "oldest first: {removed:?}");
+    assert!(!downloads.join("oldest.bin").exists());
+    assert!(downloads.join("newer.bin").exists(), "only as many as needed go: {removed:?}");
+    let total: u64 = std::fs::read_dir(&downloads)
+        .expect("list")
+        .flatten()
+        .filter_map(|e| e.metadata().ok())
+        .map(|m| m.len())
+        .sum();
+    assert!(total <= quota, "downloads/ holds {total} bytes, the quota is {quota}");
+}
