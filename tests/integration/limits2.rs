@@ -261,7 +261,10 @@ async fn downloads_stay_under_their_quota_oldest_first() {
         .as_array()
         .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
         .unwrap_or_default();
-    assert!(removed.first().is_some_and(|p| p.ends_with("oldest.bin")), "oldest first: {removed:?}");
+    assert!(
+        removed.first().is_some_and(|p| p.ends_with("oldest.bin")),
+        "oldest first: {removed:?}"
+    );
     assert!(!downloads.join("oldest.bin").exists());
     assert!(downloads.join("newer.bin").exists(), "only as many as needed go: {removed:?}");
     let total: u64 = std::fs::read_dir(&downloads)
