@@ -60,8 +60,8 @@ const REVEAL: &str = r#"function reveal(t){ let top = t.ownerDocument.defaultVie
 const BOUND: &str = "(v, max) => { if (typeof v === 'string') return v.length > max ? {value: v.slice(0, max), truncated: true, total_chars: v.length} : {value: v}; if (v === null || typeof v !== 'object') return {value: v}; let s; try { s = JSON.stringify(v); } catch (e) { return {value: v}; } if (typeof s !== 'string' || s.length <= max) return {value: v}; return {value: s.slice(0, max), truncated: true, total_chars: s.length, as_json_text: true}; }";
 
 /// The same bound for a value that arrived whole (statements' completion value).
-fn bound_here(v: Value, max: usize) -> Value {
-    let text = match &v {
+fn bound_here(v: &Value, max: usize) -> Value {
+    let text = match v {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     };
@@ -198,7 +198,7 @@ impl Tab {
             if !syntax {
                 let v = value_of(&r)?;
                 return Ok(match v {
-                    _ if i == 2 => bound_here(v, max),
+                    _ if i == 2 => bound_here(&v, max),
                     // `undefined` drops out of the bound's object.
                     Value::Object(m) if !m.contains_key("value") => json!({"value": null}),
                     v => v,
@@ -206,7 +206,7 @@ impl Tab {
             }
             last = r;
         }
-        value_of(&last).map(|v| bound_here(v, max))
+        value_of(&last).map(|v| bound_here(&v, max))
     }
 
     /// Call `func` (see [`js`]) on an element with JSON arguments; the JSON result.
