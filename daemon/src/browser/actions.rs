@@ -265,3 +265,24 @@ pub(super) fn value_of(r: &Value) -> Result<Value, BrowserError> {
     }
     Ok(res.get("value").cloned().unwrap_or(Value::Null))
 }
+
+#[cfg(test)]
+mod bound_tests {
+    use super::*;
+
+    #[test]
+    fn values_that_came_whole_are_cut_by_their_length_or_json_text() {
+        assert_eq!(bound_here(&json!("abc"), 3), json!({"value": "abc"}));
+        assert_eq!(
+            bound_here(&json!("abcdef"), 4),
+            json!({"value": "abcd", "truncated": true, "total_chars": 6})
+        );
+        // UTF-16 units, as the page counts: an emoji is two.
+        assert_eq!(bound_here(&json!("a😀b"), 2)["value"], "a");
+        let cut = bound_here(&json!({"k": "vvvvvvvv"}), 5);
+        assert_eq!(
+            cut,
+            json!({"value": "{\"k\":", "truncated": true, "total_chars": 16, "as_json_text": true})
+        );
+    }
+}
