@@ -2763,8 +2763,8 @@ impl ActionArgs for ComputerGetText {
     const ACTION: &'static str = "get_text";
 }
 
-/// `computer.clipboard_get`: the clipboard's content as text or html. Observes only (observer
-/// tokens may call it).
+/// `computer.clipboard_get`: the clipboard's content as text or html (actors and admins: it may
+/// hold secrets). Reads the clipboard (actor and admin roles; observers may not).
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct ComputerClipboardGet {
     /// paste and clipboard: text or html (default text); screenshots: png, jpeg or webp (default
@@ -3017,8 +3017,8 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `computer.clipboard_get`: the clipboard's content as text or html. Observes only (observer
-    /// tokens may call it).
+    /// `computer.clipboard_get`: the clipboard's content as text or html (actors and admins: it may
+    /// hold secrets). Reads the clipboard (actor and admin roles; observers may not).
     pub fn computer_clipboard_get(
         &self,
         args: ComputerClipboardGet,

@@ -20,6 +20,8 @@ pub enum DaemonError {
     ProtocolMismatch { client: u32, daemon: u32 },
     #[error("the {role} role may not call {method}")]
     Forbidden { role: &'static str, method: String },
+    #[error("this connection's token was revoked or its role changed")]
+    Revoked,
     #[error("{path} {why}")]
     OutsideFiles { path: String, why: String, roots: Vec<String> },
     #[error("session {0} belongs to another token")]
@@ -52,6 +54,10 @@ pub enum DaemonError {
     ApprovalRequired { rule: String, approval: serde_json::Value },
     #[error("refused by {by} under the policy rule \"{rule}\"")]
     ApprovalDenied { rule: String, by: String },
+    #[error("this session already has {pending} approvals waiting, the limit is {limit}")]
+    TooManyPending { pending: usize, limit: usize },
+    #[error("this session asked for {limit} approvals in the last minute, the limit")]
+    TooManyAsks { limit: usize },
     #[error("{tool}.{action} is not available: {reason}")]
     Unsupported { tool: String, action: String, reason: String, available: Vec<String> },
     #[error("the op passed its {ms} ms deadline")]
@@ -96,7 +102,7 @@ impl DaemonError {
             HandshakeRequired => ErrorCode::HandshakeRequired,
             AlreadyHello => ErrorCode::SessionBusy,
             ProtocolMismatch { .. } => ErrorCode::ProtocolMismatch,
-            Forbidden { .. } | OutsideFiles { .. } | NotOwner(_) => ErrorCode::Forbidden,
+            Forbidden { .. } | OutsideFiles { .. } | NotOwner(_) | Revoked => ErrorCode::Forbidden,
             SessionBusy(_) => ErrorCode::SessionBusy,
             SessionNotFound(_) => ErrorCode::SessionNotFound,
             Paused(_) => ErrorCode::Paused,
@@ -111,6 +117,7 @@ impl DaemonError {
             WindowRequired { .. } => ErrorCode::WindowRequired,
             ApprovalRequired { .. } => ErrorCode::ApprovalRequired,
             ApprovalDenied { .. } => ErrorCode::ApprovalDenied,
+            TooManyPending { .. } | TooManyAsks { .. } => ErrorCode::TooManyApprovals,
             Unsupported { .. } => ErrorCode::Unsupported,
             Timeout { .. } => ErrorCode::Timeout,
             Cancelled => ErrorCode::Cancelled,
@@ -141,6 +148,7 @@ impl DaemonError {
                 "{self}: upgrade the client, or rebuild the workspace image with a matching daemon"
             ),
             Forbidden { .. } => format!("{self}; use a token with the actor role"),
+            Revoked => format!("{self}; the connection is closing: reconnect with a current token"),
             OutsideFiles { roots, .. } => format!(
                 "{self}; nothing was read: give a file under {} (relative paths start at the first)",
                 roots.join(" or ")
@@ -170,6 +178,10 @@ impl DaemonError {
                  the same call with details.op_id"
             ),
             ApprovalDenied { .. } => format!("{self}; nothing ran"),
+            TooManyPending { .. } | TooManyAsks { .. } => format!(
+                "{self}; nothing ran and nothing was asked: wait for an approver to answer \
+                 (approval.list) and retry"
+            ),
             Unsupported { .. } => format!("{self}; details.available lists what works"),
             Timeout { .. } => format!("{self}; its cleanup ran; retry with a larger timeout_ms"),
             Cancelled => format!("{self}; its cleanup ran"),
@@ -226,6 +238,10 @@ impl DaemonError {
             ApprovalRequired { rule, approval } => Some(json!({"rule": rule,
                 "approval_id": approval["approval_id"], "op_id": approval["op_id"]})),
             ApprovalDenied { rule, by } => Some(json!({"rule": rule, "by": by})),
+            TooManyPending { pending, limit } => {
+                Some(json!({"limit": "pending_approvals", "pending": pending, "max": limit}))
+            }
+            TooManyAsks { limit } => Some(json!({"limit": "asks_per_minute", "max": limit})),
             Unsupported { available, reason, .. } => {
                 Some(json!({"available": available, "reason": reason}))
             }
@@ -246,7 +262,7 @@ impl DaemonError {
                 Some(json!({"ops": ops, "in_flight": in_flight, "limit": limit}))
             }
             BatchRateLimited { ops, per_sec } => Some(json!({"ops": ops, "per_sec": per_sec})),
-            HandshakeRequired | AlreadyHello | Cancelled | ActionFailed(_) => None,
+            HandshakeRequired | AlreadyHello | Cancelled | ActionFailed(_) | Revoked => None,
         }
     }
 

@@ -55,8 +55,19 @@ pub struct Scoped {
 #[derive(Debug, Clone, Copy)]
 pub struct Viewer {
     pub owner: Owner,
-    /// Approvers see every approval event (they answer them).
+    /// Approvers (and admins) see every approval event with its `args`; others see their
+    /// own sessions' approvals without them.
     pub approver: bool,
+}
+
+/// An approval as a viewer may read it: the call's `arguments` (a URL, a script, a file name)
+/// reach approvers and admins only.
+pub fn approval_for(approval: &mut Value, approver: bool) {
+    if !approver {
+        if let Some(m) = approval.as_object_mut() {
+            m.remove("arguments");
+        }
+    }
 }
 
 impl Viewer {
@@ -124,6 +135,9 @@ pub async fn next_event(
             Ok(s) if topics.contains(&s.event.topic) && viewer.sees(&s) => {
                 let mut ev = s.event;
                 ev.dropped = dropped;
+                if ev.topic == "approvals" {
+                    approval_for(&mut ev.data, viewer.approver);
+                }
                 return Some(ev);
             }
             Ok(_) => {}

@@ -7,6 +7,41 @@ use std::path::{Path, PathBuf};
 
 use crate::error::DaemonError;
 
+/// The default quota of the state dir's `downloads/` (downloads and PDFs).
+pub const DOWNLOADS_QUOTA: u64 = 1024 * 1024 * 1024;
+
+/// Keeps `dir` (the state dir's `downloads/`) under `quota` bytes by removing its oldest
+/// files first (by modification time), never `keep` (the file just written): what was
+/// removed, oldest first. Partial downloads (`.crdownload`) count and go like the rest.
+pub fn trim_to_quota(dir: &Path, quota: u64, keep: Option<&Path>) -> Vec<PathBuf> {
+    let Ok(rd) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut files: Vec<(std::time::SystemTime, u64, PathBuf)> = rd
+        .flatten()
+        .filter_map(|e| {
+            let m = e.metadata().ok().filter(|m| m.is_file())?;
+            Some((m.modified().ok()?, m.len(), e.path()))
+        })
+        .collect();
+    let mut total: u64 = files.iter().map(|f| f.1).sum();
+    files.sort();
+    let keep = keep.and_then(|k| std::fs::canonicalize(k).ok());
+    let mut removed = Vec::new();
+    for (_, len, path) in files {
+        if total <= quota {
+            break;
+        }
+        if keep.is_some() && std::fs::canonicalize(&path).ok() == keep {
+            continue;
+        }
+        if std::fs::remove_file(&path).is_ok() {
+            total -= len;
+            tracing::info!(path = ?path, bytes = len, "removed an old download: over the downloads quota");
+            removed.push(path);
+        }
+    }
+    removed
+}
+
 /// The largest file `files.put` stores.
 pub const MAX_PUT: usize = 8 * 1024 * 1024;
 
@@ -167,5 +202,24 @@ mod tests {
         assert_eq!(std::fs::read(state.join("token")).expect("token"), b"t", "not followed");
         assert_eq!(roots.readable("planted").expect("readable"), put.canonicalize().expect("c"));
         let _ = std::fs::remove_dir_all(&base);
+    }
+
+    #[test]
+    fn downloads_stay_under_the_quota_oldest_first() {
+        let dir = std::env::temp_dir().join(format!("glovebox-quota-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let t0 = std::time::SystemTime::now() - std::time::Duration::from_secs(100);
+        for (i, name) in ["a", "b", "c", "d"].iter().enumerate() {
+            let p = dir.join(name);
+            std::fs::write(&p, vec![0u8; 400]).expect("write");
+            let f = std::fs::File::options().write(true).open(&p).expect("open");
+            f.set_modified(t0 + std::time::Duration::from_secs(i as u64)).expect("mtime");
+        }
+        // "a" is the oldest but was just written: it stays; "b" and "c" go.
+        let removed = trim_to_quota(&dir, 900, Some(&dir.join("a")));
+        assert_eq!(removed, [dir.join("b"), dir.join("c")]);
+        assert!(dir.join("a").exists() && dir.join("d").exists());
+        assert!(trim_to_quota(&dir, 900, None).is_empty(), "under the quota: nothing goes");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

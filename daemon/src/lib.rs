@@ -38,7 +38,8 @@ pub async fn run(
     rpc::serve(listener, daemon, shutdown).await
 }
 
-/// SIGHUP re-reads the token file; open connections stay, new ones see the new tokens.
+/// SIGHUP re-reads the token file: new connections see the new tokens, open ones whose
+/// token was revoked or whose role changed are closed.
 async fn reload_on_sighup(daemon: std::sync::Arc<state::Daemon>) {
     use tokio::signal::unix::{signal, SignalKind};
     let Ok(mut hup) = signal(SignalKind::hangup()) else {
@@ -47,7 +48,7 @@ async fn reload_on_sighup(daemon: std::sync::Arc<state::Daemon>) {
     };
     while hup.recv().await.is_some() {
         match daemon.reload_tokens() {
-            Ok(n) => tracing::info!(tokens = n, "SIGHUP: token file reloaded"),
+            Ok((n, closed)) => tracing::info!(tokens = n, closed, "SIGHUP: token file reloaded"),
             Err(e) => tracing::warn!("SIGHUP: {e}; the previous tokens stay in force"),
         }
     }

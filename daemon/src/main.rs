@@ -11,7 +11,7 @@ use anyhow::Context as _;
 use clap::Parser;
 use glovebox_daemon::desktop::embedded::{self, DesktopMode};
 use glovebox_daemon::process::Supervisor;
-use glovebox_daemon::rpc::auth::{Role, Tokens};
+use glovebox_daemon::rpc::auth::Tokens;
 use glovebox_daemon::Config;
 use glovebox_protocol::wire::BackendStatus;
 use serde_json::Value;
@@ -66,6 +66,14 @@ struct Cli {
     /// Ops a session may start per second before BUSY.
     #[arg(long, default_value_t = 50)]
     max_ops_per_sec: u32,
+    /// Most characters evaluate, get_content and get_html return (the page cuts the rest;
+    /// the result says truncated and total_chars).
+    #[arg(long, default_value_t = 1024 * 1024)]
+    max_text_chars: usize,
+    /// Bytes the state dir's downloads/ may hold (downloads and PDFs); the oldest files go
+    /// first.
+    #[arg(long, default_value_t = 1024 * 1024 * 1024)]
+    downloads_quota_bytes: u64,
     /// Approval policy file (JSON rules: allow, deny or ask per action class and arguments).
     /// Without it only the defaults apply: no file:, chrome: or javascript: navigation.
     #[arg(long)]
@@ -109,7 +117,7 @@ fn default_state_dir() -> PathBuf {
 fn tokens(cli: &Cli) -> anyhow::Result<(Tokens, String, Option<PathBuf>)> {
     if let Ok(t) = std::env::var("GLOVEBOX_TOKEN") {
         if !t.trim().is_empty() {
-            let tokens = Tokens::new([(t.trim().to_owned(), Role::Actor)]);
+            let tokens = glovebox_daemon::rpc::auth::from_env(&t)?;
             return Ok((tokens, "$GLOVEBOX_TOKEN".into(), None));
         }
     }
@@ -119,12 +127,17 @@ fn tokens(cli: &Cli) -> anyhow::Result<(Tokens, String, Option<PathBuf>)> {
 }
 
 fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::util::SubscriberInitExt as _;
+    tracing_subscriber::registry()
+        .with(
             tracing_subscriber::EnvFilter::try_from_env("GLOVEBOX_LOG")
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
-        .with_writer(std::io::stderr)
+        .with(tracing_subscriber::filter::filter_fn(|meta| {
+            glovebox_daemon::rpc::auth::may_log(meta.target(), *meta.level())
+        }))
+        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
         .init();
     let cli = Cli::parse();
     // What the daemon and its children write (logs, cookies, PDFs, downloads, profiles) is
@@ -223,6 +236,8 @@ async fn serve(
     config.max_connections_per_token = cli.max_connections_per_token;
     config.max_in_flight = cli.max_in_flight;
     config.max_ops_per_sec = cli.max_ops_per_sec;
+    config.max_text_chars = cli.max_text_chars;
+    config.downloads_quota_bytes = cli.downloads_quota_bytes;
     config.session_ttl = std::time::Duration::from_secs(cli.session_ttl_secs);
     config.settle.quiet = std::time::Duration::from_millis(cli.settle_quiet_ms);
     for spec in &cli.settle_cap {

@@ -35,6 +35,12 @@ pub struct Config {
     pub max_in_flight: usize,
     /// Ops a session may start per second (bursts up to one second's worth) before BUSY.
     pub max_ops_per_sec: u32,
+    /// The most characters `evaluate`, `get_content` and `get_html` return; the page cuts
+    /// longer ones and the result says `truncated` and `total_chars`.
+    pub max_text_chars: usize,
+    /// The bytes the state dir's `downloads/` may hold (downloads and PDFs); the oldest
+    /// files go first.
+    pub downloads_quota_bytes: u64,
     /// How long a session nobody is attached to can still be resumed.
     pub session_ttl: std::time::Duration,
     pub state_dir: PathBuf,
@@ -66,6 +72,8 @@ impl Config {
             max_connections_per_token: 64,
             max_in_flight: 32,
             max_ops_per_sec: 50,
+            max_text_chars: 1024 * 1024,
+            downloads_quota_bytes: crate::files::DOWNLOADS_QUOTA,
             session_ttl: std::time::Duration::from_secs(600),
             backends: Arc::new(BTreeMap::new),
             policy: crate::approval::policy::Policy::default(),
@@ -89,6 +97,8 @@ pub struct Daemon {
     pub started: Instant,
     /// The accepted tokens now (the config's, or the token file's after a reload).
     tokens: std::sync::RwLock<Tokens>,
+    /// Open connections, re-checked against the tokens on every reload.
+    pub(crate) live: crate::rpc::conn::Live,
 }
 
 impl Daemon {
@@ -96,6 +106,7 @@ impl Daemon {
     pub fn new(config: Config) -> Arc<Self> {
         let daemon = Arc::new(Daemon {
             tokens: std::sync::RwLock::new(config.tokens.clone()),
+            live: crate::rpc::conn::Live::default(),
             sessions: Sessions::new(config.session_ttl),
             config,
             ops: Ops::new(4096),
@@ -117,6 +128,7 @@ impl Daemon {
         }
         if let Some(b) = &daemon.config.browser {
             b.set_event_sink(sink("browser"));
+            b.set_downloads_quota(daemon.config.downloads_quota_bytes);
             let policy = daemon.config.policy.clone();
             let sub_requests = policy.has_host_rules();
             b.guard().set_judge(Arc::new(move |url: &str| policy.judge_url(url)), sub_requests);
@@ -129,15 +141,24 @@ impl Daemon {
         self.tokens.read().ok()?.role_of(token)
     }
 
-    /// Read the token file again (SIGHUP). On error the old tokens stay in force.
-    pub fn reload_tokens(&self) -> Result<usize, crate::rpc::auth::TokenError> {
-        let Some(path) = &self.config.token_file else { return Ok(0) };
+    /// Read the token file again (SIGHUP) and close the open connections whose token it
+    /// revoked or whose role it changed: (tokens now, connections closed). On error the old
+    /// tokens stay in force and nothing is closed.
+    pub fn reload_tokens(&self) -> Result<(usize, usize), crate::rpc::auth::TokenError> {
+        let Some(path) = &self.config.token_file else { return Ok((0, 0)) };
         let fresh = Tokens::load_or_create(path)?;
-        let n = fresh.len();
+        Ok((fresh.len(), self.set_tokens(fresh)))
+    }
+
+    /// Put `tokens` in force: new connections see them at once, open ones whose token is
+    /// gone or has another role are closed; the number closed.
+    pub fn set_tokens(&self, tokens: Tokens) -> usize {
+        let closed = self.live.recheck(&tokens);
         if let Ok(mut t) = self.tokens.write() {
-            *t = fresh;
+            *t = tokens;
         }
-        Ok(n)
+        // A connection admitted under the old tokens but tracked only now is checked again.
+        closed + self.tokens.read().map_or(0, |t| self.live.recheck(&t))
     }
 
     pub fn backends(&self) -> BTreeMap<String, BackendStatus> {

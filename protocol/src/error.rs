@@ -33,6 +33,7 @@ pub enum ErrorCode {
     Unsupported,
     ApprovalRequired,
     ApprovalDenied,
+    TooManyApprovals,
     Timeout,
     Cancelled,
     Busy,
@@ -42,7 +43,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, for docs and exhaustive tests.
-    pub const ALL: [ErrorCode; 30] = [
+    pub const ALL: [ErrorCode; 31] = [
         ErrorCode::ParseError,
         ErrorCode::InvalidRequest,
         ErrorCode::RequestTooLarge,
@@ -68,6 +69,7 @@ impl ErrorCode {
         ErrorCode::Unsupported,
         ErrorCode::ApprovalRequired,
         ErrorCode::ApprovalDenied,
+        ErrorCode::TooManyApprovals,
         ErrorCode::Timeout,
         ErrorCode::Cancelled,
         ErrorCode::Busy,
@@ -104,6 +106,7 @@ impl ErrorCode {
             Unsupported => "UNSUPPORTED",
             ApprovalRequired => "APPROVAL_REQUIRED",
             ApprovalDenied => "APPROVAL_DENIED",
+            TooManyApprovals => "TOO_MANY_APPROVALS",
             Timeout => "TIMEOUT",
             Cancelled => "CANCELLED",
             Busy => "BUSY",
@@ -142,6 +145,7 @@ impl ErrorCode {
             Unsupported => -32020,
             ApprovalRequired => -32030,
             ApprovalDenied => -32031,
+            TooManyApprovals => -32032,
             Timeout => -32040,
             Cancelled => -32041,
             Busy => -32042,
@@ -183,6 +187,9 @@ impl ErrorCode {
             Unsupported => "the backend cannot do this; details.available lists what it can",
             ApprovalRequired => "the policy asks for a grant; details.approval_id",
             ApprovalDenied => "the policy refused the call",
+            TooManyApprovals => {
+                "the session has too many approvals waiting or asked too many this minute; details.limit"
+            }
             Timeout => "the op's deadline passed; its cleanup ran",
             Cancelled => "the op was cancelled; its cleanup ran",
             Busy => "too many ops in flight; retry later",

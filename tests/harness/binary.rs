@@ -51,6 +51,16 @@ impl Running {
 
     /// The same with extra environment variables for the daemon.
     pub fn start_with_env(extra: &[&str], env: &[(&str, &str)]) -> Running {
+        Self::spawn(extra, env, Stdio::inherit())
+    }
+
+    /// The same with the daemon's stderr (its log) written to `log`.
+    pub fn start_logged(extra: &[&str], env: &[(&str, &str)], log: &std::path::Path) -> Running {
+        let file = std::fs::File::create(log).expect("log file");
+        Self::spawn(extra, env, Stdio::from(file))
+    }
+
+    fn spawn(extra: &[&str], env: &[(&str, &str)], stderr: Stdio) -> Running {
         let state = TempDir::new("bin");
         let mut child = Command::new(gloveboxd())
             .args(["--listen", "127.0.0.1:0", "--state-dir"])
@@ -59,7 +69,7 @@ impl Running {
             .env_remove("GLOVEBOX_TOKEN")
             .envs(env.iter().copied())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
             .expect("spawn gloveboxd");
         let stdout = child.stdout.take().expect("stdout");

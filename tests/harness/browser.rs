@@ -137,6 +137,11 @@ impl BrowserEnv {
 
     /// With `policy` (the `--policy` file's JSON) as the daemon's approval rules.
     pub async fn with_policy(policy: serde_json::Value) -> BrowserEnv {
+        Self::with_config(policy, Arc::new(|_| {})).await
+    }
+
+    /// With `policy` and a last word on the daemon's configuration.
+    pub async fn with_config(policy: serde_json::Value, extra: crate::Configure) -> BrowserEnv {
         let policy: glovebox_daemon::approval::policy::Policy =
             serde_json::from_value(policy).expect("a valid policy");
         let dir = TempDir::new("browser");
@@ -158,6 +163,7 @@ impl BrowserEnv {
                 c.browser = Some(b.clone());
                 c.desktop = Some(desk.clone());
                 c.policy = policy.clone();
+                extra(c);
             })),
             ..Options::default()
         })

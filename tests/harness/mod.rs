@@ -22,12 +22,13 @@ pub use raw::Raw;
 /// The deadline of any single wait in the tests.
 pub const DEADLINE: Duration = Duration::from_secs(20);
 
-pub const ACTOR: &str = "actor-token-for-tests";
-pub const OBSERVER: &str = "observer-token-for-tests";
-pub const APPROVER: &str = "approver-token-for-tests";
+// At least 32 characters each, as the daemon demands of a token file and `GLOVEBOX_TOKEN`.
+pub const ACTOR: &str = "actor-token-for-tests-0123456789abcdef";
+pub const OBSERVER: &str = "observer-token-for-tests-0123456789abcdef";
+pub const APPROVER: &str = "approver-token-for-tests-0123456789abcdef";
 /// A second actor: another agent on the same daemon.
-pub const OTHER_ACTOR: &str = "other-actor-token-for-tests";
-pub const ADMIN: &str = "admin-token-for-tests";
+pub const OTHER_ACTOR: &str = "other-actor-token-for-tests-0123456789abcdef";
+pub const ADMIN: &str = "admin-token-for-tests-0123456789abcdef";
 
 /// A daemon served from this process on a free loopback port.
 pub struct InProcess {

@@ -2,7 +2,7 @@
 //! file it creates, a wscat-style session, and a clean SIGTERM that stops its children.
 
 use std::os::unix::fs::PermissionsExt as _;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use glovebox_tests::binary::{alive, Running};
 use glovebox_tests::raw::Raw;
@@ -72,43 +72,134 @@ async fn embedded_desktop_end_to_end() {
 fn a_given_token_file_is_used() {
     let dir = glovebox_tests::TempDir::new("tokfile");
     let path = dir.path.join("tokens");
-    std::fs::write(&path, "abc123 actor\nwatch observer\n").expect("write");
+    std::fs::write(&path, format!("{ABC} actor\n{WATCH} observer\n")).expect("write");
     let path_s = path.display().to_string();
     let d = Running::start(&["--desktop", "auto", "--token-file", &path_s]);
     assert!(d.banner.iter().any(|l| l.contains(&path_s)), "{:?}", d.banner);
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     rt.block_on(async {
-        let mut o = Raw::connect(&d.url, Some("watch")).await.expect("observer token");
+        let mut o = Raw::connect(&d.url, Some(WATCH)).await.expect("observer token");
         assert_eq!(o.hello(None).await["role"], "observer");
         assert_eq!(Raw::connect(&d.url, Some("nope")).await.err(), Some(401));
     });
 }
 
+const ABC: &str = "abc123-a-token-of-at-least-32-chars";
+const WATCH: &str = "watch-a-token-of-at-least-32-chars";
+const OLD: &str = "old-token-0123456789abcdef0123456789";
+const KEPT: &str = "kept-token-0123456789abcdef0123456789";
+const NEW: &str = "new-token-0123456789abcdef0123456789";
+const DEMOTED: &str = "demoted-token-0123456789abcdef012345";
+
+/// SIGHUP: new tokens work at once, a revoked token's open connection is closed within 1 s,
+/// so is a connection whose token's role changed, and a kept token's connection stays up.
 #[test]
-fn sighup_reloads_the_token_file_and_keeps_connections() {
+fn sighup_reloads_the_token_file_and_closes_revoked_connections() {
     let dir = glovebox_tests::TempDir::new("hup");
     let path = dir.path.join("tokens");
-    std::fs::write(&path, "old-token actor\nkept-token actor\n").expect("write");
+    std::fs::write(&path, format!("{OLD} actor\n{KEPT} actor\n{DEMOTED} actor\n")).expect("write");
     let path_s = path.display().to_string();
     let d = Running::start(&["--desktop", "auto", "--token-file", &path_s]);
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     rt.block_on(async {
-        let mut open = Raw::connect(&d.url, Some("old-token")).await.expect("old token works");
-        open.hello(Some("hup")).await;
-        std::fs::write(&path, "kept-token actor\nnew-token observer\n").expect("rewrite");
+        let mut revoked = Raw::connect(&d.url, Some(OLD)).await.expect("old token works");
+        revoked.hello(Some("hup")).await;
+        let mut kept = Raw::connect(&d.url, Some(KEPT)).await.expect("kept token works");
+        kept.hello(Some("kept")).await;
+        let mut demoted = Raw::connect(&d.url, Some(DEMOTED)).await.expect("demoted works");
+        demoted.hello(Some("demoted")).await;
+        std::fs::write(&path, format!("{KEPT} actor\n{NEW} observer\n{DEMOTED} observer\n"))
+            .expect("rewrite");
+        let hup = Instant::now();
         d.signal("HUP");
-        let deadline = std::time::Instant::now() + glovebox_tests::DEADLINE;
-        while Raw::connect(&d.url, Some("old-token")).await.is_ok() {
-            assert!(std::time::Instant::now() < deadline, "the revoked token still works");
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-        assert_eq!(Raw::connect(&d.url, Some("old-token")).await.err(), Some(401));
-        let mut fresh = Raw::connect(&d.url, Some("new-token")).await.expect("new token works");
+        assert!(revoked.closed().await, "the revoked token's connection is closed");
+        let closed_ms = hup.elapsed().as_millis();
+        eprintln!("revoked connection closed {closed_ms} ms after SIGHUP");
+        assert!(closed_ms < 1000, "closed within 1 s of SIGHUP: {closed_ms} ms");
+        assert!(demoted.closed().await, "a token whose role changed is closed too");
+        assert_eq!(Raw::connect(&d.url, Some(OLD)).await.err(), Some(401));
+        let mut fresh = Raw::connect(&d.url, Some(NEW)).await.expect("new token works");
         assert_eq!(fresh.hello(None).await["role"], "observer");
-        assert!(Raw::connect(&d.url, Some("kept-token")).await.is_ok());
-        let r = open.call("session.status", json!({})).await;
-        assert_eq!(r["result"]["session_id"], "hup", "the open connection stays up: {r}");
+        let mut again = Raw::connect(&d.url, Some(DEMOTED)).await.expect("with its new role");
+        assert_eq!(again.hello(None).await["role"], "observer");
+        let r = kept.call("session.status", json!({})).await;
+        assert_eq!(r["result"]["session_id"], "kept", "the kept token's connection stays: {r}");
+
+        // A token file with a short token: the old tokens stay, the error is logged.
+        std::fs::write(&path, "short-token actor\n").expect("rewrite");
+        d.signal("HUP");
+        let r = kept.call("session.status", json!({})).await;
+        assert_eq!(r["result"]["session_id"], "kept", "{r}");
+        assert!(Raw::connect(&d.url, Some(NEW)).await.is_ok(), "the previous tokens stay");
+        assert_eq!(Raw::connect(&d.url, Some("short-token")).await.err(), Some(401));
     });
+}
+
+/// A token shorter than 32 characters is refused at start, naming its line; so is a short
+/// `GLOVEBOX_TOKEN`.
+#[test]
+fn short_tokens_are_refused_at_start() {
+    let dir = glovebox_tests::TempDir::new("short");
+    let path = dir.path.join("tokens");
+    std::fs::write(&path, format!("# tokens\n{KEPT} actor\n0123456789 observer\n")).expect("write");
+    let run = |env: &[(&str, &str)], token_file: bool| {
+        let state = glovebox_tests::TempDir::new("short-state");
+        let mut cmd = std::process::Command::new(glovebox_tests::binary::gloveboxd());
+        cmd.args(["--listen", "127.0.0.1:0", "--desktop", "auto", "--state-dir"])
+            .arg(&state.path)
+            .env_remove("GLOVEBOX_TOKEN")
+            .envs(env.iter().copied());
+        if token_file {
+            cmd.arg("--token-file").arg(&path);
+        }
+        let out = cmd.output().expect("gloveboxd runs");
+        (out.status, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (status, stderr) = run(&[], true);
+    assert!(!status.success(), "refused: {stderr}");
+    assert!(stderr.contains("line 3") && stderr.contains("32"), "names the line: {stderr}");
+    assert!(!stderr.contains("0123456789 "), "and not the token: {stderr}");
+    let (status, stderr) = run(&[("GLOVEBOX_TOKEN", "too-short")], false);
+    assert!(!status.success(), "a short GLOVEBOX_TOKEN is refused: {stderr}");
+    assert!(stderr.contains("GLOVEBOX_TOKEN") && !stderr.contains("too-short"), "{stderr}");
+}
+
+/// At trace level the daemon logs neither the `?token=` of the upgrade nor its
+/// `Authorization` header, and a client's name is logged escaped.
+#[tokio::test(flavor = "multi_thread")]
+async fn tokens_never_reach_the_log() {
+    const TOKEN: &str = "trace-level-token-0123456789abcdef0123";
+    let log = glovebox_tests::TempDir::new("log");
+    let log_path = log.path.join("stderr");
+    let mut d = Running::start_logged(
+        &["--desktop", "auto"],
+        &[("GLOVEBOX_TOKEN", TOKEN), ("GLOVEBOX_LOG", "trace")],
+        &log_path,
+    );
+    let query = format!("{}?token={TOKEN}", d.url);
+    let mut c = Raw::connect(&query, None).await.expect("the query token works");
+    let r = c
+        .call(
+            "session.hello",
+            json!({"protocol": 1, "client": {"name": "evil\nFAKE line", "version": "0"}}),
+        )
+        .await;
+    assert!(r.get("result").is_some(), "{r}");
+    let mut h = Raw::connect(&d.url, Some(TOKEN)).await.expect("the header token works");
+    h.hello(None).await;
+    assert_eq!(
+        Raw::connect(&d.url, Some("wrong-token-0123456789abcdef0123456")).await.err(),
+        Some(401)
+    );
+    drop((c, h));
+    let status = d.terminate(Duration::from_secs(15));
+    assert!(status.success(), "{status}");
+    let text = std::fs::read_to_string(&log_path).expect("the log");
+    assert!(text.lines().count() > 10, "a trace log was written: {} lines", text.lines().count());
+    assert!(!text.contains(TOKEN), "the token is not in the log");
+    assert!(!text.contains("wrong-token-0123456789"), "nor a wrong one");
+    assert!(text.contains("evil\\nFAKE line"), "the client name is escaped");
+    assert!(!text.lines().any(|l| l.starts_with("FAKE line")), "no forged line");
 }
 
 /// What `gloveboxd` leaves behind and hands on: children (the embedded Xvfb, openbox, a
@@ -117,7 +208,7 @@ fn sighup_reloads_the_token_file_and_keeps_connections() {
 /// user's alone (files 0600, dirs 0700).
 #[tokio::test(flavor = "multi_thread")]
 async fn children_get_a_clean_environment_and_state_files_are_private() {
-    const TOKEN: &str = "env-test-token-not-for-children";
+    const TOKEN: &str = "env-test-token-not-for-children-0123456789";
     let d = Running::start_with_env(
         &["--desktop", "embedded"],
         &[("GLOVEBOX_TOKEN", TOKEN), ("GLOVEBOX_EXTRA", "also-not")],

@@ -13,6 +13,7 @@ mod fuzz;
 mod handshake;
 mod http;
 mod limits;
+mod limits2;
 mod mcp;
 mod ops;
 mod props;

@@ -158,6 +158,7 @@ fn action_doc(tool: &Tool, action: &Action) -> String {
         Class::Observe => "Observes only (observer tokens may call it).",
         Class::Act => "Mutating (actor role); a capture follows unless `capture(false)`.",
         Class::Exec => "Starts processes (actor role; the approval policy treats it as exec).",
+        Class::ClipboardRead => "Reads the clipboard (actor and admin roles; observers may not).",
     };
     doc.push(' ');
     doc.push_str(class);

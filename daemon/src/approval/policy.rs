@@ -11,7 +11,10 @@
 //! ]}
 //! ```
 //! Rules are tried in order, the file's first, then the built-in defaults; the first match
-//! decides; no match allows.
+//! decides; no match allows. `args` globs compare case-insensitively, and for the `app` of a
+//! launch also against what it resolves to ([`Resolved`]: the executable's path, with
+//! symlinks resolved, and the desktop entry's id and name), so a rule about `*xterm*` also
+//! stops `XTerm`, `/usr/bin/xterm` and `x-terminal-emulator`.
 
 use glovebox_protocol::contract::{Action, Class, Tool};
 use glovebox_protocol::url::Site;
@@ -71,6 +74,15 @@ pub struct Policy {
     pub rules: Vec<Rule>,
 }
 
+/// What a call's parameters stand for in the world, found by the backend before the policy
+/// is asked (the policy itself looks at nothing but the call).
+#[derive(Debug, Clone, Default)]
+pub struct Resolved {
+    /// The names `app` of a launch goes by: the executable path as found and with symlinks
+    /// resolved, its file name, the desktop entry's id and Name.
+    pub app: Vec<String>,
+}
+
 /// The outcome for one call: the verdict and the rule that gave it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decision {
@@ -117,10 +129,21 @@ impl Policy {
 
     /// Decide one validated call.
     pub fn decide(&self, tool: &Tool, action: &Action, args: &Map<String, Value>) -> Decision {
+        self.decide_resolved(tool, action, args, &Resolved::default())
+    }
+
+    /// Decide one validated call, its `app` also judged by the names it resolves to.
+    pub fn decide_resolved(
+        &self,
+        tool: &Tool,
+        action: &Action,
+        args: &Map<String, Value>,
+        resolved: &Resolved,
+    ) -> Decision {
         let defaults = Self::defaults();
         let url = navigation_url(tool, action, args);
         for rule in self.rules.iter().chain(defaults.iter()) {
-            if applies(rule, tool, action, args, url) {
+            if applies(rule, tool, action, args, url, resolved) {
                 return Decision { verdict: rule.decision, rule: Some(rule.name.clone()) };
             }
         }
@@ -208,6 +231,7 @@ fn applies(
     action: &Action,
     args: &Map<String, Value>,
     url: Option<&str>,
+    resolved: &Resolved,
 ) -> bool {
     if !class_of(tool, action, args, url).contains(&rule.class) {
         return false;
@@ -220,10 +244,16 @@ fn applies(
             return false;
         }
     }
-    rule.args.iter().all(|(k, pattern)| match (args.get(k), pattern.as_str()) {
-        (Some(Value::String(v)), Some(p)) => glob(p, v),
-        (Some(v), Some(p)) => glob(p, &v.to_string()),
-        _ => false,
+    rule.args.iter().all(|(k, pattern)| {
+        let Some(p) = pattern.as_str().map(str::to_lowercase) else { return false };
+        let also: &[String] = if k == "app" { &resolved.app } else { &[] };
+        match args.get(k) {
+            Some(Value::String(v)) => {
+                std::iter::once(v).chain(also).any(|v| glob(&p, &v.to_lowercase()))
+            }
+            Some(v) => glob(&p, &v.to_string().to_lowercase()),
+            None => false,
+        }
     })
 }
 
@@ -393,6 +423,27 @@ mod tests {
         assert_eq!(p.judge_navigation("http://a.corp.localhost/").verdict, Verdict::Allow);
         assert_eq!(p.judge_navigation("https://other.test/").verdict, Verdict::Deny);
         assert!(p.has_host_rules());
+    }
+
+    #[test]
+    fn app_globs_see_every_name_a_launch_goes_by() {
+        let p: Policy = serde_json::from_value(json!({"rules": [
+            {"name": "no-xterm", "class": "exec", "args": {"app": "*xterm*"}, "decision": "deny"},
+        ]}))
+        .expect("parses");
+        let t = tool("context").expect("tool");
+        let judge = |app: &str, names: &[&str]| {
+            let args = json!({"action": "get_app", "app": app, "launch": true});
+            let c = validate_tool_call(t, &args).expect("valid");
+            let r = Resolved { app: names.iter().map(|n| n.to_string()).collect() };
+            p.decide_resolved(c.tool, c.action, &c.args, &r).verdict
+        };
+        assert_eq!(judge("XTerm", &[]), Verdict::Deny, "case does not matter");
+        assert_eq!(judge("/usr/bin/xterm", &[]), Verdict::Deny);
+        let alt = ["/usr/bin/x-terminal-emulator", "/usr/bin/lxterm", "lxterm"];
+        assert_eq!(judge("x-terminal-emulator", &alt), Verdict::Deny, "the symlink's target");
+        assert_eq!(judge("Terminal", &["debian-xterm", "/usr/bin/xterm"]), Verdict::Deny);
+        assert_eq!(judge("mousepad", &["/usr/bin/mousepad"]), Verdict::Allow);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Calls waiting for a human: an `ask` rule parks the call under an approval id; an approver
 //! grants or denies it; the same call re-sent with its op_id then runs once, or is refused.
 
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -12,6 +13,12 @@ use crate::error::DaemonError;
 
 /// How long an unanswered or unused approval lives.
 pub const TTL: Duration = Duration::from_secs(600);
+
+/// Approvals one session may have waiting at once; one more ask is `TOO_MANY_APPROVALS`.
+pub const MAX_PENDING_PER_SESSION: usize = 16;
+
+/// New approvals one session may ask for in a minute (a flood would bury the approver).
+pub const MAX_ASKS_PER_MINUTE: usize = 30;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -62,6 +69,8 @@ pub enum Gate {
 pub struct Approvals {
     by_id: DashMap<String, Entry>,
     minted: AtomicU64,
+    /// When each session asked for its approvals of the last minute.
+    asks: Mutex<HashMap<String, VecDeque<Instant>>>,
 }
 
 impl Approvals {
@@ -96,6 +105,7 @@ impl Approvals {
                 }
             };
         }
+        self.admit_ask(session)?;
         let id = format!("ap-{}", self.minted.fetch_add(1, Ordering::SeqCst) + 1);
         let entry = Entry {
             id: id.clone(),
@@ -111,6 +121,32 @@ impl Approvals {
         let public = entry.public();
         self.by_id.insert(id, entry);
         Ok(Gate::Wait(public))
+    }
+
+    /// Whether `session` may park one more call: under the pending cap and the minute's.
+    fn admit_ask(&self, session: &str) -> Result<(), DaemonError> {
+        let pending = self
+            .by_id
+            .iter()
+            .filter(|e| e.session == session && e.state() == State::Pending)
+            .count();
+        if pending >= MAX_PENDING_PER_SESSION {
+            return Err(DaemonError::TooManyPending { pending, limit: MAX_PENDING_PER_SESSION });
+        }
+        let mut asks = self.asks.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        asks.retain(|_, q| {
+            while q.front().is_some_and(|t| now.duration_since(*t) >= Duration::from_secs(60)) {
+                q.pop_front();
+            }
+            !q.is_empty()
+        });
+        let q = asks.entry(session.to_owned()).or_default();
+        if q.len() >= MAX_ASKS_PER_MINUTE {
+            return Err(DaemonError::TooManyAsks { limit: MAX_ASKS_PER_MINUTE });
+        }
+        q.push_back(now);
+        Ok(())
     }
 
     /// Every approval still waiting for an answer.
@@ -171,5 +207,30 @@ mod tests {
         ));
         assert!(a.answer(&id, true).is_err(), "gone once used");
         assert!(a.answer("ap-99", true).is_err());
+    }
+
+    #[test]
+    fn a_session_cannot_bury_the_approver() {
+        let a = Approvals::default();
+        let args = json!({});
+        for i in 0..MAX_PENDING_PER_SESSION {
+            let op = format!("op{i}");
+            assert!(matches!(a.check("s", &op, "f", "m", "r", &args), Ok(Gate::Wait(_))));
+        }
+        let over = a.check("s", "one-more", "f", "m", "r", &args);
+        assert!(matches!(over, Err(DaemonError::TooManyPending { pending: 16, limit: 16 })));
+        // Another session is not held back, and an answer frees a place.
+        assert!(matches!(a.check("t", "op0", "f", "m", "r", &args), Ok(Gate::Wait(_))));
+        a.answer("ap-1", false).expect("answered");
+        assert!(matches!(a.check("s", "one-more", "f", "m", "r", &args), Ok(Gate::Wait(_))));
+        // Asks per minute count answered ones too.
+        for i in 0..MAX_ASKS_PER_MINUTE {
+            let op = format!("u{i}");
+            if let Ok(Gate::Wait(v)) = a.check("u", &op, "f", "m", "r", &args) {
+                a.answer(v["approval_id"].as_str().expect("id"), false).expect("answered");
+            }
+        }
+        let over = a.check("u", "late", "f", "m", "r", &args);
+        assert!(matches!(over, Err(DaemonError::TooManyAsks { limit: 30 })), "{:?}", over.err());
     }
 }

@@ -54,6 +54,35 @@ const DESCRIBE: &str = r#"function d(e){ if(!e||!e.tagName) return String(e&&e.n
 /// frame whose origin the daemon has just measured.
 const REVEAL: &str = r#"function reveal(t){ let top = t.ownerDocument.defaultView; while (top.frameElement) top = top.parent; if (top === top.top) { t.scrollIntoView({block:'center', inline:'center', behavior:'instant'}); return; } for (let e = t; e; ) { const w = e.ownerDocument.defaultView; for (let p = e.parentElement; p; p = p.parentElement) { if (p.scrollHeight <= p.clientHeight && p.scrollWidth <= p.clientWidth) continue; const cs = w.getComputedStyle(p); if (!/(auto|scroll|overlay)/.test(cs.overflowX + cs.overflowY)) continue; const pr = p.getBoundingClientRect(), r = e.getBoundingClientRect(); p.scrollLeft += r.left + r.width / 2 - (pr.left + pr.width / 2); p.scrollTop += r.top + r.height / 2 - (pr.top + pr.height / 2); } const r = e.getBoundingClientRect(); w.scrollBy({left: r.left + r.width / 2 - w.innerWidth / 2, top: r.top + r.height / 2 - w.innerHeight / 2, behavior: 'instant'}); e = w.frameElement; } }"#;
 
+/// Bounds an `evaluate` value in the page: `{value}`, or `{value: cut, truncated: true,
+/// total_chars}` for a string longer than `max`, or for a value whose JSON text is (its cut
+/// JSON text is the value then, `as_json_text: true`).
+const BOUND: &str = "(v, max) => { if (typeof v === 'string') return v.length > max ? {value: v.slice(0, max), truncated: true, total_chars: v.length} : {value: v}; if (v === null || typeof v !== 'object') return {value: v}; let s; try { s = JSON.stringify(v); } catch (e) { return {value: v}; } if (typeof s !== 'string' || s.length <= max) return {value: v}; return {value: s.slice(0, max), truncated: true, total_chars: s.length, as_json_text: true}; }";
+
+/// The same bound for a value that arrived whole (statements' completion value).
+fn bound_here(v: &Value, max: usize) -> Value {
+    let text = match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let total = text.encode_utf16().count();
+    if total <= max {
+        return json!({"value": v});
+    }
+    let cut: String = text
+        .chars()
+        .scan(0usize, |n, c| {
+            *n += c.len_utf16();
+            (*n <= max).then_some(c)
+        })
+        .collect();
+    let mut out = json!({"value": cut, "truncated": true, "total_chars": total});
+    if !v.is_string() {
+        out["as_json_text"] = json!(true);
+    }
+    out
+}
+
 pub(super) fn js(body: &str) -> String {
     format!("async function(a,b,c,d2){{ {DESCRIBE} {REVEAL} {body} }}")
 }
@@ -141,17 +170,21 @@ impl Tab {
         value_of(&r)
     }
 
-    /// `evaluate`: an expression (top-level await allowed) or else a function body.
-    pub async fn evaluate(&self, script: &str) -> Result<Value, BrowserError> {
+    /// `evaluate`: an expression (top-level await allowed) or else a function body. The
+    /// value is cut to `max` characters inside the page (a string by its length, anything
+    /// else by its JSON text, which then stands in for it): `{value, truncated, total_chars}`.
+    pub async fn evaluate(&self, script: &str, max: usize) -> Result<Value, BrowserError> {
         let params = |expr: String, repl: bool| {
             json!({"expression": expr, "returnByValue": true, "awaitPromise": true,
                    "replMode": repl, "userGesture": true})
         };
         // As an expression, else as a function body, else as statements (REPL mode gives
-        // their completion value); top-level await works in all three.
+        // their completion value); top-level await works in all three. The first two are
+        // bounded in the page; statements' completion value cannot be wrapped, so it is cut
+        // here after it came (the rare third form).
         let forms = [
-            format!("(async () => (\n{script}\n))()"),
-            format!("(async () => {{\n{script}\n}})()"),
+            format!("(async () => ({BOUND})(await (async () => (\n{script}\n))(), {max}))()"),
+            format!("(async () => ({BOUND})(await (async () => {{\n{script}\n}})(), {max}))()"),
             script.to_owned(),
         ];
         let mut last = Value::Null;
@@ -163,12 +196,17 @@ impl Tab {
                     .as_str()
                     .is_some_and(|d| d.starts_with("SyntaxError"));
             if !syntax {
-                return value_of(&r);
+                let v = value_of(&r)?;
+                return Ok(match v {
+                    _ if i == 2 => bound_here(&v, max),
+                    // `undefined` drops out of the bound's object.
+                    Value::Object(m) if !m.contains_key("value") => json!({"value": null}),
+                    v => v,
+                });
             }
             last = r;
         }
-        let r = last;
-        value_of(&r)
+        value_of(&last).map(|v| bound_here(&v, max))
     }
 
     /// Call `func` (see [`js`]) on an element with JSON arguments; the JSON result.
@@ -226,4 +264,25 @@ pub(super) fn value_of(r: &Value) -> Result<Value, BrowserError> {
         return Ok(Value::Null);
     }
     Ok(res.get("value").cloned().unwrap_or(Value::Null))
+}
+
+#[cfg(test)]
+mod bound_tests {
+    use super::*;
+
+    #[test]
+    fn values_that_came_whole_are_cut_by_their_length_or_json_text() {
+        assert_eq!(bound_here(&json!("abc"), 3), json!({"value": "abc"}));
+        assert_eq!(
+            bound_here(&json!("abcdef"), 4),
+            json!({"value": "abcd", "truncated": true, "total_chars": 6})
+        );
+        // UTF-16 units, as the page counts: an emoji is two.
+        assert_eq!(bound_here(&json!("a😀b"), 2)["value"], "a");
+        let cut = bound_here(&json!({"k": "vvvvvvvv"}), 5);
+        assert_eq!(
+            cut,
+            json!({"value": "{\"k\":", "truncated": true, "total_chars": 16, "as_json_text": true})
+        );
+    }
 }

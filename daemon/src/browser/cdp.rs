@@ -132,6 +132,8 @@ pub struct Endpoint {
     /// Downloads of the daemon's own browser land here; another browser's settings are left
     /// alone.
     pub downloads: Option<std::path::PathBuf>,
+    /// The bytes `downloads` may hold; older files go first when a download finishes.
+    pub downloads_quota: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -219,7 +221,7 @@ impl Conn {
             guard: guard.clone(),
             effects,
         });
-        conn.watch_browser(endpoint.downloads.as_deref()).await;
+        conn.watch_browser(endpoint.downloads.as_deref(), endpoint.downloads_quota).await;
         let guard_tasks = guard.listen(&conn).await?;
         lock(&conn.tasks).extend(guard_tasks);
         let frame_tasks = conn.frames.listen(&conn.browser).await;
@@ -229,7 +231,7 @@ impl Conn {
 
     /// Tab and download events of the whole browser. Downloads are allowed into `downloads`
     /// (the daemon's own browser; another's download settings are left alone).
-    async fn watch_browser(&self, downloads: Option<&std::path::Path>) {
+    async fn watch_browser(&self, downloads: Option<&std::path::Path>, quota: u64) {
         let id = self.browser_id.clone();
         let (slot, slot2, slot3) = (self.events.clone(), self.events.clone(), self.events.clone());
         let mut tasks = Vec::new();
@@ -324,6 +326,7 @@ impl Conn {
                             "canceled"
                         };
                         let bytes = ev.received_bytes as u64;
+                        crate::files::trim_to_quota(&dir, quota, Some(std::path::Path::new(&path)));
                         log2.download_progress(&ev.guid, state, bytes, Some(&path));
                         slot3.emit(
                             "download.finished",

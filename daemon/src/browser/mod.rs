@@ -199,6 +199,8 @@ pub struct Browsers {
     relay_listener: tokio::sync::OnceCell<Arc<tokio::net::TcpListener>>,
     /// Debugging ports of browsers the operator allowed (`--browser-allow`).
     allowed: Mutex<Vec<u16>>,
+    /// The bytes the state dir's `downloads/` may hold (downloads and PDFs).
+    downloads_quota: std::sync::atomic::AtomicU64,
 }
 
 impl std::fmt::Debug for Browsers {
@@ -208,6 +210,15 @@ impl std::fmt::Debug for Browsers {
 }
 
 impl Browsers {
+    /// The bytes the state dir's `downloads/` may hold; older files go first.
+    pub fn set_downloads_quota(&self, bytes: u64) {
+        self.downloads_quota.store(bytes, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    pub fn downloads_quota(&self) -> u64 {
+        self.downloads_quota.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
     /// `env` is given to the default Chromium (DISPLAY and the buses of the desktop).
     pub fn new(state_dir: PathBuf, supervisor: Supervisor, env: Vec<(String, String)>) -> Self {
         let program = std::env::var("GLOVEBOX_CHROMIUM").unwrap_or_else(|_| "chromium".into());
@@ -222,6 +233,7 @@ impl Browsers {
             events: crate::events::SinkSlot::default(),
             marks: Mutex::new(()),
             restarts: std::sync::atomic::AtomicU32::new(0),
+            downloads_quota: std::sync::atomic::AtomicU64::new(crate::files::DOWNLOADS_QUOTA),
             guard: Arc::default(),
             effects: Arc::default(),
             relay_listener: tokio::sync::OnceCell::new(),
@@ -381,12 +393,14 @@ impl Browsers {
                 url: c.url.clone(),
                 liveness: cdp::Liveness::Pipe(c.watch()),
                 downloads: Some(self.state_dir.join("downloads")),
+                downloads_quota: self.downloads_quota(),
             },
             None if discovery::version(port).await.is_ok() => cdp::Endpoint {
                 port,
                 url: format!("http://127.0.0.1:{port}"),
                 liveness: cdp::Liveness::Port(port),
                 downloads: None,
+                downloads_quota: self.downloads_quota(),
             },
             None => return Err(not_ours()),
         };

@@ -144,6 +144,41 @@ pub fn resolve(app: &str, env: &[(String, String)]) -> Option<Vec<String>> {
     on_path(app, env).map(|p| vec![p.to_string_lossy().into_owned()])
 }
 
+/// Every name `app` goes by once resolved, for the approval policy: the executable as found
+/// (absolute or on PATH) and with its symlinks resolved (a Debian alternative such as
+/// `x-terminal-emulator` names its real program), that file's name, and the desktop entry's
+/// id and Name when one matched. The given name itself is not repeated.
+pub fn names(app: &str, env: &[(String, String)]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |s: String| {
+        if !s.is_empty() && s != app && !out.contains(&s) {
+            out.push(s);
+        }
+    };
+    if !app.contains('/') {
+        if let Some((path, name, _)) = find_entry(app, env) {
+            if let Some(stem) = path.file_stem() {
+                push(stem.to_string_lossy().into_owned());
+            }
+            push(name);
+        }
+    }
+    let Some(argv) = resolve(app, env) else { return out };
+    let Some(first) = argv.first() else { return out };
+    let exe = if first.starts_with('/') { Some(PathBuf::from(first)) } else { on_path(first, env) };
+    if let Some(exe) = exe {
+        push(first.clone());
+        push(exe.to_string_lossy().into_owned());
+        if let Ok(real) = std::fs::canonicalize(&exe) {
+            if let Some(n) = real.file_name() {
+                push(n.to_string_lossy().into_owned());
+            }
+            push(real.to_string_lossy().into_owned());
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,5 +191,37 @@ mod tests {
             ["/opt/my app/run", "--x", "100%"]
         );
         assert_eq!(exec_argv("xfce4-appfinder"), ["xfce4-appfinder"]);
+    }
+
+    #[test]
+    fn names_follow_symlinks_and_desktop_entries() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = std::env::temp_dir().join(format!("glovebox-names-{}", std::process::id()));
+        let (bin, apps) = (dir.join("bin"), dir.join("share/applications"));
+        std::fs::create_dir_all(&bin).expect("bin");
+        std::fs::create_dir_all(&apps).expect("apps");
+        let real = bin.join("realterm");
+        std::fs::write(&real, "#!/bin/sh\n").expect("write");
+        std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        let _ = std::fs::remove_file(bin.join("x-term-alt"));
+        std::os::unix::fs::symlink(&real, bin.join("x-term-alt")).expect("symlink");
+        std::fs::write(
+            apps.join("vendor-realterm.desktop"),
+            "[Desktop Entry]\nName=RealTerm\nExec=realterm -e\n",
+        )
+        .expect("entry");
+        let env = vec![
+            ("PATH".to_owned(), bin.display().to_string()),
+            ("XDG_DATA_DIRS".to_owned(), dir.join("share").display().to_string()),
+            ("XDG_DATA_HOME".to_owned(), dir.join("none").display().to_string()),
+        ];
+        let alt = names("x-term-alt", &env);
+        assert!(alt.contains(&real.display().to_string()), "{alt:?}");
+        assert!(alt.contains(&"realterm".to_owned()), "{alt:?}");
+        let by_name = names("realTERM", &env);
+        assert!(by_name.contains(&"vendor-realterm".to_owned()), "{by_name:?}");
+        assert!(by_name.contains(&"RealTerm".to_owned()), "{by_name:?}");
+        assert!(names("nothing-by-that-name", &env).is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -99,7 +99,7 @@ pub async fn call(
     let tool: &'static Tool = checked.tool;
     let action = checked.action;
     let method = tool.method(action);
-    if action.class.mutating() && !caller.role.can_act() {
+    if action.class.actor_only() && !caller.role.can_act() {
         return Err(DaemonError::Forbidden { role: caller.role.as_str(), method }.to_data());
     }
     if action.class.mutating() && caller.session.is_paused() {
@@ -268,6 +268,21 @@ pub async fn call(
     entry.wait().await
 }
 
+/// What the call's parameters stand for, for the policy: a launch's `app` by every name the
+/// desktop's launcher resolves it to (so a rule cannot be dodged by spelling).
+fn resolve_for_policy(daemon: &Daemon, checked: &Checked) -> crate::approval::policy::Resolved {
+    let mut r = crate::approval::policy::Resolved::default();
+    let launch = checked.args.get("launch") == Some(&Value::Bool(true));
+    if let (true, Some(app), Some(d)) = (
+        checked.action.class == glovebox_protocol::contract::Class::Exec && launch,
+        checked.args.get("app").and_then(Value::as_str),
+        daemon.config.desktop.as_ref(),
+    ) {
+        r.app = d.launch_names(app);
+    }
+    r
+}
+
 /// Apply the approval policy to a call about to run.
 fn approve(
     daemon: &Daemon,
@@ -276,12 +291,18 @@ fn approve(
     op_id: &str,
     fingerprint: &str,
 ) -> Result<(), DaemonError> {
-    let decision = daemon.config.policy.decide(checked.tool, checked.action, &checked.args);
+    let resolved = resolve_for_policy(daemon, checked);
+    let decision = daemon.config.policy.decide_resolved(
+        checked.tool,
+        checked.action,
+        &checked.args,
+        &resolved,
+    );
     let rule = decision.rule.unwrap_or_default();
     match decision.verdict {
         Verdict::Allow => Ok(()),
         Verdict::Deny => {
-            tracing::info!(session = %session.id, rule = %rule, method = %checked.tool.method(checked.action), "policy denied a call");
+            tracing::info!(session = ?session.id, rule = ?rule, method = %checked.tool.method(checked.action), "policy denied a call");
             Err(DaemonError::ApprovalDenied { rule, by: "the policy".into() })
         }
         Verdict::Ask => {

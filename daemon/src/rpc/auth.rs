@@ -2,6 +2,8 @@
 //!
 //! The token file holds one token per line, optionally followed by a role
 //! (`actor` when omitted). A missing file is created with a fresh random token, mode 0600.
+//! A token shorter than [`MIN_TOKEN_LEN`] characters is refused, in the file and in
+//! `GLOVEBOX_TOKEN`: a short one is guessable over the network.
 
 use std::io::Write as _;
 use std::os::unix::fs::OpenOptionsExt as _;
@@ -52,8 +54,13 @@ impl Role {
     }
 }
 
+/// The shortest token accepted (a generated one has 64 hex digits).
+pub const MIN_TOKEN_LEN: usize = 32;
+
 #[derive(Debug, thiserror::Error)]
 pub enum TokenError {
+    #[error("token file {path} line {line}: the token has {len} characters, fewer than {MIN_TOKEN_LEN}; use a long random one (e.g. `openssl rand -hex 32`)")]
+    TooShort { path: String, line: usize, len: usize },
     #[error("cannot read or write the token file {path}: {source}")]
     Io { path: String, source: std::io::Error },
     #[error("token file {path} line {line}: unknown role {role:?} (use observer, actor, approver or admin)")]
@@ -128,6 +135,10 @@ impl Tokens {
             }
             let mut words = line.split_whitespace();
             let token = words.next().unwrap_or_default().to_owned();
+            let len = token.chars().count();
+            if len < MIN_TOKEN_LEN {
+                return Err(TokenError::TooShort { path: name.clone(), line: i + 1, len });
+            }
             let role = match words.next() {
                 None => Role::Actor,
                 Some(r) => Role::parse(r).ok_or_else(|| TokenError::BadRole {
@@ -143,6 +154,24 @@ impl Tokens {
         }
         Ok(Tokens::new(entries))
     }
+}
+
+/// `GLOVEBOX_TOKEN`'s value as an actor token, under the same length rule as the file's.
+pub fn from_env(value: &str) -> Result<Tokens, TokenError> {
+    let token = value.trim();
+    let len = token.chars().count();
+    if len < MIN_TOKEN_LEN {
+        return Err(TokenError::TooShort { path: "$GLOVEBOX_TOKEN".into(), line: 1, len });
+    }
+    Ok(Tokens::new([(token.to_owned(), Role::Actor)]))
+}
+
+/// Whether an event of `target` at `level` may be logged at all: jsonrpsee's server prints
+/// the whole upgrade request (`?token=` and `Authorization` included) at trace level, so its
+/// trace events never are, whatever `GLOVEBOX_LOG` says. (hyper logs nothing without its
+/// unstable tracing cfg; soketto logs frames, not the upgrade.)
+pub fn may_log(target: &str, level: tracing::Level) -> bool {
+    !(level == tracing::Level::TRACE && target.starts_with("jsonrpsee"))
 }
 
 /// 32 random bytes as hex.
@@ -181,6 +210,25 @@ mod tests {
     }
 
     #[test]
+    fn short_tokens_are_refused_with_their_line() {
+        let dir = std::env::temp_dir().join(format!("glovebox-short-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("tokens");
+        let long = "a".repeat(MIN_TOKEN_LEN);
+        std::fs::write(&path, format!("# comment\n{long} actor\n\n0123456789 observer\n"))
+            .expect("write");
+        let e = Tokens::load_or_create(&path).expect_err("refused");
+        assert!(matches!(e, TokenError::TooShort { line: 4, len: 10, .. }), "{e}");
+        let text = e.to_string();
+        assert!(text.contains("line 4") && !text.contains("0123456789"), "{text}");
+        std::fs::write(&path, format!("{long} actor\n")).expect("write");
+        assert_eq!(Tokens::load_or_create(&path).expect("accepted").len(), 1);
+        assert!(from_env("short").is_err());
+        assert_eq!(from_env(&format!(" {long} ")).expect("env").role_of(&long), Some(Role::Actor));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn token_from_header_or_query() {
         let mut h = http::HeaderMap::new();
         assert_eq!(presented_token(&h, Some("a=1&token=xyz")), Some("xyz".into()));
@@ -200,10 +248,11 @@ mod tests {
         let token = std::fs::read_to_string(&path).expect("read").trim().to_owned();
         assert_eq!(token.len(), 64);
         assert_eq!(made.role_of(&token), Some(Role::Actor));
-        std::fs::write(&path, format!("{token}\nwatcher observer\n")).expect("write");
+        let watcher = "watcher-0123456789abcdef0123456789";
+        std::fs::write(&path, format!("{token}\n{watcher} observer\n")).expect("write");
         let read = Tokens::load_or_create(&path).expect("read");
-        assert_eq!(read.role_of("watcher"), Some(Role::Observer));
-        std::fs::write(&path, "x chief\n").expect("write");
+        assert_eq!(read.role_of(watcher), Some(Role::Observer));
+        std::fs::write(&path, format!("{watcher} chief\n")).expect("write");
         assert!(matches!(Tokens::load_or_create(&path), Err(TokenError::BadRole { .. })));
         let _ = std::fs::remove_dir_all(&dir);
     }

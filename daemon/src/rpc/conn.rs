@@ -1,11 +1,16 @@
 //! One WebSocket connection: its role, its session once `session.hello` answered, and the
 //! ops it has in flight. Handed to every method through the request extensions. Also the
-//! count of open connections per token.
+//! count of open connections per token, and the registry of open connections a token
+//! reload (SIGHUP) re-checks: a connection whose token was revoked or whose role changed is
+//! closed at once and refused from then on.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
-use super::auth::Role;
+use jsonrpsee::server::ServerHandle;
+
+use super::auth::{Role, Tokens};
 use crate::session::{Owner, Session};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -18,6 +23,8 @@ pub struct Conn {
     pub owner: Owner,
     session: OnceLock<Arc<Session>>,
     pub in_flight: AtomicUsize,
+    /// Its token was revoked or its role changed: every call is refused while it closes.
+    revoked: AtomicBool,
 }
 
 impl Conn {
@@ -28,7 +35,12 @@ impl Conn {
             owner,
             session: OnceLock::new(),
             in_flight: AtomicUsize::new(0),
+            revoked: AtomicBool::new(false),
         })
+    }
+
+    pub fn is_revoked(&self) -> bool {
+        self.revoked.load(Ordering::SeqCst)
     }
 
     pub fn session(&self) -> Option<&Arc<Session>> {
@@ -104,5 +116,64 @@ impl Drop for TokenSlot {
                 open.0.remove(&self.token);
             }
         }
+    }
+}
+
+struct LiveConn {
+    conn: Arc<Conn>,
+    token: String,
+    /// Stops this connection's WebSocket (its own stop channel, not the server's).
+    handle: ServerHandle,
+}
+
+/// The open connections, with their tokens, so a reload can close the ones it revokes.
+#[derive(Default)]
+pub struct Live {
+    conns: Mutex<HashMap<u64, LiveConn>>,
+}
+
+impl std::fmt::Debug for Live {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print a token.
+        let n = self.conns.lock().map_or(0, |c| c.len());
+        write!(f, "Live({n} connections)")
+    }
+}
+
+impl Live {
+    /// Track an open connection until [`Live::remove`].
+    pub fn add(&self, conn: Arc<Conn>, token: String, handle: ServerHandle) {
+        if let Ok(mut c) = self.conns.lock() {
+            c.insert(conn.id, LiveConn { conn, token, handle });
+        }
+    }
+
+    pub fn remove(&self, id: u64) {
+        if let Ok(mut c) = self.conns.lock() {
+            c.remove(&id);
+        }
+    }
+
+    /// Close every connection whose token `tokens` no longer holds with the same role; the
+    /// number closed.
+    pub fn recheck(&self, tokens: &Tokens) -> usize {
+        let Ok(mut conns) = self.conns.lock() else { return 0 };
+        let stale: Vec<u64> = conns
+            .values()
+            .filter(|l| tokens.role_of(&l.token) != Some(l.conn.role))
+            .map(|l| l.conn.id)
+            .collect();
+        for id in &stale {
+            if let Some(l) = conns.remove(id) {
+                l.conn.revoked.store(true, Ordering::SeqCst);
+                let _ = l.handle.stop();
+                tracing::info!(
+                    conn = id,
+                    role = l.conn.role.as_str(),
+                    "closed a connection: its token was revoked or its role changed"
+                );
+            }
+        }
+        stale.len()
     }
 }

@@ -106,11 +106,14 @@ fn admit_batch(daemon: &Daemon, conn: &Arc<Conn>, ops: usize) -> Result<Slots, D
 fn refuse(name: &str, conn: Option<&Arc<Conn>>) -> Option<ErrorObjectOwned> {
     let access = match (method(name), direct_method(name)) {
         (Some(m), _) => m.access,
-        (None, Some((_, action))) if action.class.mutating() => Access::Write,
+        (None, Some((_, action))) if action.class.actor_only() => Access::Write,
         (None, Some(_)) => Access::Read,
         (None, None) => return Some(super::errors::method_not_found(name)),
     };
     let conn = conn?;
+    if conn.is_revoked() {
+        return Some(to_rpc_error(&DaemonError::Revoked.to_data()));
+    }
     if access != Access::Open && conn.session().is_none() {
         return Some(to_rpc_error(&DaemonError::HandshakeRequired.to_data()));
     }

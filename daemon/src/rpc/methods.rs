@@ -85,9 +85,7 @@ pub fn module(
     m.register_async_method("op.status", |p, d, ext| async move { op_status(&d, &p, &ext) })?;
     m.register_async_method("op.cancel", |p, d, ext| async move { op_cancel(&d, &p, &ext) })?;
     m.register_async_method("capture.get", |p, d, ext| async move { capture_get(&d, &p, &ext) })?;
-    m.register_async_method("approval.list", |_, d, _| async move {
-        Ok::<_, ErrorObjectOwned>(json!({"approvals": d.approvals.pending()}))
-    })?;
+    m.register_async_method("approval.list", |_, d, ext| async move { approval_list(&d, &ext) })?;
     m.register_async_method("approval.grant", |p, d, _| async move { answer(&d, &p, true) })?;
     m.register_async_method("approval.deny", |p, d, _| async move { answer(&d, &p, false) })?;
     m.register_async_method("files.put", |p, d, _| async move { files_put(&d, &p) })?;
@@ -153,7 +151,7 @@ async fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
         return Err(err(DaemonError::AlreadyHello));
     }
     let client = params.client.unwrap_or_default();
-    tracing::info!(session = %session.id, resumed, role = conn.role.as_str(), client = %client.name, "hello");
+    tracing::info!(session = ?session.id, resumed, role = conn.role.as_str(), client = ?client.name, "hello");
     d.events.publish_for(
         session.creator,
         "session",
@@ -391,6 +389,25 @@ fn files_put(d: &Arc<Daemon>, p: &Params<'_>) -> RpcResult {
         })?;
     let path = d.config.files.put(&r.name, &bytes).map_err(err)?;
     Ok(json!({"name": r.name, "path": path, "bytes": bytes.len()}))
+}
+
+/// Approvers and admins see every pending approval with its `args`; other roles see those of
+/// their own token's sessions, without `args`.
+fn approval_list(d: &Arc<Daemon>, ext: &Extensions) -> RpcResult {
+    let conn = conn_of(ext)?;
+    let approver = conn.role.can_approve();
+    let mut out = Vec::new();
+    for mut a in d.approvals.pending() {
+        let mine = a["session"]
+            .as_str()
+            .and_then(|id| d.sessions.get(id))
+            .is_some_and(|s| conn.owner.may_use(&s.creator));
+        if approver || mine {
+            crate::events::approval_for(&mut a, approver);
+            out.push(a);
+        }
+    }
+    Ok(json!({"approvals": out}))
 }
 
 fn answer(d: &Arc<Daemon>, p: &Params<'_>, grant: bool) -> RpcResult {

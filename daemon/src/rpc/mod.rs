@@ -2,7 +2,7 @@
 //! upgrade, the jsonrpsee WebSocket server with its gate middleware, and connection lifetime.
 
 pub mod auth;
-mod conn;
+pub(crate) mod conn;
 mod errors;
 mod frames;
 mod gate;
@@ -40,6 +40,19 @@ struct Admitted {
     /// Whose sessions it may use.
     owner: crate::session::Owner,
     slot: conn::TokenSlot,
+    /// Kept for the reload re-check (never logged).
+    token: String,
+}
+
+/// 401: no token, or one the daemon does not hold.
+fn unauthorized() -> Response<HttpBody> {
+    let mut r = plain(
+        StatusCode::UNAUTHORIZED,
+        &json!({"error": "send Authorization: Bearer <token> or ?token=<token>; the token is in the daemon's token file"}),
+    );
+    r.headers_mut()
+        .insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
+    r
 }
 
 /// The origin and the bearer token of a request to `/rpc` or `/mcp`: the token and its role,
@@ -62,13 +75,7 @@ fn authenticate<B>(
     let presented = token.is_some();
     let Some((token, role)) = token.and_then(|t| daemon.role_of(&t).map(|r| (t, r))) else {
         tracing::warn!(presented, "refused a connection without a valid token");
-        let mut r = plain(
-            StatusCode::UNAUTHORIZED,
-            &json!({"error": "send Authorization: Bearer <token> or ?token=<token>; the token is in the daemon's token file"}),
-        );
-        r.headers_mut()
-            .insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
-        return Err(Box::new(r));
+        return Err(Box::new(unauthorized()));
     };
     Ok((token, role))
 }
@@ -104,7 +111,7 @@ fn admit<B>(
         ))
     })?;
     let owner = crate::session::Owner::of_token(&token, role == auth::Role::Admin);
-    Ok(Admitted { role, owner, slot })
+    Ok(Admitted { role, owner, slot, token })
 }
 
 type McpService = rmcp::transport::streamable_http_server::StreamableHttpService<
@@ -168,7 +175,19 @@ pub async fn serve(
         }
         let daemon = daemon.clone();
         let methods = methods.clone();
-        let stop = stop_handle.clone();
+        // Each connection has its own stop channel, stopped with the server's or alone when
+        // a token reload revokes the connection's token.
+        let (stop, conn_handle) = stop_channel();
+        {
+            let (server, conn_handle) = (stop_handle.clone(), conn_handle.clone());
+            tokio::spawn(async move {
+                tokio::select! {
+                    () = server.shutdown() => { let _ = conn_handle.stop(); }
+                    () = conn_handle.clone().stopped() => {}
+                }
+            });
+        }
+        let conn_stop = stop.clone();
         let builder = builder.clone();
         let per_token = per_token.clone();
         let mcp_service = mcp_service.clone();
@@ -182,6 +201,7 @@ pub async fn serve(
             let daemon = daemon.clone();
             let per_token = per_token.clone();
             let mut peer_gone = peer_gone.clone();
+            let conn_handle = conn_handle.clone();
             let mut svc = builder.clone().build(methods.clone(), stop.clone());
             let mut mcp_service = mcp_service.clone();
             async move {
@@ -207,11 +227,18 @@ pub async fn serve(
                     }
                     other => return Ok(routes::refusal(&other)),
                 }
-                let Admitted { role, owner, slot } = match admit(&daemon, &per_token, &req) {
+                let Admitted { role, owner, slot, token } = match admit(&daemon, &per_token, &req) {
                     Ok(a) => a,
                     Err(resp) => return Ok(*resp),
                 };
                 let conn = Conn::new(role, owner);
+                daemon.live.add(conn.clone(), token.clone(), conn_handle);
+                if daemon.role_of(&token) != Some(role) {
+                    // A reload came between the check and the tracking.
+                    daemon.live.remove(conn.id);
+                    return Ok(unauthorized());
+                }
+                drop(token);
                 tracing::debug!(conn = conn.id, %peer, role = role.as_str(), "websocket opened");
                 req.extensions_mut().insert(conn.clone());
                 let closed = svc.on_session_closed();
@@ -236,12 +263,13 @@ pub async fn serve(
                             json!({"session": session.id}),
                         );
                     }
+                    daemon.live.remove(conn.id);
                     tracing::debug!(conn = conn.id, "websocket closed");
                 });
                 svc.call(req).await
             }
         });
-        tokio::spawn(serve_with_graceful_shutdown(io, svc, stop_handle.clone().shutdown()));
+        tokio::spawn(serve_with_graceful_shutdown(io, svc, conn_stop.shutdown()));
     }
     // Tell open connections to finish, then wait for them, but never forever.
     drop(stop_handle);

@@ -110,7 +110,7 @@ pub static COMPUTER: Tool = Tool {
             .opt(&[LIMIT, SCOPE_REF, DISABLE_DIFFING, QUERY, MAX_DEPTH, COMPUTER_IMAGE_FORMAT, QUALITY, MAX_WIDTH])
             .check(&[r::image_format]),
         observe("get_text", "an element's full text with its caret and selection", L::Element),
-        observe("clipboard_get", "the clipboard's content as text or html", L::None)
+        action("clipboard_get", "the clipboard's content as text or html (actors and admins: it may hold secrets)", Class::ClipboardRead, L::None)
             .opt(&[COMPUTER_TEXT_FORMAT]).check(&[r::text_format]),
         act("clipboard_set", "put text or html on the clipboard; returns what was set", L::None)
             .req(&[CLIPBOARD_TEXT]).opt(&[COMPUTER_TEXT_FORMAT]).check(&[r::text_format]),

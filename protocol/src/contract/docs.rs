@@ -55,6 +55,7 @@ fn tool_doc(tool: &Tool) -> Value {
                 "name": a.name,
                 "summary": a.summary,
                 "mutating": a.class.mutating(),
+                "actor_only": a.class.actor_only(),
                 "required": names(a.required),
                 "optional": names(a.optional),
                 "target": a.locator.describe(&tool.element_key_names()),

@@ -149,10 +149,20 @@ pub enum Class {
     Act,
     /// Starts a process; actor only; the approval policy treats it as exec.
     Exec,
+    /// Reads what an observer may not see (the clipboard, which may hold secrets); changes
+    /// nothing, but actor (or admin) only.
+    ClipboardRead,
 }
 
 impl Class {
+    /// Changes something: refused while the session is paused, counted as `mutating` by
+    /// the approval policy.
     pub fn mutating(self) -> bool {
+        matches!(self, Class::Act | Class::Exec)
+    }
+
+    /// Only roles that act (actor, admin) may call it: everything but plain observing.
+    pub fn actor_only(self) -> bool {
         !matches!(self, Class::Observe)
     }
 }

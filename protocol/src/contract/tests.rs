@@ -752,7 +752,6 @@ fn classes() {
             "screenshot",
             "state_and_screenshot",
             "get_text",
-            "clipboard_get",
             "probe",
         ]
     "#]]

@@ -8,16 +8,36 @@ use super::{El, Tab};
 use crate::browser::BrowserError;
 
 impl Tab {
-    pub async fn content(&self, el: Option<&El>, html: bool) -> Result<String, BrowserError> {
+    /// The text or HTML of the page or an element, at most `max` characters: cut inside the
+    /// page, so DevTools never carries more; `truncated` says the rest is left out.
+    pub async fn content(
+        &self,
+        el: Option<&El>,
+        html: bool,
+        max: usize,
+    ) -> Result<Bounded, BrowserError> {
         let v = match (el, html) {
             (Some(e), false) => {
-                self.call(e, "return this.innerText ?? this.textContent;", &[]).await?
+                let body = "return (a.cut)(this.innerText ?? this.textContent ?? '', a.max);";
+                self.call(e, &bound_body(body), &[json!({"max": max})]).await?
             }
-            (Some(e), true) => self.call(e, "return this.outerHTML;", &[]).await?,
-            (None, false) => self.eval("document.body ? document.body.innerText : ''").await?,
-            (None, true) => self.eval("document.documentElement.outerHTML").await?,
+            (Some(e), true) => {
+                self.call(
+                    e,
+                    &bound_body("return (a.cut)(this.outerHTML, a.max);"),
+                    &[json!({"max": max})],
+                )
+                .await?
+            }
+            (None, false) => {
+                self.eval(&format!("({CUT})(document.body ? document.body.innerText : '', {max})"))
+                    .await?
+            }
+            (None, true) => {
+                self.eval(&format!("({CUT})(document.documentElement.outerHTML, {max})")).await?
+            }
         };
-        Ok(v.as_str().unwrap_or_default().to_owned())
+        Ok(Bounded::from_page(&v))
     }
 
     /// Capture the viewport or full page; `max_width` scales it down, and `scale` (image px
@@ -50,10 +70,11 @@ impl Tab {
             )
         };
         let want_scale = max_width.map(|mw| (mw as f64 / w.max(1.0)).min(1.0)).unwrap_or(1.0);
-        // A very long page is cut at MAX_SIDE image pixels (a larger image helps no model and
-        // could exhaust memory); the answer says so.
-        let full_h = h;
-        let h = h.min(f64::from(MAX_SIDE) / want_scale);
+        // A very long or wide page is cut at MAX_SIDE image pixels a side and MAX_PIXELS in
+        // all before Chromium renders it (a larger image helps no model and could exhaust
+        // the browser's memory); the answer says so.
+        let (full_w, full_h) = (w, h);
+        let (w, h) = clamp_clip(w, h, want_scale);
         p["fromSurface"] = json!(true);
         p["captureBeyondViewport"] = json!(full_page);
         p["clip"] = json!({"x": x, "y": y, "width": w, "height": h, "scale": want_scale});
@@ -63,9 +84,10 @@ impl Tab {
             .unwrap_or(((w * want_scale).round() as u32, (h * want_scale).round() as u32));
         let scale = if w > 0.0 { f64::from(iw) / w } else { 1.0 };
         let mut shot = shot_json(format, (iw, ih), scale, full_page, &data);
-        if h < full_h {
-            shot["truncated"] = json!({"reason": "page taller than the image limit",
-                                       "limit_px": MAX_SIDE, "page_height": full_h});
+        if h < full_h || w < full_w {
+            shot["truncated"] = json!({"reason": "page larger than the image limit",
+                                       "limit_px": MAX_SIDE, "limit_pixels": MAX_PIXELS,
+                                       "page_width": full_w, "page_height": full_h});
         }
         Ok(shot)
     }
@@ -95,8 +117,9 @@ impl Tab {
         Ok(shot_json(format, (iw, ih), scale, false, &data))
     }
 
-    /// Print to PDF and save it under the state dir's `downloads/` (a file root).
-    pub async fn pdf(&self) -> Result<Value, BrowserError> {
+    /// Print to PDF and save it under the state dir's `downloads/` (a file root), whose
+    /// oldest files go while it holds more than `quota` bytes.
+    pub async fn pdf(&self, quota: u64) -> Result<Value, BrowserError> {
         let r = self.cmd("Page.printToPDF", json!({"printBackground": true})).await?;
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(r["data"].as_str().unwrap_or_default())
@@ -109,14 +132,65 @@ impl Tab {
             .map(|d| d.as_millis())
             .unwrap_or(0);
         let path = dir.join(format!("{}-{}-{stamp}.pdf", self.browser_id, self.tab_id));
+        if bytes.len() as u64 > quota {
+            return Err(BrowserError::Failed(format!(
+                "the PDF has {} bytes, more than the downloads quota of {quota}; nothing was \
+                 written (start gloveboxd with a larger --downloads-quota-bytes)",
+                bytes.len()
+            )));
+        }
         std::fs::write(&path, &bytes)
             .map_err(|e| BrowserError::Failed(format!("cannot write {}: {e}", path.display())))?;
-        Ok(json!({"artifact": {"path": path, "mime": "application/pdf", "bytes": bytes.len()}}))
+        let removed = crate::files::trim_to_quota(&dir, quota, Some(&path));
+        let mut out =
+            json!({"artifact": {"path": path, "mime": "application/pdf", "bytes": bytes.len()}});
+        if !removed.is_empty() {
+            out["removed_for_quota"] = json!(removed);
+        }
+        Ok(out)
+    }
+}
+
+/// Cuts a string in the page: `{text}` or `{text, total}` when it was longer than `max`.
+const CUT: &str = "(s, max) => { s = String(s ?? ''); return s.length > max ? {text: s.slice(0, max), total: s.length} : {text: s}; }";
+
+/// An element function body that sees [`CUT`] as `a.cut` (arguments travel as JSON).
+fn bound_body(body: &str) -> String {
+    format!("a = {{max: a.max, cut: {CUT}}}; {body}")
+}
+
+/// Text cut to a bound inside the page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bounded {
+    pub text: String,
+    /// The full length in characters (UTF-16 units, as the page counts) when cut.
+    pub total_chars: Option<u64>,
+}
+
+impl Bounded {
+    fn from_page(v: &Value) -> Bounded {
+        Bounded {
+            text: v["text"].as_str().unwrap_or_default().to_owned(),
+            total_chars: v["total"].as_u64(),
+        }
     }
 }
 
 /// The longest side of a page capture, in image pixels.
 const MAX_SIDE: u32 = 16_384;
+
+/// The most pixels of a page capture (64 Mpx).
+const MAX_PIXELS: f64 = 64.0 * 1024.0 * 1024.0;
+
+/// The CSS clip (width, height) of a capture at `scale` image px per CSS px: each side at
+/// most [`MAX_SIDE`] image pixels, and the area at most [`MAX_PIXELS`] (the height gives way,
+/// a page is read top-down).
+fn clamp_clip(w: f64, h: f64, scale: f64) -> (f64, f64) {
+    let side = f64::from(MAX_SIDE) / scale;
+    let (w, h) = (w.min(side), h.min(side));
+    let max_h = MAX_PIXELS / (w * scale).max(1.0) / scale;
+    (w, h.min(max_h))
+}
 
 fn shot_json(format: &str, (w, h): (u32, u32), scale: f64, full_page: bool, data: &str) -> Value {
     let padding = data.bytes().rev().take_while(|b| *b == b'=').count();
@@ -190,4 +264,21 @@ pub fn image_size(b: &[u8]) -> Option<(u32, u32)> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clips_stay_under_the_side_and_area_limits() {
+        let px = |(w, h): (f64, f64), s: f64| (w * s, h * s);
+        assert_eq!(clamp_clip(1280.0, 800.0, 1.0), (1280.0, 800.0));
+        let (w, h) = px(clamp_clip(100_000.0, 900.0, 1.0), 1.0);
+        assert_eq!((w, h), (16_384.0, 900.0));
+        let (w, h) = px(clamp_clip(100_000.0, 100_000.0, 1.0), 1.0);
+        assert!(w <= 16_384.0 && h <= 16_384.0 && w * h <= MAX_PIXELS, "{w} x {h}");
+        let (w, h) = px(clamp_clip(20_000.0, 300_000.0, 0.5), 0.5);
+        assert!(w <= 16_384.0 && h <= 16_384.0 && w * h <= MAX_PIXELS + 1.0, "{w} x {h}");
+    }
 }

@@ -53,6 +53,11 @@ pub(super) fn x_window_of<'a>(
 }
 
 impl Desktop {
+    /// What launching `app` would run, by every name it goes by (see [`launch::names`]).
+    pub fn launch_names(&self, app: &str) -> Vec<String> {
+        launch::names(app, &self.endpoints.env)
+    }
+
     pub async fn apps(&self) -> Result<Vec<AppInfo>, Error> {
         self.a11y()?.apps().await
     }

@@ -32,9 +32,15 @@ impl OnTab for Observe {
             }
             "get_content" | "get_html" => {
                 let e = el().await?;
-                let text = tab.content(e.as_ref(), action == "get_html").await?;
+                let max = ctx.daemon.config.max_text_chars;
+                let b = tab.content(e.as_ref(), action == "get_html", max).await?;
                 let key = if action == "get_html" { "html" } else { "text" };
-                json!({key: text})
+                let mut out = json!({key: b.text});
+                if let Some(total) = b.total_chars {
+                    out["truncated"] = json!(true);
+                    out["total_chars"] = json!(total);
+                }
+                out
             }
             "snapshot" => snapshot_of(ctx, tab, args).await?,
             "screenshot" => shot(tab, args).await?,
@@ -46,9 +52,10 @@ impl OnTab for Observe {
                 json!({"snapshot": snap, "screenshot": image, "consistent": tab.navigations() == before})
             }
             "evaluate" => {
-                json!({"value": tab.evaluate(s(args, "script").unwrap_or_default()).await?})
+                let max = ctx.daemon.config.max_text_chars;
+                tab.evaluate(s(args, "script").unwrap_or_default(), max).await?
             }
-            "pdf" => tab.pdf().await?,
+            "pdf" => tab.pdf(ctx.daemon.config.downloads_quota_bytes).await?,
             "probe" => {
                 let started = Instant::now();
                 let cdp = tab.eval("1").await.is_ok();
@@ -112,6 +119,9 @@ async fn snapshot_of(
     Ok(v)
 }
 
+/// The most ref tags one `screenshot_annotate` draws.
+const MAX_LABELS: usize = 500;
+
 /// A full snapshot recorded for the session (its refs work at once), the viewport captured,
 /// and each control the viewport shows outlined and tagged with its ref on the image. The
 /// page itself is never touched.
@@ -120,8 +130,12 @@ async fn annotated(ctx: &Ctx, tab: &Tab, args: &Map<String, Value>) -> Result<Va
     let (snapshot_id, refs) =
         ctx.session.snapshots.lock().map_err(|_| poisoned())?.record_unseen(&tab.key(), &nodes);
     let mut image = tab.screenshot(false, "png", None, u(args, "max_width")).await?;
-    let marks: Vec<_> =
+    let mut marks: Vec<_> =
         marks.into_iter().filter_map(|m| Some((refs.get(&m.key)?.clone(), m))).collect();
+    // Past a few hundred tags an image is unreadable and drawing costs; the first ones in
+    // document order are drawn and the answer says how many were left out.
+    let omitted = marks.len().saturating_sub(MAX_LABELS);
+    marks.truncate(MAX_LABELS);
     let tags: Vec<Tag> =
         marks.iter().map(|(r, m)| Tag { r#ref: r.clone(), bounds: m.bounds }).collect();
     let scale = image["scale"].as_f64().unwrap_or(1.0);
@@ -140,6 +154,10 @@ async fn annotated(ctx: &Ctx, tab: &Tab, args: &Map<String, Value>) -> Result<Va
         })
         .collect();
     image["snapshot_id"] = json!(snapshot_id);
+    if omitted > 0 {
+        image["labels_omitted"] = json!(omitted);
+        image["labels_limit"] = json!(MAX_LABELS);
+    }
     if let Some(d) = tab.dialog() {
         image["dialog"] = json!(d);
     }
