@@ -1,17 +1,23 @@
-"""An MCP host's side of Glovebox, with the official MCP Python SDK over Streamable HTTP.
+"""An MCP host's side of Glovebox, with the official MCP Python SDK.
 
-Usage: client.py URL TOKEN SITE_URL SCENARIO. Prints one JSON line of findings; the Rust test
-(tests/integration/mcp.rs) asserts on them. Scenarios: `agent` (list the tools, navigate,
-snapshot, click by the snapshot's ref, a refused call), `observer` (a click with an observer
-token).
+Usage:
+  client.py URL TOKEN SITE_URL SCENARIO          Streamable HTTP at URL with a bearer TOKEN
+  client.py stdio SITE_URL SCENARIO -- CMD ARGS  stdio: the SDK starts CMD as the server
+
+Prints one JSON line of findings; the Rust test (tests/integration/mcp.rs) asserts on them.
+Scenarios: `agent` (list the tools, navigate, snapshot, click by the snapshot's ref, a refused
+call), `observer` (a click with an observer token), `state` (context.get_state, then the
+agent's round).
 """
 
 import asyncio
 import json
+import os
 import re
 import sys
 
-from mcp import ClientSession
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
 
 
@@ -54,16 +60,35 @@ async def observer(session, site):
     return {"click": summary(click)}
 
 
+async def state(session, site):
+    got = await session.call_tool("context", {"action": "get_state"})
+    found = {"state": summary(got)}
+    found.update(await agent(session, site))
+    return found
+
+
+SCENARIOS = {"agent": agent, "observer": observer, "state": state}
+
+
+async def over(read, write, site, scenario):
+    async with ClientSession(read, write) as session:
+        await session.initialize()
+        return await SCENARIOS[scenario](session, site)
+
+
 async def main():
-    url, token, site, scenario = sys.argv[1:5]
-    http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
-    async with http:
-        async with streamable_http_client(url, http_client=http) as streams:
-            read, write = streams[0], streams[1]
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                run = {"agent": agent, "observer": observer}[scenario]
-                found = await run(session, site)
+    if sys.argv[1] == "stdio":
+        site, scenario = sys.argv[2:4]
+        command = sys.argv[sys.argv.index("--") + 1 :]
+        server = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
+        async with stdio_client(server) as (read, write):
+            found = await over(read, write, site, scenario)
+    else:
+        url, token, site, scenario = sys.argv[1:5]
+        http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
+        async with http:
+            async with streamable_http_client(url, http_client=http) as streams:
+                found = await over(streams[0], streams[1], site, scenario)
     print(json.dumps(found))
 
 

@@ -133,9 +133,9 @@ pub fn openrpc(daemon_version: &str) -> Value {
                     json!({"name": name, "required": req, "schema": s})
                 })
                 .collect();
-            params.push(json!({"name": "op_id", "schema": {"type": "string"}}));
-            params.push(json!({"name": "timeout_ms", "schema": {"type": "integer", "minimum": 1, "maximum": crate::wire::MAX_TIMEOUT_MS}}));
-            params.push(json!({"name": "capture", "schema": {"type": "boolean"}}));
+            for (name, schema) in super::schema::op_key_schemas() {
+                params.push(json!({"name": name, "schema": schema}));
+            }
             methods.push(json!({
                 "name": tool.method(action),
                 "summary": action.summary,

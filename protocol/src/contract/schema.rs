@@ -121,6 +121,9 @@ pub fn tool_schema(tool: &Tool) -> Value {
             props.insert(param.name.into(), s);
         }
     }
+    for (name, schema) in op_key_schemas() {
+        props.insert(name.into(), schema);
+    }
     json!({
         "$schema": DRAFT,
         "title": tool.name,
@@ -129,6 +132,29 @@ pub fn tool_schema(tool: &Tool) -> Value {
         "required": ["action"],
         "properties": props,
     })
+}
+
+/// The op keys as tool arguments: what an MCP host (which sends nothing beside the
+/// arguments) passes to make a call idempotent, bound it, or skip its capture.
+pub fn op_key_schemas() -> [(&'static str, Value); 4] {
+    [
+        (
+            "op_id",
+            json!({"type": "string", "description": "idempotency key: re-sending it returns the first outcome"}),
+        ),
+        (
+            "timeout_ms",
+            json!({"type": "integer", "minimum": 1, "maximum": crate::wire::MAX_TIMEOUT_MS, "description": "deadline of the whole call (default 30000)"}),
+        ),
+        (
+            "capture",
+            json!({"type": "boolean", "description": "false: no screenshot after a state change"}),
+        ),
+        (
+            "follow",
+            json!({"type": "boolean", "description": "when the action opens a tab, move the session to it"}),
+        ),
+    ]
 }
 
 fn allows_empty(tool: &Tool, action: &Action, name: &str) -> bool {
