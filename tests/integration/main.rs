@@ -15,6 +15,7 @@ mod http;
 mod limits;
 mod limits2;
 mod mcp;
+mod mcp_ops;
 mod ops;
 mod props;
 mod results;

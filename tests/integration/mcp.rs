@@ -10,7 +10,7 @@ use serde_json::Value;
 
 /// Runs `tests/mcp/client.py` with these arguments (and the environment minus `unset`) and
 /// returns what it found.
-fn run_client(args: &[&str], unset: &[&str]) -> Value {
+pub(crate) fn run_client(args: &[&str], unset: &[&str]) -> Value {
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp").join("client.py");
     let mut cmd = std::process::Command::new("python3");
     cmd.arg(script).args(args);
@@ -119,4 +119,63 @@ async fn bare_gloveboxd_mcp_runs_on_its_own_desktop() {
     assert_eq!(desktop["mode"], "embedded", "{found}");
     assert_eq!(desktop["status"], "ready", "{found}");
     assert_agent_round(&found);
+}
+
+/// The MCP Inspector's CLI (npm `@modelcontextprotocol/inspector`, on the Node.js that
+/// `cargo xtask test` installs beside it) with these arguments; its stdout as JSON.
+fn inspector(args: &[&str]) -> Value {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp").join("node_modules");
+    let bin = dir.join(".bin");
+    assert!(
+        bin.join("mcp-inspector").exists(),
+        "run `cargo xtask test` to install tests/mcp's npm packages"
+    );
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let out = std::process::Command::new(bin.join("mcp-inspector"))
+        .arg("--cli")
+        .args(args)
+        .env("PATH", path)
+        .env("HOME", dir.join(".home"))
+        .output()
+        .expect("the inspector runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the inspector failed: {stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_mcp_inspector_lists_the_tools_and_reads_the_state() {
+    let daemon = glovebox_tests::InProcess::start().await;
+    let url = format!("http://{}/mcp", daemon.addr);
+    let auth = format!("Authorization: Bearer {ACTOR}");
+    let (u, a) = (url.clone(), auth.clone());
+    let listed = tokio::task::spawn_blocking(move || {
+        inspector(&[u.as_str(), "--transport", "http", "--header", &a, "--method", "tools/list"])
+    })
+    .await
+    .expect("ran");
+    let mut names: Vec<&str> = listed["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["browser", "computer", "context"], "{listed}");
+    let state = tokio::task::spawn_blocking(move || {
+        let call = ["--method", "tools/call", "--tool-name", "context", "--tool-arg"];
+        let mut args = vec![url.as_str(), "--transport", "http", "--header", &auth];
+        args.extend(call);
+        args.push("action=get_state");
+        inspector(&args)
+    })
+    .await
+    .expect("ran");
+    assert_ne!(state["isError"], true, "{state}");
+    let session = &state["structuredContent"]["result"]["session_id"];
+    assert!(session.as_str().is_some_and(|s| s.starts_with("mcp-")), "{state}");
 }

@@ -7,7 +7,8 @@ Usage:
 Prints one JSON line of findings; the Rust test (tests/integration/mcp.rs) asserts on them.
 Scenarios: `agent` (list the tools, navigate, snapshot, click by the snapshot's ref, a refused
 call), `observer` (a click with an observer token), `state` (context.get_state, then the
-agent's round).
+agent's round), `cancel` (hold Shift, abandon a long wait, its progress), `approval` (a call
+an `ask` rule catches: prints the approval id, waits for a line on stdin, re-sends).
 """
 
 import asyncio
@@ -15,6 +16,8 @@ import json
 import os
 import re
 import sys
+
+import anyio
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -67,7 +70,53 @@ async def state(session, site):
     return found
 
 
-SCENARIOS = {"agent": agent, "observer": observer, "state": state}
+async def cancel(session, site):
+    """Hold Shift, start a long wait, report its progress, abandon it after 2.5 s."""
+    found = {}
+    down = await session.call_tool("computer", {"action": "keydown", "key": "Shift"})
+    found["keydown"] = summary(down)
+    progress = []
+
+    async def on_progress(done, total, message):
+        progress.append({"progress": done, "message": message})
+
+    with anyio.move_on_after(2.5) as scope:
+        await session.call_tool(
+            "computer",
+            {"action": "wait", "duration_ms": 20000, "op_id": "mcp-long-wait"},
+            progress_callback=on_progress,
+        )
+    found["abandoned"] = scope.cancelled_caught
+    found["progress"] = progress
+    # The same op id again: the daemon answers with the op's (cancelled) outcome, never a
+    # second run.
+    again = await session.call_tool(
+        "computer", {"action": "wait", "duration_ms": 20000, "op_id": "mcp-long-wait"}
+    )
+    found["again"] = summary(again)
+    return found
+
+
+async def approval(session, site):
+    """A call an `ask` rule catches, then the same call after the test's approver granted."""
+    args = {"action": "wait", "duration_ms": 70, "op_id": "mcp-asked"}
+    asked = await session.call_tool("computer", args)
+    found = {"asked": summary(asked)}
+    approval_id = asked.structured_content["error"]["details"]["approval_id"]
+    print(json.dumps({"approval_id": approval_id}), flush=True)
+    sys.stdin.readline()  # the test grants it, then says so
+    found["ran"] = summary(await session.call_tool("computer", args))
+    found["replay"] = summary(await session.call_tool("computer", args))
+    return found
+
+
+SCENARIOS = {
+    "agent": agent,
+    "observer": observer,
+    "state": state,
+    "cancel": cancel,
+    "approval": approval,
+}
 
 
 async def over(read, write, site, scenario):
