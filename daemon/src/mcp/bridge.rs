@@ -142,6 +142,9 @@ impl ServerHandler for Bridge {
                 tool.name = t.name.into();
                 tool.description = Some(t.description.into());
                 tool.input_schema = std::sync::Arc::new(schema);
+                if let Some(Value::Object(out)) = t.output_schema {
+                    tool.output_schema = Some(std::sync::Arc::new(out));
+                }
                 Some(tool)
             })
             .collect();

@@ -123,6 +123,9 @@ fn tools() -> Vec<Tool> {
             tool.name = t.name.into();
             tool.description = Some(contract::schema::tool_description(t).into());
             tool.input_schema = Arc::new(schema);
+            if let Value::Object(out) = contract::schema::tool_output_schema(t) {
+                tool.output_schema = Some(Arc::new(out));
+            }
             Some(tool)
         })
         .collect()

@@ -242,6 +242,7 @@ fn tools_list() -> RpcResult {
             name: t.name.into(),
             description: schema::tool_description(t),
             input_schema: schema::tool_schema(t),
+            output_schema: Some(schema::tool_output_schema(t)),
         })
         .collect();
     Ok(json!({"tools": tools}))

@@ -59,8 +59,11 @@ const fn observe(name: &'static str, summary: &'static str, locator: L) -> Actio
 pub static BROWSER: Tool = Tool {
     name: "browser",
     description: "Act on and read Chromium tabs. Take a snapshot first; refs eN from it name \
-                  elements. Every action also accepts browser_id, tab_id (or legacy tab_index) \
-                  and snapshot_id; omitted, the session's selection is used.",
+                  elements. x,y are CSS viewport pixels, nx,ny fractions 0..1 of the viewport, \
+                  to_x, to_y, to_nx, to_ny a drop point. Every action also accepts browser_id \
+                  (from list_browsers), tab_id (from tab_list; or legacy tab_index) and \
+                  snapshot_id (the refs' snapshot); omitted, the session's selection and latest \
+                  snapshot are used.",
     element_keys: &[REF, SELECTOR],
     point_keys: &[VIEWPORT_X, VIEWPORT_Y, NX, NY],
     common: &[BROWSER_ID, TAB_ID, TAB_INDEX, SNAPSHOT_ID],

@@ -50,10 +50,14 @@ const fn observe(name: &'static str, summary: &'static str, locator: L) -> Actio
 pub static COMPUTER: Tool = Tool {
     name: "computer",
     description: "Act on and read desktop apps through accessibility and X11. Take a snapshot \
-                  first; refs eN from it name elements; x,y are screen pixels. Every action also \
-                  accepts app_id, window_id and snapshot_id; acting ones take dispatch. Real \
-                  input naming a target activates its window first or answers NOT_FOCUSED; \
-                  results say delivered_to.",
+                  first; refs eN from it name elements; x,y are screen pixels, nx,ny fractions \
+                  0..1 of the screen, to_x, to_y, to_nx, to_ny a drop point. Every action also \
+                  accepts app_id (from list_apps), window_id (from list_windows) and \
+                  snapshot_id (the refs' snapshot; default the latest). Acting ones take \
+                  dispatch: auto picks, background acts through accessibility only and never \
+                  moves the pointer or focus, foreground uses real input. Real input naming a \
+                  target activates its window first or answers NOT_FOCUSED; results say \
+                  delivered_to.",
     element_keys: &[REF],
     point_keys: &[SCREEN_X, SCREEN_Y, NX, NY],
     common: &[APP_ID, WINDOW_ID, SNAPSHOT_ID],

@@ -779,3 +779,20 @@ fn computer_input_actions_take_dispatch() {
     "#]]
     .assert_debug_eq(&without);
 }
+
+/// `tools.list` (and MCP's `tools/list`) goes to the model on every turn: all three tools,
+/// their input and output schemas, in at most 20 KB.
+#[test]
+fn tools_list_fits_in_20_kb() {
+    let tools: Vec<serde_json::Value> = super::TOOLS
+        .iter()
+        .map(|t| {
+            serde_json::json!({"name": t.name, "description": super::schema::tool_description(t),
+                               "inputSchema": super::schema::tool_schema(t),
+                               "outputSchema": super::schema::tool_output_schema(t)})
+        })
+        .collect();
+    let bytes = serde_json::to_string(&serde_json::json!({"tools": tools})).unwrap().len();
+    eprintln!("tools.list: {bytes} bytes");
+    assert!(bytes <= 20 * 1024, "tools.list is {bytes} bytes");
+}
