@@ -792,7 +792,8 @@ fn tools_list_fits_in_20_kb() {
                                "outputSchema": super::schema::tool_output_schema(t)})
         })
         .collect();
-    let bytes = serde_json::to_string(&serde_json::json!({"tools": tools})).expect("serializes").len();
+    let bytes =
+        serde_json::to_string(&serde_json::json!({"tools": tools})).expect("serializes").len();
     eprintln!("tools.list: {bytes} bytes");
     assert!(bytes <= 20 * 1024, "tools.list is {bytes} bytes");
 }
