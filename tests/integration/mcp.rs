@@ -5,7 +5,7 @@
 //! `gloveboxd mcp`, bridged to a running daemon and on its own embedded desktop.
 
 use glovebox_tests::browser::BrowserEnv;
-use glovebox_tests::{ACTOR, OBSERVER};
+use glovebox_tests::{ACTOR, OBSERVER, OTHER_ACTOR};
 use serde_json::Value;
 
 /// Runs `tests/mcp/client.py` with these arguments (and the environment minus `unset`) and
@@ -53,6 +53,17 @@ async fn an_mcp_host_drives_the_browser_through_mcp() {
         .await
         .expect("client ran");
     assert_agent_round(&found);
+    // The click's capture: linked, listed and read back by its session.
+    let link = found["links"][0].as_str().expect("a resource_link").to_owned();
+    assert!(link.starts_with("glovebox://capture/"), "{found}");
+    assert!(found["resources"].as_array().is_some_and(|r| r.iter().any(|u| *u == link)), "{found}");
+    assert_eq!(found["read"]["png"], true, "{found}");
+    // Another token's session has no such resource.
+    let (u, l) = (url.clone(), link.clone());
+    let other = tokio::task::spawn_blocking(move || client(&u, OTHER_ACTOR, &l, "read"))
+        .await
+        .expect("client ran");
+    assert_eq!(other["read"], "error", "another session read {link}: {other}");
 
     let (u, s) = (url.clone(), site.clone());
     let watched = tokio::task::spawn_blocking(move || client(&u, OBSERVER, &s, "observer"))

@@ -8,10 +8,12 @@ Prints one JSON line of findings; the Rust test (tests/integration/mcp.rs) asser
 Scenarios: `agent` (list the tools, navigate, snapshot, click by the snapshot's ref, a refused
 call), `observer` (a click with an observer token), `state` (context.get_state, then the
 agent's round), `cancel` (hold Shift, abandon a long wait, its progress), `approval` (a call
-an `ask` rule catches: prints the approval id, waits for a line on stdin, re-sends).
+an `ask` rule catches: prints the approval id, waits for a line on stdin, re-sends), `read`
+(SITE_URL is a resource URI to read).
 """
 
 import asyncio
+import base64
 import json
 import os
 import re
@@ -55,6 +57,15 @@ async def agent(session, site):
     found["after_click"] = out.structured_content["result"]["value"]
     both = await session.call_tool("browser", {"action": "click", "ref": ref, "selector": "#go"})
     found["both"] = summary(both)
+    # The click's capture is a resource of this session, linked from the result.
+    links = [b.uri for b in click.content if b.type == "resource_link"]
+    found["links"] = [str(u) for u in links]
+    listed = await session.list_resources()
+    found["resources"] = [str(r.uri) for r in listed.resources]
+    if links:
+        read = await session.read_resource(links[0])
+        blob = base64.b64decode(read.contents[0].blob)
+        found["read"] = {"mime": read.contents[0].mime_type, "png": blob[:8] == b"\x89PNG\r\n\x1a\n"}
     return found
 
 
@@ -110,12 +121,22 @@ async def approval(session, site):
     return found
 
 
+async def read(session, uri):
+    """Read a resource another session made: it must not be there."""
+    try:
+        await session.read_resource(uri)
+        return {"read": "ok"}
+    except Exception as e:  # the SDK raises the protocol error
+        return {"read": "error", "message": str(e)}
+
+
 SCENARIOS = {
     "agent": agent,
     "observer": observer,
     "state": state,
     "cancel": cancel,
     "approval": approval,
+    "read": read,
 }
 
 

@@ -10,6 +10,7 @@
 //! client has one session of its own. Either way refs and selections persist across calls.
 
 pub mod bridge;
+pub(crate) mod resources;
 pub mod stdio;
 
 use std::convert::Infallible;
@@ -19,8 +20,9 @@ use std::time::Duration;
 
 use glovebox_protocol::contract::{self, validate_tool_call};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
+    ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -100,7 +102,7 @@ impl Handler {
 
 /// What the server says of itself at `initialize`, on every transport.
 fn server_info() -> ServerConfig {
-    let capabilities = ServerCapabilities::builder().enable_tools().build();
+    let capabilities = ServerCapabilities::builder().enable_tools().enable_resources().build();
     let mut info = ServerConfig::new(capabilities);
     info.server_info = Implementation::new("gloveboxd", env!("CARGO_PKG_VERSION"));
     info.instructions = Some(
@@ -134,6 +136,26 @@ fn tools() -> Vec<Tool> {
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
         server_info()
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let (_, session) =
+            self.caller(&ctx).map_err(|e| McpError::invalid_request(e.to_string(), None))?;
+        Ok(resources::list(&self.daemon, &session))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let (_, session) =
+            self.caller(&ctx).map_err(|e| McpError::invalid_request(e.to_string(), None))?;
+        resources::read(&self.daemon, &session, &request.uri).map(Into::into)
     }
 
     async fn list_tools(
