@@ -1,7 +1,8 @@
 //! Long and risky calls from an MCP host (the official Python SDK over Streamable HTTP): a
 //! long `wait` reports progress, abandoning it cancels the op and lets go of a held Shift
 //! (read back from the X server), and a call an `ask` rule catches answers `isError` with
-//! `APPROVAL_REQUIRED`, then runs once after an approver's grant.
+//! `APPROVAL_REQUIRED`, then runs once after an approver's grant, while a rule that says
+//! `"approve": "elicitation"` asks the host's user through the SDK's elicitation callback.
 
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::sync::Arc;
@@ -98,5 +99,33 @@ async fn an_ask_rule_answers_approval_required_and_a_grant_runs_it_once() {
     let waited = &found["ran"]["structured"]["result"]["waited_ms"];
     assert!(waited.as_u64().is_some_and(|ms| ms >= 70), "{found}");
     assert_eq!(found["replay"]["structured"], found["ran"]["structured"], "ran once: {found}");
+    d.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rule_that_says_elicitation_asks_the_hosts_user() {
+    let policy: Policy = serde_json::from_value(json!({"rules": [
+        {"name": "ask-the-user", "class": "any", "args": {"duration_ms": "7*"}, "decision": "ask",
+         "approve": "elicitation"},
+    ]}))
+    .expect("policy");
+    let configure = Arc::new(move |c: &mut glovebox_daemon::Config| c.policy = policy.clone());
+    let d = InProcess::with(Options { configure: Some(configure), ..Options::default() }).await;
+    let url = format!("http://{}/mcp", d.addr);
+    let found = tokio::task::spawn_blocking(move || run_client(&[&url, ACTOR, "-", "elicit"], &[]))
+        .await
+        .expect("client ran");
+    // The SDK over Streamable HTTP speaks 2025-11-25 here: the question comes as an
+    // elicitation request during the call (from 2026-07-28 on, an input-required result).
+    let asked = found["asked"][0].as_str().unwrap_or_default();
+    assert!(asked.contains("computer.wait") && asked.contains("ask-the-user"), "{found}");
+    assert_eq!(found["result"]["is_error"], false, "{found}");
+    let waited = &found["result"]["structured"]["result"]["waited_ms"];
+    assert!(waited.as_u64().is_some_and(|ms| ms >= 70), "{found}");
+    // Nothing is left waiting for an approver.
+    let mut approver = Raw::connect(&d.url(), Some(APPROVER)).await.expect("approver");
+    approver.hello(None).await;
+    let list = approver.call("approval.list", json!({})).await;
+    assert_eq!(list["result"]["approvals"], json!([]), "{list}");
     d.stop().await;
 }

@@ -9,7 +9,8 @@ Scenarios: `agent` (list the tools, navigate, snapshot, click by the snapshot's 
 call), `observer` (a click with an observer token), `state` (context.get_state, then the
 agent's round), `cancel` (hold Shift, abandon a long wait, its progress), `approval` (a call
 an `ask` rule catches: prints the approval id, waits for a line on stdin, re-sends), `read`
-(SITE_URL is a resource URI to read).
+(SITE_URL is a resource URI to read), `elicit` (a call the host's user allows through the
+elicitation callback).
 """
 
 import asyncio
@@ -21,7 +22,7 @@ import sys
 
 import anyio
 
-from mcp import ClientSession, StdioServerParameters
+from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
 
@@ -121,6 +122,39 @@ async def approval(session, site):
     return found
 
 
+async def elicit(session, site):
+    """A call an `ask` rule with `"approve": "elicitation"` catches: the SDK's input-required
+    driver hands the question to this client's elicitation callback, which allows it."""
+    from mcp.client._input_required import run_input_required_driver
+    from mcp.client.session import ClientRequestContext
+
+    args = {"action": "wait", "duration_ms": 70}
+
+    async def retry(responses, state):
+        return await session.call_tool(
+            "computer", args, input_responses=responses, request_state=state, allow_input_required=True
+        )
+
+    async def dispatch(key, request):
+        ctx = ClientRequestContext(session=session, request_id=key)
+        return await session.dispatch_input_request(ctx, request)
+
+    first = await retry(None, None)
+    found = {"first": type(first).__name__}
+    result = await run_input_required_driver(first, dispatch=dispatch, retry=retry)
+    found["result"] = summary(result)
+    found["asked"] = ASKED
+    return found
+
+
+ASKED = []
+
+
+async def on_elicit(context, params):
+    ASKED.append(params.message)
+    return types.ElicitResult(action="accept", content={"approve": True})
+
+
 async def read(session, uri):
     """Read a resource another session made: it must not be there."""
     try:
@@ -137,11 +171,12 @@ SCENARIOS = {
     "cancel": cancel,
     "approval": approval,
     "read": read,
+    "elicit": elicit,
 }
 
 
 async def over(read, write, site, scenario):
-    async with ClientSession(read, write) as session:
+    async with ClientSession(read, write, elicitation_callback=on_elicit) as session:
         await session.initialize()
         return await SCENARIOS[scenario](session, site)
 

@@ -10,6 +10,7 @@
 //! client has one session of its own. Either way refs and selections persist across calls.
 
 pub mod bridge;
+mod elicit;
 pub(crate) mod resources;
 pub mod stdio;
 
@@ -192,25 +193,75 @@ impl ServerHandler for Handler {
                 return Ok(as_result(dispatch::shape::mcp(Err(DaemonError::from(v).to_data()))))
             }
         };
-        let checked = validate_tool_call(tool, &arguments).map_err(DaemonError::from);
+        // A retry that carries the host user's answer to an approval runs under its op id.
+        if let Some(answered) = elicit::apply(&self.daemon, &session, &request) {
+            match answered {
+                Ok(op_id) => options.op_id = Some(op_id),
+                Err(e) => return Ok(as_result(dispatch::shape::mcp(Err(e.to_data())))),
+            }
+        }
         // The op id is known up front so a cancelled request cancels its op.
         let op_id = options.op_id.get_or_insert_with(|| self.daemon.ops.mint_id()).clone();
-        let caller =
-            Caller { role, session: &session, in_flight: &self.in_flight, admitted: false };
+        let run = Run { tool, arguments: &arguments, role, session: &session, op_id: &op_id };
+        let outcome = self.run(&run, options.clone(), &ctx).await;
+        // An approval the policy leaves to the host's user: ask them, in the request's own
+        // revision (an input request from 2026-07-28 on, an elicitation request before).
+        if let Err(e) = &outcome {
+            if let Some((id, op)) = elicit::elicitable(&self.daemon, e) {
+                let modern = ctx.protocol_version().is_some_and(|v| v.as_str() >= "2026-07-28");
+                if modern {
+                    if let Some(ask) = elicit::ask(&self.daemon, e, &id, &op) {
+                        return Ok(ask.into());
+                    }
+                } else if elicit::ask_now(&self.daemon, &ctx, e, &id).await {
+                    return Ok(as_result(dispatch::shape::mcp(
+                        self.run(&run, options, &ctx).await,
+                    )));
+                }
+            }
+        }
+        Ok(as_result(dispatch::shape::mcp(outcome)))
+    }
+}
+
+/// One tool call, validated and ready to run.
+struct Run<'a> {
+    tool: &'static contract::Tool,
+    arguments: &'a Value,
+    role: Role,
+    session: &'a Arc<Session>,
+    op_id: &'a str,
+}
+
+impl Handler {
+    /// Run the call through the op pipeline, reporting progress, until it ends or the host
+    /// cancels it.
+    async fn run(
+        &self,
+        r: &Run<'_>,
+        options: dispatch::OpOptions,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<glovebox_protocol::wire::OpOutcome, glovebox_protocol::error::ErrorData> {
+        let checked = validate_tool_call(r.tool, r.arguments).map_err(DaemonError::from);
+        let caller = Caller {
+            role: r.role,
+            session: r.session,
+            in_flight: &self.in_flight,
+            admitted: false,
+        };
         let call = dispatch::call(&self.daemon, caller, checked, options);
-        let progress = report_progress(&self.daemon, &session, &op_id, &ctx);
-        let outcome = tokio::select! {
+        let progress = report_progress(&self.daemon, r.session, r.op_id, ctx);
+        tokio::select! {
             o = call => o,
             never = progress => match never {},
             _ = ctx.ct.cancelled() => {
                 // Cancelling the op releases what it held (keys, buttons) as its own failure does.
-                if let Some(op) = self.daemon.ops.get(&session.id, &op_id) {
+                if let Some(op) = self.daemon.ops.get(&r.session.id, r.op_id) {
                     op.cancel();
                 }
                 Err(DaemonError::Cancelled.to_data())
             }
-        };
-        Ok(as_result(dispatch::shape::mcp(outcome)))
+        }
     }
 }
 
