@@ -11,7 +11,7 @@ use crate::browser::annotate::{self, Tag};
 use crate::browser::{snapshot, Tab};
 use crate::dispatch::Ctx;
 use crate::error::DaemonError;
-use crate::registry::snapshots::Budget;
+use crate::registry::snapshots::{Budget, Scope};
 
 /// `get_*`, `snapshot`, `screenshot`, `screenshot_annotate`, `state_and_screenshot`,
 /// `evaluate`, `pdf`, `probe`.
@@ -108,7 +108,8 @@ async fn snapshot_of(
     let (url, title) = tab.info().await.unwrap_or_default();
     let view = {
         let mut snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;
-        snaps.record(&tab.key(), s(args, "scope_ref"), &nodes, &budget)
+        let scope = s(args, "scope_ref").map_or(Scope::Whole, Scope::Subtree);
+        snaps.record(&tab.key(), scope, &nodes, &budget)
     };
     let mut v = view.to_json();
     v["url"] = json!(url);
@@ -194,6 +195,6 @@ mod tests {
         assert_eq!(bytes(&json!({})), 7_800, "the default view stays under ~2,000 tokens");
         assert_eq!(bytes(&json!({"limit": 300})), 7_800);
         assert_eq!(bytes(&json!({"limit": 2})), MIN_PAGE_BYTES, "room for one long line");
-        assert_eq!(bytes(&json!({"limit": 5_000})), Budget::default().max_bytes);
+        assert_eq!(bytes(&json!({"limit": 5_000})), 5_000 * BYTES_PER_LINE);
     }
 }
