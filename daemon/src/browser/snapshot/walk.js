@@ -78,9 +78,12 @@
         const t = n.localName;
         if (n === skip || SKIP.has(t) || t === 'select' || t === 'textarea' || t === 'input' || t === 'svg') return;
         if (n.hidden || n.getAttribute('aria-hidden') === 'true') return;
-        // Hidden content does not name anything (sr-only text is shown, only clipped).
-        const cs = styleOf(n);
-        if (cs && (cs.display === 'none' || cs.visibility === 'hidden')) return;
+        // Hidden content does not name anything (sr-only text is shown, only clipped); the
+        // root's own style is the caller's to judge.
+        if (n !== root) {
+          const cs = styleOf(n);
+          if (cs && (cs.display === 'none' || cs.visibility === 'hidden')) return;
+        }
         if (t === 'img') { s += ' ' + (n.getAttribute('alt') || '') + ' '; return; }
         if (t === 'br') { s += ' '; return; }
         const block = !INLINE.has(t);
