@@ -323,10 +323,13 @@
   // A box in the top viewport: [x,y,w,h] when it shows there, 0 when it has none at all,
   // null when it lies outside the viewport or is scrolled out of a box that clips it
   // (`clip`: [left, top, right, bottom] in the top viewport).
+  const ranges = new Map();
   const boxOf = (n, off, clip) => {
     let r;
     if (n.nodeType === 3) {
-      const rg = n.ownerDocument.createRange();
+      const doc = n.ownerDocument;
+      let rg = ranges.get(doc);
+      if (!rg) { rg = doc.createRange(); ranges.set(doc, rg); }
       rg.selectNodeContents(n);
       r = rg.getBoundingClientRect();
     } else {
@@ -339,12 +342,8 @@
     return null;
   };
   const VIEW = [0, 0, vw, vh];
-  // The clip inside el for its descendants, when el clips what overflows it.
-  const clipIn = (el, cs, off, clip) => {
-    const tag = el.localName;
-    if (tag === 'html' || tag === 'body') return clip;
-    if (cs.overflowX === 'visible' && cs.overflowY === 'visible') return clip;
-    const r = el.getBoundingClientRect();
+  // What is left of `clip` inside the box r (in el's document) for el's descendants.
+  const clipTo = (r, off, clip) => {
     const x = r.left + off[0], y = r.top + off[1];
     return [Math.max(clip[0], x), Math.max(clip[1], y), Math.min(clip[2], x + r.width), Math.min(clip[3], y + r.height)];
   };
@@ -410,8 +409,11 @@
     if (SKIP.has(tag) || el.getAttribute('aria-hidden') === 'true') return;
     const cs = styleOf(el);
     if (!cs || cs.display === 'none') return;
-    // A fixed element escapes the scrolling boxes around it.
-    if (cs.position === 'fixed') clip = VIEW;
+    // A fixed element escapes the scrolling boxes around it (the style is read only where
+    // there is one: each read costs on a big page).
+    if (clip !== VIEW && cs.position === 'fixed') clip = VIEW;
+    // html and body pass their overflow to the viewport.
+    const clips = (cs.overflowX !== 'visible' || cs.overflowY !== 'visible') && tag !== 'html' && tag !== 'body';
     let role = roleOf(el, tag);
     if (role === '#hidden') return;
     const shown = cs.visibility === 'visible';
@@ -454,18 +456,19 @@
     }
     if (tag === 'iframe' || tag === 'frame') {
       const doc = innerDoc(el);
-      if (doc && doc.documentElement) walk(doc.documentElement, childDepth, '', false, frameOffset(el, off), 'auto', true, clipIn(el, cs, off, clip));
+      if (doc && doc.documentElement) walk(doc.documentElement, childDepth, '', false, frameOffset(el, off), 'auto', true, clipTo(el.getBoundingClientRect(), off, clip));
       else if (include) out[start].x = 1;
       return;
     }
     if (tag === 'svg') return;
     // What a zero-size box clips is not shown; a closed <details> shows its summary only.
-    if ((cs.overflowX !== 'visible' || cs.overflowY !== 'visible') && tag !== 'body' && tag !== 'html') {
+    let inner = clip;
+    if (clips) {
       const r0 = el.getBoundingClientRect();
       if (r0.width === 0 || r0.height === 0) return;
+      inner = clipTo(r0, off, clip);
     }
     const closed = tag === 'details' && !el.open;
-    const inner = clipIn(el, cs, off, clip);
     for (const c of kids(el)) {
       if (closed && !(c.nodeType === 1 && c.localName === 'summary')) continue;
       walk(c, childDepth, childName, childField, off, cs.cursor, shown, inner);
