@@ -490,8 +490,9 @@ impl ActionArgs for BrowserSetValue {
     const ACTION: &'static str = "set_value";
 }
 
-/// `browser.select`: choose the option with this value in a \<select\> (it must exist); returns it.
-/// Target: ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
+/// `browser.select`: choose the option with this value, or else this label, in a \<select\> (it
+/// must exist; option lines show value="..." where it differs from the label); returns it. Target:
+/// ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserSelect {
     /// **Required.** the value to set.
@@ -1268,7 +1269,10 @@ pub struct BrowserSnapshot {
     /// always return the full outline instead of what changed. Default false.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disable_diffing: Option<bool>,
-    /// keep only lines whose role, name or value contain these words. Not empty.
+    /// words in any order, any case: snapshot keeps the lines holding them (every word in the line
+    /// or its ancestors, else any word; query_match says which) with their ancestors and row
+    /// controls, as a view that moves no baseline; wait looks for one line holding every word. Not
+    /// empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
     /// browser id chrome-\<port\> from list_browsers.
@@ -1467,7 +1471,10 @@ pub struct BrowserStateAndScreenshot {
     /// always return the full outline instead of what changed. Default false.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disable_diffing: Option<bool>,
-    /// keep only lines whose role, name or value contain these words. Not empty.
+    /// words in any order, any case: snapshot keeps the lines holding them (every word in the line
+    /// or its ancestors, else any word; query_match says which) with their ancestors and row
+    /// controls, as a view that moves no baseline; wait looks for one line holding every word. Not
+    /// empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
     /// capture the whole page, not just the viewport. Default false.
@@ -1679,8 +1686,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.select`: choose the option with this value in a \<select\> (it must exist); returns
-    /// it. Target: ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
+    /// `browser.select`: choose the option with this value, or else this label, in a \<select\> (it
+    /// must exist; option lines show value="..." where it differs from the label); returns it.
+    /// Target: ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
     pub fn browser_select(&self, args: BrowserSelect) -> PendingCall<'_, BrowserSelect> {
         PendingCall::new(self, args)
     }
@@ -2616,7 +2624,10 @@ pub struct ComputerSnapshot {
     /// always return the full outline instead of what changed. Default false.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disable_diffing: Option<bool>,
-    /// keep only lines whose role, name or value contain these words. Not empty.
+    /// words in any order, any case: snapshot keeps the lines holding them (every word in the line
+    /// or its ancestors, else any word; query_match says which) with their ancestors and row
+    /// controls, as a view that moves no baseline; wait looks for one line holding every word. Not
+    /// empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
     /// deepest tree level to walk. Range 1..=200.
@@ -2708,7 +2719,10 @@ pub struct ComputerStateAndScreenshot {
     /// always return the full outline instead of what changed. Default false.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disable_diffing: Option<bool>,
-    /// keep only lines whose role, name or value contain these words. Not empty.
+    /// words in any order, any case: snapshot keeps the lines holding them (every word in the line
+    /// or its ancestors, else any word; query_match says which) with their ancestors and row
+    /// controls, as a view that moves no baseline; wait looks for one line holding every word. Not
+    /// empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
     /// deepest tree level to walk. Range 1..=200.

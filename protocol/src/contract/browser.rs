@@ -83,7 +83,7 @@ pub static BROWSER: Tool = Tool {
             .req(&[FILL_TEXT]),
         act("set_value", "set a field's value with the native setter and fire input/change; returns the value", L::Element)
             .req(&[VALUE]),
-        act("select", "choose the option with this value in a <select> (it must exist); returns it", L::Element)
+        act("select", "choose the option with this value, or else this label, in a <select> (it must exist; option lines show value=\"...\" where it differs from the label); returns it", L::Element)
             .req(&[VALUE]),
         act("check", "check a checkbox or radio button; returns the verified final state", L::Element),
         act("uncheck", "uncheck a checkbox; returns the verified final state", L::Element),

@@ -148,7 +148,7 @@ pub const DISABLE_DIFFING: Param = pd(
     D::Bool(false),
 );
 pub const QUERY: Param =
-    p("query", TEXT, "keep only lines whose role, name or value contain these words");
+    p("query", TEXT, "words in any order, any case: snapshot keeps the lines holding them (every word in the line or its ancestors, else any word; query_match says which) with their ancestors and row controls, as a view that moves no baseline; wait looks for one line holding every word");
 pub const MAX_DEPTH: Param =
     p("max_depth", Ty::Int { min: 1, max: 200 }, "deepest tree level to walk");
 

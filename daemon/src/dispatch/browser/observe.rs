@@ -11,7 +11,7 @@ use crate::browser::annotate::{self, Tag};
 use crate::browser::{snapshot, Tab};
 use crate::dispatch::Ctx;
 use crate::error::DaemonError;
-use crate::registry::snapshots::Budget;
+use crate::registry::snapshots::{Budget, Scope};
 
 /// `get_*`, `snapshot`, `screenshot`, `screenshot_annotate`, `state_and_screenshot`,
 /// `evaluate`, `pdf`, `probe`.
@@ -71,16 +71,19 @@ impl OnTab for Observe {
 
 /// A page's bytes are capped in proportion to its line limit, so the default 300 lines stay
 /// under about 2,000 tokens (bytes / 4) and a cursor continues them; never below one long
-/// line, never above the registry's ceiling.
+/// line, never above the registry's ceiling. Lines past the default view count double: a
+/// caller asking for thousands of lines wants a big page whole, whose lines run longer.
 const BYTES_PER_LINE: usize = 26;
+const DEFAULT_LINES: usize = 300;
 const MIN_PAGE_BYTES: usize = 2_048;
 
 fn budget(args: &Map<String, Value>) -> Budget {
-    let limit = u(args, "limit").unwrap_or(300) as usize;
+    let limit = u(args, "limit").unwrap_or(DEFAULT_LINES as u64) as usize;
     let ceiling = Budget::default().max_bytes;
+    let bytes = limit * BYTES_PER_LINE + limit.saturating_sub(DEFAULT_LINES) * BYTES_PER_LINE;
     Budget {
         limit,
-        max_bytes: (limit * BYTES_PER_LINE).clamp(MIN_PAGE_BYTES, ceiling),
+        max_bytes: bytes.clamp(MIN_PAGE_BYTES, ceiling),
         query: s(args, "query").map(String::from),
         disable_diffing: args.get("disable_diffing") == Some(&Value::Bool(true)),
     }
@@ -108,7 +111,8 @@ async fn snapshot_of(
     let (url, title) = tab.info().await.unwrap_or_default();
     let view = {
         let mut snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;
-        snaps.record(&tab.key(), s(args, "scope_ref"), &nodes, &budget)
+        let scope = s(args, "scope_ref").map_or(Scope::Whole, Scope::Subtree);
+        snaps.record(&tab.key(), scope, &nodes, &budget)
     };
     let mut v = view.to_json();
     v["url"] = json!(url);
@@ -194,6 +198,7 @@ mod tests {
         assert_eq!(bytes(&json!({})), 7_800, "the default view stays under ~2,000 tokens");
         assert_eq!(bytes(&json!({"limit": 300})), 7_800);
         assert_eq!(bytes(&json!({"limit": 2})), MIN_PAGE_BYTES, "room for one long line");
-        assert_eq!(bytes(&json!({"limit": 5_000})), Budget::default().max_bytes);
+        assert_eq!(bytes(&json!({"limit": 1_000})), 7_800 + 700 * 52, "past 300, 52 a line");
+        assert_eq!(bytes(&json!({"limit": 5_000})), 252_200, "a 5,000-line page whole");
     }
 }
