@@ -393,13 +393,21 @@ impl ActionArgs for BrowserFocus {
     const ACTION: &'static str = "focus";
 }
 
-/// `browser.type`: insert text at the caret of an element; returns the text typed. Target:
-/// ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
+/// `browser.type`: type text at the caret of an element (mode insert, or keys: key events per
+/// character); read back; returns the text typed, the value and verified. Target: ref|selector.
+/// Mutating (actor role); a capture follows unless `capture(false)`.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserType {
     /// **Required.** the text, exactly as it should appear. Not empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+    /// insert: the text goes in as one insertText (fast; no key events); keys: per character a
+    /// keydown/keypress/input/keyup as a US keyboard sends them (key, code, keyCode, shift),
+    /// characters beyond the US layout as keydown/keyup whose key and text are the character, for
+    /// pages that listen to keys (terminals, editors, games). One of `insert`, `keys`. Default
+    /// `insert`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
     /// element ref eN from the latest snapshot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r#ref: Option<String>,
@@ -425,13 +433,24 @@ impl ActionArgs for BrowserType {
     const ACTION: &'static str = "type";
 }
 
-/// `browser.fill`: replace an element's content with text ("" clears it), read it back; returns the
-/// value. Target: ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
+/// `browser.fill`: replace the value of any field a person types into or picks in (text-like
+/// inputs, textarea, contenteditable, number, date, time, datetime-local, month, week, color,
+/// range, \<select\> by value or label, values for a multiple select) and read it back; returns the
+/// value; NOT_EDITABLE names what fits instead (upload for a file input, check for a checkbox).
+/// Target: ref|selector. Mutating (actor role); a capture follows unless `capture(false)`. `text`
+/// and `values` are exclusive.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserFill {
-    /// **Required.** the new content; "" clears the field.
+    /// the new content ("" clears the field): text for text-like fields and contenteditable, the
+    /// ISO value for date (2012-07-28), time (13:45), datetime-local (2012-07-28T13:45), month
+    /// (2012-07), week (2012-W30), #rrggbb for color, a number for number and range, an option's
+    /// value or label for a \<select\>; exclusive with values.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+    /// for a \<select multiple\>: every option to select, each by value, else by label; the rest
+    /// are deselected.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<String>>,
     /// element ref eN from the latest snapshot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r#ref: Option<String>,
@@ -490,13 +509,19 @@ impl ActionArgs for BrowserSetValue {
     const ACTION: &'static str = "set_value";
 }
 
-/// `browser.select`: choose the option with this value in a \<select\> (it must exist); returns it.
-/// Target: ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
+/// `browser.select`: choose the option with this value, else this label, in a \<select\> (it must
+/// exist), or several with values in a multiple one; returns the value. Target: ref|selector.
+/// Mutating (actor role); a capture follows unless `capture(false)`. `value` and `values` are
+/// exclusive.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserSelect {
-    /// **Required.** the value to set.
+    /// the option's value, else its label (its visible text); exclusive with values.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
+    /// for a \<select multiple\>: every option to select, each by value, else by label; the rest
+    /// are deselected.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<String>>,
     /// element ref eN from the latest snapshot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r#ref: Option<String>,
@@ -720,13 +745,27 @@ impl ActionArgs for BrowserPress {
     const ACTION: &'static str = "press";
 }
 
-/// `browser.keyboard_type`: insert text into the focused element; returns the text. Mutating (actor
-/// role); a capture follows unless `capture(false)`.
+/// `browser.keyboard_type`: type text into the focused element, or into ref/selector focused first
+/// (mode insert, or keys: key events per character); returns the text. Optional target:
+/// ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserKeyboardType {
     /// **Required.** the text, exactly as it should appear. Not empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+    /// insert: the text goes in as one insertText (fast; no key events); keys: per character a
+    /// keydown/keypress/input/keyup as a US keyboard sends them (key, code, keyCode, shift),
+    /// characters beyond the US layout as keydown/keyup whose key and text are the character, for
+    /// pages that listen to keys (terminals, editors, games). One of `insert`, `keys`. Default
+    /// `insert`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    /// element ref eN from the latest snapshot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub r#ref: Option<String>,
+    /// CSS selector; the first match is used (prefer ref). Not empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selector: Option<String>,
     /// browser id chrome-\<port\> from list_browsers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub browser_id: Option<String>,
@@ -1290,10 +1329,20 @@ impl ActionArgs for BrowserSnapshot {
     const ACTION: &'static str = "snapshot";
 }
 
-/// `browser.get_content`: the visible text of the page or of an element. Optional target:
-/// ref|selector. Observes only (observer tokens may call it).
+/// `browser.get_content`: the whole visible text of the page or an element, a form control's whole
+/// value; offset and length read a range; returns text, total_chars, truncated and next_offset when
+/// more follows. Optional target: ref|selector. Observes only (observer tokens may call it).
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserGetContent {
+    /// the first character to return (Unicode characters, counted from 0). Range 0..=2147483647.
+    /// Default 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<i64>,
+    /// at most this many characters from offset (default: to the end); the daemon's
+    /// --max-text-chars cuts longer answers, which say truncated and next_offset. Range
+    /// 1..=2147483647.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length: Option<i64>,
     /// element ref eN from the latest snapshot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r#ref: Option<String>,
@@ -1659,15 +1708,19 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.type`: insert text at the caret of an element; returns the text typed. Target:
-    /// ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
+    /// `browser.type`: type text at the caret of an element (mode insert, or keys: key events per
+    /// character); read back; returns the text typed, the value and verified. Target: ref|selector.
+    /// Mutating (actor role); a capture follows unless `capture(false)`.
     pub fn browser_type(&self, args: BrowserType) -> PendingCall<'_, BrowserType> {
         PendingCall::new(self, args)
     }
 
-    /// `browser.fill`: replace an element's content with text ("" clears it), read it back; returns
-    /// the value. Target: ref|selector. Mutating (actor role); a capture follows unless
-    /// `capture(false)`.
+    /// `browser.fill`: replace the value of any field a person types into or picks in (text-like
+    /// inputs, textarea, contenteditable, number, date, time, datetime-local, month, week, color,
+    /// range, \<select\> by value or label, values for a multiple select) and read it back; returns
+    /// the value; NOT_EDITABLE names what fits instead (upload for a file input, check for a
+    /// checkbox). Target: ref|selector. Mutating (actor role); a capture follows unless
+    /// `capture(false)`. `text` and `values` are exclusive.
     pub fn browser_fill(&self, args: BrowserFill) -> PendingCall<'_, BrowserFill> {
         PendingCall::new(self, args)
     }
@@ -1679,8 +1732,10 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.select`: choose the option with this value in a \<select\> (it must exist); returns
-    /// it. Target: ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
+    /// `browser.select`: choose the option with this value, else this label, in a \<select\> (it
+    /// must exist), or several with values in a multiple one; returns the value. Target:
+    /// ref|selector. Mutating (actor role); a capture follows unless `capture(false)`. `value` and
+    /// `values` are exclusive.
     pub fn browser_select(&self, args: BrowserSelect) -> PendingCall<'_, BrowserSelect> {
         PendingCall::new(self, args)
     }
@@ -1730,8 +1785,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.keyboard_type`: insert text into the focused element; returns the text. Mutating
-    /// (actor role); a capture follows unless `capture(false)`.
+    /// `browser.keyboard_type`: type text into the focused element, or into ref/selector focused
+    /// first (mode insert, or keys: key events per character); returns the text. Optional target:
+    /// ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
     pub fn browser_keyboard_type(
         &self,
         args: BrowserKeyboardType,
@@ -1849,8 +1905,10 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.get_content`: the visible text of the page or of an element. Optional target:
-    /// ref|selector. Observes only (observer tokens may call it).
+    /// `browser.get_content`: the whole visible text of the page or an element, a form control's
+    /// whole value; offset and length read a range; returns text, total_chars, truncated and
+    /// next_offset when more follows. Optional target: ref|selector. Observes only (observer tokens
+    /// may call it).
     pub fn browser_get_content(
         &self,
         args: BrowserGetContent,
@@ -2740,10 +2798,20 @@ impl ActionArgs for ComputerStateAndScreenshot {
     const ACTION: &'static str = "state_and_screenshot";
 }
 
-/// `computer.get_text`: an element's full text with its caret and selection. Target: ref. Observes
-/// only (observer tokens may call it).
+/// `computer.get_text`: an element's whole text with its caret and selection; offset and length
+/// read a range; returns text, total_chars, truncated and next_offset when more follows. Target:
+/// ref. Observes only (observer tokens may call it).
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct ComputerGetText {
+    /// the first character to return (Unicode characters, counted from 0). Range 0..=2147483647.
+    /// Default 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<i64>,
+    /// at most this many characters from offset (default: to the end); the daemon's
+    /// --max-text-chars cuts longer answers, which say truncated and next_offset. Range
+    /// 1..=2147483647.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length: Option<i64>,
     /// element ref eN from the latest snapshot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r#ref: Option<String>,
@@ -3011,8 +3079,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `computer.get_text`: an element's full text with its caret and selection. Target: ref.
-    /// Observes only (observer tokens may call it).
+    /// `computer.get_text`: an element's whole text with its caret and selection; offset and length
+    /// read a range; returns text, total_chars, truncated and next_offset when more follows.
+    /// Target: ref. Observes only (observer tokens may call it).
     pub fn computer_get_text(&self, args: ComputerGetText) -> PendingCall<'_, ComputerGetText> {
         PendingCall::new(self, args)
     }

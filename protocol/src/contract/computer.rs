@@ -109,7 +109,8 @@ pub static COMPUTER: Tool = Tool {
         observe("state_and_screenshot", "a snapshot and a screenshot together; returns both and a consistent flag", L::None)
             .opt(&[LIMIT, SCOPE_REF, DISABLE_DIFFING, QUERY, MAX_DEPTH, COMPUTER_IMAGE_FORMAT, QUALITY, MAX_WIDTH])
             .check(&[r::image_format]),
-        observe("get_text", "an element's full text with its caret and selection", L::Element),
+        observe("get_text", "an element's whole text with its caret and selection; offset and length read a range; returns text, total_chars, truncated and next_offset when more follows", L::Element)
+            .opt(&[TEXT_OFFSET, TEXT_LENGTH]),
         action("clipboard_get", "the clipboard's content as text or html (actors and admins: it may hold secrets)", Class::ClipboardRead, L::None)
             .opt(&[COMPUTER_TEXT_FORMAT]).check(&[r::text_format]),
         act("clipboard_set", "put text or html on the clipboard; returns what was set", L::None)

@@ -80,6 +80,47 @@ pub const TO_NY: Param =
 pub const TEXT_PARAM: Param = p("text", TEXT, "the text, exactly as it should appear");
 pub const FILL_TEXT: Param = p("text", TEXT_OR_EMPTY, "the new content; \"\" clears the field");
 pub const VALUE: Param = p("value", TEXT_OR_EMPTY, "the value to set");
+pub const FILL_TEXT_OPT: Param = p(
+    "text",
+    TEXT_OR_EMPTY,
+    "the new content (\"\" clears the field): text for text-like fields and contenteditable, \
+     the ISO value for date (2012-07-28), time (13:45), datetime-local (2012-07-28T13:45), \
+     month (2012-07), week (2012-W30), #rrggbb for color, a number for number and range, an \
+     option's value or label for a <select>; exclusive with values",
+);
+pub const SELECT_VALUE: Param = p(
+    "value",
+    TEXT_OR_EMPTY,
+    "the option's value, else its label (its visible text); exclusive with values",
+);
+pub const OPTION_VALUES: Param = p(
+    "values",
+    Ty::StrList,
+    "for a <select multiple>: every option to select, each by value, else by label; the rest \
+     are deselected",
+);
+pub const TYPE_MODE: Param = pd(
+    "mode",
+    Ty::Enum(&["insert", "keys"]),
+    "insert: the text goes in as one insertText (fast; no key events); keys: per character a \
+     keydown/keypress/input/keyup as a US keyboard sends them (key, code, keyCode, shift), \
+     characters beyond the US layout as keydown/keyup whose key and text are the character, \
+     for pages that listen to keys (terminals, editors, games)",
+    D::Str("insert"),
+);
+// Reading long text in ranges.
+pub const TEXT_OFFSET: Param = pd(
+    "offset",
+    Ty::Int { min: 0, max: 2_147_483_647 },
+    "the first character to return (Unicode characters, counted from 0)",
+    D::Int(0),
+);
+pub const TEXT_LENGTH: Param = p(
+    "length",
+    Ty::Int { min: 1, max: 2_147_483_647 },
+    "at most this many characters from offset (default: to the end); the daemon's \
+     --max-text-chars cuts longer answers, which say truncated and next_offset",
+);
 pub const KEY: Param =
     p("key", TEXT, "a key or chord such as Enter, Control+Shift+T, F5, PageDown or +");
 pub const PASTE_TEXT: Param = p("text", TEXT, "what to paste");
