@@ -269,6 +269,17 @@ async fn a_click_by_ref_reaches_rows_below_the_fold_of_their_own_box() {
         eval(&mut c, "[box.scrollTop > 0, outer.scrollTop > 0, inner.scrollTop > 0]").await;
     assert_eq!(scrolled, json!([false, true, true]), "each box scrolled as a person would");
 
+    // A second click on a ref moves the pointer early to where the element was; when it
+    // moved meanwhile, the pointer moves on and the click still lands on it, hovered first.
+    let shift = "document.body.insertBefore(Object.assign(document.createElement('div'), {style: 'height:45px'}), document.body.firstChild); \
+                 window.over = []; document.querySelectorAll('.row').forEach((r) => r.addEventListener('mouseover', () => over.push(r.textContent))); 1";
+    eval(&mut c, shift).await;
+    let again = ok(&mut c, "browser.click", json!({"ref": rs[2]})).await;
+    assert_eq!(eval(&mut c, "clicked.slice(-1)").await, json!(["box-2"]), "{again}");
+    assert_eq!(eval(&mut c, "over.slice(-1)").await, json!(["box row 2"]), "hovered first");
+    ok(&mut c, "browser.click", json!({"ref": rs[2]})).await;
+    assert_eq!(eval(&mut c, "clicked.length").await, 5, "the same place again lands too");
+
     // Something that really covers the row is still named.
     let cover = "const d = document.createElement('div'); d.id = 'cover'; d.style = 'position:fixed;inset:0;background:rgba(0,0,0,.1)'; document.body.appendChild(d); 1";
     eval(&mut c, cover).await;

@@ -24,6 +24,7 @@ use super::cdp::{Conn, Dialog, Raw, TabWatch};
 use super::{tab_id_of, target_key, BrowserError};
 
 pub use capture::{image_size, Ranged};
+pub use elements::Aim;
 pub use forms::{Fill, Filled, Typed};
 
 /// An element resolved for one action: a JS handle on it, and the cross-site frame whose
