@@ -13,7 +13,6 @@ pub mod error;
 mod events;
 pub mod files;
 pub mod process;
-pub mod prof;
 pub mod registry;
 pub mod rpc;
 mod session;

@@ -222,9 +222,7 @@ async fn open_and_act<T: OnTab>(
     call: &Checked,
 ) -> Result<Output, DaemonError> {
     let args = &call.args;
-    crate::prof::mark("on_tab");
     let f = freeze(ctx, b, args).await?;
-    crate::prof::mark("frozen");
     let tab = match b.tab(&f.browser_id, &f.tab_id).await {
         Ok(t) => t,
         Err(e) => {
@@ -237,7 +235,6 @@ async fn open_and_act<T: OnTab>(
             return Err(e.into());
         }
     };
-    crate::prof::mark("tab");
     let on = On { ctx, b, tab: &tab, f: &f, action: call.action.name, args };
     let result = T::act(on).await?;
     Ok(Output { result, target: Some(f.json()) })

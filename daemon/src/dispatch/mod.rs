@@ -176,14 +176,11 @@ pub async fn call(
         let browsers = daemon.config.browser.clone();
         let fut = handler(ctx, checked);
         async move {
-            crate::prof::mark("body");
             let mark = match &browsers {
                 Some(b) if tool.name != "computer" => Some(b.effects_mark().await),
                 _ => None,
             };
-            crate::prof::mark("effects_mark");
             let mut out = fut.await.map_err(|e| e.to_data())?;
-            crate::prof::mark("handler");
             let exec_ms = started.elapsed().as_secs_f64() * 1000.0;
             let acted_on = effects::tab_of(&out);
             // A tab the action opened may have taken the front: the capture shows the
@@ -269,7 +266,6 @@ pub async fn call(
     let entry = match started {
         Started::New(e) | Started::Existing(e) => e,
     };
-    crate::prof::mark("started");
     entry.wait().await
 }
 

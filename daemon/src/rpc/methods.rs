@@ -290,21 +290,16 @@ async fn direct(
 ) -> RpcResult {
     let conn = conn_of(ext)?;
     let session = session_of(&conn)?;
-    crate::prof::start();
     let mut args = params_json(p).map_err(|reason| {
         err(DaemonError::Contract(contract::Violation::new("params", format!("params: {reason}"))))
     })?;
     let options = split_op_keys(&mut args).map_err(|v| err(DaemonError::Contract(v)))?;
     let checked = validate_direct(tool, action, &args).map_err(DaemonError::from);
-    crate::prof::mark("validated");
     let outcome = dispatch::call(d, caller(&conn, &session, ext), checked, options).await;
-    crate::prof::mark("called");
-    let r = match outcome {
+    match outcome {
         Ok(o) => serde_json::to_value(o).map_err(|e| err(DaemonError::ActionFailed(e.to_string()))),
         Err(e) => Err(to_rpc_error(&e)),
-    };
-    crate::prof::end(action.name);
-    r
+    }
 }
 
 /// Take `op_id`, `timeout_ms` and `capture` out of a direct call's params.

@@ -103,7 +103,6 @@ impl Tab {
             let aims = crate::browser::lock(&self.watch.aims);
             aims.get(key).filter(|(n, _)| *n == navs).map(|(_, p)| *p)
         };
-        let early = early.filter(|_| std::env::var_os("GLOVEBOX_NO_EARLY").is_none()); // PROF
         let moved = async {
             match early {
                 Some((x, y)) => self.mouse("mouseMoved", x, y, "none", 0, modifiers).await,

@@ -28,7 +28,6 @@ impl OnTab for Pointer {
                 if let Some((r, key)) = ref_key(ctx, tab, args)? {
                     let aimed = aim_key(tab, &r, &key);
                     let (((x, y), what), d) = tab.pointer_at_key(&key, aimed, click, mods).await?;
-                    crate::prof::mark("clicked");
                     let mut out = json!({"x": x, "y": y, "element": what});
                     if click.is_some() {
                         out["button"] = json!(button);
@@ -46,13 +45,11 @@ impl OnTab for Pointer {
                         (x, y, Value::Null)
                     }
                 };
-                crate::prof::mark("aim");
                 if action == "hover" {
                     tab.hover_at(x, y, mods).await?;
                     json!({"x": x, "y": y, "element": what})
                 } else {
                     let d = tab.click_at(x, y, button, count, mods).await?;
-                    crate::prof::mark("clicked");
                     with_dialog(
                         json!({"x": x, "y": y, "button": button, "click_count": count, "element": what}),
                         d,

@@ -117,7 +117,8 @@ async fn peer_keys(pw: &mut Mcp, p: &Page, r: &mut PageRounds) -> anyhow::Result
     let Some(pref) = line.as_deref().and_then(mcp::line_ref) else {
         bail!("no {:?} with a ref in Playwright's snapshot", p.fill);
     };
-    let args = |text: String| json!({"element": p.fill, "ref": pref, "text": text, "slowly": true});
+    let args =
+        |text: String| json!({"element": p.fill, "target": pref, "text": text, "slowly": true});
     let start = Instant::now();
     match pw.tool("browser_type", &args(keys_text(0))) {
         Ok((_, took)) => r.peer_keys.push(Ok(took)),
