@@ -85,8 +85,11 @@ pub struct TabWatch {
     pub worlds: tokio::sync::Mutex<HashMap<String, (u64, i64)>>,
     /// Where pointer actions last aimed on an element (its snapshot key), with the
     /// navigations then: the next one on it moves the pointer there while its aim runs.
-    pub aims: Mutex<HashMap<String, (u64, (f64, f64))>>,
+    pub aims: Mutex<Aims>,
 }
+
+/// Element key -> (navigations, last aimed point in top-viewport CSS pixels).
+pub type Aims = HashMap<String, (u64, (f64, f64))>;
 
 /// One browser connection.
 pub struct Conn {

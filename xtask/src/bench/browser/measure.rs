@@ -123,7 +123,9 @@ async fn peer_keys(pw: &mut Mcp, p: &Page, r: &mut PageRounds) -> anyhow::Result
     match pw.tool("browser_type", &args(keys_text(0))) {
         Ok((_, took)) => r.peer_keys.push(Ok(took)),
         Err(e) => {
-            let why: String = format!("{e:#}").chars().take(160).collect();
+            // Its answer spans lines (a call log); the first words say what failed.
+            let text = format!("{e:#}").split_whitespace().collect::<Vec<_>>().join(" ");
+            let why: String = text.chars().take(120).collect();
             r.peer_keys.push(Err((why, start.elapsed())));
         }
     }
