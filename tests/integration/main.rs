@@ -7,6 +7,7 @@ mod contract;
 mod daemon_binary;
 mod desktop;
 mod faults;
+mod fidelity_input;
 mod fidelity_snapshot;
 mod focus;
 mod frames;

@@ -13,6 +13,7 @@ pub mod ops;
 mod settle;
 pub(crate) mod shape;
 mod table;
+mod text;
 mod wait;
 
 use std::sync::atomic::{AtomicUsize, Ordering};

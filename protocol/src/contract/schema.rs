@@ -91,6 +91,10 @@ fn compact(s: &mut Value) {
     if obj.get("default") == Some(&Value::Bool(false)) {
         obj.remove("default");
     }
+    // No bound is a bound the JSON integer type already has.
+    if obj.get("maximum").and_then(Value::as_i64) == Some(i64::from(i32::MAX)) {
+        obj.remove("maximum");
+    }
     for key in ["minimum", "maximum"] {
         if let Some(n) = obj.get(key).and_then(Value::as_f64) {
             if n.fract() == 0.0 && n.abs() < 1e15 {
@@ -137,8 +141,7 @@ pub fn without_asides(text: &str) -> String {
 pub fn tool_output_schema(tool: &Tool) -> Value {
     let obj = json!({"type": "object"});
     json!({"type": "object", "properties": {
-        "tool": {"const": tool.name}, "action": {"type": "string"}, "op_id": {"type": "string"},
-        "result": obj, "capture": obj, "error": obj,
+        "tool": {"const": tool.name}, "op_id": {"type": "string"}, "result": obj, "error": obj,
     }})
 }
 

@@ -9,6 +9,7 @@ use super::target::element;
 use super::{poisoned, s, u, unsupported, with_dialog, On, OnTab};
 use crate::browser::annotate::{self, Tag};
 use crate::browser::{snapshot, Tab};
+use crate::dispatch::text::{ranged, TextRange};
 use crate::dispatch::Ctx;
 use crate::error::DaemonError;
 use crate::registry::snapshots::{Budget, Scope};
@@ -30,12 +31,21 @@ impl OnTab for Observe {
                 let (_, title) = tab.info().await?;
                 with_dialog(json!({"title": title}), tab.dialog())
             }
-            "get_content" | "get_html" => {
+            "get_content" => {
                 let e = el().await?;
                 let max = ctx.daemon.config.max_text_chars;
-                let b = tab.content(e.as_ref(), action == "get_html", max).await?;
-                let key = if action == "get_html" { "html" } else { "text" };
-                let mut out = json!({key: b.text});
+                let offset = u(args, "offset").unwrap_or(0) as usize;
+                let length = u(args, "length").map(|l| l as usize);
+                let r = tab.text_range(e.as_ref(), offset, length, max).await?;
+                let range =
+                    TextRange { offset: r.offset, returned: r.returned, total: r.total_chars };
+                ranged(json!({"text": r.text}), range, length, max)
+            }
+            "get_html" => {
+                let e = el().await?;
+                let max = ctx.daemon.config.max_text_chars;
+                let b = tab.content(e.as_ref(), true, max).await?;
+                let mut out = json!({"html": b.text});
                 if let Some(total) = b.total_chars {
                     out["truncated"] = json!(true);
                     out["total_chars"] = json!(total);
