@@ -9,8 +9,9 @@ use std::time::Duration;
 use glovebox_client::{CallOptions, Client, ClientError, ClientOptions};
 use glovebox_protocol::error::{ErrorCode, ErrorData};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
+    ReadResourceResponse, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -25,7 +26,12 @@ const ATTEMPTS: u32 = 3;
 /// The stdio side of the bridge: every request goes to the daemon at the other end.
 pub struct Bridge {
     client: Client,
+    /// Captures the forwarded results named (id, mime), newest last: this host's resources.
+    captures: std::sync::Mutex<std::collections::VecDeque<(String, String)>>,
 }
+
+/// Captures remembered for `resources/list` (the daemon may have let older ones go).
+const KEPT: usize = 64;
 
 /// Why the bridge could not start.
 #[derive(Debug, thiserror::Error)]
@@ -44,7 +50,7 @@ pub async fn serve(url: &str, token: &str) -> Result<(), BridgeError> {
         .await
         .map_err(|source| BridgeError::Connect { url: url.to_owned(), source })?;
     tracing::info!(session = %client.session_id(), "bridging MCP on stdio to {url}");
-    super::stdio::serve_handler(Bridge { client }).await?;
+    super::stdio::serve_handler(Bridge { client, captures: Default::default() }).await?;
     Ok(())
 }
 
@@ -110,9 +116,64 @@ fn failure(e: &ClientError) -> Value {
     dispatch::shape::mcp(Err(data))
 }
 
+impl Bridge {
+    /// Remember the capture a forwarded result links.
+    fn remember(&self, shaped: &Value) {
+        let capture = &shaped["structuredContent"]["capture"];
+        let (Some(id), Some(mime)) = (capture["capture_id"].as_str(), capture["mime"].as_str())
+        else {
+            return;
+        };
+        let mut kept = self.captures.lock().unwrap_or_else(|p| p.into_inner());
+        kept.push_back((id.to_owned(), mime.to_owned()));
+        while kept.len() > KEPT {
+            kept.pop_front();
+        }
+    }
+}
+
 impl ServerHandler for Bridge {
     fn get_info(&self) -> ServerConfig {
         server_info()
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let kept = self.captures.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let resources: Vec<Value> = kept
+            .iter()
+            .map(|(id, mime)| {
+                serde_json::json!({"uri": format!("{}{id}", super::resources::CAPTURE),
+                                   "name": format!("capture {id}"), "mimeType": mime})
+            })
+            .collect();
+        serde_json::from_value(serde_json::json!({"resources": resources}))
+            .map_err(|e| McpError::internal_error(e.to_string(), None))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let uri = request.uri;
+        let not_found =
+            |why: String| McpError::resource_not_found(why, Some(serde_json::json!({"uri": uri})));
+        let Some(id) = uri.strip_prefix(super::resources::CAPTURE) else {
+            return Err(not_found(format!(
+                "no resource {uri}; resources/list names the ones kept"
+            )));
+        };
+        let image = self.client.capture_get(id).await.map_err(|e| not_found(e.to_string()))?;
+        let contents =
+            serde_json::json!([{"uri": uri, "mimeType": image["mime"], "blob": image["data"]}]);
+        let result: rmcp::model::ReadResourceResult =
+            serde_json::from_value(serde_json::json!({"contents": contents}))
+                .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+        Ok(result.into())
     }
 
     async fn list_tools(
@@ -200,6 +261,7 @@ impl ServerHandler for Bridge {
                 })
             }
         };
+        self.remember(&shaped);
         Ok(as_result(shaped))
     }
 }
