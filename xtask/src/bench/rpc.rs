@@ -111,7 +111,12 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     }
     let bin = daemon::build()?;
     let load_before = report::loadavg();
-    let mut d = Daemon::start(&bin)?;
+    // Tool calls are ops, which a session may start 50 a second by default (the latency
+    // rounds send them back to back), and the load phase opens more connections than one
+    // token may hold by default.
+    let flags = ["--max-ops-per-sec", "1000000", "--max-connections-per-token", "100000"];
+    let flags: Vec<String> = flags.map(String::from).to_vec();
+    let mut d = Daemon::start_with(&bin, "auto", &flags)?;
     eprintln!("bench: gloveboxd pid {} at {} (DISPLAY={})", d.pid, d.url, d.display);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let measured = rt.block_on(measure(&d, &options));
