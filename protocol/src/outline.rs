@@ -28,9 +28,26 @@ fn json_string(s: &str) -> String {
 /// it was cut (`Some(5000)` for `…(5000 chars)`).
 pub fn line_value(line: &str, key: &str) -> Option<(String, Option<usize>)> {
     let bytes = line.as_bytes();
-    let (mut quoted, mut escaped) = (false, false);
     let pat = format!("{key}=\"");
-    for (i, &b) in bytes.iter().enumerate() {
+    let i = unquoted(line)
+        .find(|&i| line[i..].starts_with(&pat) && (i == 0 || bytes[i - 1] == b' '))?;
+    let start = i + pat.len() - 1;
+    let len = string_len(&line[start..])?;
+    let value: String = serde_json::from_str(&line[start..start + len]).ok()?;
+    let rest = &line[start + len..];
+    let total = rest
+        .strip_prefix(CUT_MARK)
+        .and_then(|r| r.strip_prefix('('))
+        .and_then(|r| r.split_once(" chars)"))
+        .and_then(|(n, _)| n.parse().ok());
+    Some((value, total))
+}
+
+/// The byte offsets of `line` outside its JSON strings (an opening quote included), so a
+/// `[e1]` or `value="` inside a name or value is never taken for the line's own.
+fn unquoted(line: &str) -> impl Iterator<Item = usize> + '_ {
+    let (mut quoted, mut escaped) = (false, false);
+    line.bytes().enumerate().filter_map(move |(i, b)| {
         if quoted {
             match (escaped, b) {
                 (true, _) => escaped = false,
@@ -38,25 +55,11 @@ pub fn line_value(line: &str, key: &str) -> Option<(String, Option<usize>)> {
                 (false, b'"') => quoted = false,
                 _ => {}
             }
-            continue;
+            return None;
         }
-        if line[i..].starts_with(&pat) && (i == 0 || bytes[i - 1] == b' ') {
-            let start = i + pat.len() - 1;
-            let len = string_len(&line[start..])?;
-            let value: String = serde_json::from_str(&line[start..start + len]).ok()?;
-            let rest = &line[start + len..];
-            let total = rest
-                .strip_prefix(CUT_MARK)
-                .and_then(|r| r.strip_prefix('('))
-                .and_then(|r| r.split_once(" chars)"))
-                .and_then(|(n, _)| n.parse().ok());
-            return Some((value, total));
-        }
-        if b == b'"' {
-            quoted = true;
-        }
-    }
-    None
+        quoted = b == b'"';
+        Some(i)
+    })
 }
 
 /// The byte length of the JSON string that `s` starts with, quotes included.
@@ -76,31 +79,14 @@ fn string_len(s: &str) -> Option<usize> {
 /// The ref of one outline line (`e12`), skipping anything inside the quoted name or value.
 pub fn line_ref(line: &str) -> Option<&str> {
     let bytes = line.as_bytes();
-    let (mut quoted, mut escaped) = (false, false);
-    for (i, &b) in bytes.iter().enumerate() {
-        if quoted {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => quoted = false,
-                _ => {}
-            }
-            continue;
+    unquoted(line).find_map(|i| {
+        if bytes[i] != b'[' || bytes.get(i + 1) != Some(&b'e') {
+            return None;
         }
-        match b {
-            b'"' => quoted = true,
-            b'[' if bytes.get(i + 1) == Some(&b'e') => {
-                let rest = &line[i + 1..];
-                let end = rest.find(']')?;
-                let r = &rest[..end];
-                if r.len() > 1 && r[1..].bytes().all(|c| c.is_ascii_digit()) {
-                    return Some(r);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+        let rest = &line[i + 1..];
+        let r = &rest[..rest.find(']')?];
+        (r.len() > 1 && r[1..].bytes().all(|c| c.is_ascii_digit())).then_some(r)
+    })
 }
 
 #[cfg(test)]
