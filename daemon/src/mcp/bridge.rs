@@ -10,14 +10,13 @@ use glovebox_client::{CallOptions, Client, ClientError, ClientOptions};
 use glovebox_protocol::error::{ErrorCode, ErrorData};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
-    ReadResourceResponse, ServerConfig, Tool,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use super::{as_result, server_info, PROGRESS_EVERY};
+use super::{as_result, server_info};
 use crate::dispatch;
 
 /// Sends of one call in all when the connection drops under it.
@@ -81,23 +80,8 @@ impl Bridge {
         op_id: &str,
         ctx: &RequestContext<RoleServer>,
     ) -> std::convert::Infallible {
-        let Some(token) = ctx.meta.get_progress_token() else {
-            return std::future::pending().await;
-        };
-        let start = tokio::time::Instant::now();
-        let mut tick = tokio::time::interval_at(start + PROGRESS_EVERY, PROGRESS_EVERY);
-        loop {
-            tick.tick().await;
-            let message = match self.client.op_status(op_id).await {
-                Ok(s) => format!("{}.{} {} for {} ms", s.tool, s.action, s.state, s.elapsed_ms),
-                Err(_) => format!("waiting for {op_id}"),
-            };
-            let elapsed = start.elapsed().as_millis() as f64;
-            let note = ProgressNotificationParam::new(token.clone(), elapsed).with_message(message);
-            if let Err(e) = ctx.peer.notify_progress(note).await {
-                tracing::debug!("cannot report progress: {e}");
-            }
-        }
+        let status = || async { self.client.op_status(op_id).await.ok() };
+        super::progress_every_second(ctx, op_id, status).await
     }
 }
 

@@ -273,6 +273,23 @@ async fn report_progress(
     op_id: &str,
     ctx: &RequestContext<RoleServer>,
 ) -> Infallible {
+    progress_every_second(ctx, op_id, || async {
+        daemon.ops.get(&session.id, op_id).map(|op| op.status())
+    })
+    .await
+}
+
+/// The progress loop of both handlers: `status` reads the op's state where it runs (here,
+/// or over the bridge's WebSocket).
+async fn progress_every_second<F, Fut>(
+    ctx: &RequestContext<RoleServer>,
+    op_id: &str,
+    status: F,
+) -> Infallible
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = Option<glovebox_protocol::wire::OpStatus>>,
+{
     let Some(token) = ctx.meta.get_progress_token() else {
         return std::future::pending().await;
     };
@@ -280,14 +297,11 @@ async fn report_progress(
     let mut tick = tokio::time::interval_at(start + PROGRESS_EVERY, PROGRESS_EVERY);
     loop {
         tick.tick().await;
-        let elapsed = start.elapsed().as_millis() as f64;
-        let message = match daemon.ops.get(&session.id, op_id) {
-            Some(op) => {
-                let s = op.status();
-                format!("{}.{} {} for {} ms", s.tool, s.action, s.state, s.elapsed_ms)
-            }
+        let message = match status().await {
+            Some(s) => format!("{}.{} {} for {} ms", s.tool, s.action, s.state, s.elapsed_ms),
             None => format!("waiting for {op_id}"),
         };
+        let elapsed = start.elapsed().as_millis() as f64;
         let note = ProgressNotificationParam::new(token.clone(), elapsed).with_message(message);
         if let Err(e) = ctx.peer.notify_progress(note).await {
             tracing::debug!("cannot report progress: {e}");
