@@ -1,6 +1,7 @@
 //! The op registry: every tool call runs as an op with an id, a deadline and a cancel token,
 //! completed through a shared future; a re-sent `op_id` joins or replays it, never reruns it.
 
+use std::collections::VecDeque;
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -75,13 +76,13 @@ impl OpEntry {
         }
     }
 
-    fn expired(&self, now: Instant) -> bool {
-        self.finished
-            .lock()
-            .ok()
-            .and_then(|f| *f)
-            .is_some_and(|t| now.duration_since(t) > RETENTION)
+    fn finished_at(&self) -> Option<Instant> {
+        self.finished.lock().ok().and_then(|f| *f)
     }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// What `Ops::start` hands the op body.
@@ -97,9 +98,14 @@ pub enum Started {
     Existing(Arc<OpEntry>),
 }
 
+type Key = (String, String);
+
 #[derive(Debug)]
 pub struct Ops {
-    by_key: DashMap<(String, String), Arc<OpEntry>>,
+    by_key: DashMap<Key, Arc<OpEntry>>,
+    /// Finished ops in the order they finished, so a sweep drops the oldest without
+    /// looking at the others (an op start stays O(1) however many outcomes are kept).
+    finished: Arc<Mutex<VecDeque<(Instant, Key)>>>,
     minted: AtomicU64,
     /// Upper bound on kept entries; the oldest finished ones go first.
     max_entries: usize,
@@ -107,7 +113,12 @@ pub struct Ops {
 
 impl Ops {
     pub fn new(max_entries: usize) -> Self {
-        Ops { by_key: DashMap::new(), minted: AtomicU64::new(0), max_entries }
+        Ops {
+            by_key: DashMap::new(),
+            finished: Arc::default(),
+            minted: AtomicU64::new(0),
+            max_entries,
+        }
     }
 
     pub fn mint_id(&self) -> String {
@@ -160,7 +171,7 @@ impl Ops {
             cancel: cancel.clone(),
             done: rx,
         });
-        match self.by_key.entry(key) {
+        match self.by_key.entry(key.clone()) {
             dashmap::Entry::Occupied(e) => return Ok(Started::Existing(e.get().clone())),
             dashmap::Entry::Vacant(v) => {
                 v.insert(entry.clone());
@@ -169,6 +180,7 @@ impl Ops {
         let ctx = OpContext { op_id, cancel: cancel.clone(), deadline: Instant::now() + timeout };
         let fut = body(ctx);
         let task_entry = entry.clone();
+        let finished = self.finished.clone();
         tokio::spawn(async move {
             let ms = timeout.as_millis() as u64;
             let run = tokio::spawn(fut);
@@ -179,9 +191,11 @@ impl Ops {
                 _ = tokio::time::sleep(timeout) => { abort.abort(); Err(DaemonError::Timeout { ms }.to_data()) }
                 _ = cancel.cancelled() => { abort.abort(); Err(DaemonError::Cancelled.to_data()) }
             };
+            let now = Instant::now();
             if let Ok(mut f) = task_entry.finished.lock() {
-                *f = Some(Instant::now());
+                *f = Some(now);
             }
+            lock(&finished).push_back((now, key));
             release(&out);
             let _ = tx.send(Some(out));
             on_done(&task_entry);
@@ -189,22 +203,19 @@ impl Ops {
         Ok(Started::New(entry))
     }
 
-    /// Drop expired outcomes, and the oldest finished ones past the size bound.
+    /// Drop expired outcomes, and the oldest finished ones past the size bound. Running ops
+    /// are never dropped.
     fn sweep(&self) {
         let now = Instant::now();
-        self.by_key.retain(|_, e| !e.expired(now));
-        if self.by_key.len() <= self.max_entries {
-            return;
-        }
-        let mut finished: Vec<((String, String), Instant)> = self
-            .by_key
-            .iter()
-            .filter_map(|e| e.finished.lock().ok().and_then(|f| *f).map(|t| (e.key().clone(), t)))
-            .collect();
-        finished.sort_by_key(|(_, t)| *t);
-        let excess = self.by_key.len() - self.max_entries;
-        for (key, _) in finished.into_iter().take(excess) {
-            self.by_key.remove(&key);
+        let mut finished = lock(&self.finished);
+        while let Some((at, _)) = finished.front() {
+            let expired = now.duration_since(*at) > RETENTION;
+            if !expired && self.by_key.len() <= self.max_entries {
+                break;
+            }
+            let Some((at, key)) = finished.pop_front() else { break };
+            // The key may name a newer op by now (an id re-used after its first was dropped).
+            self.by_key.remove_if(&key, |_, e| e.finished_at() == Some(at));
         }
     }
 
@@ -277,5 +288,27 @@ mod tests {
         assert!(err.message.contains("nothing else was affected"), "{}", err.message);
         assert!(fine.wait().await.is_ok(), "the other op is untouched");
         assert_eq!(boom.status().state, "failed");
+    }
+
+    #[tokio::test]
+    async fn the_oldest_finished_ops_go_first_and_running_ones_stay() {
+        let ops = Ops::new(4);
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let running = start(&ops, "running", async move {
+            let _ = rx.await;
+            Ok(outcome("running".into()))
+        });
+        for i in 0..10 {
+            let id = format!("done-{i}");
+            let out = outcome(id.clone());
+            start(&ops, &id, async move { Ok(out) }).wait().await.expect("done");
+        }
+        start(&ops, "last", async { Ok(outcome("last".into())) });
+        assert!(ops.len() <= 5, "{} entries kept", ops.len());
+        assert!(ops.get("s", "running").is_some(), "a running op is never dropped");
+        assert!(ops.get("s", "done-0").is_none(), "the oldest finished op went first");
+        assert!(ops.get("s", "done-9").is_some(), "the newest finished op is kept");
+        let _ = tx.send(());
+        assert!(running.wait().await.is_ok());
     }
 }
