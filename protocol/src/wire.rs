@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Keys a direct `<tool>.<action>` call may carry beside the action's own params.
-pub const OP_KEYS: [&str; 4] = ["op_id", "timeout_ms", "capture", "follow"];
+pub const OP_KEYS: [&str; 5] = ["op_id", "timeout_ms", "capture", "follow", "session"];
 
 /// Default and largest op deadline.
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;

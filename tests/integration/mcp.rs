@@ -87,6 +87,27 @@ async fn an_mcp_host_drives_the_browser_through_mcp() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stateless_client_keeps_sessions_apart_by_the_handles_results_give() {
+    let env = BrowserEnv::start().await;
+    let url = format!("http://{}/mcp", env.daemon.addr);
+    let (u, s) = (url.clone(), env.site.base.clone());
+    let found = tokio::task::spawn_blocking(move || client(&u, ACTOR, &s, "handles"))
+        .await
+        .expect("client ran");
+    let (a, b) = (found["a"].as_str().unwrap_or_default(), found["b"].as_str().unwrap_or("-"));
+    assert!(a.starts_with("mcp-") && a != b, "two minted handles: {found}");
+    assert_eq!(found["text_names_it"], true, "the model reads the handle: {found}");
+    assert_eq!(found["in_a"]["is_error"], false, "a ref in its own session: {found}");
+    assert_eq!(found["in_b"]["is_error"], true, "the ref is not the other session's: {found}");
+    // Another token cannot use the handle.
+    let (u, h) = (url.clone(), format!("use:{a}"));
+    let other = tokio::task::spawn_blocking(move || client(&u, OTHER_ACTOR, &h, "handles"))
+        .await
+        .expect("client ran");
+    assert_eq!(other["other"]["is_error"], true, "another token's handle: {other}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gloveboxd_mcp_bridges_stdio_to_a_running_daemon() {
     let env = BrowserEnv::start().await;
     let dir = glovebox_tests::TempDir::new("mcp-bridge");

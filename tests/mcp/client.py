@@ -164,7 +164,29 @@ async def read(session, uri):
         return {"read": "error", "message": str(e)}
 
 
+async def handles(session, site):
+    """Two sessions of one stateless client, by the handles results give; `site` is the
+    page to open, or `use:<handle>` to try another client's handle."""
+    if site.startswith("use:"):
+        got = await session.call_tool("context", {"action": "get_state", "session": site[4:]})
+        return {"other": summary(got)}
+    found = {}
+    first = await session.call_tool("context", {"action": "get_state", "session": "new"})
+    second = await session.call_tool("context", {"action": "get_state", "session": "new"})
+    a, b = first.structured_content["session"], second.structured_content["session"]
+    found.update({"a": a, "b": b, "text_names_it": a in first.content[0].text})
+    await session.call_tool("browser", {"action": "navigate", "url": site + "/refs.html", "session": a})
+    snap = await session.call_tool("browser", {"action": "snapshot", "session": a})
+    outline = snap.structured_content["result"]["snapshot"]
+    line = next(l for l in outline.splitlines() if 'button "Go"' in l)
+    ref = re.search(r"\[(e\d+)\]", line).group(1)
+    found["in_a"] = summary(await session.call_tool("browser", {"action": "click", "ref": ref, "session": a}))
+    found["in_b"] = summary(await session.call_tool("browser", {"action": "click", "ref": ref, "session": b}))
+    return found
+
+
 SCENARIOS = {
+    "handles": handles,
     "agent": agent,
     "observer": observer,
     "state": state,

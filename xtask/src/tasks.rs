@@ -148,9 +148,20 @@ fn has_cargo_tool(tool: &str) -> bool {
     cargo_cmd(&[tool, "--version"]).output().is_ok_and(|o| o.status.success())
 }
 
+/// A nested cargo. `cargo xtask` runs this process with xtask's own package variables set
+/// (`CARGO_PKG_NAME=xtask`, `CARGO_MANIFEST_DIR`, ...); build scripts such as ring's watch
+/// those names, so passing them on would rebuild ring and all above it at every call.
 pub(crate) fn cargo_cmd(args: &[&str]) -> Command {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cmd.args(args).current_dir(root());
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        let package = ["CARGO_PKG_", "CARGO_MANIFEST_", "CARGO_BIN_"];
+        let crate_vars = ["CARGO_CRATE_NAME", "CARGO_PRIMARY_PACKAGE"];
+        if package.iter().any(|p| name.starts_with(p)) || crate_vars.contains(&name.as_ref()) {
+            cmd.env_remove(name.as_ref());
+        }
+    }
     cmd
 }
 

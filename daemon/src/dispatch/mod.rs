@@ -65,9 +65,11 @@ pub struct OpOptions {
     pub capture: Option<bool>,
     /// When the action opens a tab, the session moves to it.
     pub follow: Option<bool>,
+    /// The session a stateless MCP client names (or `new`); elsewhere the connection's.
+    pub session: Option<String>,
 }
 
-/// Take the op keys (`op_id`, `timeout_ms`, `capture`, `follow`) out of a call's params: a
+/// Take the op keys (`op_id`, `timeout_ms`, `capture`, `follow`, `session`) out of a call's params: a
 /// direct call's, or a tool call's arguments (MCP hosts can pass nothing else).
 pub fn split_op_keys(
     args: &mut Value,
@@ -82,9 +84,10 @@ pub fn split_op_keys(
             ("timeout_ms", v) if v.as_u64().is_some() => o.timeout_ms = v.as_u64(),
             ("capture", Value::Bool(b)) => o.capture = Some(*b),
             ("follow", Value::Bool(b)) => o.follow = Some(*b),
+            ("session", Value::String(s)) => o.session = Some(s.clone()),
             _ => {
                 let want = match key {
-                    "op_id" => "a string",
+                    "op_id" | "session" => "a string",
                     "timeout_ms" => "a whole number of milliseconds",
                     _ => "true or false",
                 };
@@ -136,6 +139,17 @@ pub async fn call(
     }
     if action.class.mutating() && caller.session.is_paused() {
         return Err(DaemonError::Paused(caller.session.id.clone()).to_data());
+    }
+    if let Some(named) = options.session.as_deref().filter(|s| *s != caller.session.id) {
+        let v = glovebox_protocol::contract::Violation::new(
+            "session",
+            format!(
+                "this call runs in session {:?}, not {named:?}: a WebSocket chooses its \
+                 session at hello, and a stateless MCP client passes a handle a result gave",
+                caller.session.id
+            ),
+        );
+        return Err(DaemonError::Contract(v).to_data());
     }
     let timeout_ms = options.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
     if !(1..=MAX_TIMEOUT_MS).contains(&timeout_ms) {

@@ -31,13 +31,13 @@ fn take_images(v: &mut Value, out: &mut Vec<(String, String, u64, u64)>) {
     }
 }
 
-/// What `result` and `capture` cost a model: every image by its pixels, the rest as text
-/// without the image data.
+/// What `result` and `capture` cost a model: every image by its pixels, the result as the
+/// text an MCP host shows (without image data, long texts cut beside an image).
 pub fn tokens(result: &Value, capture: Option<&Value>) -> Tokens {
     let mut images = Vec::new();
     let mut text = json!({"result": result, "capture": capture});
     take_images(&mut text, &mut images);
-    let bytes = serde_json::to_string(&text["result"]).map_or(0, |t| t.len());
+    let bytes = body(&text["result"], !images.is_empty()).len();
     Tokens {
         text: crate::settle::text_tokens(bytes),
         image: images.iter().map(|(_, _, w, h)| crate::settle::image_tokens(*w, *h)).sum(),
@@ -53,7 +53,8 @@ pub fn mcp(outcome: Result<OpOutcome, ErrorData>) -> Value {
             let mut structured = serde_json::to_value(&o).unwrap_or_default();
             let mut images = Vec::new();
             take_images(&mut structured, &mut images);
-            let mut content = vec![json!({"type": "text", "text": summary(&structured)})];
+            let text = summary(&structured, images.len());
+            let mut content = vec![json!({"type": "text", "text": text})];
             for (mime, data, _, _) in images {
                 content.push(json!({"type": "image", "data": data, "mimeType": mime}));
             }
@@ -72,9 +73,109 @@ pub fn mcp(outcome: Result<OpOutcome, ErrorData>) -> Value {
     }
 }
 
-/// The outcome as text, images already taken out.
-fn summary(structured: &Value) -> String {
-    serde_json::to_string(structured).unwrap_or_default()
+/// Beside an image, the text keeps at most this much of the long texts (an outline) the
+/// outcome carries, so a look at the screen stays under 4,000 characters; the rest is in
+/// `structuredContent`, and the cut says so.
+const TEXT_BESIDE_IMAGE: usize = 3_000;
+
+/// A long text of the outcome (an outline, a page's text) is shown raw below the JSON
+/// rather than escaped inside it: from this many characters, or any with a line break.
+const RAW_FROM: usize = 200;
+
+/// The outcome as a model reads it, images already taken out: one line naming the op, its
+/// target, settle and capture; the result as compact JSON with its long texts replaced by a
+/// pointer; then those texts raw, cut beside an image. `structuredContent` has it all.
+fn summary(structured: &Value, images: usize) -> String {
+    let mut head = format!(
+        "{}.{} succeeded (op {})",
+        structured["tool"].as_str().unwrap_or_default(),
+        structured["action"].as_str().unwrap_or_default(),
+        structured["op_id"].as_str().unwrap_or_default()
+    );
+    if let Some(t) = structured["target"].as_object() {
+        let named: Vec<String> = t
+            .iter()
+            .filter(|(_, v)| v.is_string() || v.is_number())
+            .map(|(k, v)| {
+                format!("{k}={}", v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+            })
+            .collect();
+        head.push_str(&format!(" on {}", named.join(" ")));
+    }
+    let settle = &structured["settle"];
+    if let Some(reason) = settle["reason"].as_str() {
+        head.push_str(&format!("; settle {reason} after {} ms", settle["waited_ms"]));
+    }
+    let capture = &structured["capture"];
+    if let Some(id) = capture["capture_id"].as_str() {
+        head.push_str(&format!(
+            "; capture {id} {}x{} {}",
+            capture["width"],
+            capture["height"],
+            capture["mime"].as_str().unwrap_or_default()
+        ));
+    } else if let Some(why) = structured["no_capture"].as_str() {
+        head.push_str(&format!("; no capture: {why}"));
+    }
+    if images > 0 {
+        head.push_str(&format!("; {images} image block(s) follow"));
+    }
+    format!("{head}\n{}", body(&structured["result"], images > 0))
+}
+
+/// The result part of the text: compact JSON, then its long texts raw (cut beside an image).
+fn body(result: &Value, beside_image: bool) -> String {
+    let mut result = result.clone();
+    let mut texts = Vec::new();
+    take_texts(&mut result, "result", &mut texts);
+    let mut out = format!("result: {result}");
+    let mut room = if beside_image { TEXT_BESIDE_IMAGE } else { usize::MAX };
+    for (path, text) in texts {
+        let shown = cut_at_line(&text, room);
+        room -= shown.len();
+        out.push_str(&format!("\n{path}:\n{shown}"));
+        if shown.len() < text.len() {
+            let left = &text[shown.len()..];
+            out.push_str(&format!(
+                "\n… cut here beside the image: {} more characters in {} lines; \
+                 structuredContent.{path} has them all, or take the snapshot alone",
+                left.chars().count(),
+                left.lines().count()
+            ));
+        }
+    }
+    out
+}
+
+/// The long strings of `v` (at `path`) taken out, each replaced by a pointer to where the
+/// text shows it.
+fn take_texts(v: &mut Value, path: &str, out: &mut Vec<(String, String)>) {
+    match v {
+        Value::String(s) if s.contains('\n') || s.chars().count() >= RAW_FROM => {
+            let text = std::mem::take(s);
+            *s = format!("<{} characters, below>", text.chars().count());
+            out.push((path.to_owned(), text));
+        }
+        Value::Object(m) => {
+            for (k, child) in m.iter_mut() {
+                take_texts(child, &format!("{path}.{k}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// At most `room` bytes of `text`, ending at a line break when there is one to end at.
+fn cut_at_line(text: &str, room: usize) -> &str {
+    if text.len() <= room {
+        return text;
+    }
+    let mut end = room;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = &text[..end];
+    head.rfind('\n').map_or(head, |i| &head[..i])
 }
 
 #[cfg(test)]
@@ -103,6 +204,9 @@ mod tests {
         let content = r["content"].as_array().expect("content");
         assert_eq!(content.iter().filter(|c| c["type"] == "image").count(), 1, "{r}");
         assert!(content[0]["text"].as_str().is_some_and(|t| t.len() < 4_000));
+        assert!(content[0]["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("browser.state_and_screenshot succeeded")));
         assert!(!r["structuredContent"].to_string().contains(&big[..100]));
         assert_eq!(r["structuredContent"]["result"]["screenshot"]["width"], 1280);
         let with_capture = outcome(
@@ -111,5 +215,38 @@ mod tests {
         );
         let r = mcp(Ok(with_capture));
         assert_eq!(r["content"][1]["mimeType"], "image/jpeg", "{r}");
+    }
+
+    #[test]
+    fn long_texts_show_raw_and_are_cut_only_beside_an_image() {
+        let outline: String = (0..400).map(|i| format!("button \"b{i}\" [e{i}]\n")).collect();
+        let shot = json!({"mime": "image/png", "width": 10, "height": 10, "data": "QQ=="});
+        let look = outcome(
+            json!({"snapshot": {"snapshot": outline, "lines": 400}, "screenshot": shot}),
+            None,
+        );
+        let r = mcp(Ok(look));
+        let text = r["content"][0]["text"].as_str().expect("text");
+        assert!(text.len() < 4_000, "{} characters", text.len());
+        assert!(text.contains("\nbutton \"b0\" [e0]\nbutton \"b1\" [e1]\n"), "raw lines: {text}");
+        assert!(
+            text.contains("more characters in")
+                && text.contains("structuredContent.result.snapshot.snapshot"),
+            "{text}"
+        );
+        assert_eq!(
+            r["structuredContent"]["result"]["snapshot"]["snapshot"],
+            json!(outline),
+            "whole there"
+        );
+        let alone = outcome(json!({"snapshot": {"snapshot": outline}}), None);
+        let r = mcp(Ok(alone));
+        let text = r["content"][0]["text"].as_str().expect("text");
+        assert!(
+            text.contains("button \"b399\" [e399]") && !text.contains("cut here"),
+            "whole without an image"
+        );
+        let t = tokens(&json!({"snapshot": {"snapshot": outline}, "screenshot": shot}), None);
+        assert!(t.text <= 4_000 / 4, "{t:?}");
     }
 }

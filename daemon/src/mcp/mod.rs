@@ -72,10 +72,12 @@ impl Handler {
     }
 
     /// The caller's role and session: the local client's, or from the HTTP request rmcp
-    /// hands over.
+    /// hands over. Over HTTP, `named` is the `session` argument of a stateless client: a
+    /// handle an earlier result gave, or `new` for a session of its own.
     fn caller(
         &self,
         ctx: &RequestContext<RoleServer>,
+        named: Option<&str>,
     ) -> Result<(Role, Arc<Session>), DaemonError> {
         if let Who::Local { role, owner, session } = &self.who {
             let (session, _) = self.daemon.sessions.attach(Some(session), 0, *owner, false)?;
@@ -94,7 +96,12 @@ impl Handler {
             .and_then(|h| h.get("mcp-session-id"))
             .and_then(|v| v.to_str().ok())
             .filter(|s| !s.is_empty() && s.len() <= 64 && s.chars().all(|c| c.is_ascii_graphic()));
-        let name = format!("mcp-{}-{}", owner.short(), mcp_session.unwrap_or("default"));
+        let name = match named {
+            Some("new") => format!("mcp-{}-{}", owner.short(), crate::session::mint_id()?),
+            // The session's creator check below refuses another token's handle.
+            Some(handle) => handle.to_owned(),
+            None => format!("mcp-{}-{}", owner.short(), mcp_session.unwrap_or("default")),
+        };
         // MCP calls do not drive a session the way a WebSocket does: no connection holds it.
         let (session, _) = self.daemon.sessions.attach(Some(&name), 0, owner, false)?;
         Ok((role, session))
@@ -145,7 +152,7 @@ impl ServerHandler for Handler {
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
         let (_, session) =
-            self.caller(&ctx).map_err(|e| McpError::invalid_request(e.to_string(), None))?;
+            self.caller(&ctx, None).map_err(|e| McpError::invalid_request(e.to_string(), None))?;
         Ok(resources::list(&self.daemon, &session))
     }
 
@@ -155,7 +162,7 @@ impl ServerHandler for Handler {
         ctx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let (_, session) =
-            self.caller(&ctx).map_err(|e| McpError::invalid_request(e.to_string(), None))?;
+            self.caller(&ctx, None).map_err(|e| McpError::invalid_request(e.to_string(), None))?;
         resources::read(&self.daemon, &session, &request.uri).map(Into::into)
     }
 
@@ -181,10 +188,6 @@ impl ServerHandler for Handler {
                 None,
             ));
         };
-        let (role, session) = match self.caller(&ctx) {
-            Ok(c) => c,
-            Err(e) => return Ok(as_result(dispatch::shape::mcp(Err(e.to_data())))),
-        };
         let mut arguments = Value::Object(request.arguments.clone().unwrap_or_default());
         // An MCP host can pass nothing beside the arguments: the op keys travel in them.
         let mut options = match dispatch::split_op_keys(&mut arguments) {
@@ -193,6 +196,12 @@ impl ServerHandler for Handler {
                 return Ok(as_result(dispatch::shape::mcp(Err(DaemonError::from(v).to_data()))))
             }
         };
+        let named = if matches!(self.who, Who::Http) { options.session.take() } else { None };
+        let (role, session) = match self.caller(&ctx, named.as_deref()) {
+            Ok(c) => c,
+            Err(e) => return Ok(as_result(dispatch::shape::mcp(Err(e.to_data())))),
+        };
+        let handle = named.map(|_| session.id.clone());
         // A retry that carries the host user's answer to an approval runs under its op id.
         if let Some(answered) = elicit::apply(&self.daemon, &session, &request) {
             match answered {
@@ -214,13 +223,12 @@ impl ServerHandler for Handler {
                         return Ok(ask.into());
                     }
                 } else if elicit::ask_now(&self.daemon, &ctx, e, &id).await {
-                    return Ok(as_result(dispatch::shape::mcp(
-                        self.run(&run, options, &ctx).await,
-                    )));
+                    let again = self.run(&run, options, &ctx).await;
+                    return Ok(as_result(in_session(dispatch::shape::mcp(again), handle)));
                 }
             }
         }
-        Ok(as_result(dispatch::shape::mcp(outcome)))
+        Ok(as_result(in_session(dispatch::shape::mcp(outcome), handle)))
     }
 }
 
@@ -307,6 +315,20 @@ where
             tracing::debug!("cannot report progress: {e}");
         }
     }
+}
+
+/// A shaped result of a stateless client that named its session: the handle, in
+/// `structuredContent.session` and in the text the model reads, to pass back.
+fn in_session(mut shaped: Value, handle: Option<String>) -> Value {
+    let Some(handle) = handle else { return shaped };
+    if let Some(text) = shaped["content"][0]["text"].as_str() {
+        let text = format!("{text}\nsession: {handle} (pass it as session to keep its refs)");
+        shaped["content"][0]["text"] = json!(text);
+    }
+    if let Some(structured) = shaped["structuredContent"].as_object_mut() {
+        structured.insert("session".into(), json!(handle));
+    }
+    shaped
 }
 
 /// The shaped JSON as rmcp's result type (the shapes are the same by construction).

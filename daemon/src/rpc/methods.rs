@@ -279,6 +279,7 @@ async fn tools_call(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcRes
         timeout_ms: params.timeout_ms.or(inner.timeout_ms),
         capture: params.capture.or(inner.capture),
         follow: params.follow.or(inner.follow),
+        session: inner.session,
     };
     let checked = validate_tool_call(tool, &arguments).map_err(DaemonError::from);
     let outcome = dispatch::call(d, caller(&conn, &session, ext), checked, options).await;

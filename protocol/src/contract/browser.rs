@@ -61,9 +61,9 @@ pub static BROWSER: Tool = Tool {
     description: "Act on and read Chromium tabs. Take a snapshot first; refs eN from it name \
                   elements. x,y are CSS viewport pixels, nx,ny fractions 0..1 of the viewport, \
                   to_x, to_y, to_nx, to_ny a drop point. Every action also accepts browser_id \
-                  (from list_browsers), tab_id (from tab_list; or legacy tab_index) and \
-                  snapshot_id (the refs' snapshot); omitted, the session's selection and latest \
-                  snapshot are used.",
+                  (from list_browsers), tab_id (from tab_list; legacy: tab_index) and \
+                  snapshot_id (the refs' snapshot); default: the session's selection and \
+                  latest snapshot.",
     element_keys: &[REF, SELECTOR],
     point_keys: &[VIEWPORT_X, VIEWPORT_Y, NX, NY],
     common: &[BROWSER_ID, TAB_ID, TAB_INDEX, SNAPSHOT_ID],

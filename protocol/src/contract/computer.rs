@@ -54,8 +54,8 @@ pub static COMPUTER: Tool = Tool {
                   0..1 of the screen, to_x, to_y, to_nx, to_ny a drop point. Every action also \
                   accepts app_id (from list_apps), window_id (from list_windows) and \
                   snapshot_id (the refs' snapshot; default the latest). Acting ones take \
-                  dispatch: auto picks, background acts through accessibility only and never \
-                  moves the pointer or focus, foreground uses real input. Real input naming a \
+                  dispatch: auto, background (accessibility only; pointer and focus untouched) \
+                  or foreground (real input). Real input naming a \
                   target activates its window first or answers NOT_FOCUSED; results say \
                   delivered_to.",
     element_keys: &[REF],

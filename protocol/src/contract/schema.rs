@@ -216,12 +216,9 @@ pub fn tool_schema(tool: &Tool) -> Value {
 
 /// The op keys as tool arguments: what an MCP host (which sends nothing beside the
 /// arguments) passes to make a call idempotent, bound it, or skip its capture.
-pub fn op_key_schemas() -> [(&'static str, Value); 4] {
+pub fn op_key_schemas() -> [(&'static str, Value); 5] {
     [
-        (
-            "op_id",
-            json!({"type": "string", "description": "idempotency key: re-sending it returns the first outcome"}),
-        ),
+        ("op_id", json!({"type": "string", "description": "idempotency key: a re-send replays"})),
         (
             "timeout_ms",
             json!({"type": "integer", "minimum": 1, "maximum": crate::wire::MAX_TIMEOUT_MS, "description": "deadline of the whole call (default 30000)"}),
@@ -232,7 +229,11 @@ pub fn op_key_schemas() -> [(&'static str, Value); 4] {
         ),
         (
             "follow",
-            json!({"type": "boolean", "description": "when the action opens a tab, move the session to it"}),
+            json!({"type": "boolean", "description": "move the session to a tab the action opens"}),
+        ),
+        (
+            "session",
+            json!({"type": "string", "description": "stateless MCP: a result's session, or new"}),
         ),
     ]
 }
