@@ -266,15 +266,25 @@ async fn a_launched_app_comes_up_active_over_a_full_screen_window() {
 
     // The next capture shows the new window where the maximized one was.
     let after = rgb_of(&ok(&c.call("computer.screenshot", json!({"format": "png"})).await));
-    let client = &active["client"];
+    assert_changed_where(&before, &after, &active["client"], &win);
+    f.stop().await;
+}
+
+/// Most of the pixels inside `client` (a window's rectangle) differ between two captures:
+/// the window now shows there.
+fn assert_changed_where(
+    before: &(usize, usize, Vec<u8>),
+    after: &(usize, usize, Vec<u8>),
+    client: &Value,
+    win: &str,
+) {
     let (x0, y0) =
         (client["x"].as_i64().expect("x") as usize, client["y"].as_i64().expect("y") as usize);
     let (w, h) = (
         client["width"].as_u64().expect("w") as usize,
         client["height"].as_u64().expect("h") as usize,
     );
-    let (sw, _, a) = (after.0, after.1, &after.2);
-    let b = &before.2;
+    let (sw, a, b) = (after.0, &after.2, &before.2);
     let (mut differ, mut total) = (0usize, 0usize);
     for y in (y0..y0 + h).step_by(4) {
         for x in (x0..x0 + w).step_by(4) {
@@ -291,7 +301,62 @@ async fn a_launched_app_comes_up_active_over_a_full_screen_window() {
         total > 0 && differ * 5 > total,
         "only {differ} of {total} pixels changed where {win} is"
     );
-    f.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_launched_app_comes_up_active_over_a_full_screen_chromium() {
+    let env = glovebox_tests::browser::BrowserEnv::start().await;
+    let mut c = env.daemon.actor().await;
+    let nav = c.call("browser.navigate", json!({"url": env.site.url("form.html")})).await;
+    assert!(nav.get("result").is_some(), "{nav}");
+    let windows = ok(&c.call("context.list_windows", json!({})).await);
+    let chromium = windows["windows"]
+        .as_array()
+        .and_then(|w| w.first())
+        .and_then(|w| w["window_id"].as_str())
+        .expect("Chromium's window")
+        .to_owned();
+    // F11 as real input on Chromium's window: the browser goes full screen (EWMH's
+    // _NET_WM_STATE_FULLSCREEN), covering the whole screen.
+    let r = c.call("computer.key", json!({"window_id": chromium, "key": "F11"})).await;
+    assert!(r.get("result").is_some(), "{r}");
+    let screen = ok(&c.call("computer.screenshot", json!({"format": "png"})).await);
+    let (sw, sh) = (screen["width"].as_u64().expect("w"), screen["height"].as_u64().expect("h"));
+    let deadline = Instant::now() + glovebox_tests::DEADLINE;
+    loop {
+        let all = ok(&c.call("context.list_windows", json!({})).await);
+        let w = all["windows"]
+            .as_array()
+            .and_then(|w| w.iter().find(|w| w["window_id"] == chromium.as_str()))
+            .cloned();
+        let g = w.as_ref().map(|w| &w["client"]);
+        if g.is_some_and(|g| g["width"].as_u64() == Some(sw) && g["height"].as_u64() == Some(sh)) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "Chromium never covered the screen: {w:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let before = rgb_of(&ok(&c.call("computer.screenshot", json!({"format": "png"})).await));
+
+    let got = ok(&c
+        .call(
+            "context.get_app",
+            json!({"app": "gnome-calculator", "launch": true, "timeout_ms": 30000}),
+        )
+        .await);
+    assert_eq!(got["launched"], true, "{got}");
+    assert_eq!(got["window_active"], true, "{got}");
+    let win = got["window_id"].as_str().expect("window_id").to_owned();
+    let all = ok(&c.call("context.list_windows", json!({})).await);
+    let active = all["windows"]
+        .as_array()
+        .and_then(|w| w.iter().find(|w| w["active"] == true))
+        .cloned()
+        .expect("an active window");
+    assert_eq!(active["window_id"], win.as_str(), "EWMH agrees: {active}");
+    // The next capture shows it over the full-screen browser.
+    let after = rgb_of(&ok(&c.call("computer.screenshot", json!({"format": "png"})).await));
+    assert_changed_where(&before, &after, &active["client"], &win);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
