@@ -108,6 +108,20 @@ async fn a_stateless_client_keeps_sessions_apart_by_the_handles_results_give() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_stream_resumes_with_last_event_id() {
+    let env = BrowserEnv::start().await;
+    let url = format!("http://{}/mcp", env.daemon.addr);
+    let found = tokio::task::spawn_blocking(move || run_client(&["resume", &url, ACTOR], &[]))
+        .await
+        .expect("client ran");
+    assert_eq!(found["session"], true, "an Mcp-Session-Id: {found}");
+    assert!(found["event_id"].is_string(), "the stream's first event had an id: {found}");
+    assert_eq!(found["get_status"], 200, "{found}");
+    assert_eq!(found["answer"]["is_error"], false, "the call's answer, replayed: {found}");
+    assert_eq!(found["answer"]["action"], "wait", "{found}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gloveboxd_mcp_bridges_stdio_to_a_running_daemon() {
     let env = BrowserEnv::start().await;
     let dir = glovebox_tests::TempDir::new("mcp-bridge");

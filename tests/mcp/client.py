@@ -203,7 +203,51 @@ async def over(read, write, site, scenario):
         return await SCENARIOS[scenario](session, site)
 
 
+async def resume(url, token):
+    """2025-11-25 by hand (httpx2, the SDK's own HTTP client): a session, a long call whose stream drops after its first
+    event, then a GET with `Last-Event-ID` that brings the call's answer."""
+    import httpx2 as httpx  # what the MCP SDK itself speaks HTTP with
+
+    base = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
+    found = {}
+    async with httpx.AsyncClient(timeout=30) as http:
+        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "glovebox-resume-test", "version": "1"}}}
+        r = await http.post(url, json=init, headers=base)
+        sid = r.headers["mcp-session-id"]
+        found["session"] = bool(sid)
+        h = dict(base, **{"Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25"})
+        note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        await http.post(url, json=note, headers=h)
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "computer", "arguments": {"action": "wait", "duration_ms": 1500}}}
+        last = None
+        async with http.stream("POST", url, json=call, headers=h) as stream:
+            async for line in stream.aiter_lines():
+                if line.startswith("id:"):
+                    last = line[3:].strip()
+                    break  # drop the stream after its first event (the priming one)
+        found["event_id"] = last
+        answer = None
+        get = dict(h, **{"Last-Event-ID": last})
+        async with http.stream("GET", url, headers=get) as stream:
+            found["get_status"] = stream.status_code
+            async for line in stream.aiter_lines():
+                if line.startswith("data:") and line[5:].strip():
+                    msg = json.loads(line[5:])
+                    if msg.get("id") == 2:
+                        answer = msg
+                        break
+        found["answer"] = answer and {"is_error": answer["result"].get("isError"),
+                                      "action": answer["result"]["structuredContent"]["action"]}
+    return found
+
+
 async def main():
+    if sys.argv[1] == "resume":
+        print(json.dumps(await resume(sys.argv[2], sys.argv[3])))
+        return
     if sys.argv[1] == "stdio":
         site, scenario = sys.argv[2:4]
         command = sys.argv[sys.argv.index("--") + 1 :]
