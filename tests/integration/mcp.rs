@@ -108,6 +108,29 @@ async fn a_stateless_client_keeps_sessions_apart_by_the_handles_results_give() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_download_is_a_resource_of_the_session_that_made_it() {
+    let env = BrowserEnv::start().await;
+    let url = format!("http://{}/mcp", env.daemon.addr);
+    let (u, s) = (url.clone(), env.site.base.clone());
+    let found = tokio::task::spawn_blocking(move || client(&u, ACTOR, &s, "download"))
+        .await
+        .expect("client ran");
+    let links = found["links"].as_array().cloned().unwrap_or_default();
+    let link =
+        links.iter().filter_map(Value::as_str).find(|l| l.starts_with("glovebox://download/"));
+    assert_eq!(link, Some("glovebox://download/report.csv"), "linked from the click: {found}");
+    assert_eq!(found["listed"], true, "listed and read whole: {found}");
+    assert_eq!(found["read"]["mime"], "text/csv", "{found}");
+    assert_eq!(found["read"]["text"], "name,value\nalpha,1\nbeta,2\n", "{found}");
+    // Another token's session has no such resource.
+    let (u, l) = (url.clone(), "glovebox://download/report.csv".to_owned());
+    let other = tokio::task::spawn_blocking(move || client(&u, OTHER_ACTOR, &l, "read"))
+        .await
+        .expect("client ran");
+    assert_eq!(other["read"], "error", "another session read the download: {other}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dropped_stream_resumes_with_last_event_id() {
     let env = BrowserEnv::start().await;
     let url = format!("http://{}/mcp", env.daemon.addr);

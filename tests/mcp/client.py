@@ -18,6 +18,7 @@ import base64
 import json
 import os
 import re
+import time
 import sys
 
 import anyio
@@ -185,7 +186,33 @@ async def handles(session, site):
     return found
 
 
+async def download(session, site):
+    """A click that downloads a file: linked from the result, listed, read back."""
+    await session.call_tool("browser", {"action": "navigate", "url": site + "/refs.html"})
+    script = ("document.body.insertAdjacentHTML('beforeend', "
+              f"`<a id=file href='{site}/report.csv'>report</a>`); 1")
+    await session.call_tool("browser", {"action": "evaluate", "script": script})
+    click = await session.call_tool("browser", {"action": "click", "selector": "#file"})
+    found = {"click": summary(click)}
+    links = [str(b.uri) for b in click.content if b.type == "resource_link"]
+    found["links"] = links
+    wanted = next((l for l in links if l.startswith("glovebox://download/")), None)
+    deadline = time.monotonic() + 20
+    while wanted and time.monotonic() < deadline:
+        listed = [str(r.uri) for r in (await session.list_resources()).resources]
+        if wanted in listed:
+            read = await session.read_resource(wanted)
+            text = base64.b64decode(read.contents[0].blob).decode()
+            if "beta,2" in text:
+                found["listed"] = True
+                found["read"] = {"mime": read.contents[0].mime_type, "text": text}
+                break
+        await anyio.sleep(0.1)
+    return found
+
+
 SCENARIOS = {
+    "download": download,
     "handles": handles,
     "agent": agent,
     "observer": observer,

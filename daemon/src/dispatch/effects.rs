@@ -60,3 +60,9 @@ pub(super) fn name(b: &Browsers, mark: &EffectsMark, tab: &(String, String), out
         obj.entry("navigated_to").or_insert(json!(url));
     }
 }
+
+/// The files a result names as downloaded (the session keeps them as its own).
+pub(super) fn downloaded(out: &Output) -> Vec<std::path::PathBuf> {
+    let list = out.result["downloads"].as_array();
+    list.into_iter().flatten().filter_map(|d| d["path"].as_str()).map(Into::into).collect()
+}

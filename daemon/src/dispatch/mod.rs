@@ -253,6 +253,9 @@ pub async fn call(
             };
             if let (Some(b), Some(mark), Some(tab)) = (&browsers, &mark, &acted_on) {
                 effects::name(b, mark, tab, &mut out);
+                for path in effects::downloaded(&out) {
+                    session_of_op.downloaded(path);
+                }
             }
             let tokens = shape::tokens(&out.result, after.capture.as_ref());
             Ok(OpOutcome {

@@ -64,6 +64,20 @@ pub fn mcp(outcome: Result<OpOutcome, ErrorData>) -> Value {
                     "uri": format!("{}{id}", crate::mcp::resources::CAPTURE),
                     "name": format!("capture {id}"), "mimeType": structured["capture"]["mime"]}));
             }
+            // So are the files the action downloaded.
+            let downloads = structured["result"]["downloads"].as_array().cloned();
+            for path in downloads
+                .into_iter()
+                .flatten()
+                .filter_map(|d| d["path"].as_str().map(std::path::PathBuf::from))
+            {
+                let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+                    continue;
+                };
+                content.push(json!({"type": "resource_link",
+                    "uri": format!("{}{name}", crate::mcp::resources::DOWNLOAD),
+                    "name": name, "mimeType": crate::mcp::resources::mime_of(&path)}));
+            }
             json!({"content": content, "structuredContent": structured, "isError": false})
         }
         Err(e) => {

@@ -1,6 +1,7 @@
-//! MCP resources: the captures a session's calls took, as `glovebox://capture/<id>`, listed
-//! and read by that session only (another session's id reads as not found). Results link
-//! them with `resource_link` blocks (`dispatch/shape.rs`).
+//! MCP resources: the captures a session's calls took, as `glovebox://capture/<id>`, and the
+//! files its actions downloaded, as `glovebox://download/<file name>`, listed and read by
+//! that session only (another session's reads as not found). Results link them with
+//! `resource_link` blocks (`dispatch/shape.rs`).
 
 use rmcp::model::{ListResourcesResult, ReadResourceResult};
 use rmcp::ErrorData as McpError;
@@ -11,6 +12,26 @@ use crate::state::Daemon;
 
 /// The URI scheme and kind of a capture.
 pub const CAPTURE: &str = "glovebox://capture/";
+/// The URI scheme and kind of a downloaded file.
+pub const DOWNLOAD: &str = "glovebox://download/";
+/// A download larger than this is listed but not read through MCP (the file is on disk).
+const READ_AT_MOST: u64 = 32 << 20;
+
+/// A file's MIME type by its extension, for the few kinds pages commonly hand out.
+pub fn mime_of(path: &std::path::Path) -> &'static str {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default().to_ascii_lowercase();
+    match ext.as_str() {
+        "csv" => "text/csv",
+        "txt" | "log" => "text/plain",
+        "json" => "application/json",
+        "html" | "htm" => "text/html",
+        "pdf" => "application/pdf",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "zip" => "application/zip",
+        _ => "application/octet-stream",
+    }
+}
 
 /// The session's resources, oldest first.
 pub fn list(daemon: &Daemon, session: &Session) -> ListResourcesResult {
@@ -23,6 +44,13 @@ pub fn list(daemon: &Daemon, session: &Session) -> ListResourcesResult {
                    "mimeType": mime, "size": b64 / 4 * 3,
                    "description": "the screenshot taken after an action settled"})
         })
+        .chain(session.downloads().into_iter().filter_map(|path| {
+            let name = path.file_name()?.to_string_lossy().into_owned();
+            let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+            Some(json!({"uri": format!("{DOWNLOAD}{name}"), "name": name,
+                        "mimeType": mime_of(&path), "size": size,
+                        "description": format!("downloaded to {}", path.display())}))
+        }))
         .collect();
     serde_json::from_value(json!({"resources": resources})).unwrap_or_default()
 }
@@ -35,6 +63,29 @@ pub fn read(daemon: &Daemon, session: &Session, uri: &str) -> Result<ReadResourc
             Some(json!({"uri": uri})),
         )
     };
+    if let Some(name) = uri.strip_prefix(DOWNLOAD) {
+        let downloads = session.downloads();
+        let path = downloads
+            .iter()
+            .rfind(|p| p.file_name().is_some_and(|n| n.to_string_lossy() == name))
+            .ok_or_else(not_found)?;
+        let size = std::fs::metadata(path).map_or(0, |m| m.len());
+        if size > READ_AT_MOST {
+            let message = format!(
+                "{uri} is {size} bytes, more than MCP reads ({READ_AT_MOST}); it is at {}",
+                path.display()
+            );
+            return Err(McpError::invalid_params(message, Some(json!({"uri": uri}))));
+        }
+        let bytes = std::fs::read(path).map_err(|e| {
+            McpError::internal_error(format!("cannot read {}: {e}", path.display()), None)
+        })?;
+        use base64::Engine as _;
+        let blob = base64::engine::general_purpose::STANDARD.encode(bytes);
+        let contents = json!([{"uri": uri, "mimeType": mime_of(path), "blob": blob}]);
+        return serde_json::from_value(json!({"contents": contents}))
+            .map_err(|e| McpError::internal_error(e.to_string(), None));
+    }
     let id = uri.strip_prefix(CAPTURE).ok_or_else(not_found)?;
     let image = daemon.captures.get(&session.id, id).ok_or_else(not_found)?;
     let contents = json!([{"uri": uri, "mimeType": image["mime"], "blob": image["data"]}]);

@@ -78,9 +78,30 @@ pub struct Session {
     rate: Mutex<(f64, Instant)>,
     /// Told when the driving connection lets go.
     freed: tokio::sync::Notify,
+    /// Files this session's actions downloaded, newest last (its MCP resources).
+    downloads: Mutex<Vec<std::path::PathBuf>>,
 }
 
+/// How many downloaded files a session remembers as its own.
+const DOWNLOADS_KEPT: usize = 100;
+
 impl Session {
+    /// Remember a file one of this session's actions downloaded.
+    pub fn downloaded(&self, path: std::path::PathBuf) {
+        let mut d = self.downloads.lock().unwrap_or_else(|p| p.into_inner());
+        d.retain(|p| *p != path);
+        d.push(path);
+        if d.len() > DOWNLOADS_KEPT {
+            d.remove(0);
+        }
+    }
+
+    /// The files this session's actions downloaded that are still there, oldest first.
+    pub fn downloads(&self) -> Vec<std::path::PathBuf> {
+        let d = self.downloads.lock().unwrap_or_else(|p| p.into_inner());
+        d.iter().filter(|p| p.is_file()).cloned().collect()
+    }
+
     fn new(id: String, creator: Owner) -> Self {
         Session {
             id,
@@ -91,6 +112,7 @@ impl Session {
             selection: Mutex::new(Selection::default()),
             snapshots: Mutex::new(Snapshots::default()),
             held: Mutex::new(Held::default()),
+            downloads: Mutex::default(),
             freed: tokio::sync::Notify::new(),
             rate: Mutex::new((f64::MAX, Instant::now())),
         }
