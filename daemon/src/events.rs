@@ -1,7 +1,9 @@
 //! The event bus: every subscriber reads a bounded queue; a slow one loses the oldest events
 //! and is told how many, memory never grows without bound. An event about a session carries
 //! the session's creator and reaches only subscribers of that token, admins, and (for
-//! approvals) approvers.
+//! approvals) approvers. An event about a browser tab reaches everyone, but whole only to
+//! the tokens whose sessions have that tab selected (and admins): the rest get it without its
+//! URLs, titles, paths and texts.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -48,7 +50,24 @@ impl SinkSlot {
 #[derive(Debug, Clone)]
 pub struct Scoped {
     owner: Option<Owner>,
+    /// An event about a tab: the tokens that see it whole (their sessions have it selected).
+    tab_owners: Option<Vec<Owner>>,
     event: Event,
+}
+
+/// What a tab event says that belongs to whoever drives the tab: where it is and what it shows.
+const TAB_PRIVATE: [&str; 6] = ["url", "title", "path", "message", "default_prompt", "filename"];
+
+/// A tab event for a viewer who does not drive the tab: its ids and kinds stay, the rest goes.
+fn redact(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.retain(|k, _| !TAB_PRIVATE.contains(&k.as_str()));
+            m.values_mut().for_each(redact);
+        }
+        Value::Array(items) => items.iter_mut().for_each(redact),
+        _ => {}
+    }
 }
 
 /// Who reads a subscription.
@@ -102,7 +121,24 @@ impl EventBus {
         self.send(Some(owner), topic, kind, data);
     }
 
+    /// An event about a browser tab: whole for `owners` (and admins), without its URLs and
+    /// texts for everyone else.
+    pub fn publish_tab(&self, owners: Vec<Owner>, topic: &str, kind: &str, data: Value) {
+        self.send_scoped(None, Some(owners), topic, kind, data);
+    }
+
     fn send(&self, owner: Option<Owner>, topic: &str, kind: &str, data: Value) {
+        self.send_scoped(owner, None, topic, kind, data);
+    }
+
+    fn send_scoped(
+        &self,
+        owner: Option<Owner>,
+        tab_owners: Option<Vec<Owner>>,
+        topic: &str,
+        kind: &str,
+        data: Value,
+    ) {
         let ts_ms =
             SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
         let event = Event {
@@ -114,7 +150,7 @@ impl EventBus {
             dropped: 0,
         };
         // No subscriber is fine: events are not stored.
-        let _ = self.tx.send(Scoped { owner, event });
+        let _ = self.tx.send(Scoped { owner, tab_owners, event });
     }
 
     pub fn subscribe(&self) -> broadcast::Receiver<Scoped> {
@@ -137,6 +173,13 @@ pub async fn next_event(
                 ev.dropped = dropped;
                 if ev.topic == "approvals" {
                     approval_for(&mut ev.data, viewer.approver);
+                }
+                let owners = s.tab_owners.as_deref();
+                if owners.is_some_and(|o| !o.iter().any(|t| viewer.owner.may_use(t))) {
+                    redact(&mut ev.data);
+                    if let Some(m) = ev.data.as_object_mut() {
+                        m.insert("redacted".into(), Value::Bool(true));
+                    }
                 }
                 return Some(ev);
             }

@@ -117,9 +117,15 @@ impl Daemon {
         });
         let sink = |topic: &'static str| -> crate::events::Sink {
             let weak = Arc::downgrade(&daemon);
-            Arc::new(move |kind: &'static str, data| {
-                if let Some(d) = weak.upgrade() {
-                    d.events.publish(topic, kind, data);
+            Arc::new(move |kind: &'static str, data: serde_json::Value| {
+                let Some(d) = weak.upgrade() else { return };
+                // A tab's events belong to the sessions that have it selected.
+                match data["tab_id"].as_str().filter(|_| topic == "browser") {
+                    Some(tab) => {
+                        let owners = d.sessions.owners_of_tab(tab);
+                        d.events.publish_tab(owners, topic, kind, data);
+                    }
+                    None => d.events.publish(topic, kind, data),
                 }
             })
         };

@@ -262,3 +262,40 @@ async fn sessions_belong_to_the_token_that_made_them() {
     assert!(seen.iter().all(|s| s == &own), "another session's events leaked: {seen:?}");
     d.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_token_s_observer_hears_of_a_tab_but_not_where_it_is() {
+    let env = BrowserEnv::start().await;
+    let mut actor = env.daemon.actor().await;
+    let mut own = env.daemon.actor().await;
+    own.call("events.subscribe", json!({"topics": ["browser"]})).await;
+    let mut observer = Raw::connect(&env.daemon.url(), Some(OBSERVER)).await.expect("observer");
+    observer.hello(None).await;
+    observer.call("events.subscribe", json!({"topics": ["browser"]})).await;
+
+    let url = format!("{}?secret-marker-4711", env.site.url("form.html"));
+    let nav = ok(&mut actor, "browser.navigate", json!({"url": url})).await;
+    let tab = nav["target"]["tab_id"].as_str().expect("tab").to_owned();
+    // The actor's token hears the navigation whole.
+    let deadline = Instant::now() + DEADLINE;
+    loop {
+        let n = own.notification("events.event").await;
+        let ev = &n["params"]["result"];
+        if ev["kind"] == "navigated" && ev["data"]["url"] == url.as_str() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the actor's token never heard {url}");
+    }
+    // The other token's observer hears that the tab navigated, never where to.
+    let deadline = Instant::now() + DEADLINE;
+    loop {
+        let n = observer.notification("events.event").await;
+        assert!(!n.to_string().contains("secret-marker-4711"), "a URL leaked: {n}");
+        let ev = &n["params"]["result"];
+        if ev["kind"] == "navigated" && ev["data"]["tab_id"] == tab.as_str() {
+            assert_eq!(ev["data"]["redacted"], true, "{n}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the observer heard nothing of {tab}");
+    }
+}

@@ -196,6 +196,19 @@ impl Sessions {
         Sessions { by_id: DashMap::new(), ttl }
     }
 
+    /// The tokens whose sessions have browser tab `tab_id` selected.
+    pub fn owners_of_tab(&self, tab_id: &str) -> Vec<Owner> {
+        let mut owners: Vec<Owner> = Vec::new();
+        for s in self.by_id.iter() {
+            let selected =
+                s.selection.lock().is_ok_and(|sel| sel.tab_id.as_deref() == Some(tab_id));
+            if selected && !owners.contains(&s.creator) {
+                owners.push(s.creator);
+            }
+        }
+        owners
+    }
+
     /// Start or resume `name` for connection `conn` speaking for `who`. Only the token that
     /// created a session (or an admin) may attach to it; an actor may not take a session
     /// another live connection drives, an observer may watch it.
