@@ -55,6 +55,12 @@ struct Cli {
     /// Most calls in one JSON-RPC batch (over it: BATCH_TOO_LARGE, nothing runs).
     #[arg(long, global = true, default_value_t = 64)]
     max_batch: usize,
+    /// Approvals one session may have waiting at once (over it: TOO_MANY_APPROVALS).
+    #[arg(long, global = true, default_value_t = 16)]
+    max_pending_approvals: usize,
+    /// New approvals one session may ask for in a minute (over it: TOO_MANY_APPROVALS).
+    #[arg(long, global = true, default_value_t = 30)]
+    max_asks_per_minute: usize,
     /// Open WebSocket connections in all (over it: HTTP 429).
     #[arg(long, global = true, default_value_t = 1024)]
     max_connections: u32,
@@ -263,6 +269,8 @@ async fn serve(
     config.max_message_bytes = cli.max_message_bytes;
     config.max_response_bytes = cli.max_response_bytes;
     config.max_batch = cli.max_batch;
+    config.max_pending_approvals = cli.max_pending_approvals;
+    config.max_asks_per_minute = cli.max_asks_per_minute;
     config.max_connections = cli.max_connections;
     config.max_connections_per_token = cli.max_connections_per_token;
     config.max_in_flight = cli.max_in_flight;

@@ -29,6 +29,9 @@ pub struct Config {
     pub max_response_bytes: usize,
     /// The most calls in one batch; a longer batch is refused whole (`BATCH_TOO_LARGE`).
     pub max_batch: usize,
+    /// Approvals one session may have waiting, and ask for a minute.
+    pub max_pending_approvals: usize,
+    pub max_asks_per_minute: usize,
     /// Open WebSocket connections in all, and per token (over it: HTTP 429).
     pub max_connections: u32,
     pub max_connections_per_token: usize,
@@ -68,6 +71,8 @@ impl Config {
             max_message_bytes: 16 * 1024 * 1024,
             max_response_bytes: 16 * 1024 * 1024,
             max_batch: 64,
+            max_pending_approvals: crate::approval::store::MAX_PENDING_PER_SESSION,
+            max_asks_per_minute: crate::approval::store::MAX_ASKS_PER_MINUTE,
             max_connections: 1024,
             max_connections_per_token: 64,
             max_in_flight: 32,
@@ -104,6 +109,10 @@ pub struct Daemon {
 impl Daemon {
     /// The daemon's shared state; the backends' events go to the bus from here on.
     pub fn new(config: Config) -> Arc<Self> {
+        let approvals = crate::approval::store::Approvals::with_limits(
+            config.max_pending_approvals,
+            config.max_asks_per_minute,
+        );
         let daemon = Arc::new(Daemon {
             tokens: std::sync::RwLock::new(config.tokens.clone()),
             live: crate::rpc::conn::Live::default(),
@@ -111,7 +120,7 @@ impl Daemon {
             config,
             ops: Ops::new(4096),
             events: EventBus::new(1024),
-            approvals: crate::approval::store::Approvals::default(),
+            approvals,
             captures: crate::capture::Captures::default(),
             started: Instant::now(),
         });

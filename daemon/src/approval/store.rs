@@ -14,10 +14,12 @@ use crate::error::DaemonError;
 /// How long an unanswered or unused approval lives.
 pub const TTL: Duration = Duration::from_secs(600);
 
-/// Approvals one session may have waiting at once; one more ask is `TOO_MANY_APPROVALS`.
+/// Approvals one session may have waiting at once by default (`--max-pending-approvals`);
+/// one more ask is `TOO_MANY_APPROVALS`.
 pub const MAX_PENDING_PER_SESSION: usize = 16;
 
-/// New approvals one session may ask for in a minute (a flood would bury the approver).
+/// New approvals one session may ask for in a minute by default (`--max-asks-per-minute`; a
+/// flood would bury the approver).
 pub const MAX_ASKS_PER_MINUTE: usize = 30;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,15 +67,35 @@ pub enum Gate {
     Wait(Value),
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Approvals {
     by_id: DashMap<String, Entry>,
     minted: AtomicU64,
     /// When each session asked for its approvals of the last minute.
     asks: Mutex<HashMap<String, VecDeque<Instant>>>,
+    max_pending: usize,
+    max_asks_per_minute: usize,
+}
+
+impl Default for Approvals {
+    fn default() -> Self {
+        Approvals::with_limits(MAX_PENDING_PER_SESSION, MAX_ASKS_PER_MINUTE)
+    }
 }
 
 impl Approvals {
+    /// A store where a session may have `max_pending` approvals waiting and ask for
+    /// `max_asks_per_minute` new ones a minute.
+    pub fn with_limits(max_pending: usize, max_asks_per_minute: usize) -> Self {
+        Approvals {
+            by_id: DashMap::new(),
+            minted: AtomicU64::new(0),
+            asks: Mutex::default(),
+            max_pending,
+            max_asks_per_minute,
+        }
+    }
+
     /// Check a call that an `ask` rule caught. The key is (session, op_id, what was asked).
     #[allow(clippy::too_many_arguments)]
     pub fn check(
@@ -130,8 +152,8 @@ impl Approvals {
             .iter()
             .filter(|e| e.session == session && e.state() == State::Pending)
             .count();
-        if pending >= MAX_PENDING_PER_SESSION {
-            return Err(DaemonError::TooManyPending { pending, limit: MAX_PENDING_PER_SESSION });
+        if pending >= self.max_pending {
+            return Err(DaemonError::TooManyPending { pending, limit: self.max_pending });
         }
         let mut asks = self.asks.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
@@ -142,8 +164,8 @@ impl Approvals {
             !q.is_empty()
         });
         let q = asks.entry(session.to_owned()).or_default();
-        if q.len() >= MAX_ASKS_PER_MINUTE {
-            return Err(DaemonError::TooManyAsks { limit: MAX_ASKS_PER_MINUTE });
+        if q.len() >= self.max_asks_per_minute {
+            return Err(DaemonError::TooManyAsks { limit: self.max_asks_per_minute });
         }
         q.push_back(now);
         Ok(())
@@ -237,5 +259,20 @@ mod tests {
         }
         let over = a.check("u", "late", "f", "m", "r", &args);
         assert!(matches!(over, Err(DaemonError::TooManyAsks { limit: 30 })), "{:?}", over.err());
+    }
+
+    #[test]
+    fn the_caps_are_the_daemon_s_flags() {
+        let a = Approvals::with_limits(2, 3);
+        let args = json!({});
+        for op in ["a", "b"] {
+            assert!(matches!(a.check("s", op, "f", "m", "r", &args), Ok(Gate::Wait(_))));
+        }
+        let over = a.check("s", "c", "f", "m", "r", &args);
+        assert!(matches!(over, Err(DaemonError::TooManyPending { pending: 2, limit: 2 })));
+        a.answer("ap-1", false).expect("denied");
+        assert!(matches!(a.check("s", "d", "f", "m", "r", &args), Ok(Gate::Wait(_))));
+        let over = a.check("s", "e", "f", "m", "r", &args);
+        assert!(matches!(over, Err(DaemonError::TooManyAsks { limit: 3 })), "{:?}", over.err());
     }
 }
