@@ -272,6 +272,7 @@ mod tests {
         assert!(matches!(over, Err(DaemonError::TooManyPending { pending: 2, limit: 2 })));
         a.answer("ap-1", false).expect("denied");
         assert!(matches!(a.check("s", "d", "f", "m", "r", &args), Ok(Gate::Wait(_))));
+        a.answer("ap-2", false).expect("denied");
         let over = a.check("s", "e", "f", "m", "r", &args);
         assert!(matches!(over, Err(DaemonError::TooManyAsks { limit: 3 })), "{:?}", over.err());
     }
