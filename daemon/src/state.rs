@@ -166,14 +166,24 @@ impl Daemon {
     }
 
     /// Put `tokens` in force: new connections see them at once, open ones whose token is
-    /// gone or has another role are closed; the number closed.
+    /// gone or has another role are closed, and the ops running in their sessions cancelled
+    /// (a connection closes once its calls end, and their cleanup releases held input); the
+    /// number closed.
     pub fn set_tokens(&self, tokens: Tokens) -> usize {
-        let closed = self.live.recheck(&tokens);
+        let mut closed = self.live.recheck(&tokens);
         if let Ok(mut t) = self.tokens.write() {
             *t = tokens;
         }
         // A connection admitted under the old tokens but tracked only now is checked again.
-        closed + self.tokens.read().map_or(0, |t| self.live.recheck(&t))
+        if let Ok(t) = self.tokens.read() {
+            closed.extend(self.live.recheck(&t));
+        }
+        for conn in &closed {
+            if let Some(session) = conn.session() {
+                self.ops.cancel_session(&session.id);
+            }
+        }
+        closed.len()
     }
 
     pub fn backends(&self) -> BTreeMap<String, BackendStatus> {

@@ -108,10 +108,23 @@ fn sighup_reloads_the_token_file_and_closes_revoked_connections() {
         kept.hello(Some("kept")).await;
         let mut demoted = Raw::connect(&d.url, Some(DEMOTED)).await.expect("demoted works");
         demoted.hello(Some("demoted")).await;
+        // The revoked connection has a long call running: it is cancelled, not waited for.
+        let wait =
+            revoked.send("computer.wait", json!({"duration_ms": 20000, "op_id": "long"})).await;
+        let deadline = Instant::now() + glovebox_tests::DEADLINE;
+        loop {
+            let r = revoked.call("op.status", json!({"op_id": "long"})).await;
+            if r["result"]["state"] == "running" {
+                break;
+            }
+            assert!(Instant::now() < deadline, "the wait never ran: {r}");
+        }
         std::fs::write(&path, format!("{KEPT} actor\n{NEW} observer\n{DEMOTED} observer\n"))
             .expect("rewrite");
         let hup = Instant::now();
         d.signal("HUP");
+        let r = revoked.response(wait).await;
+        assert_eq!(glovebox_tests::raw::code(&r), "CANCELLED", "the running call: {r}");
         assert!(revoked.closed().await, "the revoked token's connection is closed");
         let closed_ms = hup.elapsed().as_millis();
         eprintln!("revoked connection closed {closed_ms} ms after SIGHUP");

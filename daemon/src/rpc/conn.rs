@@ -155,14 +155,15 @@ impl Live {
     }
 
     /// Close every connection whose token `tokens` no longer holds with the same role; the
-    /// number closed.
-    pub fn recheck(&self, tokens: &Tokens) -> usize {
-        let Ok(mut conns) = self.conns.lock() else { return 0 };
+    /// ones closed.
+    pub fn recheck(&self, tokens: &Tokens) -> Vec<Arc<Conn>> {
+        let Ok(mut conns) = self.conns.lock() else { return Vec::new() };
         let stale: Vec<u64> = conns
             .values()
             .filter(|l| tokens.role_of(&l.token) != Some(l.conn.role))
             .map(|l| l.conn.id)
             .collect();
+        let mut closed = Vec::new();
         for id in &stale {
             if let Some(l) = conns.remove(id) {
                 l.conn.revoked.store(true, Ordering::SeqCst);
@@ -172,8 +173,9 @@ impl Live {
                     role = l.conn.role.as_str(),
                     "closed a connection: its token was revoked or its role changed"
                 );
+                closed.push(l.conn);
             }
         }
-        stale.len()
+        closed
     }
 }
