@@ -11,7 +11,7 @@ use chromiumoxide::cdp::browser_protocol::browser::{
     DownloadProgressState, EventDownloadProgress, EventDownloadWillBegin,
 };
 use chromiumoxide::cdp::browser_protocol::network::{
-    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent,
+    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, ResourceType,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
     EventFrameNavigated, EventJavascriptDialogClosed, EventJavascriptDialogOpening,
@@ -29,6 +29,8 @@ use tokio::sync::watch;
 
 use super::effects::Effect;
 use super::frames::Frames;
+use super::settle::instrument::Instrument;
+use super::settle::work::Work;
 use super::settle::Net;
 use super::{lock, tab_id_of, BrowserError, Invalidator};
 use crate::events::SinkSlot;
@@ -80,6 +82,10 @@ pub struct TabWatch {
     pub dialog: watch::Receiver<Option<Dialog>>,
     /// Requests in flight, for settling after an action.
     pub net: Arc<Net>,
+    /// Timers, animation frames and animations the page scheduled, for the same.
+    pub work: Arc<Work>,
+    /// The instrumentation that feeds `work`, armed while an action settles.
+    pub instrument: Instrument,
     /// The daemon's isolated worlds: frame ("" for the main frame, else a cross-site frame's
     /// target id) -> (main-frame navigations when made, context id).
     pub worlds: tokio::sync::Mutex<HashMap<String, (u64, i64)>>,
@@ -226,6 +232,9 @@ impl Conn {
         lock(&conn.tasks).extend(guard_tasks);
         let frame_tasks = conn.frames.listen(&conn.browser).await;
         lock(&conn.tasks).extend(frame_tasks);
+        if let Some(task) = super::frames::follow(&conn).await {
+            lock(&conn.tasks).push(task);
+        }
         Ok(conn)
     }
 
@@ -475,19 +484,27 @@ impl Conn {
         let (nav_tx, nav_rx) = watch::channel(0u64);
         let (dialog_tx, dialog_rx) = watch::channel(None);
         let net = Arc::new(Net::default());
+        let work = Arc::new(Work::default());
+        let (instrument, instrument_tasks) = Instrument::start(page, work.clone()).await;
         let w = Arc::new(TabWatch {
             navigations: nav_rx,
             dialog: dialog_rx,
             net: net.clone(),
+            work,
+            instrument,
             worlds: tokio::sync::Mutex::new(HashMap::new()),
         });
         {
             let mut watches = lock(&self.watches);
             if let Some(other) = watches.get(target_id) {
+                for t in instrument_tasks {
+                    t.abort();
+                }
                 return Ok(other.clone());
             }
             watches.insert(target_id.to_owned(), w.clone());
         }
+        lock(&self.tasks).extend(instrument_tasks);
         let tab_id = tab_id_of(target_id);
         let key = super::target_key(&self.browser_id, &tab_id);
         let who = json!({"browser_id": self.browser_id, "tab_id": tab_id});
@@ -534,7 +551,9 @@ impl Conn {
         let n1 = net.clone();
         let t4 = tokio::spawn(async move {
             while let Some(ev) = sent.next().await {
-                n1.started(ev.request_id.inner().clone());
+                let document = ev.r#type == Some(ResourceType::Document);
+                let frame = ev.frame_id.as_ref().filter(|_| document).map(|f| f.inner().clone());
+                n1.started(ev.request_id.inner().clone(), &ev.request.url, frame, false);
             }
         });
         let n2 = net.clone();
@@ -575,6 +594,16 @@ impl Conn {
 
     pub fn known_tabs(&self) -> Vec<String> {
         lock(&self.order).clone()
+    }
+
+    /// The watches of every tab the daemon watches.
+    pub fn watches(&self) -> Vec<Arc<TabWatch>> {
+        lock(&self.watches).values().cloned().collect()
+    }
+
+    /// The watch of the tab `target_id`, when the daemon watches it.
+    pub(super) fn watch_of(&self, target_id: &str) -> Option<Arc<TabWatch>> {
+        lock(&self.watches).get(target_id).cloned()
     }
 
     pub fn forget(&self, target_id: &str) {

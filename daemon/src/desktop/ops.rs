@@ -23,6 +23,7 @@ pub use aim::{describe, Aim, FocusChange, Guard, WindowRef};
 pub use apps::{AppView, AppWindow, Got};
 pub use clipboard::Restore;
 pub use snapshot::{nodes, Observed};
+pub use settle::may_open_window;
 pub use text::TextState;
 
 /// How an action may reach the app.

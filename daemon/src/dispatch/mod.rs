@@ -179,6 +179,18 @@ pub async fn call(
                 Some(b) if tool.name != "computer" => Some(b.effects_mark().await),
                 _ => None,
             };
+            // What the page schedules during the action counts for its settle: the
+            // instrumentation goes on before the input (disarmed when this op ends).
+            let _armed = match &browsers {
+                Some(b)
+                    if tool.name == "browser"
+                        && want_capture
+                        && crate::settle::Kind::of(tool.name, action.name).is_some() =>
+                {
+                    Some(b.arm_settle().await)
+                }
+                _ => None,
+            };
             let mut out = fut.await.map_err(|e| e.to_data())?;
             let exec_ms = started.elapsed().as_secs_f64() * 1000.0;
             let acted_on = effects::tab_of(&out);
@@ -201,7 +213,9 @@ pub async fn call(
                 let (t, a) = (tool.name, action.name);
                 let front = opened.is_some();
                 let target = out.target.as_ref();
-                settle::after(&daemon, &session_id, t, a, target, span, deadline, front).await
+                let result = &out.result;
+                settle::after(&daemon, &session_id, t, a, target, result, span, deadline, front)
+                    .await
             } else {
                 settle::After::default()
             };

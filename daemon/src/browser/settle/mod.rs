@@ -1,0 +1,194 @@
+//! Settling a tab after an action: every request started since the action over (the tab's
+//! own, and those of its cross-site frames through their sessions), every timer, animation
+//! frame and animation the page scheduled since due within the cap done (`work.rs`, fed by
+//! `instrument.rs`), then no network activity and no DOM mutation (in the tab and in its
+//! cross-site frames) for the quiet window, and a painted frame; or the cap.
+
+pub mod instrument;
+pub mod net;
+pub mod work;
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::actions::Tab;
+
+pub use net::Net;
+
+/// What a settle waited for and how it ended.
+#[derive(Debug, Default, Clone)]
+pub struct Report {
+    /// Quiet (`true`) or the cap came first.
+    pub quiet: bool,
+    pub timers: usize,
+    pub animations: usize,
+    pub requests: usize,
+    /// At the cap: what was still busy.
+    pub busy: Vec<String>,
+    /// Recurring timers, infinite animations, work due after the cap.
+    pub ignored: Vec<String>,
+    /// Cross-site frames' requests still running after `net::FRAME_LOADING`, not waited on.
+    pub frames_loading: Vec<String>,
+}
+
+/// The ms since the last DOM mutation in this world, watched from the first call on (a
+/// MutationObserver kept on the world until `DOM_STOP`); `since` ms are taken as quiet
+/// already on the first call (the time since the action ended).
+fn dom_idle_js(since: u128) -> String {
+    format!(
+        "(() => {{ const g = globalThis.__glovebox; if (!g) return {{noworld: true}}; \
+         if (!g.settle) {{ const s = g.settle = {{last: performance.now() - {since}}}; \
+           s.mo = new MutationObserver(() => {{ s.last = performance.now(); }}); \
+           s.mo.observe(document, {{subtree: true, childList: true, attributes: true, \
+             characterData: true}}); }} \
+         return performance.now() - g.settle.last; }})()\n//# sourceURL={}",
+        instrument::OWN_URL
+    )
+}
+
+const DOM_STOP: &str = "(() => { const g = globalThis.__glovebox; \
+    if (g && g.settle) { g.settle.mo.disconnect(); g.settle = null; } return true; })()";
+
+/// Two animation frames when visible, so what changed is painted (a tab that paints no frame
+/// within 500 ms is taken as it is).
+fn painted_js() -> String {
+    format!(
+        "new Promise(res => {{ if (document.visibilityState !== 'visible') return res(true); \
+         requestAnimationFrame(() => requestAnimationFrame(() => res(true))); \
+         setTimeout(() => res(true), 500); }})\n//# sourceURL={}",
+        instrument::OWN_URL
+    )
+}
+
+impl Tab {
+    /// Waits until the tab is settled after an action that ran from `since` to `ended`
+    /// (requests and timers it set off count), or until `cap`.
+    pub async fn settle(
+        &self,
+        since: Instant,
+        ended: Instant,
+        quiet: Duration,
+        cap: Instant,
+    ) -> Report {
+        let (net, work) = (&self.watch.net, &self.watch.work);
+        let (mut ticks, mut wticks) = (net.ticks(), work.ticks());
+        let frames: Vec<String> = match self.conn.frame_tree(&self.target_id).await {
+            Ok(t) => t.into_iter().map(|(f, _)| f).collect(),
+            Err(_) => Vec::new(),
+        };
+        // In case a frame's target came before its document request was seen starting.
+        for f in &frames {
+            net.handed_over(f);
+        }
+        let mut report = Report::default();
+        let quiet_now = loop {
+            let now = Instant::now();
+            let n = net.busy_since(since, now);
+            let w = work.pending(since, now, cap);
+            report.timers = w.timers;
+            report.animations = w.animations;
+            report.requests = n.started;
+            report.ignored = w.ignored.clone();
+            report.frames_loading = n.frames_loading.clone();
+            // An open dialog is the final state: nothing paints behind it.
+            if self.dialog().is_some() {
+                break true;
+            }
+            if now >= cap {
+                report.busy = n.busy.iter().map(|u| format!("request {u}")).collect();
+                report.busy.extend(w.busy.iter().map(|(what, _)| what.clone()));
+                break false;
+            }
+            ticks.borrow_and_update();
+            wticks.borrow_and_update();
+            let last = n.last.max(w.last);
+            let quiet_at = last.map(|t| t + quiet).filter(|t| *t > now);
+            let wake = if !n.busy.is_empty() {
+                Some(cap)
+            } else if let Some(due) = w.busy.iter().map(|(_, due)| *due + work::LATE).min() {
+                Some(due)
+            } else {
+                quiet_at
+            };
+            if let Some(wake) = wake {
+                let wake = wake.min(cap);
+                tokio::select! {
+                    _ = ticks.changed() => {}
+                    _ = wticks.changed() => {}
+                    _ = tokio::time::sleep_until(wake.into()) => {}
+                }
+                continue;
+            }
+            // Nothing scheduled is left: the DOM must be quiet too, in every world.
+            let stamp = (net.stamp(), work.stamp());
+            let from = now.saturating_duration_since(ended).as_millis();
+            match self.dom_idle(&frames, from, cap).await {
+                Some(idle) if idle >= quiet => {}
+                Some(idle) => {
+                    let wake = (now + (quiet - idle)).min(cap);
+                    tokio::select! {
+                        _ = ticks.changed() => {}
+                        _ = wticks.changed() => {}
+                        _ = tokio::time::sleep_until(wake.into()) => {}
+                    }
+                    continue;
+                }
+                None if now >= cap => continue,
+                // The document went away under the script (a navigation): again in the new one.
+                None => {
+                    let _ = tokio::time::timeout(Duration::from_millis(20), ticks.changed()).await;
+                    continue;
+                }
+            }
+            let js = painted_js();
+            let painted = tokio::time::timeout_at(cap.into(), self.world_eval(None, &js)).await;
+            if painted.is_err() {
+                continue;
+            }
+            // Something woke up meanwhile: wait for it too.
+            if (net.stamp(), work.stamp()) == stamp {
+                break true;
+            }
+        };
+        report.quiet = quiet_now;
+        self.dom_stop(&frames).await;
+        report
+    }
+
+    /// The shortest time since the last DOM mutation over the tab's world and its cross-site
+    /// frames' (a frame whose world is gone counts as quiet); `None` when the tab's own world
+    /// could not answer.
+    async fn dom_idle(&self, frames: &[String], from: u128, cap: Instant) -> Option<Duration> {
+        let js = dom_idle_js(from);
+        let ask = |frame: Option<String>| {
+            let js = js.clone();
+            async move {
+                let r = tokio::time::timeout_at(cap.into(), self.world_eval(frame.as_deref(), &js));
+                match r.await {
+                    Ok(Ok((_, v))) => ms_of(&v),
+                    _ => None,
+                }
+            }
+        };
+        let own = ask(None);
+        let others = futures::future::join_all(frames.iter().cloned().map(|f| ask(Some(f))));
+        let (own, others) = futures::join!(own, others);
+        let idle = others.into_iter().flatten().fold(own?, f64::min);
+        Some(Duration::from_secs_f64(idle.max(0.0) / 1000.0))
+    }
+
+    /// Stops the mutation watch of the worlds (best effort: a world gone took it along).
+    async fn dom_stop(&self, frames: &[String]) {
+        let stop = |frame: Option<String>| async move {
+            let r = self.world_eval(frame.as_deref(), DOM_STOP);
+            let _ = tokio::time::timeout(Duration::from_millis(200), r).await;
+        };
+        let all = std::iter::once(None).chain(frames.iter().cloned().map(Some));
+        futures::future::join_all(all.map(stop)).await;
+    }
+}
+
+fn ms_of(v: &Value) -> Option<f64> {
+    v["result"]["value"].as_f64()
+}
