@@ -109,6 +109,8 @@ pub struct Conn {
     live: Arc<Mutex<std::collections::HashSet<String>>>,
     /// The policy inside the browser.
     guard: Arc<super::guard::Guard>,
+    /// One action's input traced at a time (a trace is browser-wide).
+    trace_turn: Arc<tokio::sync::Mutex<()>>,
     /// What happened in the browser, for the results of the actions that caused it.
     effects: Arc<super::effects::Log>,
 }
@@ -225,6 +227,7 @@ impl Conn {
             frames: Frames::default(),
             live: Arc::default(),
             guard: guard.clone(),
+            trace_turn: Arc::default(),
             effects,
         });
         conn.watch_browser(endpoint.downloads.as_deref(), endpoint.downloads_quota).await;
@@ -356,6 +359,11 @@ impl Conn {
 
     pub(super) fn browser(&self) -> &chromiumoxide::Browser {
         &self.browser
+    }
+
+    /// Whose turn it is to trace the browser.
+    pub(super) fn trace_turn(&self) -> Arc<tokio::sync::Mutex<()>> {
+        self.trace_turn.clone()
     }
 
     pub fn guard(&self) -> &super::guard::Guard {
@@ -549,10 +557,13 @@ impl Conn {
             }
         });
         let n1 = net.clone();
+        let main_frame = target_id.to_owned();
         let t4 = tokio::spawn(async move {
             while let Some(ev) = sent.next().await {
+                // A frame's document (the tab's own frame id is its target id).
                 let document = ev.r#type == Some(ResourceType::Document);
-                let frame = ev.frame_id.as_ref().filter(|_| document).map(|f| f.inner().clone());
+                let frame = ev.frame_id.as_ref().map(|f| f.inner().clone());
+                let frame = frame.filter(|f| document && *f != main_frame);
                 n1.started(ev.request_id.inner().clone(), &ev.request.url, frame, false);
             }
         });

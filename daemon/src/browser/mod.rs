@@ -147,26 +147,6 @@ pub struct EffectsMark {
     tabs: Vec<String>,
 }
 
-/// Tabs whose settle instrumentation an action armed; dropping it disarms them.
-#[derive(Debug)]
-pub struct Armed {
-    watches: Vec<Arc<cdp::TabWatch>>,
-}
-
-impl Drop for Armed {
-    fn drop(&mut self) {
-        let watches = std::mem::take(&mut self.watches);
-        if watches.is_empty() {
-            return;
-        }
-        if let Ok(rt) = tokio::runtime::Handle::try_current() {
-            rt.spawn(async move {
-                futures::future::join_all(watches.iter().map(|w| w.instrument.disarm())).await;
-            });
-        }
-    }
-}
-
 /// One browser as `list_browsers` shows it.
 #[derive(Debug, Clone, Serialize)]
 pub struct BrowserInfo {
@@ -302,15 +282,11 @@ impl Browsers {
         EffectsMark { seq: self.effects.mark(), tabs }
     }
 
-    /// Arms the settle's instrumentation on every tab the daemon watches, before an action
-    /// (which tab it acts on is known only once it ran); disarmed when the guard goes.
-    pub async fn arm_settle(&self) -> Armed {
-        let mut watches = Vec::new();
-        for c in self.conns.lock().await.values() {
-            watches.extend(c.watches());
-        }
-        futures::future::join_all(watches.iter().map(|w| w.instrument.arm())).await;
-        Armed { watches }
+    /// Starts tracing a browser for an action's input (what its handlers schedule): the
+    /// browser with the tabs the daemon watches; `None` when it is taken or there is none.
+    pub async fn trace_action(&self) -> Option<settle::ActionTrace> {
+        let conn = self.conns.lock().await.values().find(|c| !c.watches().is_empty()).cloned()?;
+        settle::ActionTrace::start(conn).await
     }
 
     /// What happened since `mark` that the action on `tab_id` led to: in that tab, in a tab

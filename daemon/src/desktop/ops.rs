@@ -22,8 +22,8 @@ use super::{Desktop, Error};
 pub use aim::{describe, Aim, FocusChange, Guard, WindowRef};
 pub use apps::{AppView, AppWindow, Got};
 pub use clipboard::Restore;
-pub use snapshot::{nodes, Observed};
 pub use settle::may_open_window;
+pub use snapshot::{nodes, Observed};
 pub use text::TextState;
 
 /// How an action may reach the app.

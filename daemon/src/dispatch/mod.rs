@@ -179,15 +179,15 @@ pub async fn call(
                 Some(b) if tool.name != "computer" => Some(b.effects_mark().await),
                 _ => None,
             };
-            // What the page schedules during the action counts for its settle: the
-            // instrumentation goes on before the input (disarmed when this op ends).
-            let _armed = match &browsers {
+            // What the page schedules during the action counts for its settle: its input
+            // runs under a trace.
+            let trace = match &browsers {
                 Some(b)
                     if tool.name == "browser"
                         && want_capture
                         && crate::settle::Kind::of(tool.name, action.name).is_some() =>
                 {
-                    Some(b.arm_settle().await)
+                    b.trace_action().await
                 }
                 _ => None,
             };
@@ -213,9 +213,8 @@ pub async fn call(
                 let (t, a) = (tool.name, action.name);
                 let front = opened.is_some();
                 let target = out.target.as_ref();
-                let result = &out.result;
-                settle::after(&daemon, &session_id, t, a, target, result, span, deadline, front)
-                    .await
+                let acted = settle::Acted { target, result: &out.result, trace };
+                settle::after(&daemon, &session_id, t, a, acted, span, deadline, front).await
             } else {
                 settle::After::default()
             };

@@ -35,21 +35,29 @@ pub struct Span {
     pub ended: Instant,
 }
 
-/// Settles and captures after `tool.action`, which acted on `target` during `span` and
-/// answered `result`; `front`: bring a tab back to the front first (the action opened
-/// another one over it).
+/// What an action did, for its settle.
+#[derive(Debug)]
+pub struct Acted<'a> {
+    pub target: Option<&'a Value>,
+    pub result: &'a Value,
+    /// The trace of its input, when a tab's browser was traced.
+    pub trace: Option<crate::browser::settle::ActionTrace>,
+}
+
+/// Settles and captures after `tool.action`, which acted during `span`; `front`: bring a
+/// tab back to the front first (the action opened another one over it).
 #[allow(clippy::too_many_arguments)]
 pub async fn after(
     daemon: &Arc<Daemon>,
     session: &str,
     tool: &str,
     action: &str,
-    target: Option<&Value>,
-    result: &Value,
+    acted: Acted<'_>,
     span: Span,
     deadline: Instant,
     front: bool,
 ) -> After {
+    let Acted { target, result, trace } = acted;
     let since = span.ended;
     let Some(kind) = Kind::of(tool, action) else { return After::default() };
     let policy = &daemon.config.settle;
@@ -57,13 +65,16 @@ pub async fn after(
     let opens = tool == "computer"
         && action == "key"
         && result["key"].as_str().is_some_and(crate::desktop::may_open_window);
-    let wait = if opens { policy.cap(kind).max(policy.cap(Kind::Window)) } else { policy.cap(kind) };
+    let wait =
+        if opens { policy.cap(kind).max(policy.cap(Kind::Window)) } else { policy.cap(kind) };
     let cap = (since + wait).min(deadline.checked_sub(CAPTURE_MARGIN).unwrap_or(since));
     let browser_tab = target
         .filter(|_| tool == "browser")
         .and_then(|t| Some((t["browser_id"].as_str()?, t["tab_id"].as_str()?)));
     let (settle, capture) = match browser_tab {
-        Some((browser_id, tab_id)) => browser(daemon, browser_id, tab_id, span, cap, front).await,
+        Some((browser_id, tab_id)) => {
+            browser(daemon, (browser_id, tab_id), span, cap, front, trace).await
+        }
         None if tool == "browser" => {
             let why = "the action names no tab to capture".to_owned();
             return After { no_capture: Some(why), ..After::default() };
@@ -140,11 +151,11 @@ fn of_tab(since: Instant, r: crate::browser::settle::Report) -> Settle {
 
 async fn browser(
     daemon: &Arc<Daemon>,
-    browser_id: &str,
-    tab_id: &str,
+    (browser_id, tab_id): (&str, &str),
     span: Span,
     cap: Instant,
     front: bool,
+    trace: Option<crate::browser::settle::ActionTrace>,
 ) -> (Settle, CaptureFut) {
     let since = span.ended;
     let Some(b) = daemon.config.browser.clone() else {
@@ -154,7 +165,8 @@ async fn browser(
         Ok(tab) => tab,
         Err(e) => return (settled(since, None), Err(format!("the tab is gone: {e}"))),
     };
-    let report = tab.settle(span.started, span.ended, daemon.config.settle.quiet, cap).await;
+    let quiet = daemon.config.settle.quiet;
+    let report = tab.settle(span.started, span.ended, quiet, cap, trace).await;
     if front {
         if let Err(e) = b.select_tab(browser_id, tab_id).await {
             tracing::debug!(%e, "cannot bring the tab back to the front");
@@ -192,11 +204,9 @@ async fn desktop(
         }
     });
     let settle = match got {
-        Some(s) => Settle {
-            windows: s.windows as u64,
-            busy: s.busy,
-            ..settled(since, Some(s.quiet))
-        },
+        Some(s) => {
+            Settle { windows: s.windows as u64, busy: s.busy, ..settled(since, Some(s.quiet)) }
+        }
         None => settled(since, None),
     };
     (settle, Ok(shot))

@@ -24,8 +24,8 @@ use chromiumoxide::cdp::browser_protocol::event_breakpoints::{
     RemoveInstrumentationBreakpointParams, SetInstrumentationBreakpointParams,
 };
 use chromiumoxide::cdp::js_protocol::debugger::{
-    self, CallFrame, EvaluateOnCallFrameParams, EventPaused, GetScriptSourceParams,
-    ResumeParams, SetAsyncCallStackDepthParams,
+    self, CallFrame, EvaluateOnCallFrameParams, EventPaused, EventScriptParsed,
+    GetScriptSourceParams, ResumeParams, SetAsyncCallStackDepthParams,
 };
 use chromiumoxide::cdp::js_protocol::runtime::ScriptId;
 use chromiumoxide::Page;
@@ -58,9 +58,13 @@ pub struct Instrument {
 impl Instrument {
     /// Turns on what stays on (Debugger, async stacks, Animation) and starts the listeners
     /// that feed `work`; the tasks end with the page's event streams.
-    pub async fn start(page: &Page, work: Arc<Work>) -> (Instrument, Vec<tokio::task::JoinHandle<()>>) {
+    pub async fn start(
+        page: &Page,
+        work: Arc<Work>,
+    ) -> (Instrument, Vec<tokio::task::JoinHandle<()>>) {
         let mut tasks = Vec::new();
         let paused = page.event_listener::<EventPaused>().await;
+        let parsed = page.event_listener::<EventScriptParsed>().await;
         let started = page.event_listener::<EventAnimationStarted>().await;
         let updated = page.event_listener::<EventAnimationUpdated>().await;
         let canceled = page.event_listener::<EventAnimationCanceled>().await;
@@ -69,11 +73,24 @@ impl Instrument {
             page.execute(SetAsyncCallStackDepthParams::new(1)),
             page.execute(animation::EnableParams::default()),
         );
-        if let Ok(mut paused) = paused {
+        if let (Ok(mut paused), Ok(mut parsed)) = (paused, parsed) {
             let (page, work) = (page.clone(), work.clone());
             tasks.push(tokio::spawn(async move {
                 let mut sources = Sources::default();
-                while let Some(ev) = paused.next().await {
+                loop {
+                    // A script is parsed before anything pauses in it, and its event is
+                    // queued first: taken first, its start is known when its pause comes.
+                    let ev = tokio::select! {
+                        biased;
+                        Some(p) = parsed.next() => {
+                            sources.parsed(&p);
+                            continue;
+                        }
+                        ev = paused.next() => match ev {
+                            Some(ev) => ev,
+                            None => break,
+                        },
+                    };
                     let read = on_pause(&page, &work, &ev, &mut sources);
                     let _ = tokio::time::timeout(READ * 2, read).await;
                     // Whatever paused the page (a `debugger;` statement too): it goes on.
@@ -81,8 +98,10 @@ impl Instrument {
                 }
             }));
         }
-        for stream in [started.ok().map(|s| s.map(|e| e.animation.clone()).boxed()),
-                       updated.ok().map(|s| s.map(|e| e.animation.clone()).boxed())]
+        for stream in [
+            started.ok().map(|s| s.map(|e| e.animation.clone()).boxed()),
+            updated.ok().map(|s| s.map(|e| e.animation.clone()).boxed()),
+        ]
         .into_iter()
         .flatten()
         {
@@ -123,7 +142,8 @@ impl Instrument {
     /// Disarms it once the last action that armed it has settled.
     pub async fn disarm(&self) {
         if self.armed.fetch_sub(1, Ordering::SeqCst) == 1 {
-            let rm = EVENTS.map(|e| self.page.execute(RemoveInstrumentationBreakpointParams::new(e)));
+            let rm =
+                EVENTS.map(|e| self.page.execute(RemoveInstrumentationBreakpointParams::new(e)));
             let _ = futures::future::join_all(rm).await;
         }
     }
@@ -145,21 +165,40 @@ fn animation_of(a: &animation::Animation) -> Animation {
     }
 }
 
-/// Script sources by id, to read a timer's delay argument; a few kept.
+/// Script sources by id, to read a timer's delay argument (a few kept), and where the
+/// scripts inside a document start (locations in them count from the document's start).
 #[derive(Default)]
-struct Sources(HashMap<String, Arc<String>>);
+struct Sources {
+    text: HashMap<String, Arc<String>>,
+    starts: HashMap<String, (i64, i64)>,
+}
 
 impl Sources {
+    fn parsed(&mut self, p: &EventScriptParsed) {
+        if p.start_line > 0 || p.start_column > 0 {
+            if self.starts.len() >= 4096 {
+                self.starts.clear();
+            }
+            self.starts.insert(p.script_id.inner().clone(), (p.start_line, p.start_column));
+        }
+    }
+
+    /// Where `script` starts in its document.
+    fn start(&self, script: &ScriptId) -> (i64, i64) {
+        self.starts.get(script.inner()).copied().unwrap_or((0, 0))
+    }
+
     async fn get(&mut self, page: &Page, script: &ScriptId) -> Option<Arc<String>> {
-        if let Some(s) = self.0.get(script.inner()) {
+        if let Some(s) = self.text.get(script.inner()) {
             return Some(s.clone());
         }
-        let r = tokio::time::timeout(READ, page.execute(GetScriptSourceParams::new(script.clone())));
+        let r =
+            tokio::time::timeout(READ, page.execute(GetScriptSourceParams::new(script.clone())));
         let src = Arc::new(r.await.ok()?.ok()?.result.script_source);
-        if self.0.len() >= 32 {
-            self.0.clear();
+        if self.text.len() >= 32 {
+            self.text.clear();
         }
-        self.0.insert(script.inner().clone(), src.clone());
+        self.text.insert(script.inner().clone(), src.clone());
         Some(src)
     }
 }
@@ -187,28 +226,29 @@ async fn on_pause(page: &Page, work: &Work, ev: &EventPaused, sources: &mut Sour
     match name {
         "setTimeout" | "setInterval" => {
             let Some(src) = sources.get(page, &top.location.script_id).await else {
-                work.installed(Install::Timeout(None), site_of(top), parent);
+                work.installed(Install::Timeout(None), site_of(top), parent.as_ref());
                 return;
             };
             // The daemon's own script (its callbacks match nothing, so only installs count).
             if src.ends_with(OWN_URL) {
                 return;
             }
-            let delay = delay_of(page, top, &src).await;
-            let install =
-                if name == "setTimeout" { Install::Timeout(delay) } else { Install::Interval(delay) };
-            work.installed(install, site_of(top), parent);
+            let delay = delay_of(page, top, &src, sources.start(&top.location.script_id)).await;
+            let install = if name == "setTimeout" {
+                Install::Timeout(delay)
+            } else {
+                Install::Interval(delay)
+            };
+            work.installed(install, site_of(top), parent.as_ref());
         }
-        "requestAnimationFrame" => {
-            match sources.get(page, &top.location.script_id).await {
-                Some(src) if src.ends_with(OWN_URL) => {}
-                _ => work.installed(Install::Frame, site_of(top), parent),
-            }
-        }
+        "requestAnimationFrame" => match sources.get(page, &top.location.script_id).await {
+            Some(src) if src.ends_with(OWN_URL) => {}
+            _ => work.installed(Install::Frame, site_of(top), parent.as_ref()),
+        },
         "setTimeout.callback" | "requestAnimationFrame.callback" => {
             // The async stack's first frame is where this callback was scheduled.
             let frame = name.starts_with("requestAnimationFrame");
-            work.fired(frame, parent.and_then(|p| p.site));
+            work.fired(frame, parent.as_ref().and_then(|p| p.site.as_ref()));
         }
         _ => {}
     }
@@ -216,8 +256,13 @@ async fn on_pause(page: &Page, work: &Work, ev: &EventPaused, sources: &mut Sour
 
 /// The delay of the timer being installed at `top`: its second argument read from the
 /// source and evaluated on the paused frame, where side effects are refused.
-async fn delay_of(page: &Page, top: &CallFrame, src: &str) -> Option<f64> {
-    let at = offset(src, top.location.line_number, top.location.column_number.unwrap_or(0))?;
+async fn delay_of(page: &Page, top: &CallFrame, src: &str, start: (i64, i64)) -> Option<f64> {
+    let line = top.location.line_number - start.0;
+    let mut column = top.location.column_number.unwrap_or(0);
+    if line == 0 {
+        column -= start.1;
+    }
+    let at = offset(src, line, column)?;
     let arg = delay_arg(&src[at..])?;
     if let Ok(n) = arg.parse::<f64>() {
         return Some(n);
@@ -318,7 +363,7 @@ mod tests {
             ("setTimeout(() => { a(1, 2); }, D * 2)", Some("D * 2")),
             ("setTimeout(function later(){ f('a,)'); }, 400, 'x')", Some("400")),
             ("setTimeout (go)", Some("0")),
-            ("setTimeout(`a${b},`, /* 5, */ 50)", Some("50")),
+            ("setTimeout(`a${b},`, /* 5, */ 50)", Some("/* 5, */ 50")),
             ("setTimeout(f, t // why\n)", Some("t")),
             ("setTimeout(f,", None),
             ("setTimeout.call(null, f, 5)", None),

@@ -6,6 +6,7 @@
 
 pub mod instrument;
 pub mod net;
+pub mod trace;
 pub mod work;
 
 use std::time::{Duration, Instant};
@@ -15,6 +16,7 @@ use serde_json::Value;
 use super::actions::Tab;
 
 pub use net::Net;
+pub use trace::ActionTrace;
 
 /// What a settle waited for and how it ended.
 #[derive(Debug, Default, Clone)]
@@ -63,15 +65,23 @@ fn painted_js() -> String {
 
 impl Tab {
     /// Waits until the tab is settled after an action that ran from `since` to `ended`
-    /// (requests and timers it set off count), or until `cap`.
+    /// (requests and timers it set off count; `trace`: the trace of its input), or until
+    /// `cap`.
     pub async fn settle(
         &self,
         since: Instant,
         ended: Instant,
         quiet: Duration,
         cap: Instant,
+        trace: Option<ActionTrace>,
     ) -> Report {
         let (net, work) = (&self.watch.net, &self.watch.work);
+        // No input is sent from here on: the page may be paused for a moment.
+        self.watch.instrument.arm().await;
+        let mut armed = true;
+        let traced = trace
+            .filter(|t| t.conn().browser_id == self.browser_id)
+            .map(|t| self.read_trace(t, since));
         let (mut ticks, mut wticks) = (net.ticks(), work.ticks());
         let frames: Vec<String> = match self.conn.frame_tree(&self.target_id).await {
             Ok(t) => t.into_iter().map(|(f, _)| f).collect(),
@@ -81,6 +91,9 @@ impl Tab {
         for f in &frames {
             net.handed_over(f);
         }
+        // The mutation watch starts now, so what changes while the trace is read counts.
+        let from = Instant::now().saturating_duration_since(ended).as_millis();
+        let _ = self.dom_idle(&frames, from, cap).await;
         let mut report = Report::default();
         let quiet_now = loop {
             let now = Instant::now();
@@ -95,9 +108,13 @@ impl Tab {
             if self.dialog().is_some() {
                 break true;
             }
+            let tracing = traced.as_ref().is_some_and(|t| !t.is_finished());
             if now >= cap {
                 report.busy = n.busy.iter().map(|u| format!("request {u}")).collect();
                 report.busy.extend(w.busy.iter().map(|(what, _)| what.clone()));
+                if tracing {
+                    report.busy.push("the input's trace".into());
+                }
                 break false;
             }
             ticks.borrow_and_update();
@@ -105,7 +122,9 @@ impl Tab {
             let last = n.last.max(w.last);
             let quiet_at = last.map(|t| t + quiet).filter(|t| *t > now);
             let wake = if !n.busy.is_empty() {
-                Some(cap)
+                Some(n.frame_deadline.unwrap_or(cap))
+            } else if tracing {
+                Some((now + Duration::from_millis(5)).min(cap))
             } else if let Some(due) = w.busy.iter().map(|(_, due)| *due + work::LATE).min() {
                 Some(due)
             } else {
@@ -121,7 +140,7 @@ impl Tab {
                 continue;
             }
             // Nothing scheduled is left: the DOM must be quiet too, in every world.
-            let stamp = (net.stamp(), work.stamp());
+            let stamp = net.stamp();
             let from = now.saturating_duration_since(ended).as_millis();
             match self.dom_idle(&frames, from, cap).await {
                 Some(idle) if idle >= quiet => {}
@@ -141,19 +160,53 @@ impl Tab {
                     continue;
                 }
             }
+            // The paint wait's own animation frames would pause the page: disarmed first.
+            self.watch.instrument.disarm().await;
+            armed = false;
             let js = painted_js();
             let painted = tokio::time::timeout_at(cap.into(), self.world_eval(None, &js)).await;
-            if painted.is_err() {
-                continue;
-            }
-            // Something woke up meanwhile: wait for it too.
-            if (net.stamp(), work.stamp()) == stamp {
+            // Something woke up meanwhile (a request, a timer due): wait for it too.
+            let now = Instant::now();
+            let still = !net.busy_since(since, now).busy.is_empty()
+                || !work.pending(since, now, cap).busy.is_empty();
+            if painted.is_ok() && net.stamp() == stamp && !still {
                 break true;
             }
+            self.watch.instrument.arm().await;
+            armed = true;
         };
         report.quiet = quiet_now;
+        if armed {
+            self.watch.instrument.disarm().await;
+        }
+        if let Some(t) = traced {
+            t.abort();
+        }
         self.dom_stop(&frames).await;
         report
+    }
+
+    /// Ends the input's trace in the background and hands what it saw to the tab's work.
+    fn read_trace(&self, trace: ActionTrace, since: Instant) -> tokio::task::JoinHandle<()> {
+        let work = self.watch.work.clone();
+        let page = self.page().clone();
+        let target = self.target_id.clone();
+        tokio::spawn(async move {
+            let mut frames = std::collections::HashSet::from([target]);
+            let tree = page
+                .execute(super::cdp::Raw::new("Page.getFrameTree", serde_json::json!({})))
+                .await;
+            if let Ok(tree) = tree {
+                super::guard::frame_ids(&tree.result["frameTree"], &mut frames);
+            }
+            let (events, asked) = trace.finish().await;
+            let (installs, last) = trace::installs(&events, &frames);
+            for t in installs {
+                let ago = Duration::from_micros(last.saturating_sub(t.at_us).max(0) as u64);
+                let at = asked.checked_sub(ago).unwrap_or(since).max(since);
+                work.traced(&t, at);
+            }
+        })
     }
 
     /// The shortest time since the last DOM mutation over the tab's world and its cross-site

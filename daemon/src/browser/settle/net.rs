@@ -16,14 +16,16 @@ use super::super::lock;
 
 /// Requests older than this no longer hold a settle (long polls, streams, lost events).
 const STALE_REQUEST: Duration = Duration::from_secs(10);
-/// A cross-site frame's request still running after this is reported, not waited on.
+/// A frame's request (its document, or any request of a cross-site frame) still running
+/// after this is reported, not waited on.
 pub const FRAME_LOADING: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Clone)]
 struct Request {
     at: Instant,
     url: String,
-    /// The frame a document request loads (a cross-site frame's target id is its frame id).
+    /// The frame a document request loads, when not the tab's own (a cross-site frame's
+    /// target id is its frame id).
     document_of: Option<String>,
     /// Seen through a cross-site frame's session.
     in_frame: bool,
@@ -36,8 +38,10 @@ pub struct Busy {
     pub busy: Vec<String>,
     /// Requests started since.
     pub started: usize,
-    /// Cross-site frames' requests running longer than `FRAME_LOADING`.
+    /// Frames' requests running longer than `FRAME_LOADING`.
     pub frames_loading: Vec<String>,
+    /// When the first frame's request still held will be reported instead.
+    pub frame_deadline: Option<Instant>,
     pub last: Option<Instant>,
 }
 
@@ -76,8 +80,7 @@ impl Net {
             let url: String = url.chars().take(200).collect();
             m.insert(id, Request { at: now, url, document_of, in_frame });
             let mut starts = lock(&self.starts);
-            while starts.len() >= 1024 || starts.front().is_some_and(|t| now - *t > STALE_REQUEST)
-            {
+            while starts.len() >= 1024 || starts.front().is_some_and(|t| now - *t > STALE_REQUEST) {
                 starts.pop_front();
             }
             starts.push_back(now);
@@ -126,10 +129,15 @@ impl Net {
     pub fn busy_since(&self, since: Instant, now: Instant) -> Busy {
         let mut b = Busy::default();
         for r in lock(&self.inflight).values().filter(|r| r.at >= since) {
-            if r.in_frame && now.duration_since(r.at) >= FRAME_LOADING {
+            let frame = r.in_frame || r.document_of.is_some();
+            if frame && now.duration_since(r.at) >= FRAME_LOADING {
                 b.frames_loading.push(r.url.clone());
             } else {
                 b.busy.push(r.url.clone());
+                if frame {
+                    let due = r.at + FRAME_LOADING;
+                    b.frame_deadline = Some(b.frame_deadline.map_or(due, |d| d.min(due)));
+                }
             }
         }
         b.started = lock(&self.starts).iter().filter(|t| **t >= since).count();
@@ -176,8 +184,13 @@ mod tests {
         assert!(net.busy_since(since, Instant::now()).busy.is_empty());
         net.started("img".into(), "http://localhost/slow.png", None, true);
         let later = Instant::now() + FRAME_LOADING;
-        let b = net.busy_since(since, later);
-        assert!(b.busy.is_empty(), "{b:?}");
-        assert_eq!(b.frames_loading, ["http://localhost/slow.png".to_owned()]);
+        // A frame's document still coming from the server, before any frame target exists.
+        net.started("doc2".into(), "http://localhost/slow", Some("F2".into()), false);
+        net.started("main".into(), "http://127.0.0.1/slow", None, false);
+        let b = net.busy_since(since, Instant::now() + FRAME_LOADING);
+        assert_eq!(b.busy, ["http://127.0.0.1/slow".to_owned()], "{b:?}");
+        let mut loading = b.frames_loading;
+        loading.sort();
+        assert_eq!(loading, ["http://localhost/slow", "http://localhost/slow.png"]);
     }
 }

@@ -201,8 +201,8 @@ impl Work {
     }
 
     /// A timer or animation frame was installed at `site`.
-    pub fn installed(&self, install: Install, site: Site, parent: Option<Parent>) {
-        let verdict = classify(install, &site, parent.as_ref());
+    pub fn installed(&self, install: Install, site: Site, parent: Option<&Parent>) {
+        let verdict = classify(install, &site, parent);
         self.with(|inner, now| match verdict {
             Verdict::Ignore(why) => {
                 inner.ignored.push((now, why));
@@ -221,18 +221,53 @@ impl Work {
         });
     }
 
+    /// An install the input's trace saw, made at `at`.
+    pub fn traced(&self, t: &super::trace::Traced, at: Instant) {
+        let ms = |d: Option<f64>| d.filter(|d| d.is_finite() && *d > 0.0).unwrap_or(0.0);
+        let verdict = match t.install {
+            Install::Timeout(d) if t.from_callback => {
+                Verdict::Ignore(format!("setTimeout {:.0} ms set by a timer's callback", ms(d)))
+            }
+            Install::Frame if t.from_callback => {
+                Verdict::Ignore("requestAnimationFrame loop".into())
+            }
+            Install::Interval(d) => Verdict::Ignore(format!("setInterval {:.0} ms", ms(d))),
+            Install::Timeout(d) => Verdict::Wait(Duration::from_secs_f64(ms(d) / 1000.0)),
+            Install::Frame => Verdict::Wait(Duration::ZERO),
+        };
+        self.with(|inner, now| match verdict {
+            Verdict::Ignore(why) => {
+                inner.ignored.push((now, why));
+                false
+            }
+            Verdict::Wait(delay) => {
+                let (kind, what) = match t.install {
+                    Install::Frame => (Kind::Frame, "requestAnimationFrame".to_owned()),
+                    _ => (Kind::Timer, format!("setTimeout {} ms", delay.as_millis())),
+                };
+                let (name, due, done) = (what.clone(), at + delay, t.over);
+                inner.items.push(Item { at, due, site: None, kind, what, name, done });
+                if done {
+                    inner.last = inner.last.max(Some(now));
+                }
+                true
+            }
+        });
+    }
+
     /// A timer (`frame`: an animation frame) scheduled at `site` fires: the one due first
     /// of those set there, or with no site the one due first of all that are due.
-    pub fn fired(&self, frame: bool, site: Option<Site>) {
+    pub fn fired(&self, frame: bool, site: Option<&Site>) {
         let kind = if frame { Kind::Frame } else { Kind::Timer };
         self.with(|inner, now| {
             let hit = inner
                 .items
                 .iter_mut()
                 .filter(|i| !i.done && i.kind == kind)
-                .filter(|i| match &site {
-                    Some(s) => i.site.as_ref() == Some(s),
-                    None => i.due <= now + LATE,
+                // Set where it fired from; or one the trace saw (no site known) that is due.
+                .filter(|i| match (site, &i.site) {
+                    (Some(s), Some(mine)) => mine == s,
+                    _ => i.due <= now + LATE,
                 })
                 .min_by_key(|i| i.due);
             let Some(i) = hit else { return false };
@@ -254,13 +289,13 @@ impl Work {
                 }
                 Ok(d) => {
                     inner.items.push(Item {
-                    at: now,
-                    due: now + d,
-                    site: None,
-                    kind: Kind::Animation,
-                    what: a.id.clone(),
-                    name: format!("animation {} {:.0} ms", a.name, d.as_secs_f64() * 1000.0),
-                    done: false,
+                        at: now,
+                        due: now + d,
+                        site: None,
+                        kind: Kind::Animation,
+                        what: a.id.clone(),
+                        name: format!("animation {} {:.0} ms", a.name, d.as_secs_f64() * 1000.0),
+                        done: false,
                     });
                     true
                 }
@@ -272,8 +307,7 @@ impl Work {
     pub fn animation_gone(&self, id: &str) {
         self.with(|inner, now| {
             let mut changed = false;
-            for i in inner.items.iter_mut().filter(|i| i.kind == Kind::Animation && i.what == id)
-            {
+            for i in inner.items.iter_mut().filter(|i| i.kind == Kind::Animation && i.what == id) {
                 changed |= !i.done;
                 i.done = true;
             }
@@ -406,9 +440,9 @@ mod tests {
             ["setTimeout 5000 ms beyond the cap".to_owned(), "setInterval 1000 ms".to_owned()]
         );
         // Another timer's fire (set elsewhere) does not count; this one's does.
-        w.fired(false, Some(site(5)));
+        w.fired(false, Some(&site(5)));
         assert_eq!(w.pending(since, Instant::now(), cap).busy.len(), 1);
-        w.fired(false, Some(site(1)));
+        w.fired(false, Some(&site(1)));
         let p = w.pending(since, Instant::now(), cap);
         assert!(p.busy.is_empty() && p.last.is_some(), "{p:?}");
         // A timer never seen firing stops holding a settle a while after it was due.

@@ -183,9 +183,8 @@ impl Damage {
             let last = self.last_in(region, since).max(last_window);
             let quiet_at = last.unwrap_or(from).max(from) + quiet;
             let opening = self.opening(since);
-            let waiting_for_window = expect_window
-                .map(|g| since + g)
-                .filter(|until| windows == 0 && now < *until);
+            let waiting_for_window =
+                expect_window.map(|g| since + g).filter(|until| windows == 0 && now < *until);
             if now >= quiet_at && !opening && waiting_for_window.is_none() {
                 return Settled { quiet: true, windows, busy: Vec::new() };
             }
