@@ -296,56 +296,72 @@ fn offset(src: &str, line: i64, column: i64) -> Option<usize> {
 }
 
 /// The text of the second argument of the call that starts at `code` (`setTimeout(f, 400)`
-/// gives `400`; a call with one argument gives `0`), or `None` when it cannot be read.
+/// gives `400`; a call with one argument gives `0`), comments left out, or `None` when it
+/// cannot be read.
 pub fn delay_arg(code: &str) -> Option<String> {
-    let code: String = code.chars().take(8000).collect();
-    let mut chars = code.char_indices().peekable();
+    let mut chars = code.chars().take(8000).peekable();
     // The callee's name, then the opening parenthesis.
-    while chars.next_if(|(_, c)| c.is_alphanumeric() || *c == '_' || *c == '$').is_some() {}
-    while chars.next_if(|(_, c)| c.is_whitespace()).is_some() {}
-    chars.next().filter(|(_, c)| *c == '(')?;
-    let mut depth = 0usize;
-    let mut args = 0usize;
-    let mut start = None;
-    while let Some((i, c)) = chars.next() {
+    while chars.next_if(|c| c.is_alphanumeric() || *c == '_' || *c == '$').is_some() {}
+    while chars.next_if(|c| c.is_whitespace()).is_some() {}
+    chars.next().filter(|c| *c == '(')?;
+    let (mut depth, mut arg) = (0usize, 0usize);
+    let mut text = String::new();
+    while let Some(c) = chars.next() {
+        let keep = arg == 1;
         match c {
             '"' | '\'' | '`' => {
-                while let Some((_, d)) = chars.next() {
+                if keep {
+                    text.push(c);
+                }
+                while let Some(d) = chars.next() {
+                    if keep {
+                        text.push(d);
+                    }
                     if d == '\\' {
-                        chars.next();
+                        if let Some(e) = chars.next().filter(|_| keep) {
+                            text.push(e);
+                        }
                     } else if d == c {
                         break;
                     }
                 }
+                continue;
             }
-            '/' if chars.peek().is_some_and(|(_, d)| *d == '/') => {
-                while chars.next_if(|(_, d)| *d != '\n').is_some() {}
+            '/' if chars.peek() == Some(&'/') => {
+                while chars.next_if(|d| *d != '\n').is_some() {}
+                continue;
             }
-            '/' if chars.peek().is_some_and(|(_, d)| *d == '*') => {
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
                 let mut last = ' ';
-                for (_, d) in chars.by_ref() {
+                for d in chars.by_ref() {
                     if last == '*' && d == '/' {
                         break;
                     }
                     last = d;
                 }
+                continue;
             }
             '(' | '[' | '{' => depth += 1,
             ')' | ']' | '}' if depth > 0 => depth -= 1,
             ')' => {
-                return match start {
-                    Some(s) => Some(code[s..i].trim().to_owned()).filter(|a| !a.is_empty()),
-                    None => Some("0".into()),
+                let text = text.trim();
+                return match arg {
+                    0 => Some("0".into()),
+                    _ => Some(text.to_owned()).filter(|t| !t.is_empty()),
                 };
             }
             ',' if depth == 0 => {
-                args += 1;
-                match args {
-                    1 => start = Some(i + 1),
-                    _ => return start.map(|s| code[s..i].trim().to_owned()),
+                arg += 1;
+                if arg == 2 {
+                    return Some(text.trim().to_owned()).filter(|t| !t.is_empty());
                 }
+                continue;
             }
             _ => {}
+        }
+        if keep {
+            text.push(c);
         }
     }
     None
@@ -363,7 +379,7 @@ mod tests {
             ("setTimeout(() => { a(1, 2); }, D * 2)", Some("D * 2")),
             ("setTimeout(function later(){ f('a,)'); }, 400, 'x')", Some("400")),
             ("setTimeout (go)", Some("0")),
-            ("setTimeout(`a${b},`, /* 5, */ 50)", Some("/* 5, */ 50")),
+            ("setTimeout(`a${b},`, /* 5, */ 50)", Some("50")),
             ("setTimeout(f, t // why\n)", Some("t")),
             ("setTimeout(f,", None),
             ("setTimeout.call(null, f, 5)", None),
