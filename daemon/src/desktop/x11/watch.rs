@@ -26,6 +26,9 @@ const RING: usize = 512;
 const UNPAINTED_FOR: std::time::Duration = std::time::Duration::from_secs(2);
 /// How many window maps and unmaps are remembered.
 const WINDOW_RING: usize = 64;
+/// The quiet window once a window was mapped or unmapped since the action: a new dialog
+/// fills in after its first paint (a GTK file chooser lists its folder 100-200 ms later).
+const WINDOW_QUIET: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// How a settle on the screen ended and what it covered.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -181,6 +184,7 @@ impl Damage {
             let now = Instant::now();
             let (windows, last_window) = self.windows_since(since);
             let last = self.last_in(region, since).max(last_window);
+            let quiet = if windows > 0 { quiet.max(WINDOW_QUIET) } else { quiet };
             let quiet_at = last.unwrap_or(from).max(from) + quiet;
             let opening = self.opening(since);
             let waiting_for_window =
@@ -256,6 +260,11 @@ pub fn start(
                     }
                     // A window going away uncovers what was under it: the screen changes.
                     Ok(Event::UnmapNotify(e)) if e.event == root => {
+                        shared.window_changed(Instant::now());
+                    }
+                    // A window manager may take a closed client's frame away without
+                    // unmapping it first.
+                    Ok(Event::DestroyNotify(e)) if e.event == root => {
                         shared.window_changed(Instant::now());
                     }
                     Ok(Event::PropertyNotify(e)) if e.window == root => {
