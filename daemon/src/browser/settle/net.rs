@@ -183,7 +183,6 @@ mod tests {
         net.handed_over("F1");
         assert!(net.busy_since(since, Instant::now()).busy.is_empty());
         net.started("img".into(), "http://localhost/slow.png", None, true);
-        let later = Instant::now() + FRAME_LOADING;
         // A frame's document still coming from the server, before any frame target exists.
         net.started("doc2".into(), "http://localhost/slow", Some("F2".into()), false);
         net.started("main".into(), "http://127.0.0.1/slow", None, false);
