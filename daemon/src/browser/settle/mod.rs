@@ -179,9 +179,9 @@ impl Tab {
         if armed {
             self.watch.instrument.disarm().await;
         }
-        if let Some(t) = traced {
-            t.abort();
-        }
+        // A trace still being read finishes on its own (bounded), so the browser's tracing
+        // is over for the next action.
+        drop(traced);
         self.dom_stop(&frames).await;
         report
     }

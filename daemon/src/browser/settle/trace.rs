@@ -25,10 +25,11 @@ use super::work::Install;
 /// How long the end of a trace may take to arrive.
 const END: Duration = Duration::from_millis(800);
 
-/// A trace running over one action's input.
+/// A trace running over one action's input; dropped unfinished (the action failed), it is
+/// ended in the background so the browser can trace the next one.
 pub struct ActionTrace {
     conn: Arc<Conn>,
-    _turn: tokio::sync::OwnedMutexGuard<()>,
+    turn: Option<tokio::sync::OwnedMutexGuard<()>>,
     data: futures::stream::BoxStream<'static, Vec<Value>>,
     complete: futures::stream::BoxStream<'static, ()>,
 }
@@ -76,7 +77,7 @@ impl ActionTrace {
         }
         Some(ActionTrace {
             conn,
-            _turn: turn,
+            turn: Some(turn),
             data: data.map(|e| e.value.clone()).boxed(),
             complete: complete.map(|_| ()).boxed(),
         })
@@ -89,6 +90,7 @@ impl ActionTrace {
     /// Ends the trace: its events, and when the end was asked for. Empty when the end did not
     /// come in time.
     pub async fn finish(mut self) -> (Vec<Value>, Instant) {
+        let _turn = self.turn.take();
         let asked = Instant::now();
         let mut events = Vec::new();
         let end = tokio::time::timeout(END, self.conn.browser().execute(EndParams::default()));
@@ -110,6 +112,20 @@ impl ActionTrace {
         };
         let _ = tokio::time::timeout(END, collect).await;
         (events, asked)
+    }
+}
+
+impl Drop for ActionTrace {
+    fn drop(&mut self) {
+        let Some(turn) = self.turn.take() else { return };
+        let conn = self.conn.clone();
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(async move {
+                let _ =
+                    tokio::time::timeout(END, conn.browser().execute(EndParams::default())).await;
+                drop(turn);
+            });
+        }
     }
 }
 
