@@ -18,6 +18,9 @@ use super::actions::Tab;
 pub use net::Net;
 pub use trace::ActionTrace;
 
+/// How long after an action what the page scheduled may still be waited for.
+pub const WORK_HORIZON: Duration = Duration::from_secs(2);
+
 /// What a settle waited for and how it ended.
 #[derive(Debug, Default, Clone)]
 pub struct Report {
@@ -76,6 +79,9 @@ impl Tab {
         trace: Option<ActionTrace>,
     ) -> Report {
         let (net, work) = (&self.watch.net, &self.watch.work);
+        // Scheduled work counts when due within the cap and `WORK_HORIZON` of the action (a
+        // navigation's cap is 10 s; a page's own 5 s timer at load is not the action's).
+        let horizon = cap.min(since + WORK_HORIZON);
         // No input is sent from here on: the page may be paused for a moment.
         self.watch.instrument.arm().await;
         let mut armed = true;
@@ -98,7 +104,7 @@ impl Tab {
         let quiet_now = loop {
             let now = Instant::now();
             let n = net.busy_since(since, now);
-            let w = work.pending(since, now, cap);
+            let w = work.pending(since, now, horizon);
             report.timers = w.timers;
             report.animations = w.animations;
             report.requests = n.started;
@@ -168,7 +174,7 @@ impl Tab {
             // Something woke up meanwhile (a request, a timer due): wait for it too.
             let now = Instant::now();
             let still = !net.busy_since(since, now).busy.is_empty()
-                || !work.pending(since, now, cap).busy.is_empty();
+                || !work.pending(since, now, horizon).busy.is_empty();
             if painted.is_ok() && net.stamp() == stamp && !still {
                 break true;
             }
