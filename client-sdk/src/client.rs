@@ -182,6 +182,14 @@ impl Client {
         self.simple("op.cancel", op_params(op_id)).await
     }
 
+    /// `capture.get`: a capture this session's calls took, whole (`data` is base64), while
+    /// the daemon still keeps it.
+    pub async fn capture_get(&self, capture_id: &str) -> Result<Value, ClientError> {
+        let mut params = Map::new();
+        params.insert("capture_id".into(), Value::from(capture_id));
+        self.simple("capture.get", params).await
+    }
+
     /// `session.status`: id, role, paused, selection, ops in flight, backends.
     pub async fn session_status(&self) -> Result<Value, ClientError> {
         self.simple("session.status", Map::new()).await

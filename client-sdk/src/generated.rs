@@ -393,13 +393,21 @@ impl ActionArgs for BrowserFocus {
     const ACTION: &'static str = "focus";
 }
 
-/// `browser.type`: insert text at the caret of an element; returns the text typed. Target:
-/// ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
+/// `browser.type`: type text at the caret of an element (mode insert, or keys: key events per
+/// character); read back; returns the text typed, the value and verified. Target: ref|selector.
+/// Mutating (actor role); a capture follows unless `capture(false)`.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserType {
     /// **Required.** the text, exactly as it should appear. Not empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+    /// insert: one insertText; keys: key events per character, for pages that listen to keys
+    /// (terminals, editors, games: keydown/keypress/input/keyup as a US keyboard sends them, with
+    /// key, code, keyCode and shift; characters beyond the US layout as keydown/keyup whose key and
+    /// text are the character; insert is fast and sends no key events). One of `insert`, `keys`.
+    /// Default `insert`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
     /// element ref eN from the latest snapshot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r#ref: Option<String>,
@@ -425,13 +433,24 @@ impl ActionArgs for BrowserType {
     const ACTION: &'static str = "type";
 }
 
-/// `browser.fill`: replace an element's content with text ("" clears it), read it back; returns the
-/// value. Target: ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
+/// `browser.fill`: replace the value of any field a person types into or picks in (text-like
+/// inputs, textarea, contenteditable, number, date, time, datetime-local, month, week, color,
+/// range, \<select\> by value or label, values for a multiple select) and read it back; returns the
+/// value; NOT_EDITABLE names what fits instead (upload for a file input, check for a checkbox).
+/// Target: ref|selector. Mutating (actor role); a capture follows unless `capture(false)`. `text`
+/// and `values` are exclusive.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserFill {
-    /// **Required.** the new content; "" clears the field.
+    /// the new content ("" clears the field): text for text-like fields and contenteditable, the
+    /// ISO value for date (2012-07-28), time (13:45), datetime-local (2012-07-28T13:45), month
+    /// (2012-07), week (2012-W30), #rrggbb for color, a number for number and range, an option's
+    /// value or label for a \<select\>; exclusive with values.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+    /// for a \<select multiple\>: every option to select (each by value, else by label; the rest
+    /// are deselected).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<String>>,
     /// element ref eN from the latest snapshot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r#ref: Option<String>,
@@ -457,9 +476,8 @@ impl ActionArgs for BrowserFill {
     const ACTION: &'static str = "fill";
 }
 
-/// `browser.set_value`: set a field's value with the native setter and fire input/change; returns
-/// the value. Target: ref|selector. Mutating (actor role); a capture follows unless
-/// `capture(false)`.
+/// `browser.set_value`: set a field's value (the native setter, then input/change); returns the
+/// value. Target: ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserSetValue {
     /// **Required.** the value to set.
@@ -490,13 +508,19 @@ impl ActionArgs for BrowserSetValue {
     const ACTION: &'static str = "set_value";
 }
 
-/// `browser.select`: choose the option with this value in a \<select\> (it must exist); returns it.
-/// Target: ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
+/// `browser.select`: choose the option with this value, else this label (in a \<select\>; it must
+/// exist; option lines show value="..." where it differs from the label; or several with values in
+/// a multiple one); returns the value. Target: ref|selector. Mutating (actor role); a capture
+/// follows unless `capture(false)`. `value` and `values` are exclusive.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserSelect {
-    /// **Required.** the value to set.
+    /// the option's value, else its label (its visible text); exclusive with values.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
+    /// for a \<select multiple\>: every option to select (each by value, else by label; the rest
+    /// are deselected).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<String>>,
     /// element ref eN from the latest snapshot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r#ref: Option<String>,
@@ -694,7 +718,7 @@ impl ActionArgs for BrowserSecondaryAction {
     const ACTION: &'static str = "secondary_action";
 }
 
-/// `browser.press`: press a key or chord, releasing modifiers even on failure; returns the chord.
+/// `browser.press`: press a key or chord (releasing modifiers even on failure); returns the chord.
 /// Mutating (actor role); a capture follows unless `capture(false)`.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserPress {
@@ -720,13 +744,27 @@ impl ActionArgs for BrowserPress {
     const ACTION: &'static str = "press";
 }
 
-/// `browser.keyboard_type`: insert text into the focused element; returns the text. Mutating (actor
-/// role); a capture follows unless `capture(false)`.
+/// `browser.keyboard_type`: type text into the focused element, or into ref/selector focused first
+/// (mode insert, or keys: key events per character); returns the text. Optional target:
+/// ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserKeyboardType {
     /// **Required.** the text, exactly as it should appear. Not empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+    /// insert: one insertText; keys: key events per character, for pages that listen to keys
+    /// (terminals, editors, games: keydown/keypress/input/keyup as a US keyboard sends them, with
+    /// key, code, keyCode and shift; characters beyond the US layout as keydown/keyup whose key and
+    /// text are the character; insert is fast and sends no key events). One of `insert`, `keys`.
+    /// Default `insert`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    /// element ref eN from the latest snapshot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub r#ref: Option<String>,
+    /// CSS selector; the first match is used (prefer ref). Not empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selector: Option<String>,
     /// browser id chrome-\<port\> from list_browsers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub browser_id: Option<String>,
@@ -798,7 +836,7 @@ impl ActionArgs for BrowserKeyup {
     const ACTION: &'static str = "keyup";
 }
 
-/// `browser.scroll`: scroll an element, at a point or the page by pixels or pages; returns the
+/// `browser.scroll`: scroll an element, at a point or the page (by pixels or pages); returns the
 /// position before and after. Optional target: ref|selector or x,y / nx,ny. Mutating (actor role);
 /// a capture follows unless `capture(false)`. `amount` and `pages` are exclusive.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
@@ -806,7 +844,7 @@ pub struct BrowserScroll {
     /// scroll direction. One of `up`, `down`, `left`, `right`. Default `down`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub direction: Option<String>,
-    /// distance in pixels; exclusive with pages. Range 1..=10000.
+    /// distance in pixels (exclusive with pages). Range 1..=10000.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub amount: Option<i64>,
     /// distance in pages of the scrolled box. Range 0.1..=20.0.
@@ -878,9 +916,9 @@ impl ActionArgs for BrowserScrollIntoView {
     const ACTION: &'static str = "scroll_into_view";
 }
 
-/// `browser.drag`: drag from an element or point to a drop target, releasing the button on failure;
-/// returns both points. Target: ref|selector or x,y / nx,ny. Mutating (actor role); a capture
-/// follows unless `capture(false)`.
+/// `browser.drag`: drag from an element or point to a drop target (releasing the button on
+/// failure); returns both points. Target: ref|selector or x,y / nx,ny. Mutating (actor role); a
+/// capture follows unless `capture(false)`.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserDrag {
     /// drop on this element ref from the latest snapshot.
@@ -978,10 +1016,10 @@ impl ActionArgs for BrowserUpload {
 /// it). `timeout` and `duration_ms` are exclusive.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserWait {
-    /// how long to wait in ms (30000 when omitted); exclusive with duration_ms. Range 1..=60000.
+    /// how long to wait in ms (30000 when omitted) (exclusive with duration_ms). Range 1..=60000.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout: Option<i64>,
-    /// a fixed pause in ms; exclusive with timeout. Range 0..=60000.
+    /// a fixed pause in ms (exclusive with timeout). Range 0..=60000.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duration_ms: Option<i64>,
     /// what the target should become (visible when omitted); needs ref or selector. One of
@@ -1013,8 +1051,8 @@ impl ActionArgs for BrowserWait {
     const ACTION: &'static str = "wait";
 }
 
-/// `browser.dialog`: accept or dismiss the open alert/confirm/prompt/beforeunload dialog; returns
-/// its type and message. Mutating (actor role); a capture follows unless `capture(false)`.
+/// `browser.dialog`: accept or dismiss the open dialog (alert, confirm, prompt, beforeunload);
+/// returns its type and message. Mutating (actor role); a capture follows unless `capture(false)`.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserDialog {
     /// accept (OK) or dismiss (Cancel) the dialog. Default true.
@@ -1251,9 +1289,9 @@ impl ActionArgs for BrowserTabMark {
     const ACTION: &'static str = "tab_mark";
 }
 
-/// `browser.snapshot`: ref-annotated accessibility outline of the page, its open shadow roots and
-/// its iframes (cross-site ones too); returns snapshot_id, mode full/incremental/continued, counts,
-/// truncation. Observes only (observer tokens may call it).
+/// `browser.snapshot`: ref-annotated accessibility outline of the page (with its open shadow roots
+/// and iframes) (cross-site ones too); returns snapshot_id, mode full/incremental/continued,
+/// counts, truncation. Observes only (observer tokens may call it).
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserSnapshot {
     /// lines per page of the outline. Range 1..=5000. Default 300.
@@ -1268,7 +1306,10 @@ pub struct BrowserSnapshot {
     /// always return the full outline instead of what changed. Default false.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disable_diffing: Option<bool>,
-    /// keep only lines whose role, name or value contain these words. Not empty.
+    /// words in any order, any case (snapshot keeps the lines holding them, every word in the line
+    /// or its ancestors, else any word, query_match says which, with their ancestors and row
+    /// controls, as a view that moves no baseline; wait looks for one line holding every word). Not
+    /// empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
     /// browser id chrome-\<port\> from list_browsers.
@@ -1290,10 +1331,19 @@ impl ActionArgs for BrowserSnapshot {
     const ACTION: &'static str = "snapshot";
 }
 
-/// `browser.get_content`: the visible text of the page or of an element. Optional target:
-/// ref|selector. Observes only (observer tokens may call it).
+/// `browser.get_content`: the whole visible text of the page or an element, a form control's whole
+/// value; offset and length read a range; returns text, total_chars, truncated and next_offset when
+/// more follows. Optional target: ref|selector. Observes only (observer tokens may call it).
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct BrowserGetContent {
+    /// the first character to return (Unicode characters, counted from 0). Range 0..=2147483647.
+    /// Default 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<i64>,
+    /// at most this many characters from offset (default: to the end; the daemon's --max-text-chars
+    /// cuts longer answers, which say truncated and next_offset). Range 1..=2147483647.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length: Option<i64>,
     /// element ref eN from the latest snapshot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r#ref: Option<String>,
@@ -1467,7 +1517,10 @@ pub struct BrowserStateAndScreenshot {
     /// always return the full outline instead of what changed. Default false.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disable_diffing: Option<bool>,
-    /// keep only lines whose role, name or value contain these words. Not empty.
+    /// words in any order, any case (snapshot keeps the lines holding them, every word in the line
+    /// or its ancestors, else any word, query_match says which, with their ancestors and row
+    /// controls, as a view that moves no baseline; wait looks for one line holding every word). Not
+    /// empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
     /// capture the whole page, not just the viewport. Default false.
@@ -1659,28 +1712,34 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.type`: insert text at the caret of an element; returns the text typed. Target:
-    /// ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
+    /// `browser.type`: type text at the caret of an element (mode insert, or keys: key events per
+    /// character); read back; returns the text typed, the value and verified. Target: ref|selector.
+    /// Mutating (actor role); a capture follows unless `capture(false)`.
     pub fn browser_type(&self, args: BrowserType) -> PendingCall<'_, BrowserType> {
         PendingCall::new(self, args)
     }
 
-    /// `browser.fill`: replace an element's content with text ("" clears it), read it back; returns
-    /// the value. Target: ref|selector. Mutating (actor role); a capture follows unless
-    /// `capture(false)`.
+    /// `browser.fill`: replace the value of any field a person types into or picks in (text-like
+    /// inputs, textarea, contenteditable, number, date, time, datetime-local, month, week, color,
+    /// range, \<select\> by value or label, values for a multiple select) and read it back; returns
+    /// the value; NOT_EDITABLE names what fits instead (upload for a file input, check for a
+    /// checkbox). Target: ref|selector. Mutating (actor role); a capture follows unless
+    /// `capture(false)`. `text` and `values` are exclusive.
     pub fn browser_fill(&self, args: BrowserFill) -> PendingCall<'_, BrowserFill> {
         PendingCall::new(self, args)
     }
 
-    /// `browser.set_value`: set a field's value with the native setter and fire input/change;
-    /// returns the value. Target: ref|selector. Mutating (actor role); a capture follows unless
+    /// `browser.set_value`: set a field's value (the native setter, then input/change); returns the
+    /// value. Target: ref|selector. Mutating (actor role); a capture follows unless
     /// `capture(false)`.
     pub fn browser_set_value(&self, args: BrowserSetValue) -> PendingCall<'_, BrowserSetValue> {
         PendingCall::new(self, args)
     }
 
-    /// `browser.select`: choose the option with this value in a \<select\> (it must exist); returns
-    /// it. Target: ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
+    /// `browser.select`: choose the option with this value, else this label (in a \<select\>; it
+    /// must exist; option lines show value="..." where it differs from the label; or several with
+    /// values in a multiple one); returns the value. Target: ref|selector. Mutating (actor role); a
+    /// capture follows unless `capture(false)`. `value` and `values` are exclusive.
     pub fn browser_select(&self, args: BrowserSelect) -> PendingCall<'_, BrowserSelect> {
         PendingCall::new(self, args)
     }
@@ -1724,14 +1783,15 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.press`: press a key or chord, releasing modifiers even on failure; returns the
+    /// `browser.press`: press a key or chord (releasing modifiers even on failure); returns the
     /// chord. Mutating (actor role); a capture follows unless `capture(false)`.
     pub fn browser_press(&self, args: BrowserPress) -> PendingCall<'_, BrowserPress> {
         PendingCall::new(self, args)
     }
 
-    /// `browser.keyboard_type`: insert text into the focused element; returns the text. Mutating
-    /// (actor role); a capture follows unless `capture(false)`.
+    /// `browser.keyboard_type`: type text into the focused element, or into ref/selector focused
+    /// first (mode insert, or keys: key events per character); returns the text. Optional target:
+    /// ref|selector. Mutating (actor role); a capture follows unless `capture(false)`.
     pub fn browser_keyboard_type(
         &self,
         args: BrowserKeyboardType,
@@ -1751,8 +1811,8 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.scroll`: scroll an element, at a point or the page by pixels or pages; returns the
-    /// position before and after. Optional target: ref|selector or x,y / nx,ny. Mutating (actor
+    /// `browser.scroll`: scroll an element, at a point or the page (by pixels or pages); returns
+    /// the position before and after. Optional target: ref|selector or x,y / nx,ny. Mutating (actor
     /// role); a capture follows unless `capture(false)`. `amount` and `pages` are exclusive.
     pub fn browser_scroll(&self, args: BrowserScroll) -> PendingCall<'_, BrowserScroll> {
         PendingCall::new(self, args)
@@ -1767,8 +1827,8 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.drag`: drag from an element or point to a drop target, releasing the button on
-    /// failure; returns both points. Target: ref|selector or x,y / nx,ny. Mutating (actor role); a
+    /// `browser.drag`: drag from an element or point to a drop target (releasing the button on
+    /// failure); returns both points. Target: ref|selector or x,y / nx,ny. Mutating (actor role); a
     /// capture follows unless `capture(false)`.
     pub fn browser_drag(&self, args: BrowserDrag) -> PendingCall<'_, BrowserDrag> {
         PendingCall::new(self, args)
@@ -1787,7 +1847,7 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.dialog`: accept or dismiss the open alert/confirm/prompt/beforeunload dialog;
+    /// `browser.dialog`: accept or dismiss the open dialog (alert, confirm, prompt, beforeunload);
     /// returns its type and message. Mutating (actor role); a capture follows unless
     /// `capture(false)`.
     pub fn browser_dialog(&self, args: BrowserDialog) -> PendingCall<'_, BrowserDialog> {
@@ -1842,15 +1902,17 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.snapshot`: ref-annotated accessibility outline of the page, its open shadow roots
-    /// and its iframes (cross-site ones too); returns snapshot_id, mode full/incremental/continued,
-    /// counts, truncation. Observes only (observer tokens may call it).
+    /// `browser.snapshot`: ref-annotated accessibility outline of the page (with its open shadow
+    /// roots and iframes) (cross-site ones too); returns snapshot_id, mode
+    /// full/incremental/continued, counts, truncation. Observes only (observer tokens may call it).
     pub fn browser_snapshot(&self, args: BrowserSnapshot) -> PendingCall<'_, BrowserSnapshot> {
         PendingCall::new(self, args)
     }
 
-    /// `browser.get_content`: the visible text of the page or of an element. Optional target:
-    /// ref|selector. Observes only (observer tokens may call it).
+    /// `browser.get_content`: the whole visible text of the page or an element, a form control's
+    /// whole value; offset and length read a range; returns text, total_chars, truncated and
+    /// next_offset when more follows. Optional target: ref|selector. Observes only (observer tokens
+    /// may call it).
     pub fn browser_get_content(
         &self,
         args: BrowserGetContent,
@@ -2026,9 +2088,9 @@ impl ActionArgs for ComputerDoubleClick {
 }
 
 /// `computer.type`: type any Unicode text into an element (EditableText, replacing its selection)
-/// or as keystrokes into the named target, its window activated first (else NOT_FOCUSED); read back
-/// with a ref; returns via, value, delivered_to. Optional target: ref. Mutating (actor role); a
-/// capture follows unless `capture(false)`.
+/// or as keystrokes into the named target (its window activated first) (else NOT_FOCUSED); read
+/// back with a ref; returns via, value, delivered_to. Optional target: ref. Mutating (actor role);
+/// a capture follows unless `capture(false)`.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct ComputerType {
     /// **Required.** the text, exactly as it should appear. Not empty.
@@ -2119,8 +2181,8 @@ impl ActionArgs for ComputerSetValue {
 }
 
 /// `computer.paste`: paste through the clipboard (saved and restored) into an element or the
-/// target's focus, its window activated first, replacing a selection; ACTION_FAILED when it did not
-/// land; returns value, delivered_to and the clipboard outcome. Optional target: ref. Mutating
+/// target's focus (its window activated first), replacing a selection; ACTION_FAILED when it did
+/// not land; returns value, delivered_to and the clipboard outcome. Optional target: ref. Mutating
 /// (actor role); a capture follows unless `capture(false)`.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct ComputerPaste {
@@ -2307,7 +2369,7 @@ impl ActionArgs for ComputerKeyup {
     const ACTION: &'static str = "keyup";
 }
 
-/// `computer.scroll`: scroll an element, at a point or at the screen centre by pixels or pages;
+/// `computer.scroll`: scroll an element, at a point or at the screen centre (by pixels or pages);
 /// returns where and how far. Optional target: ref or x,y / nx,ny. Mutating (actor role); a capture
 /// follows unless `capture(false)`. `amount` and `pages` are exclusive.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
@@ -2315,7 +2377,7 @@ pub struct ComputerScroll {
     /// scroll direction. One of `up`, `down`, `left`, `right`. Default `down`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub direction: Option<String>,
-    /// distance in pixels; exclusive with pages. Range 1..=10000.
+    /// distance in pixels (exclusive with pages). Range 1..=10000.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub amount: Option<i64>,
     /// distance in pages of the scrolled box. Range 0.1..=20.0.
@@ -2527,9 +2589,8 @@ impl ActionArgs for ComputerMouseUp {
     const ACTION: &'static str = "mouse_up";
 }
 
-/// `computer.window`: minimize, maximize, restore, close, move or resize the window named by
-/// window_id; returns its new state. Mutating (actor role); a capture follows unless
-/// `capture(false)`.
+/// `computer.window`: minimize, maximize, restore, close, move or resize a window (window_id);
+/// returns its new state. Mutating (actor role); a capture follows unless `capture(false)`.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct ComputerWindow {
     /// **Required.** what to do; move takes x,y and resize takes width,height. One of `minimize`,
@@ -2569,7 +2630,7 @@ impl ActionArgs for ComputerWindow {
 /// `duration_ms` are exclusive.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct ComputerWait {
-    /// a fixed pause in ms; exclusive with timeout. Range 0..=60000.
+    /// a fixed pause in ms (exclusive with timeout). Range 0..=60000.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duration_ms: Option<i64>,
     /// the event to wait for, up to timeout. One of `element_appears`, `element_disappears`,
@@ -2580,7 +2641,7 @@ pub struct ComputerWait {
     /// snapshot: the lines to keep). Not empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
-    /// how long to wait in ms (30000 when omitted); exclusive with duration_ms. Range 1..=60000.
+    /// how long to wait in ms (30000 when omitted) (exclusive with duration_ms). Range 1..=60000.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout: Option<i64>,
     /// app id app:\<pid\> from list_apps.
@@ -2616,7 +2677,10 @@ pub struct ComputerSnapshot {
     /// always return the full outline instead of what changed. Default false.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disable_diffing: Option<bool>,
-    /// keep only lines whose role, name or value contain these words. Not empty.
+    /// words in any order, any case (snapshot keeps the lines holding them, every word in the line
+    /// or its ancestors, else any word, query_match says which, with their ancestors and row
+    /// controls, as a view that moves no baseline; wait looks for one line holding every word). Not
+    /// empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
     /// deepest tree level to walk. Range 1..=200.
@@ -2708,7 +2772,10 @@ pub struct ComputerStateAndScreenshot {
     /// always return the full outline instead of what changed. Default false.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disable_diffing: Option<bool>,
-    /// keep only lines whose role, name or value contain these words. Not empty.
+    /// words in any order, any case (snapshot keeps the lines holding them, every word in the line
+    /// or its ancestors, else any word, query_match says which, with their ancestors and row
+    /// controls, as a view that moves no baseline; wait looks for one line holding every word). Not
+    /// empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
     /// deepest tree level to walk. Range 1..=200.
@@ -2740,10 +2807,19 @@ impl ActionArgs for ComputerStateAndScreenshot {
     const ACTION: &'static str = "state_and_screenshot";
 }
 
-/// `computer.get_text`: an element's full text with its caret and selection. Target: ref. Observes
-/// only (observer tokens may call it).
+/// `computer.get_text`: an element's whole text with its caret and selection; offset and length
+/// read a range; returns text, total_chars, truncated and next_offset when more follows. Target:
+/// ref. Observes only (observer tokens may call it).
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct ComputerGetText {
+    /// the first character to return (Unicode characters, counted from 0). Range 0..=2147483647.
+    /// Default 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<i64>,
+    /// at most this many characters from offset (default: to the end; the daemon's --max-text-chars
+    /// cuts longer answers, which say truncated and next_offset). Range 1..=2147483647.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length: Option<i64>,
     /// element ref eN from the latest snapshot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r#ref: Option<String>,
@@ -2854,7 +2930,7 @@ impl Client {
     }
 
     /// `computer.type`: type any Unicode text into an element (EditableText, replacing its
-    /// selection) or as keystrokes into the named target, its window activated first (else
+    /// selection) or as keystrokes into the named target (its window activated first) (else
     /// NOT_FOCUSED); read back with a ref; returns via, value, delivered_to. Optional target: ref.
     /// Mutating (actor role); a capture follows unless `capture(false)`.
     pub fn computer_type(&self, args: ComputerType) -> PendingCall<'_, ComputerType> {
@@ -2876,8 +2952,8 @@ impl Client {
     }
 
     /// `computer.paste`: paste through the clipboard (saved and restored) into an element or the
-    /// target's focus, its window activated first, replacing a selection; ACTION_FAILED when it did
-    /// not land; returns value, delivered_to and the clipboard outcome. Optional target: ref.
+    /// target's focus (its window activated first), replacing a selection; ACTION_FAILED when it
+    /// did not land; returns value, delivered_to and the clipboard outcome. Optional target: ref.
     /// Mutating (actor role); a capture follows unless `capture(false)`.
     pub fn computer_paste(&self, args: ComputerPaste) -> PendingCall<'_, ComputerPaste> {
         PendingCall::new(self, args)
@@ -2922,9 +2998,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `computer.scroll`: scroll an element, at a point or at the screen centre by pixels or pages;
-    /// returns where and how far. Optional target: ref or x,y / nx,ny. Mutating (actor role); a
-    /// capture follows unless `capture(false)`. `amount` and `pages` are exclusive.
+    /// `computer.scroll`: scroll an element, at a point or at the screen centre (by pixels or
+    /// pages); returns where and how far. Optional target: ref or x,y / nx,ny. Mutating (actor
+    /// role); a capture follows unless `capture(false)`. `amount` and `pages` are exclusive.
     pub fn computer_scroll(&self, args: ComputerScroll) -> PendingCall<'_, ComputerScroll> {
         PendingCall::new(self, args)
     }
@@ -2962,9 +3038,8 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `computer.window`: minimize, maximize, restore, close, move or resize the window named by
-    /// window_id; returns its new state. Mutating (actor role); a capture follows unless
-    /// `capture(false)`.
+    /// `computer.window`: minimize, maximize, restore, close, move or resize a window (window_id);
+    /// returns its new state. Mutating (actor role); a capture follows unless `capture(false)`.
     pub fn computer_window(&self, args: ComputerWindow) -> PendingCall<'_, ComputerWindow> {
         PendingCall::new(self, args)
     }
@@ -3011,8 +3086,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `computer.get_text`: an element's full text with its caret and selection. Target: ref.
-    /// Observes only (observer tokens may call it).
+    /// `computer.get_text`: an element's whole text with its caret and selection; offset and length
+    /// read a range; returns text, total_chars, truncated and next_offset when more follows.
+    /// Target: ref. Observes only (observer tokens may call it).
     pub fn computer_get_text(&self, args: ComputerGetText) -> PendingCall<'_, ComputerGetText> {
         PendingCall::new(self, args)
     }

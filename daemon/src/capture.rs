@@ -48,6 +48,19 @@ impl Captures {
         image
     }
 
+    /// The captures of `session` still kept, oldest first: id, mime type, bytes of base64.
+    pub fn list(&self, session: &str) -> Vec<(String, String, usize)> {
+        let s = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        s.items
+            .iter()
+            .filter(|i| i.session == session)
+            .map(|i| {
+                let mime = i.image["mime"].as_str().unwrap_or("image/png").to_owned();
+                (i.id.clone(), mime, i.bytes)
+            })
+            .collect()
+    }
+
     /// A capture of `session` still kept.
     pub fn get(&self, session: &str, id: &str) -> Option<Value> {
         let s = self.inner.lock().unwrap_or_else(|p| p.into_inner());

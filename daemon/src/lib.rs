@@ -12,6 +12,7 @@ mod dispatch;
 pub mod error;
 mod events;
 pub mod files;
+pub mod mcp;
 pub mod process;
 pub mod registry;
 pub mod rpc;
@@ -36,6 +37,35 @@ pub async fn run(
         tokio::spawn(reload_on_sighup(daemon.clone()));
     }
     rpc::serve(listener, daemon, shutdown).await
+}
+
+/// `gloveboxd mcp`: serve MCP on stdin/stdout to the host that started the process, acting
+/// as an actor, until the host closes stdin or `shutdown` resolves; `listener`, when given,
+/// serves `/rpc` and `/mcp` beside it (a person watching, another client).
+pub async fn run_mcp_stdio(
+    listener: Option<TcpListener>,
+    config: Config,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), mcp::stdio::StdioError> {
+    let daemon = state::Daemon::new(config);
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let served = listener.map(|l| {
+        let daemon = daemon.clone();
+        tokio::spawn(async move {
+            if let Err(e) = rpc::serve(l, daemon, async { drop(stopped.await) }).await {
+                tracing::warn!("the listener stopped: {e}");
+            }
+        })
+    });
+    let result = tokio::select! {
+        r = mcp::stdio::serve(daemon, rpc::auth::Role::Actor) => r,
+        () = shutdown => Ok(()),
+    };
+    let _ = stop.send(());
+    if let Some(task) = served {
+        drop(task.await);
+    }
+    result
 }
 
 /// SIGHUP re-reads the token file: new connections see the new tokens, open ones whose

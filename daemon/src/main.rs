@@ -23,81 +23,97 @@ use serde_json::Value;
     about = "Hands and eyes on a virtual desktop and Chromium for AI agents, over JSON-RPC on WebSocket"
 )]
 struct Cli {
-    /// Address to listen on (port 0 picks a free one; the banner prints it).
-    #[arg(long, default_value = "127.0.0.1:7788")]
-    listen: SocketAddr,
+    /// Address to listen on (port 0 picks a free one; the banner prints it). Default
+    /// 127.0.0.1:7788; `gloveboxd mcp` listens only when it is given.
+    #[arg(long, global = true)]
+    listen: Option<SocketAddr>,
     /// Token file: one token per line, optionally followed by a role (actor, observer).
     /// Created with a fresh token, mode 0600, when it does not exist.
-    #[arg(long)]
+    #[arg(long, global = true)]
     token_file: Option<PathBuf>,
     /// Where logs, tokens and per-run desktop directories live.
-    #[arg(long, default_value_os_t = default_state_dir())]
+    #[arg(long, global = true, default_value_os_t = default_state_dir())]
     state_dir: PathBuf,
     /// auto: use $DISPLAY when an X server answers there, else start one;
     /// embedded: always start a private Xvfb + D-Bus + AT-SPI + window manager;
     /// existing: require $DISPLAY.
-    #[arg(long, value_enum, default_value_t = DesktopMode::Auto)]
+    #[arg(long, global = true, value_enum, default_value_t = DesktopMode::Auto)]
     desktop: DesktopMode,
     /// Browser origin allowed to open the WebSocket (repeatable); others get 403.
-    #[arg(long = "allow-origin")]
+    #[arg(long = "allow-origin", global = true)]
     allow_origin: Vec<String>,
     /// Host name /healthz answers for beside localhost, 127.0.0.1, [::1] and the listen
     /// address (repeatable); other Host headers get 403.
-    #[arg(long = "allow-host")]
+    #[arg(long = "allow-host", global = true)]
     allow_host: Vec<String>,
     /// Largest accepted message in bytes (over it: REQUEST_TOO_LARGE).
-    #[arg(long, default_value_t = 16 * 1024 * 1024)]
+    #[arg(long, global = true, default_value_t = 16 * 1024 * 1024)]
     max_message_bytes: u32,
     /// Largest answer frame in bytes (over it: RESULT_TOO_LARGE).
-    #[arg(long, default_value_t = 16 * 1024 * 1024)]
+    #[arg(long, global = true, default_value_t = 16 * 1024 * 1024)]
     max_response_bytes: usize,
     /// Most calls in one JSON-RPC batch (over it: BATCH_TOO_LARGE, nothing runs).
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, global = true, default_value_t = 64)]
     max_batch: usize,
     /// Open WebSocket connections in all (over it: HTTP 429).
-    #[arg(long, default_value_t = 1024)]
+    #[arg(long, global = true, default_value_t = 1024)]
     max_connections: u32,
     /// Open WebSocket connections per token (over it: HTTP 429 naming the limit).
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, global = true, default_value_t = 64)]
     max_connections_per_token: usize,
     /// Ops in flight per connection before BUSY.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, global = true, default_value_t = 32)]
     max_in_flight: usize,
     /// Ops a session may start per second before BUSY.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, global = true, default_value_t = 50)]
     max_ops_per_sec: u32,
     /// Most characters evaluate, get_content and get_html return (the page cuts the rest;
     /// the result says truncated and total_chars).
-    #[arg(long, default_value_t = 1024 * 1024)]
+    #[arg(long, global = true, default_value_t = 1024 * 1024)]
     max_text_chars: usize,
     /// Bytes the state dir's downloads/ may hold (downloads and PDFs); the oldest files go
     /// first.
-    #[arg(long, default_value_t = 1024 * 1024 * 1024)]
+    #[arg(long, global = true, default_value_t = 1024 * 1024 * 1024)]
     downloads_quota_bytes: u64,
     /// Approval policy file (JSON rules: allow, deny or ask per action class and arguments).
     /// Without it only the defaults apply: no file:, chrome: or javascript: navigation.
-    #[arg(long)]
+    #[arg(long, global = true)]
     policy: Option<PathBuf>,
     /// Also drive the Chromium on this debugging port, as chrome-<port> (repeatable). The
     /// daemon drives only its own browser otherwise; an allowed one keeps its own settings.
-    #[arg(long = "browser-allow", value_name = "chrome-PORT", value_parser = browser_port)]
+    #[arg(long = "browser-allow", global = true, value_name = "chrome-PORT", value_parser = browser_port)]
     browser_allow: Vec<u16>,
     /// A directory whose files a client may hand to a page (browser.upload); repeatable.
     /// Default: the state dir's files/ and downloads/. The token file, the policy file and
     /// the state dir's other files are never reachable, whatever the roots.
-    #[arg(long = "files-root", value_name = "DIR")]
+    #[arg(long = "files-root", global = true, value_name = "DIR")]
     files_root: Vec<PathBuf>,
     /// Seconds a session with no connection stays resumable.
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, global = true, default_value_t = 600)]
     session_ttl_secs: u64,
     /// How long the screen (or page) must stay unchanged after an action before it counts
     /// as settled and is captured.
-    #[arg(long, default_value_t = 80)]
+    #[arg(long, global = true, default_value_t = 80)]
     settle_quiet_ms: u64,
     /// The longest settle for one kind of action, as kind=ms (repeatable); kinds: pointer,
     /// type, key, scroll, navigate, window.
-    #[arg(long = "settle-cap", value_name = "KIND=MS")]
+    #[arg(long = "settle-cap", global = true, value_name = "KIND=MS")]
     settle_cap: Vec<String>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Speak MCP on stdin/stdout for a local MCP host (Claude Desktop, Claude Code, Cursor…).
+    /// Without --url it runs the daemon in this process, on its own desktop unless $DISPLAY
+    /// answers; the host acts as an actor. Logs go to stderr.
+    Mcp {
+        /// Bridge to a running daemon instead, e.g. ws://127.0.0.1:7788/rpc, with the token
+        /// in --token-file (its first line) or $GLOVEBOX_TOKEN.
+        #[arg(long)]
+        url: Option<String>,
+    },
 }
 
 fn browser_port(id: &str) -> Result<u16, String> {
@@ -140,6 +156,10 @@ fn main() -> anyhow::Result<()> {
         .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
         .init();
     let cli = Cli::parse();
+    let stdio = matches!(cli.command, Some(Command::Mcp { .. }));
+    if let Some(Command::Mcp { url: Some(url) }) = &cli.command {
+        return bridge(&cli, url);
+    }
     // What the daemon and its children write (logs, cookies, PDFs, downloads, profiles) is
     // the user's alone: files 0600, dirs 0700.
     nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o077));
@@ -151,10 +171,22 @@ fn main() -> anyhow::Result<()> {
         .with_context(|| format!("cannot create the state dir {}", cli.state_dir.display()))?;
     let (tokens, token_source, token_file) = tokens(&cli)?;
 
-    // Bind first: a taken port fails fast, before any desktop is started.
-    let listener = std::net::TcpListener::bind(cli.listen)
-        .with_context(|| format!("cannot listen on {}", cli.listen))?;
-    listener.set_nonblocking(true)?;
+    // Bind first: a taken port fails fast, before any desktop is started. On stdio the
+    // daemon listens only when asked to.
+    let listen = match (cli.listen, stdio) {
+        (Some(addr), _) => Some(addr),
+        (None, false) => Some(SocketAddr::from(([127, 0, 0, 1], 7788))),
+        (None, true) => None,
+    };
+    let listener = match listen {
+        Some(addr) => {
+            let l = std::net::TcpListener::bind(addr)
+                .with_context(|| format!("cannot listen on {addr}"))?;
+            l.set_nonblocking(true)?;
+            Some(l)
+        }
+        None => None,
+    };
 
     let supervisor = Supervisor::new(&cli.state_dir);
     let desktop = embedded::start(cli.desktop, &cli.state_dir, &supervisor)?;
@@ -181,14 +213,13 @@ fn main() -> anyhow::Result<()> {
 
 async fn serve(
     cli: &Cli,
-    listener: std::net::TcpListener,
+    listener: Option<std::net::TcpListener>,
     (tokens, token_file): (Tokens, Option<PathBuf>),
     token_source: &str,
     desktop: Arc<embedded::DesktopEnv>,
     supervisor: &Supervisor,
 ) -> anyhow::Result<()> {
-    let listener = tokio::net::TcpListener::from_std(listener)?;
-    let addr = listener.local_addr()?;
+    let listener = listener.map(tokio::net::TcpListener::from_std).transpose()?;
     // The desktop backend (AT-SPI + X11 + clipboard); without it the daemon still serves and
     // reports the desktop down with the reason.
     let (desktop_backend, desktop_error) =
@@ -253,9 +284,45 @@ async fn serve(
     config.browser = Some(browser);
     config.desktop = desktop_backend;
 
-    banner(addr, token_source, &desktop);
-    glovebox_daemon::run(listener, config, shutdown_signal()).await?;
+    match (listener, &cli.command) {
+        (listener, Some(Command::Mcp { .. })) => {
+            if let Some(l) = &listener {
+                tracing::info!("also listening on ws://{}/rpc", l.local_addr()?);
+            }
+            tracing::info!(display = desktop.display(), "serving MCP on stdio");
+            glovebox_daemon::run_mcp_stdio(listener, config, shutdown_signal()).await?;
+        }
+        (Some(listener), None) => {
+            banner(listener.local_addr()?, token_source, &desktop);
+            glovebox_daemon::run(listener, config, shutdown_signal()).await?;
+        }
+        (None, None) => anyhow::bail!("nothing to serve: no listener and no stdio"),
+    }
     tracing::info!("stopped");
+    Ok(())
+}
+
+/// `gloveboxd mcp --url`: MCP on stdio, bridged to the daemon at `url`.
+fn bridge(cli: &Cli, url: &str) -> anyhow::Result<()> {
+    let token = match std::env::var("GLOVEBOX_TOKEN") {
+        Ok(t) if !t.trim().is_empty() => t.trim().to_owned(),
+        _ => {
+            let path = cli.token_file.as_ref().context(
+                "gloveboxd mcp --url needs the daemon's token: give --token-file PATH or set \
+                 GLOVEBOX_TOKEN",
+            )?;
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the token file {}", path.display()))?;
+            text.lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty() && !l.starts_with('#'))
+                .and_then(|l| l.split_whitespace().next())
+                .map(str::to_owned)
+                .with_context(|| format!("the token file {} holds no token", path.display()))?
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(glovebox_daemon::mcp::bridge::serve(url, &token))?;
     Ok(())
 }
 

@@ -81,6 +81,9 @@ pub struct ToolInfo {
     pub description: String,
     #[serde(rename = "inputSchema")]
     pub input_schema: Value,
+    /// What `structuredContent` holds, compact.
+    #[serde(rename = "outputSchema", default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
 }
 
 /// Where the target of a call came from.

@@ -35,7 +35,7 @@ async fn tools_list_has_every_action_with_llm_ready_schemas() {
         for action in actions.split_whitespace() {
             assert!(listed.contains(&action), "{tool}.{action} missing from tools.list");
             let desc = t["description"].as_str().unwrap_or_default();
-            assert!(desc.contains(&format!("- {action}:")), "{tool}.{action} undocumented");
+            assert!(desc.contains(&format!("- {action}(")), "{tool}.{action} undocumented");
         }
         assert_eq!(listed.len(), actions.split_whitespace().count(), "{tool} has extra actions");
     }

@@ -1,34 +1,46 @@
-//! Glovebox as an MCP server at `/mcp`, driven by the official MCP Python SDK (PyPI `mcp`,
-//! installed by `cargo xtask test`) over Streamable HTTP against the real daemon and Chromium:
-//! the three tools, a ref from one call clicking in the next, images as image blocks,
-//! contract and role errors as `isError` results, and 401 without a token.
+//! Glovebox as an MCP server, driven by the official MCP Python SDK (PyPI `mcp`, installed
+//! by `cargo xtask test`) against the real daemon and Chromium: over Streamable HTTP at `/mcp`
+//! (the three tools, a ref from one call clicking in the next, images as image blocks,
+//! contract and role errors as `isError` results, 401 without a token), and over stdio with
+//! `gloveboxd mcp`, bridged to a running daemon and on its own embedded desktop.
 
 use glovebox_tests::browser::BrowserEnv;
-use glovebox_tests::{ACTOR, OBSERVER};
+use glovebox_tests::{ACTOR, OBSERVER, OTHER_ACTOR};
 use serde_json::Value;
 
-/// Runs `tests/mcp/client.py` with `scenario` and returns what it found.
-fn client(url: &str, token: &str, site: &str, scenario: &str) -> Value {
+/// Runs `tests/mcp/client.py` with these arguments (and the environment minus `unset`) and
+/// returns what it found.
+pub(crate) fn run_client(args: &[&str], unset: &[&str]) -> Value {
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp").join("client.py");
-    let out = std::process::Command::new("python3")
-        .arg(script)
-        .args([url, token, site, scenario])
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "the MCP client failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-            .chars()
-            .rev()
-            .take(3000)
-            .collect::<String>()
-            .chars()
-            .rev()
-            .collect::<String>()
-    );
+    let mut cmd = std::process::Command::new("python3");
+    cmd.arg(script).args(args);
+    for var in unset {
+        cmd.env_remove(var);
+    }
+    let out = cmd.output().expect("python3 runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let tail: String =
+        stderr.chars().rev().take(3000).collect::<Vec<_>>().into_iter().rev().collect();
+    assert!(out.status.success(), "the MCP client failed:\n{tail}");
     let line = String::from_utf8_lossy(&out.stdout);
-    serde_json::from_str(line.trim()).unwrap_or_else(|e| panic!("{e}: {line}"))
+    serde_json::from_str(line.trim()).unwrap_or_else(|e| panic!("{e}: {line}\n{tail}"))
+}
+
+/// The client over Streamable HTTP.
+fn client(url: &str, token: &str, site: &str, scenario: &str) -> Value {
+    run_client(&[url, token, site, scenario], &[])
+}
+
+/// What every agent round must have found, whatever the transport.
+fn assert_agent_round(found: &Value) {
+    assert_eq!(found["tools"], serde_json::json!(["browser", "computer", "context"]), "{found}");
+    let nav = &found["navigate"];
+    assert_eq!(nav["is_error"], false, "{found}");
+    assert!(nav["kinds"].as_array().is_some_and(|k| k.iter().any(|k| k == "image")), "{found}");
+    assert_eq!(found["click"]["is_error"], false, "the ref from the snapshot call: {found}");
+    assert_eq!(found["after_click"], "went", "{found}");
+    assert_eq!(found["both"]["is_error"], true, "{found}");
+    assert_eq!(found["both"]["structured"]["error"]["code"], "CONTRACT_VIOLATION", "{found}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -40,14 +52,18 @@ async fn an_mcp_host_drives_the_browser_through_mcp() {
     let found = tokio::task::spawn_blocking(move || client(&u, ACTOR, &s, "agent"))
         .await
         .expect("client ran");
-    assert_eq!(found["tools"], serde_json::json!(["browser", "computer", "context"]), "{found}");
-    let nav = &found["navigate"];
-    assert_eq!(nav["is_error"], false, "{found}");
-    assert!(nav["kinds"].as_array().is_some_and(|k| k.iter().any(|k| k == "image")), "{found}");
-    assert_eq!(found["click"]["is_error"], false, "the ref from the snapshot call: {found}");
-    assert_eq!(found["after_click"], "went", "{found}");
-    assert_eq!(found["both"]["is_error"], true, "{found}");
-    assert_eq!(found["both"]["structured"]["error"]["code"], "CONTRACT_VIOLATION", "{found}");
+    assert_agent_round(&found);
+    // The click's capture: linked, listed and read back by its session.
+    let link = found["links"][0].as_str().expect("a resource_link").to_owned();
+    assert!(link.starts_with("glovebox://capture/"), "{found}");
+    assert!(found["resources"].as_array().is_some_and(|r| r.iter().any(|u| *u == link)), "{found}");
+    assert_eq!(found["read"]["png"], true, "{found}");
+    // Another token's session has no such resource.
+    let (u, l) = (url.clone(), link.clone());
+    let other = tokio::task::spawn_blocking(move || client(&u, OTHER_ACTOR, &l, "read"))
+        .await
+        .expect("client ran");
+    assert_eq!(other["read"], "error", "another session read {link}: {other}");
 
     let (u, s) = (url.clone(), site.clone());
     let watched = tokio::task::spawn_blocking(move || client(&u, OBSERVER, &s, "observer"))
@@ -68,4 +84,109 @@ async fn an_mcp_host_drives_the_browser_through_mcp() {
         .output()
         .expect("curl");
     assert_eq!(String::from_utf8_lossy(&status.stdout), "401");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gloveboxd_mcp_bridges_stdio_to_a_running_daemon() {
+    let env = BrowserEnv::start().await;
+    let dir = glovebox_tests::TempDir::new("mcp-bridge");
+    let token_file = dir.path.join("token");
+    std::fs::write(&token_file, format!("{ACTOR} actor\n")).expect("token file");
+    let url = format!("ws://{}/rpc", env.daemon.addr);
+    let bin = glovebox_tests::binary::gloveboxd();
+    let site = env.site.base.clone();
+    let found = tokio::task::spawn_blocking(move || {
+        let (bin, tf) = (bin.to_string_lossy().into_owned(), token_file.display().to_string());
+        let args = ["stdio", &site, "agent", "--", &bin, "mcp", "--url", &url, "--token-file", &tf];
+        run_client(&args, &[])
+    })
+    .await
+    .expect("client ran");
+    assert_agent_round(&found);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bare_gloveboxd_mcp_runs_on_its_own_desktop() {
+    let site = glovebox_tests::browser::Site::start().await;
+    let state = glovebox_tests::TempDir::new("mcp-stdio");
+    let bin = glovebox_tests::binary::gloveboxd();
+    let base = site.base.clone();
+    let found = tokio::task::spawn_blocking(move || {
+        let (bin, dir) = (bin.to_string_lossy().into_owned(), state.path.display().to_string());
+        let args = ["stdio", &base, "state", "--", &bin, "mcp", "--state-dir", &dir];
+        // No display to adopt: the daemon brings up its own.
+        let found = run_client(
+            &args,
+            &["DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS"],
+        );
+        (found, state)
+    })
+    .await
+    .expect("client ran");
+    let (found, _state) = found;
+    let st = &found["state"];
+    assert_eq!(st["is_error"], false, "{found}");
+    let desktop = &st["structured"]["result"]["backends"]["desktop"];
+    assert_eq!(desktop["mode"], "embedded", "{found}");
+    assert_eq!(desktop["status"], "ready", "{found}");
+    assert_agent_round(&found);
+}
+
+/// The MCP Inspector's CLI (npm `@modelcontextprotocol/inspector`, on the Node.js that
+/// `cargo xtask test` installs beside it) with these arguments; its stdout as JSON.
+fn inspector(args: &[&str]) -> Value {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp").join("node_modules");
+    let bin = dir.join(".bin");
+    assert!(
+        bin.join("mcp-inspector").exists(),
+        "run `cargo xtask test` to install tests/mcp's npm packages"
+    );
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let out = std::process::Command::new(bin.join("mcp-inspector"))
+        .arg("--cli")
+        .args(args)
+        .env("PATH", path)
+        .env("HOME", dir.join(".home"))
+        .output()
+        .expect("the inspector runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the inspector failed: {stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_mcp_inspector_lists_the_tools_and_reads_the_state() {
+    let daemon = glovebox_tests::InProcess::start().await;
+    let url = format!("http://{}/mcp", daemon.addr);
+    let auth = format!("Authorization: Bearer {ACTOR}");
+    let (u, a) = (url.clone(), auth.clone());
+    let listed = tokio::task::spawn_blocking(move || {
+        inspector(&[u.as_str(), "--transport", "http", "--header", &a, "--method", "tools/list"])
+    })
+    .await
+    .expect("ran");
+    let mut names: Vec<&str> = listed["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["browser", "computer", "context"], "{listed}");
+    let state = tokio::task::spawn_blocking(move || {
+        let call = ["--method", "tools/call", "--tool-name", "context", "--tool-arg"];
+        let mut args = vec![url.as_str(), "--transport", "http", "--header", &auth];
+        args.extend(call);
+        args.push("action=get_state");
+        inspector(&args)
+    })
+    .await
+    .expect("ran");
+    assert_ne!(state["isError"], true, "{state}");
+    let session = &state["structuredContent"]["result"]["session_id"];
+    assert!(session.as_str().is_some_and(|s| s.starts_with("mcp-")), "{state}");
 }

@@ -1,17 +1,29 @@
-"""An MCP host's side of Glovebox, with the official MCP Python SDK over Streamable HTTP.
+"""An MCP host's side of Glovebox, with the official MCP Python SDK.
 
-Usage: client.py URL TOKEN SITE_URL SCENARIO. Prints one JSON line of findings; the Rust test
-(tests/integration/mcp.rs) asserts on them. Scenarios: `agent` (list the tools, navigate,
-snapshot, click by the snapshot's ref, a refused call), `observer` (a click with an observer
-token).
+Usage:
+  client.py URL TOKEN SITE_URL SCENARIO          Streamable HTTP at URL with a bearer TOKEN
+  client.py stdio SITE_URL SCENARIO -- CMD ARGS  stdio: the SDK starts CMD as the server
+
+Prints one JSON line of findings; the Rust test (tests/integration/mcp.rs) asserts on them.
+Scenarios: `agent` (list the tools, navigate, snapshot, click by the snapshot's ref, a refused
+call), `observer` (a click with an observer token), `state` (context.get_state, then the
+agent's round), `cancel` (hold Shift, abandon a long wait, its progress), `approval` (a call
+an `ask` rule catches: prints the approval id, waits for a line on stdin, re-sends), `read`
+(SITE_URL is a resource URI to read), `elicit` (a call the host's user allows through the
+elicitation callback).
 """
 
 import asyncio
+import base64
 import json
+import os
 import re
 import sys
 
-from mcp import ClientSession
+import anyio
+
+from mcp import ClientSession, StdioServerParameters, types
+from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
 
 
@@ -46,6 +58,15 @@ async def agent(session, site):
     found["after_click"] = out.structured_content["result"]["value"]
     both = await session.call_tool("browser", {"action": "click", "ref": ref, "selector": "#go"})
     found["both"] = summary(both)
+    # The click's capture is a resource of this session, linked from the result.
+    links = [b.uri for b in click.content if b.type == "resource_link"]
+    found["links"] = [str(u) for u in links]
+    listed = await session.list_resources()
+    found["resources"] = [str(r.uri) for r in listed.resources]
+    if links:
+        read = await session.read_resource(links[0])
+        blob = base64.b64decode(read.contents[0].blob)
+        found["read"] = {"mime": read.contents[0].mime_type, "png": blob[:8] == b"\x89PNG\r\n\x1a\n"}
     return found
 
 
@@ -54,16 +75,125 @@ async def observer(session, site):
     return {"click": summary(click)}
 
 
+async def state(session, site):
+    got = await session.call_tool("context", {"action": "get_state"})
+    found = {"state": summary(got)}
+    found.update(await agent(session, site))
+    return found
+
+
+async def cancel(session, site):
+    """Hold Shift, start a long wait, report its progress, abandon it after 2.5 s."""
+    found = {}
+    down = await session.call_tool("computer", {"action": "keydown", "key": "Shift"})
+    found["keydown"] = summary(down)
+    progress = []
+
+    async def on_progress(done, total, message):
+        progress.append({"progress": done, "message": message})
+
+    with anyio.move_on_after(2.5) as scope:
+        await session.call_tool(
+            "computer",
+            {"action": "wait", "duration_ms": 20000, "op_id": "mcp-long-wait"},
+            progress_callback=on_progress,
+        )
+    found["abandoned"] = scope.cancelled_caught
+    found["progress"] = progress
+    # The same op id again: the daemon answers with the op's (cancelled) outcome, never a
+    # second run.
+    again = await session.call_tool(
+        "computer", {"action": "wait", "duration_ms": 20000, "op_id": "mcp-long-wait"}
+    )
+    found["again"] = summary(again)
+    return found
+
+
+async def approval(session, site):
+    """A call an `ask` rule catches, then the same call after the test's approver granted."""
+    args = {"action": "wait", "duration_ms": 70, "op_id": "mcp-asked"}
+    asked = await session.call_tool("computer", args)
+    found = {"asked": summary(asked)}
+    approval_id = asked.structured_content["error"]["details"]["approval_id"]
+    print(json.dumps({"approval_id": approval_id}), flush=True)
+    sys.stdin.readline()  # the test grants it, then says so
+    found["ran"] = summary(await session.call_tool("computer", args))
+    found["replay"] = summary(await session.call_tool("computer", args))
+    return found
+
+
+async def elicit(session, site):
+    """A call an `ask` rule with `"approve": "elicitation"` catches: the SDK's input-required
+    driver hands the question to this client's elicitation callback, which allows it."""
+    from mcp.client._input_required import run_input_required_driver
+    from mcp.client.session import ClientRequestContext
+
+    args = {"action": "wait", "duration_ms": 70}
+
+    async def retry(responses, state):
+        return await session.call_tool(
+            "computer", args, input_responses=responses, request_state=state, allow_input_required=True
+        )
+
+    async def dispatch(key, request):
+        ctx = ClientRequestContext(session=session, request_id=key)
+        return await session.dispatch_input_request(ctx, request)
+
+    first = await retry(None, None)
+    found = {"first": type(first).__name__}
+    result = await run_input_required_driver(first, dispatch=dispatch, retry=retry)
+    found["result"] = summary(result)
+    found["asked"] = ASKED
+    return found
+
+
+ASKED = []
+
+
+async def on_elicit(context, params):
+    ASKED.append(params.message)
+    return types.ElicitResult(action="accept", content={"approve": True})
+
+
+async def read(session, uri):
+    """Read a resource another session made: it must not be there."""
+    try:
+        await session.read_resource(uri)
+        return {"read": "ok"}
+    except Exception as e:  # the SDK raises the protocol error
+        return {"read": "error", "message": str(e)}
+
+
+SCENARIOS = {
+    "agent": agent,
+    "observer": observer,
+    "state": state,
+    "cancel": cancel,
+    "approval": approval,
+    "read": read,
+    "elicit": elicit,
+}
+
+
+async def over(read, write, site, scenario):
+    async with ClientSession(read, write, elicitation_callback=on_elicit) as session:
+        await session.initialize()
+        return await SCENARIOS[scenario](session, site)
+
+
 async def main():
-    url, token, site, scenario = sys.argv[1:5]
-    http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
-    async with http:
-        async with streamable_http_client(url, http_client=http) as streams:
-            read, write = streams[0], streams[1]
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                run = {"agent": agent, "observer": observer}[scenario]
-                found = await run(session, site)
+    if sys.argv[1] == "stdio":
+        site, scenario = sys.argv[2:4]
+        command = sys.argv[sys.argv.index("--") + 1 :]
+        server = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
+        async with stdio_client(server) as (read, write):
+            found = await over(read, write, site, scenario)
+    else:
+        url, token, site, scenario = sys.argv[1:5]
+        http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
+        async with http:
+            async with streamable_http_client(url, http_client=http) as streams:
+                found = await over(streams[0], streams[1], site, scenario)
     print(json.dumps(found))
 
 

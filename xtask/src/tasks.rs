@@ -85,12 +85,26 @@ pub fn ci(lint: bool) -> anyhow::Result<()> {
     test(&[])
 }
 
-/// The PyPI packages the tests use (`tests/mcp/requirements.txt`), by name and version.
+/// The PyPI packages the tests use (`tests/mcp/requirements.txt`), by name and version, and
+/// the npm ones (`tests/mcp/package-lock.json`: the MCP Inspector and its Node.js), installed
+/// into `tests/mcp/node_modules` unless that lock is installed already.
 fn test_packages() -> anyhow::Result<()> {
-    let reqs = root().join("tests").join("mcp").join("requirements.txt");
+    let dir = root().join("tests").join("mcp");
     let mut cmd = Command::new("python3");
-    cmd.args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"]).arg(reqs);
-    status(&mut cmd)
+    cmd.args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"])
+        .arg(dir.join("requirements.txt"));
+    status(&mut cmd)?;
+    let lock =
+        std::fs::read(dir.join("package-lock.json")).context("tests/mcp/package-lock.json")?;
+    let stamp = dir.join("node_modules").join(".glovebox-installed");
+    if std::fs::read(&stamp).is_ok_and(|s| s == lock) {
+        return Ok(());
+    }
+    let mut npm = Command::new("npm");
+    npm.args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(&dir);
+    status(&mut npm).context("installing the npm packages of tests/mcp (is npm installed?)")?;
+    std::fs::write(&stamp, lock)?;
+    Ok(())
 }
 
 /// Runs the provision script; it returns at once when every package is installed.

@@ -30,6 +30,16 @@ pub enum Verdict {
     Ask,
 }
 
+/// Who may answer an `ask` rule: an approver or admin token (the default), or, for a call
+/// from an MCP host that can ask its user (elicitation), that user.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Approve {
+    #[default]
+    Approver,
+    Elicitation,
+}
+
 /// The kind of call a rule is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -65,6 +75,9 @@ pub struct Rule {
     #[serde(default)]
     pub args: Map<String, Value>,
     pub decision: Verdict,
+    /// For `ask`: who may answer.
+    #[serde(default)]
+    pub approve: Approve,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -72,6 +85,13 @@ pub struct Rule {
 pub struct Policy {
     #[serde(default)]
     pub rules: Vec<Rule>,
+}
+
+impl Policy {
+    /// Who may answer the `ask` rule named `rule` (an approver when there is no such rule).
+    pub fn approve_of(&self, rule: &str) -> Approve {
+        self.rules.iter().find(|r| r.name == rule).map_or(Approve::Approver, |r| r.approve)
+    }
 }
 
 /// What a call's parameters stand for in the world, found by the backend before the policy
@@ -123,6 +143,7 @@ impl Policy {
             .to_vec(),
             hosts: Vec::new(),
             args: Map::new(),
+            approve: Approve::Approver,
             decision: Verdict::Deny,
         }]
     }

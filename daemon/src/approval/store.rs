@@ -157,6 +157,11 @@ impl Approvals {
         out
     }
 
+    /// One approval as its lists show it.
+    pub fn get(&self, id: &str) -> Option<Value> {
+        self.by_id.get(id).map(|e| e.public())
+    }
+
     /// Answer a pending approval.
     pub fn answer(&self, id: &str, grant: bool) -> Result<Value, DaemonError> {
         let entry = self

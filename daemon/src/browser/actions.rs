@@ -23,7 +23,9 @@ use serde_json::{json, Value};
 use super::cdp::{Conn, Dialog, Raw, TabWatch};
 use super::{tab_id_of, target_key, BrowserError};
 
-pub use capture::image_size;
+pub use capture::{image_size, Ranged};
+pub use elements::Aim;
+pub use forms::{Fill, Filled, Typed};
 
 /// An element resolved for one action: a JS handle on it, and the cross-site frame whose
 /// session the handle belongs to (None: the tab's own).

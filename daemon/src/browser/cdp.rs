@@ -89,7 +89,13 @@ pub struct TabWatch {
     /// The daemon's isolated worlds: frame ("" for the main frame, else a cross-site frame's
     /// target id) -> (main-frame navigations when made, context id).
     pub worlds: tokio::sync::Mutex<HashMap<String, (u64, i64)>>,
+    /// Where pointer actions last aimed on an element (its snapshot key), with the
+    /// navigations then: the next one on it moves the pointer there while its aim runs.
+    pub aims: Mutex<Aims>,
 }
+
+/// Element key -> (navigations, last aimed point in top-viewport CSS pixels).
+pub type Aims = HashMap<String, (u64, (f64, f64))>;
 
 /// One browser connection.
 pub struct Conn {
@@ -501,6 +507,7 @@ impl Conn {
             work,
             instrument,
             worlds: tokio::sync::Mutex::new(HashMap::new()),
+            aims: Mutex::new(HashMap::new()),
         });
         {
             let mut watches = lock(&self.watches);

@@ -166,6 +166,21 @@ fn char_def(c: char) -> KeyDef {
     def(&s, code, kc, Some(&s))
 }
 
+/// The characters a US keyboard types with Shift held (besides capital letters).
+const SHIFTED: &str = "~!@#$%^&*()_+{}|:\"<>?";
+
+/// One character as a US keyboard types it: its key and whether Shift is held for it. Line
+/// ends are Enter, a tab is Tab; a character beyond the layout (你, é) is a key of its own
+/// with no code, whose `key` and `text` are the character, as DevTools allows.
+pub fn stroke(c: char) -> (KeyDef, bool) {
+    match c {
+        '\n' | '\r' => (def("Enter", "Enter", 13, Some("\r")), false),
+        '\t' => (def("Tab", "Tab", 9, None), false),
+        ' ' => (def(" ", "Space", 32, Some(" ")), false),
+        c => (char_def(c), c.is_ascii_uppercase() || SHIFTED.contains(c)),
+    }
+}
+
 /// Split a chord: `Control+Shift+T` -> [Control, Shift, T]; `+` and `Control++` keep `+`.
 pub fn parse_chord(chord: &str) -> Result<Vec<KeyDef>, String> {
     let mut parts: Vec<&str> = chord.split('+').filter(|p| !p.is_empty()).collect();
@@ -206,5 +221,53 @@ mod tests {
         assert_eq!(key_def("Insert").expect("ins").key_code, 45);
         assert_eq!(key_def("a").expect("a").code, "KeyA");
         assert!(parse_chord("Hyper+x").is_err());
+    }
+
+    /// What each character of a US keyboard sends: key, code, keyCode, text and Shift.
+    #[test]
+    fn characters_as_a_us_keyboard_types_them() {
+        // (character, key, code, keyCode, text, shift)
+        type Row = (char, &'static str, &'static str, u32, Option<&'static str>, bool);
+        let table: &[Row] = &[
+            ('a', "a", "KeyA", 65, Some("a"), false),
+            ('A', "A", "KeyA", 65, Some("A"), true),
+            ('z', "z", "KeyZ", 90, Some("z"), false),
+            ('0', "0", "Digit0", 48, Some("0"), false),
+            ('9', "9", "Digit9", 57, Some("9"), false),
+            (')', ")", "Digit0", 48, Some(")"), true),
+            ('!', "!", "Digit1", 49, Some("!"), true),
+            ('@', "@", "Digit2", 50, Some("@"), true),
+            (' ', " ", "Space", 32, Some(" "), false),
+            ('-', "-", "Minus", 189, Some("-"), false),
+            ('_', "_", "Minus", 189, Some("_"), true),
+            ('=', "=", "Equal", 187, Some("="), false),
+            ('+', "+", "Equal", 187, Some("+"), true),
+            ('/', "/", "Slash", 191, Some("/"), false),
+            ('?', "?", "Slash", 191, Some("?"), true),
+            ('~', "~", "Backquote", 192, Some("~"), true),
+            ('`', "`", "Backquote", 192, Some("`"), false),
+            (';', ";", "Semicolon", 186, Some(";"), false),
+            (':', ":", "Semicolon", 186, Some(":"), true),
+            ('\'', "'", "Quote", 222, Some("'"), false),
+            ('"', "\"", "Quote", 222, Some("\""), true),
+            ('[', "[", "BracketLeft", 219, Some("["), false),
+            ('{', "{", "BracketLeft", 219, Some("{"), true),
+            ('\\', "\\", "Backslash", 220, Some("\\"), false),
+            ('|', "|", "Backslash", 220, Some("|"), true),
+            ('.', ".", "Period", 190, Some("."), false),
+            ('>', ">", "Period", 190, Some(">"), true),
+            ('\n', "Enter", "Enter", 13, Some("\r"), false),
+            ('\t', "Tab", "Tab", 9, None, false),
+            ('你', "你", "", 0, Some("你"), false),
+            ('é', "é", "", 0, Some("é"), false),
+        ];
+        for &(c, key, code, key_code, text, shift) in table {
+            let (k, s) = stroke(c);
+            assert_eq!(
+                (k.key.as_str(), k.code.as_str(), k.key_code, k.text.as_deref(), s),
+                (key, code, key_code, text, shift),
+                "{c:?}"
+            );
+        }
     }
 }

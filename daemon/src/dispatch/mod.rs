@@ -13,6 +13,7 @@ pub mod ops;
 mod settle;
 pub(crate) mod shape;
 mod table;
+mod text;
 mod wait;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -22,7 +23,7 @@ use std::time::{Duration, Instant};
 use futures::future::BoxFuture;
 use glovebox_protocol::contract::{Checked, Tool};
 use glovebox_protocol::error::ErrorData;
-use glovebox_protocol::wire::{OpOutcome, Timing, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
+use glovebox_protocol::wire::{OpOutcome, Timing, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, OP_KEYS};
 use serde_json::{json, Value};
 
 use crate::approval::policy::Verdict;
@@ -64,6 +65,37 @@ pub struct OpOptions {
     pub capture: Option<bool>,
     /// When the action opens a tab, the session moves to it.
     pub follow: Option<bool>,
+}
+
+/// Take the op keys (`op_id`, `timeout_ms`, `capture`, `follow`) out of a call's params: a
+/// direct call's, or a tool call's arguments (MCP hosts can pass nothing else).
+pub fn split_op_keys(
+    args: &mut Value,
+) -> Result<OpOptions, glovebox_protocol::contract::Violation> {
+    let Some(obj) = args.as_object_mut() else { return Ok(OpOptions::default()) };
+    let mut o = OpOptions::default();
+    for key in OP_KEYS {
+        let Some(v) = obj.remove(key) else { continue };
+        match (key, &v) {
+            (_, Value::Null) => {}
+            ("op_id", Value::String(s)) => o.op_id = Some(s.clone()),
+            ("timeout_ms", v) if v.as_u64().is_some() => o.timeout_ms = v.as_u64(),
+            ("capture", Value::Bool(b)) => o.capture = Some(*b),
+            ("follow", Value::Bool(b)) => o.follow = Some(*b),
+            _ => {
+                let want = match key {
+                    "op_id" => "a string",
+                    "timeout_ms" => "a whole number of milliseconds",
+                    _ => "true or false",
+                };
+                return Err(glovebox_protocol::contract::Violation::new(
+                    key,
+                    format!("{key} must be {want}"),
+                ));
+            }
+        }
+    }
+    Ok(o)
 }
 
 /// Who is calling: the connection's role, session and in-flight counter.

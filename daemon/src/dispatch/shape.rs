@@ -57,6 +57,12 @@ pub fn mcp(outcome: Result<OpOutcome, ErrorData>) -> Value {
             for (mime, data, _, _) in images {
                 content.push(json!({"type": "image", "data": data, "mimeType": mime}));
             }
+            // The capture stays readable as a resource of the session, by this link.
+            if let Some(id) = structured["capture"]["capture_id"].as_str() {
+                content.push(json!({"type": "resource_link",
+                    "uri": format!("{}{id}", crate::mcp::resources::CAPTURE),
+                    "name": format!("capture {id}"), "mimeType": structured["capture"]["mime"]}));
+            }
             json!({"content": content, "structuredContent": structured, "isError": false})
         }
         Err(e) => {

@@ -4,7 +4,15 @@
 //!
 //! Backends describe a tree as [`Node`]s keyed by something stable for the element's life
 //! (`<frame>:<backend node id>` in a page, `<bus name><object path>` on AT-SPI); this module
-//! assigns refs, renders lines, diffs against the previous snapshot and pages the output.
+//! assigns refs, renders lines, diffs against the previous snapshot (`diff.rs`), selects the
+//! lines of a query (`select.rs`) and pages the output.
+//!
+//! A snapshot with `query`, `scope_ref` or of one window is a view: it is not the baseline
+//! the next plain snapshot diffs against, and refs of the target it does not show keep
+//! resolving (its refs are those of the snapshot before it plus its own).
+
+mod diff;
+mod select;
 
 use std::collections::HashMap;
 
@@ -12,9 +20,10 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::error::DaemonError;
+use diff::Print;
 
 /// One element as a backend sees it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Node {
     /// Stable identity of the element for its life, unique within the target.
     pub key: String,
@@ -22,8 +31,14 @@ pub struct Node {
     pub depth: u16,
     /// `role "name"`: what comes before the ref on the line.
     pub head: String,
-    /// Everything after the ref: box, value, states, actions.
+    /// Where it shows, `[x, y, width, height]` (CSS pixels in a page, screen pixels on the
+    /// desktop): the line's `@x,y wxh`, first after the ref. A move under a few pixels is
+    /// not a change.
+    pub bbox: Option<[i64; 4]>,
+    /// Everything after the box: value, states, actions.
     pub tail: String,
+    /// It acts (a control, or a clickable): a query keeps the controls of a matching row.
+    pub control: bool,
 }
 
 /// How much of the outline to return, from the call's params.
@@ -35,9 +50,13 @@ pub struct Budget {
     pub disable_diffing: bool,
 }
 
+/// The most bytes one page of an outline holds, whatever its line limit: room for the 5,000
+/// lines `limit` allows of a big page in one answer (about 26 bytes a line, some longer).
+const MAX_PAGE_BYTES: usize = 256 * 1024;
+
 impl Default for Budget {
     fn default() -> Self {
-        Budget { limit: 300, max_bytes: 64 * 1024, query: None, disable_diffing: false }
+        Budget { limit: 300, max_bytes: MAX_PAGE_BYTES, query: None, disable_diffing: false }
     }
 }
 
@@ -46,9 +65,9 @@ struct Recorded {
     id: String,
     target: String,
     scope: Option<String>,
-    /// ref -> node key, for every node of this snapshot.
+    /// ref -> node key, for every node of this snapshot (and, for a view, of the one before).
     refs: HashMap<String, String>,
-    /// The rendered lines of the full observation (for cursors).
+    /// The rendered lines of the observation as returned (for cursors).
     lines: Vec<String>,
 }
 
@@ -58,7 +77,7 @@ struct TargetRefs {
     by_key: HashMap<String, String>,
     next: u64,
     /// Fingerprints of the last observation per scope, by ref (for diffs).
-    last: HashMap<String, HashMap<String, String>>,
+    last: HashMap<String, HashMap<String, Print>>,
     /// Why refs of this target are stale, once it was invalidated.
     stale: Option<String>,
     /// Snapshot ids taken before the last invalidation are stale too.
@@ -91,8 +110,20 @@ pub struct View {
     pub updated: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unchanged: Option<usize>,
+    /// The first [`diff::MAX_REMOVED`] refs gone since the previous snapshot.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub removed_refs: Vec<String>,
+    /// How many refs went, all of them (`removed_refs` lists at most the first 50).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed_count: Option<usize>,
+    /// A query view: `all` when lines held every word, `any` when none did and lines
+    /// holding any word were returned instead, `none` when no line held any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub query_match: Option<&'static str>,
+    /// `query`, `scope` or `window`: this snapshot is a view and the next plain snapshot
+    /// still diffs against the last plain one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub view: Option<&'static str>,
     pub truncated: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated_reason: Option<String>,
@@ -109,24 +140,47 @@ pub struct View {
 /// Keep at most this many snapshots per session (oldest dropped; their refs then mismatch).
 const KEEP: usize = 32;
 
+/// What a snapshot observed, beside the whole target: a subtree (`scope_ref`) or one window
+/// of an app, named by a label for messages and diffs.
+#[derive(Debug, Clone, Copy)]
+pub enum Scope<'a> {
+    Whole,
+    Subtree(&'a str),
+    Window(&'a str),
+}
+
+impl Scope<'_> {
+    fn key(&self) -> String {
+        match self {
+            Scope::Whole => String::new(),
+            Scope::Subtree(s) => s.to_string(),
+            Scope::Window(w) => format!("window {w:?}"),
+        }
+    }
+}
+
 impl Snapshots {
-    /// Record a new observation of `target` (optionally of the subtree `scope`), assign refs
+    /// Record a new observation of `target` (the whole, a subtree or a window), assign refs
     /// and return the page the budget allows.
     pub fn record(
         &mut self,
         target: &str,
-        scope: Option<&str>,
+        scope: Scope<'_>,
         nodes: &[Node],
         budget: &Budget,
     ) -> View {
         self.seq += 1;
         let id = format!("s{}", self.seq);
+        let view_kind = match (scope, &budget.query) {
+            (_, Some(_)) => Some("query"),
+            (Scope::Subtree(_), None) => Some("scope"),
+            (Scope::Window(_), None) => Some("window"),
+            (Scope::Whole, None) => None,
+        };
+        // A view's refs add to those of the snapshot it follows (same target, not stale).
+        let before = self.latest_refs(target);
         let t = self.targets.entry(target.to_owned()).or_default();
         t.stale = None;
-        let mut refs = HashMap::new();
-        let mut lines = Vec::with_capacity(nodes.len());
-        let mut line_refs = Vec::with_capacity(nodes.len());
-        let mut prints = HashMap::new();
         // Keys of elements long gone are forgotten once they far outnumber the live ones (a
         // page that keeps replacing its content); such an element coming back gets a new ref.
         if t.by_key.len() > 4 * nodes.len() + 10_000 {
@@ -134,8 +188,9 @@ impl Snapshots {
                 nodes.iter().map(|n| n.key.as_str()).collect();
             t.by_key.retain(|k, _| live.contains(k.as_str()));
         }
-        for n in nodes {
-            let r = match t.by_key.get(&n.key) {
+        let line_refs: Vec<String> = nodes
+            .iter()
+            .map(|n| match t.by_key.get(&n.key) {
                 Some(r) => r.clone(),
                 None => {
                     t.next += 1;
@@ -143,51 +198,80 @@ impl Snapshots {
                     t.by_key.insert(n.key.clone(), r.clone());
                     r
                 }
-            };
-            let line = render(n, &r);
-            prints.insert(r.clone(), format!("{}|{}|{}", n.depth, n.head, n.tail));
-            refs.insert(r.clone(), n.key.clone());
-            line_refs.push(r);
-            lines.push(line);
-        }
-        let scope_key = scope.unwrap_or("").to_owned();
-        let previous = t.last.insert(scope_key, prints.clone());
+            })
+            .collect();
+        let mut refs: HashMap<String, String> = match (view_kind, before) {
+            (Some(_), Some(b)) => b,
+            _ => HashMap::new(),
+        };
+        refs.extend(line_refs.iter().cloned().zip(nodes.iter().map(|n| n.key.clone())));
         let generation = t.generation;
 
-        let mut view = match (previous, budget.disable_diffing) {
-            (Some(prev), false) => incremental(&lines, &line_refs, &refs, &prints, &prev, budget),
-            (prev, _) => {
-                let mut v = page(&lines, 0, budget);
-                v.full_because = Some(if budget.disable_diffing {
-                    "diffing disabled"
-                } else if prev.is_none() {
-                    "no previous snapshot of this target in this session"
-                } else {
-                    "target changed"
-                });
-                v
-            }
+        let (mut view, lines) = if budget.query.is_some() {
+            // A query is never diffed: it shows what holds the words now.
+            let (lines, matched) = select::select(nodes, &line_refs, budget.query.as_deref());
+            let mut v = page(&lines, 0, budget);
+            v.full_because = Some("a query view is not diffed");
+            v.query_match = Some(matched);
+            (v, lines)
+        } else {
+            let lines: Vec<String> =
+                nodes.iter().zip(&line_refs).map(|(n, r)| render(n, r)).collect();
+            let prints: HashMap<String, Print> =
+                nodes.iter().zip(&line_refs).map(|(n, r)| (r.clone(), Print::of(n))).collect();
+            let previous = t.last.get(&scope.key());
+            let v = match (previous, budget.disable_diffing) {
+                (Some(prev), false) => {
+                    let (v, kept) =
+                        diff::incremental(nodes, &line_refs, &refs, prints, prev, budget);
+                    t.last.insert(scope.key(), kept);
+                    v
+                }
+                (prev, _) => {
+                    let mut v = page(&lines, 0, budget);
+                    v.full_because = Some(if budget.disable_diffing {
+                        "diffing disabled"
+                    } else if prev.is_none() {
+                        "no previous snapshot of this target in this session"
+                    } else {
+                        "target changed"
+                    });
+                    t.last.insert(scope.key(), prints);
+                    v
+                }
+            };
+            (v, lines)
         };
+        view.view = view_kind;
         view.snapshot_id = id.clone();
-        view.ref_count = refs.len();
+        view.ref_count = nodes.len();
         if let Some(c) = view.next_cursor.take() {
             view.next_cursor = Some(format!("{id}:{c}"));
         }
+        let scope_label = match scope {
+            Scope::Whole => None,
+            _ => Some(scope.key()),
+        };
         self.recorded.push((
             generation,
-            Recorded {
-                id: id.clone(),
-                target: target.to_owned(),
-                scope: scope.map(String::from),
-                refs,
-                lines,
-            },
+            Recorded { id: id.clone(), target: target.to_owned(), scope: scope_label, refs, lines },
         ));
         if self.recorded.len() > KEEP {
             self.recorded.remove(0);
         }
         self.latest.insert(target.to_owned(), id);
         view
+    }
+
+    /// The refs of the latest snapshot of `target`, when they still hold.
+    fn latest_refs(&self, target: &str) -> Option<HashMap<String, String>> {
+        let id = self.latest.get(target)?;
+        let t = self.targets.get(target)?;
+        if t.stale.is_some() {
+            return None;
+        }
+        let (generation, rec) = self.recorded.iter().rev().find(|(_, r)| r.id == *id)?;
+        (*generation == t.generation).then(|| rec.refs.clone())
     }
 
     /// Record a full observation of `target` whose outline the caller does not see (it sees
@@ -201,7 +285,7 @@ impl Snapshots {
     ) -> (String, HashMap<String, String>) {
         let seen = self.targets.get(target).and_then(|t| t.last.get("").cloned());
         let budget = Budget { limit: 0, ..Budget::default() };
-        let view = self.record(target, None, nodes, &budget);
+        let view = self.record(target, Scope::Whole, nodes, &budget);
         let t = self.targets.entry(target.to_owned()).or_default();
         match seen {
             Some(prints) => t.last.insert(String::new(), prints),
@@ -322,18 +406,19 @@ pub fn normalize_ref(r: &str) -> String {
 /// One outline line: two spaces per level, what the element is, its ref in brackets, then
 /// box, value and states. Lean on purpose: a big page has thousands of these.
 fn render(n: &Node, r: &str) -> String {
-    let indent = "  ".repeat(usize::from(n.depth));
-    if n.tail.is_empty() {
-        format!("{indent}{} [{r}]", n.head)
-    } else {
-        format!("{indent}{} [{r}] {}", n.head, n.tail)
+    let mut line = "  ".repeat(usize::from(n.depth));
+    line.push_str(&n.head);
+    line.push_str(" [");
+    line.push_str(r);
+    line.push(']');
+    if let Some([x, y, w, h]) = n.bbox {
+        line.push_str(&format!(" @{x},{y} {w}x{h}"));
     }
-}
-
-fn matches(line: &str, query: &Option<String>) -> bool {
-    let Some(q) = query else { return true };
-    let l = line.to_lowercase();
-    q.split_whitespace().all(|w| l.contains(&w.to_lowercase()))
+    if !n.tail.is_empty() {
+        line.push(' ');
+        line.push_str(&n.tail);
+    }
+    line
 }
 
 fn page(lines: &[String], offset: usize, budget: &Budget) -> View {
@@ -341,25 +426,20 @@ fn page(lines: &[String], offset: usize, budget: &Budget) -> View {
     let mut taken = 0;
     let mut reason = None;
     let mut next = None;
-    let selected: Vec<(usize, &String)> =
-        lines.iter().enumerate().skip(offset).filter(|(_, l)| matches(l, &budget.query)).collect();
-    for (i, (idx, line)) in selected.iter().enumerate() {
+    let rest = lines.len().saturating_sub(offset);
+    for (i, line) in lines.iter().enumerate().skip(offset) {
+        let left = rest - (i - offset);
         if taken == budget.limit {
-            reason = Some(format!(
-                "limit {} reached; {} more lines remain",
-                budget.limit,
-                selected.len() - i
-            ));
-            next = Some(idx.to_string());
+            reason = Some(format!("limit {} reached; {left} more lines remain", budget.limit));
+            next = Some(i.to_string());
             break;
         }
         if out.len() + line.len() + 1 > budget.max_bytes {
             reason = Some(format!(
-                "output byte budget ({} bytes) reached; {} more lines remain",
-                budget.max_bytes,
-                selected.len() - i
+                "output byte budget ({} bytes) reached; {left} more lines remain",
+                budget.max_bytes
             ));
-            next = Some(idx.to_string());
+            next = Some(i.to_string());
             break;
         }
         out.push_str(line);
@@ -378,60 +458,14 @@ fn page(lines: &[String], offset: usize, budget: &Budget) -> View {
         updated: None,
         unchanged: None,
         removed_refs: Vec::new(),
+        removed_count: None,
+        query_match: None,
+        view: None,
         truncated: reason.is_some(),
         truncated_reason: reason,
         next_cursor: next,
         warnings: Vec::new(),
     }
-}
-
-fn incremental(
-    lines: &[String],
-    line_refs: &[String],
-    refs: &HashMap<String, String>,
-    prints: &HashMap<String, String>,
-    prev: &HashMap<String, String>,
-    budget: &Budget,
-) -> View {
-    let mut changed = Vec::new();
-    let (mut added, mut updated, mut unchanged) = (0, 0, 0);
-    for (line, r) in lines.iter().zip(line_refs) {
-        let r = r.as_str();
-        match prev.get(r) {
-            None => {
-                added += 1;
-                changed.push(format!("+ {}", line.trim_start()));
-            }
-            Some(p) if Some(p) != prints.get(r) => {
-                updated += 1;
-                changed.push(format!("~ {}", line.trim_start()));
-            }
-            Some(_) => unchanged += 1,
-        }
-    }
-    let mut removed: Vec<String> =
-        prev.keys().filter(|r| !refs.contains_key(*r)).cloned().collect();
-    removed.sort_by_key(|r| r.trim_start_matches('e').parse::<u64>().unwrap_or(u64::MAX));
-    let mut v = page(&changed, 0, budget);
-    v.mode = "incremental";
-    v.next_cursor = None;
-    if let Some(reason) = v.truncated_reason.take() {
-        v.truncated_reason =
-            Some(format!("{reason}; snapshot with disable_diffing pages the full outline"));
-    }
-    if changed.is_empty() {
-        v.snapshot = if removed.is_empty() {
-            "(no changes since the previous snapshot)\n".to_owned()
-        } else {
-            format!("(no added or updated elements; removed: {})\n", removed.join(", "))
-        };
-        v.token_estimate = v.snapshot.len().div_ceil(4);
-    }
-    v.added = Some(added);
-    v.updated = Some(updated);
-    v.unchanged = Some(unchanged);
-    v.removed_refs = removed;
-    v
 }
 
 impl View {
@@ -441,109 +475,4 @@ impl View {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn node(key: &str, depth: u16, head: &str) -> Node {
-        Node { key: key.into(), depth, head: head.into(), tail: String::new() }
-    }
-
-    fn tree(names: &[(&str, &str)]) -> Vec<Node> {
-        names.iter().map(|(k, h)| node(k, 1, h)).collect()
-    }
-
-    #[test]
-    fn refs_are_stable_and_diffs_are_incremental() {
-        let mut s = Snapshots::default();
-        let b = Budget::default();
-        let v1 = s.record(
-            "tab:A",
-            None,
-            &tree(&[("1", "button \"Go\""), ("2", "textbox \"Name\"")]),
-            &b,
-        );
-        assert_eq!(v1.mode, "full");
-        assert_eq!(v1.snapshot, "  button \"Go\" [e1]\n  textbox \"Name\" [e2]\n");
-        let v2 = s.record(
-            "tab:A",
-            None,
-            &tree(&[("2", "textbox \"Name\""), ("3", "link \"Help\"")]),
-            &b,
-        );
-        assert_eq!(v2.mode, "incremental");
-        assert_eq!(v2.snapshot, "+ link \"Help\" [e3]\n");
-        assert_eq!(v2.removed_refs, ["e1"]);
-        assert_eq!((v2.added, v2.unchanged), (Some(1), Some(1)));
-        let v3 = s.record(
-            "tab:A",
-            None,
-            &tree(&[("2", "textbox \"Name\""), ("3", "link \"Help\"")]),
-            &b,
-        );
-        assert_eq!(v3.snapshot, "(no changes since the previous snapshot)\n");
-        assert_eq!(s.resolve("tab:A", "e2", None).expect("resolves"), "2");
-        assert_eq!(s.resolve("tab:A", "[ref=E3]", None).expect("normalized"), "3");
-    }
-
-    #[test]
-    fn an_unseen_recording_gives_refs_but_keeps_the_diff_baseline() {
-        let mut s = Snapshots::default();
-        let b = Budget::default();
-        s.record("tab:A", None, &tree(&[("1", "button \"Go\"")]), &b);
-        let now = tree(&[("1", "button \"Go\""), ("2", "link \"Help\"")]);
-        let (id, refs) = s.record_unseen("tab:A", &now);
-        assert_eq!(refs.get("2").map(String::as_str), Some("e2"));
-        assert_eq!(s.latest("tab:A"), Some(id.as_str()));
-        assert_eq!(s.resolve("tab:A", "e2", None).expect("resolves at once"), "2");
-        let v = s.record("tab:A", None, &now, &b);
-        assert_eq!(v.snapshot, "+ link \"Help\" [e2]\n", "the link was never read");
-    }
-
-    #[test]
-    fn refs_fail_with_the_right_code() {
-        let mut s = Snapshots::default();
-        let b = Budget::default();
-        assert!(matches!(s.resolve("tab:A", "e1", None), Err(DaemonError::NoSnapshot { .. })));
-        let v1 = s.record("tab:A", None, &tree(&[("1", "button \"Go\"")]), &b);
-        s.record("tab:B", None, &tree(&[("9", "button \"Other\"")]), &b);
-        assert!(matches!(
-            s.resolve("tab:B", "e1", Some(&v1.snapshot_id)),
-            Err(DaemonError::SnapshotMismatch { .. })
-        ));
-        assert!(matches!(s.resolve("tab:A", "e7", None), Err(DaemonError::StaleRef { .. })));
-        let v2 = s.record("tab:A", None, &tree(&[("5", "button \"New\"")]), &b);
-        // e1 is gone in the newer snapshot: the old snapshot's ref no longer holds.
-        assert!(matches!(
-            s.resolve("tab:A", "e1", Some(&v1.snapshot_id)),
-            Err(DaemonError::SnapshotMismatch { .. })
-        ));
-        assert!(s.resolve("tab:A", "e2", Some(&v2.snapshot_id)).is_ok());
-        s.invalidate("tab:A", "the page navigated to http://x.test/");
-        match s.resolve("tab:A", "e2", None) {
-            Err(DaemonError::StaleRef { reason, .. }) => assert!(reason.contains("navigated")),
-            other => panic!("{other:?}"),
-        }
-        // Another target's refs are untouched.
-        assert!(s.resolve("tab:B", "e1", None).is_ok());
-    }
-
-    #[test]
-    fn pages_follow_the_budget_and_continue() {
-        let mut s = Snapshots::default();
-        let nodes: Vec<Node> =
-            (0..10).map(|i| node(&i.to_string(), 0, &format!("item \"n{i}\""))).collect();
-        let b = Budget { limit: 4, ..Budget::default() };
-        let v = s.record("app:1", None, &nodes, &b);
-        assert!(v.truncated);
-        assert_eq!(v.lines, 4);
-        assert_eq!(v.truncated_reason.as_deref(), Some("limit 4 reached; 6 more lines remain"));
-        let cursor = v.next_cursor.expect("cursor");
-        let c = s.continue_from(&cursor, &b).expect("continues");
-        assert_eq!(c.mode, "continued");
-        assert!(c.snapshot.starts_with("item \"n4\" [e5]"));
-        let q = Budget { query: Some("N7".into()), disable_diffing: true, ..Budget::default() };
-        let v = s.record("app:1", None, &nodes, &q);
-        assert_eq!(v.snapshot, "item \"n7\" [e8]\n");
-        assert!(s.continue_from("bogus", &b).is_err());
-    }
-}
+mod tests;

@@ -5,9 +5,7 @@ use std::sync::Arc;
 
 use glovebox_protocol::contract::{self, docs, schema, validate_direct, validate_tool_call, TOOLS};
 use glovebox_protocol::methods::{EVENT_NOTIFICATION, METHODS};
-use glovebox_protocol::wire::{
-    HelloParams, HelloResult, PeerInfo, ToolCallParams, ToolInfo, OP_KEYS,
-};
+use glovebox_protocol::wire::{HelloParams, HelloResult, PeerInfo, ToolCallParams, ToolInfo};
 use glovebox_protocol::PROTOCOL_VERSION;
 use jsonrpsee::types::{ErrorObjectOwned, Params};
 use jsonrpsee::{Extensions, RpcModule};
@@ -244,6 +242,7 @@ fn tools_list() -> RpcResult {
             name: t.name.into(),
             description: schema::tool_description(t),
             input_schema: schema::tool_schema(t),
+            output_schema: Some(schema::tool_output_schema(t)),
         })
         .collect();
     Ok(json!({"tools": tools}))
@@ -270,13 +269,18 @@ async fn tools_call(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcRes
         );
         return Err(err(DaemonError::Contract(v)));
     };
+    // Op keys may come beside `arguments` or inside them (as an MCP host sends them); the
+    // outer ones win.
+    let mut arguments = params.arguments;
+    let inner =
+        dispatch::split_op_keys(&mut arguments).map_err(|v| err(DaemonError::Contract(v)))?;
     let options = OpOptions {
-        op_id: params.op_id,
-        timeout_ms: params.timeout_ms,
-        capture: params.capture,
-        follow: params.follow,
+        op_id: params.op_id.or(inner.op_id),
+        timeout_ms: params.timeout_ms.or(inner.timeout_ms),
+        capture: params.capture.or(inner.capture),
+        follow: params.follow.or(inner.follow),
     };
-    let checked = validate_tool_call(tool, &params.arguments).map_err(DaemonError::from);
+    let checked = validate_tool_call(tool, &arguments).map_err(DaemonError::from);
     let outcome = dispatch::call(d, caller(&conn, &session, ext), checked, options).await;
     Ok(dispatch::shape::mcp(outcome))
 }
@@ -293,38 +297,13 @@ async fn direct(
     let mut args = params_json(p).map_err(|reason| {
         err(DaemonError::Contract(contract::Violation::new("params", format!("params: {reason}"))))
     })?;
-    let options = split_op_keys(&mut args).map_err(|v| err(DaemonError::Contract(v)))?;
+    let options = dispatch::split_op_keys(&mut args).map_err(|v| err(DaemonError::Contract(v)))?;
     let checked = validate_direct(tool, action, &args).map_err(DaemonError::from);
     let outcome = dispatch::call(d, caller(&conn, &session, ext), checked, options).await;
     match outcome {
         Ok(o) => serde_json::to_value(o).map_err(|e| err(DaemonError::ActionFailed(e.to_string()))),
         Err(e) => Err(to_rpc_error(&e)),
     }
-}
-
-/// Take `op_id`, `timeout_ms` and `capture` out of a direct call's params.
-fn split_op_keys(args: &mut Value) -> Result<OpOptions, contract::Violation> {
-    let Some(obj) = args.as_object_mut() else { return Ok(OpOptions::default()) };
-    let mut o = OpOptions::default();
-    for key in OP_KEYS {
-        let Some(v) = obj.remove(key) else { continue };
-        match (key, &v) {
-            (_, Value::Null) => {}
-            ("op_id", Value::String(s)) => o.op_id = Some(s.clone()),
-            ("timeout_ms", v) if v.as_u64().is_some() => o.timeout_ms = v.as_u64(),
-            ("capture", Value::Bool(b)) => o.capture = Some(*b),
-            ("follow", Value::Bool(b)) => o.follow = Some(*b),
-            _ => {
-                let want = match key {
-                    "op_id" => "a string",
-                    "timeout_ms" => "a whole number of milliseconds",
-                    _ => "true or false",
-                };
-                return Err(contract::Violation::new(key, format!("{key} must be {want}")));
-            }
-        }
-    }
-    Ok(o)
 }
 
 #[derive(serde::Deserialize)]

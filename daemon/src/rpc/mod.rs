@@ -7,7 +7,6 @@ mod errors;
 mod frames;
 mod gate;
 mod inbound;
-pub mod mcp;
 mod methods;
 mod routes;
 
@@ -115,7 +114,7 @@ fn admit<B>(
 }
 
 type McpService = rmcp::transport::streamable_http_server::StreamableHttpService<
-    mcp::Handler,
+    crate::mcp::Handler,
     rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
 >;
 
@@ -127,7 +126,7 @@ fn mcp_service(daemon: &Arc<Daemon>) -> McpService {
     hosts.extend(daemon.config.allowed_hosts.iter().cloned());
     let config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts);
     let d = daemon.clone();
-    McpService::new(move || Ok(mcp::Handler::new(d.clone())), Arc::default(), config)
+    McpService::new(move || Ok(crate::mcp::Handler::new(d.clone())), Arc::default(), config)
 }
 
 /// Serve until `shutdown` resolves, then stop accepting and let connections finish.

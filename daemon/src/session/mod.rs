@@ -263,7 +263,7 @@ impl Sessions {
 }
 
 /// A fresh session id: 128 random bits, so an id can be neither guessed nor counted.
-fn mint_id() -> Result<String, DaemonError> {
+pub(crate) fn mint_id() -> Result<String, DaemonError> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes)
         .map_err(|e| DaemonError::ActionFailed(format!("no randomness: {e}")))?;

@@ -59,8 +59,11 @@ const fn observe(name: &'static str, summary: &'static str, locator: L) -> Actio
 pub static BROWSER: Tool = Tool {
     name: "browser",
     description: "Act on and read Chromium tabs. Take a snapshot first; refs eN from it name \
-                  elements. Every action also accepts browser_id, tab_id (or legacy tab_index) \
-                  and snapshot_id; omitted, the session's selection is used.",
+                  elements. x,y are CSS viewport pixels, nx,ny fractions 0..1 of the viewport, \
+                  to_x, to_y, to_nx, to_ny a drop point. Every action also accepts browser_id \
+                  (from list_browsers), tab_id (from tab_list; or legacy tab_index) and \
+                  snapshot_id (the refs' snapshot); omitted, the session's selection and latest \
+                  snapshot are used.",
     element_keys: &[REF, SELECTOR],
     point_keys: &[VIEWPORT_X, VIEWPORT_Y, NX, NY],
     common: &[BROWSER_ID, TAB_ID, TAB_INDEX, SNAPSHOT_ID],
@@ -74,14 +77,14 @@ pub static BROWSER: Tool = Tool {
             .opt(&[BUTTON, DOUBLE_CLICK_COUNT]).check(&[r::tab_pick_exclusive, r::double_click_count]),
         act("hover", "move the mouse over an element or a viewport point; returns the point", L::ElementOrPoint),
         act("focus", "focus an element; returns the element that really has focus", L::Element),
-        act("type", "insert text at the caret of an element; returns the text typed", L::Element)
-            .req(&[TEXT_PARAM]),
-        act("fill", "replace an element's content with text (\"\" clears it), read it back; returns the value", L::Element)
-            .req(&[FILL_TEXT]),
-        act("set_value", "set a field's value with the native setter and fire input/change; returns the value", L::Element)
+        act("type", "type text at the caret of an element (mode insert, or keys: key events per character); read back; returns the text typed, the value and verified", L::Element)
+            .req(&[TEXT_PARAM]).opt(&[TYPE_MODE]),
+        act("fill", "replace the value of any field a person types into or picks in (text-like inputs, textarea, contenteditable, number, date, time, datetime-local, month, week, color, range, <select> by value or label, values for a multiple select) and read it back; returns the value; NOT_EDITABLE names what fits instead (upload for a file input, check for a checkbox)", L::Element)
+            .opt(&[FILL_TEXT_OPT, OPTION_VALUES]).excl(&[("text", "values")]).check(&[r::tab_pick_exclusive, r::fill_text_or_values]),
+        act("set_value", "set a field's value (the native setter, then input/change); returns the value", L::Element)
             .req(&[VALUE]),
-        act("select", "choose the option with this value in a <select> (it must exist); returns it", L::Element)
-            .req(&[VALUE]),
+        act("select", "choose the option with this value, else this label (in a <select>; it must exist; option lines show value=\"...\" where it differs from the label; or several with values in a multiple one); returns the value", L::Element)
+            .opt(&[SELECT_VALUE, OPTION_VALUES]).excl(&[("value", "values")]).check(&[r::tab_pick_exclusive, r::select_value_or_values]),
         act("check", "check a checkbox or radio button; returns the verified final state", L::Element),
         act("uncheck", "uncheck a checkbox; returns the verified final state", L::Element),
         act("paste", "paste text as a real paste event into an element or the focus; returns how it landed", L::ElementOptional)
@@ -90,18 +93,18 @@ pub static BROWSER: Tool = Tool {
             .req(&[SELECT_TEXT]).opt(&[PREFIX, SUFFIX, SELECTION_TYPE]),
         act("secondary_action", "run a named element action; the DOM has none, so this returns UNSUPPORTED with the reason", L::Element)
             .req(&[DOM_ACTION_NAME]),
-        act("press", "press a key or chord, releasing modifiers even on failure; returns the chord", L::None)
+        act("press", "press a key or chord (releasing modifiers even on failure); returns the chord", L::None)
             .req(&[KEY]),
-        act("keyboard_type", "insert text into the focused element; returns the text", L::None)
-            .req(&[TEXT_PARAM]),
+        act("keyboard_type", "type text into the focused element, or into ref/selector focused first (mode insert, or keys: key events per character); returns the text", L::ElementOptional)
+            .req(&[TEXT_PARAM]).opt(&[TYPE_MODE]),
         act("keydown", "hold a key down; later presses include it; returns the keys held", L::None)
             .req(&[KEY]),
         act("keyup", "release a held key; returns the keys still held", L::None)
             .req(&[KEY]),
-        act("scroll", "scroll an element, at a point or the page by pixels or pages; returns the position before and after", L::AnyOptional)
+        act("scroll", "scroll an element, at a point or the page (by pixels or pages); returns the position before and after", L::AnyOptional)
             .opt(&[DIRECTION, AMOUNT, PAGES]).excl(&[("amount", "pages")]),
         act("scroll_into_view", "scroll an element to the middle of the viewport; returns its box", L::Element),
-        act("drag", "drag from an element or point to a drop target, releasing the button on failure; returns both points", L::ElementOrPoint)
+        act("drag", "drag from an element or point to a drop target (releasing the button on failure); returns both points", L::ElementOrPoint)
             .opt(&[TARGET_REF, TARGET_SELECTOR, VIEWPORT_TO_X, VIEWPORT_TO_Y, TO_NX, TO_NY, BUTTON])
             .check(&[r::tab_pick_exclusive, r::browser_drag_target]),
         act("upload", "set the files of a file input; returns the files set", L::Element)
@@ -109,7 +112,7 @@ pub static BROWSER: Tool = Tool {
         observe("wait", "wait for an element (timeout, state) or pause for duration_ms; returns what was waited for and how long", L::ElementOptional)
             .opt(&[WAIT_TIMEOUT, DURATION_MS, WAIT_STATE]).excl(&[("timeout", "duration_ms")])
             .check(&[r::tab_pick_exclusive, r::browser_wait]),
-        act("dialog", "accept or dismiss the open alert/confirm/prompt/beforeunload dialog; returns its type and message", L::None)
+        act("dialog", "accept or dismiss the open dialog (alert, confirm, prompt, beforeunload); returns its type and message", L::None)
             .opt(&[ACCEPT, PROMPT_TEXT]).check(&[r::tab_pick_exclusive, r::dialog_prompt]),
         act("go_back", "go one step back in the tab's history and wait until ready; returns the url", L::None)
             .opt(&[TIMEOUT]),
@@ -127,10 +130,11 @@ pub static BROWSER: Tool = Tool {
         act("tab_mark", "mark a tab deliverable or handoff with a note, or clear the mark; marks outlive the session", L::None)
             .opt(&[MARK_KIND, NOTE, CLEAR]).check(&[r::tab_pick_exclusive, r::tab_mark]),
         // Observing.
-        observe("snapshot", "ref-annotated accessibility outline of the page, its open shadow roots and its iframes (cross-site ones too); returns snapshot_id, mode full/incremental/continued, counts, truncation", L::None)
+        observe("snapshot", "ref-annotated accessibility outline of the page (with its open shadow roots and iframes) (cross-site ones too); returns snapshot_id, mode full/incremental/continued, counts, truncation", L::None)
             .opt(&[LIMIT, SCOPE_REF, CURSOR, DISABLE_DIFFING, QUERY])
             .check(&[r::tab_pick_exclusive, r::cursor_alone]),
-        observe("get_content", "the visible text of the page or of an element", L::ElementOptional),
+        observe("get_content", "the whole visible text of the page or an element, a form control's whole value; offset and length read a range; returns text, total_chars, truncated and next_offset when more follows", L::ElementOptional)
+            .opt(&[TEXT_OFFSET, TEXT_LENGTH]),
         observe("get_html", "the HTML of the page or of an element", L::ElementOptional),
         observe("get_url", "the tab's current URL", L::None),
         observe("get_title", "the tab's current title", L::None),

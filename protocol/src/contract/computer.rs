@@ -50,10 +50,14 @@ const fn observe(name: &'static str, summary: &'static str, locator: L) -> Actio
 pub static COMPUTER: Tool = Tool {
     name: "computer",
     description: "Act on and read desktop apps through accessibility and X11. Take a snapshot \
-                  first; refs eN from it name elements; x,y are screen pixels. Every action also \
-                  accepts app_id, window_id and snapshot_id; acting ones take dispatch. Real \
-                  input naming a target activates its window first or answers NOT_FOCUSED; \
-                  results say delivered_to.",
+                  first; refs eN from it name elements; x,y are screen pixels, nx,ny fractions \
+                  0..1 of the screen, to_x, to_y, to_nx, to_ny a drop point. Every action also \
+                  accepts app_id (from list_apps), window_id (from list_windows) and \
+                  snapshot_id (the refs' snapshot; default the latest). Acting ones take \
+                  dispatch: auto picks, background acts through accessibility only and never \
+                  moves the pointer or focus, foreground uses real input. Real input naming a \
+                  target activates its window first or answers NOT_FOCUSED; results say \
+                  delivered_to.",
     element_keys: &[REF],
     point_keys: &[SCREEN_X, SCREEN_Y, NX, NY],
     common: &[APP_ID, WINDOW_ID, SNAPSHOT_ID],
@@ -63,13 +67,13 @@ pub static COMPUTER: Tool = Tool {
             .opt(&[BUTTON, CLICK_COUNT, DISPATCH]).check(&[r::background_needs_ref]),
         act("double_click", "double-click an element or a screen point; returns via and where", L::ElementOrPoint)
             .opt(&[BUTTON, DOUBLE_CLICK_COUNT, DISPATCH]).check(&[r::double_click_count, r::background_needs_ref]),
-        act("type", "type any Unicode text into an element (EditableText, replacing its selection) or as keystrokes into the named target, its window activated first (else NOT_FOCUSED); read back with a ref; returns via, value, delivered_to", L::ElementOptional)
+        act("type", "type any Unicode text into an element (EditableText, replacing its selection) or as keystrokes into the named target (its window activated first) (else NOT_FOCUSED); read back with a ref; returns via, value, delivered_to", L::ElementOptional)
             .req(&[TEXT_PARAM]).opt(&[DISPATCH]),
         act("fill", "replace an element's or the focused widget's text (\"\" clears it); returns the value and via", L::ElementOptional)
             .req(&[FILL_TEXT]).opt(&[DISPATCH]),
         act("set_value", "set an element's text or numeric value (range-checked); returns the value and via", L::Element)
             .req(&[VALUE]).opt(&[DISPATCH]),
-        act("paste", "paste through the clipboard (saved and restored) into an element or the target's focus, its window activated first, replacing a selection; ACTION_FAILED when it did not land; returns value, delivered_to and the clipboard outcome", L::ElementOptional)
+        act("paste", "paste through the clipboard (saved and restored) into an element or the target's focus (its window activated first), replacing a selection; ACTION_FAILED when it did not land; returns value, delivered_to and the clipboard outcome", L::ElementOptional)
             .req(&[PASTE_TEXT]).opt(&[COMPUTER_TEXT_FORMAT, DISPATCH]).check(&[r::text_format]),
         act("select_text", "select the unique match of text in an element, or put the caret next to it; returns the offsets", L::Element)
             .req(&[SELECT_TEXT]).opt(&[PREFIX, SUFFIX, SELECTION_TYPE, DISPATCH]),
@@ -81,7 +85,7 @@ pub static COMPUTER: Tool = Tool {
             .req(&[KEY]).opt(&[DISPATCH]),
         act("keyup", "release a held key; returns the keys still held", L::None)
             .req(&[KEY]).opt(&[DISPATCH]),
-        act("scroll", "scroll an element, at a point or at the screen centre by pixels or pages; returns where and how far", L::AnyOptional)
+        act("scroll", "scroll an element, at a point or at the screen centre (by pixels or pages); returns where and how far", L::AnyOptional)
             .opt(&[DIRECTION, AMOUNT, PAGES, DISPATCH]).excl(&[("amount", "pages")]).check(&[r::background_needs_ref]),
         act("drag", "press at a point, move to the drop target and release (also on failure); returns both points", L::Point)
             .opt(&[SCREEN_TO_X, SCREEN_TO_Y, TO_NX, TO_NY, TARGET_REF, BUTTON, DISPATCH])
@@ -92,7 +96,7 @@ pub static COMPUTER: Tool = Tool {
             .opt(&[BUTTON, DISPATCH]).check(&[r::pointer_input]),
         act("mouse_up", "release a held mouse button, at a point or where the pointer is; returns the buttons held", L::PointOptional)
             .opt(&[BUTTON, DISPATCH]).check(&[r::pointer_input]),
-        act("window", "minimize, maximize, restore, close, move or resize the window named by window_id; returns its new state", L::None)
+        act("window", "minimize, maximize, restore, close, move or resize a window (window_id); returns its new state", L::None)
             .req(&[WINDOW_OP]).opt(&[SCREEN_X, SCREEN_Y, WIDTH, HEIGHT])
             .check(&[r::window_id_required, r::window_geometry]),
         observe("wait", "pause for duration_ms, or wait until an element appears/disappears or a window opens; returns what happened", L::None)
@@ -109,7 +113,8 @@ pub static COMPUTER: Tool = Tool {
         observe("state_and_screenshot", "a snapshot and a screenshot together; returns both and a consistent flag", L::None)
             .opt(&[LIMIT, SCOPE_REF, DISABLE_DIFFING, QUERY, MAX_DEPTH, COMPUTER_IMAGE_FORMAT, QUALITY, MAX_WIDTH])
             .check(&[r::image_format]),
-        observe("get_text", "an element's full text with its caret and selection", L::Element),
+        observe("get_text", "an element's whole text with its caret and selection; offset and length read a range; returns text, total_chars, truncated and next_offset when more follows", L::Element)
+            .opt(&[TEXT_OFFSET, TEXT_LENGTH]),
         action("clipboard_get", "the clipboard's content as text or html (actors and admins: it may hold secrets)", Class::ClipboardRead, L::None)
             .opt(&[COMPUTER_TEXT_FORMAT]).check(&[r::text_format]),
         act("clipboard_set", "put text or html on the clipboard; returns what was set", L::None)

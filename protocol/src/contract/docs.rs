@@ -14,7 +14,9 @@ use crate::wire::OP_KEYS;
 /// Rules every client must know, stated once.
 pub const RULES: &[(&str, &str)] = &[
     ("identity", "ids are discovered, never guessed: browser_id chrome-<port>, tab_id stable for the tab's life, app_id app:<pid>, window_id stable for the window's life; omitted ids fall back to the session's selection and every result echoes the target it used"),
-    ("outline", "a snapshot is an outline, one element per line, two spaces per level: role \"name\" [eN], then @x,y wxh when it shows in the viewport or on screen, value=\"...\" and (states); incremental snapshots list only lines that are new (+) or changed (~) plus removed_refs"),
+    ("outline", "a snapshot is an outline, one element per line, two spaces per level: role \"name\" [eN], then @x,y wxh when it shows in the viewport or on screen (hidden content is not listed; content scrolled out of its box has no box), value=\"...\" and (states); a control with no name of its own is named by its icon (aria-label, title, alt, SVG title or icon class) and an element that only acts like one is clickable \"hint\"; an option whose value differs from its label shows value=\"...\", and select takes either; incremental snapshots list only lines that are new (+ ) or changed (~ ), each run under an in line naming its nearest unchanged ancestor, plus removed_refs (the first 50; removed_count says how many); a box that moved or resized by under 4 px is not a change"),
+    ("values", "names and values are JSON strings; a value is exact (whitespace, newlines and quotes escaped, nothing trimmed) up to 200 characters in a page and 100 on the desktop; a longer one shows its first characters then …(N chars) with N the whole length, e.g. value=\"abc\"…(5000 chars); browser.get_content {ref} and computer.get_text {ref} read the whole"),
+    ("views", "a snapshot with query or scope_ref, or of one window of an app, is a view (view says which): the next plain snapshot still diffs against the previous plain one, and refs the view does not show keep working; query words match case-insensitively in any order: a line matches when it holds a word and every word is in it or its ancestors' lines (query_match all), else lines holding any word are returned (query_match any); each comes with its ancestors and the controls of its row"),
     ("refs", "refs eN come from a snapshot, belong to the session, survive for unchanged elements, and fail with STALE_REF once the element is gone or the page navigated; a ref from an older snapshot than the one named is SNAPSHOT_MISMATCH"),
     ("coordinates", "desktop x,y are screen pixels, browser x,y are CSS viewport pixels; nx,ny in [0,1] are fractions of the screen or viewport; every screenshot states width, height, scale and coordinate_space"),
     ("timing", "every call is an op with op_id and timeout_ms (default 30000, max 180000); re-sending an op_id within 10 minutes returns the first outcome; timeout is a readiness deadline, duration_ms a fixed pause"),
@@ -133,9 +135,9 @@ pub fn openrpc(daemon_version: &str) -> Value {
                     json!({"name": name, "required": req, "schema": s})
                 })
                 .collect();
-            params.push(json!({"name": "op_id", "schema": {"type": "string"}}));
-            params.push(json!({"name": "timeout_ms", "schema": {"type": "integer", "minimum": 1, "maximum": crate::wire::MAX_TIMEOUT_MS}}));
-            params.push(json!({"name": "capture", "schema": {"type": "boolean"}}));
+            for (name, schema) in super::schema::op_key_schemas() {
+                params.push(json!({"name": name, "schema": schema}));
+            }
             methods.push(json!({
                 "name": tool.method(action),
                 "summary": action.summary,

@@ -80,6 +80,47 @@ pub const TO_NY: Param =
 pub const TEXT_PARAM: Param = p("text", TEXT, "the text, exactly as it should appear");
 pub const FILL_TEXT: Param = p("text", TEXT_OR_EMPTY, "the new content; \"\" clears the field");
 pub const VALUE: Param = p("value", TEXT_OR_EMPTY, "the value to set");
+pub const FILL_TEXT_OPT: Param = p(
+    "text",
+    TEXT_OR_EMPTY,
+    "the new content (\"\" clears the field): text for text-like fields and contenteditable, \
+     the ISO value for date (2012-07-28), time (13:45), datetime-local (2012-07-28T13:45), \
+     month (2012-07), week (2012-W30), #rrggbb for color, a number for number and range, an \
+     option's value or label for a <select>; exclusive with values",
+);
+pub const SELECT_VALUE: Param = p(
+    "value",
+    TEXT_OR_EMPTY,
+    "the option's value, else its label (its visible text); exclusive with values",
+);
+pub const OPTION_VALUES: Param = p(
+    "values",
+    Ty::StrList,
+    "for a <select multiple>: every option to select (each by value, else by label; the rest \
+     are deselected)",
+);
+pub const TYPE_MODE: Param = pd(
+    "mode",
+    Ty::Enum(&["insert", "keys"]),
+    "insert: one insertText; keys: key events per character, for pages that listen to keys \
+     (terminals, editors, games: keydown/keypress/input/keyup as a US keyboard sends them, \
+     with key, code, keyCode and shift; characters beyond the US layout as keydown/keyup whose \
+     key and text are the character; insert is fast and sends no key events)",
+    D::Str("insert"),
+);
+// Reading long text in ranges.
+pub const TEXT_OFFSET: Param = pd(
+    "offset",
+    Ty::Int { min: 0, max: 2_147_483_647 },
+    "the first character to return (Unicode characters, counted from 0)",
+    D::Int(0),
+);
+pub const TEXT_LENGTH: Param = p(
+    "length",
+    Ty::Int { min: 1, max: 2_147_483_647 },
+    "at most this many characters from offset (default: to the end; the daemon's \
+     --max-text-chars cuts longer answers, which say truncated and next_offset)",
+);
 pub const KEY: Param =
     p("key", TEXT, "a key or chord such as Enter, Control+Shift+T, F5, PageDown or +");
 pub const PASTE_TEXT: Param = p("text", TEXT, "what to paste");
@@ -111,7 +152,7 @@ pub const ACTION_NAME: Param =
 pub const DIRECTION: Param =
     pd("direction", Ty::Enum(&["up", "down", "left", "right"]), "scroll direction", D::Str("down"));
 pub const AMOUNT: Param =
-    p("amount", Ty::Int { min: 1, max: 10_000 }, "distance in pixels; exclusive with pages");
+    p("amount", Ty::Int { min: 1, max: 10_000 }, "distance in pixels (exclusive with pages)");
 pub const PAGES: Param =
     p("pages", Ty::Num { min: 0.1, max: 20.0 }, "distance in pages of the scrolled box");
 
@@ -126,12 +167,12 @@ pub const TIMEOUT: Param = pd(
 pub const WAIT_TIMEOUT: Param = p(
     "timeout",
     Ty::Int { min: 1, max: 60_000 },
-    "how long to wait in ms (30000 when omitted); exclusive with duration_ms",
+    "how long to wait in ms (30000 when omitted) (exclusive with duration_ms)",
 );
 pub const DURATION_MS: Param = p(
     "duration_ms",
     Ty::Int { min: 0, max: 60_000 },
-    "a fixed pause in ms; exclusive with timeout",
+    "a fixed pause in ms (exclusive with timeout)",
 );
 
 // Observation budgets.
@@ -148,7 +189,7 @@ pub const DISABLE_DIFFING: Param = pd(
     D::Bool(false),
 );
 pub const QUERY: Param =
-    p("query", TEXT, "keep only lines whose role, name or value contain these words");
+    p("query", TEXT, "words in any order, any case (snapshot keeps the lines holding them, every word in the line or its ancestors, else any word, query_match says which, with their ancestors and row controls, as a view that moves no baseline; wait looks for one line holding every word)");
 pub const MAX_DEPTH: Param =
     p("max_depth", Ty::Int { min: 1, max: 200 }, "deepest tree level to walk");
 

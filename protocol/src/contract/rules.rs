@@ -102,6 +102,28 @@ pub fn tab_mark(args: &Args) -> Outcome {
     Ok(())
 }
 
+/// `fill` takes its new content as `text`, or as `values` for a multiple select.
+pub fn fill_text_or_values(args: &Args) -> Outcome {
+    if !has(args, "text") && !has(args, "values") {
+        return Err(Violation::new(
+            "text",
+            "fill needs text (\"\" clears the field), or values for a <select multiple>",
+        ));
+    }
+    Ok(())
+}
+
+/// `select` picks by `value`, or several by `values` in a multiple select.
+pub fn select_value_or_values(args: &Args) -> Outcome {
+    if !has(args, "value") && !has(args, "values") {
+        return Err(Violation::new(
+            "value",
+            "select needs value (an option's value or label), or values for a <select multiple>",
+        ));
+    }
+    Ok(())
+}
+
 pub fn dialog_prompt(args: &Args) -> Outcome {
     if args.get("accept") == Some(&Value::Bool(false)) && has(args, "prompt_text") {
         return Err(Violation::new(

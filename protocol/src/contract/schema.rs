@@ -6,7 +6,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::spec::{Action, IdKind, Param, Tool, Ty};
+use super::spec::{Action, IdKind, Locator, Param, Tool, Ty};
 
 pub const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
 
@@ -50,25 +50,99 @@ pub fn param_schema(param: &Param) -> Value {
     s
 }
 
-/// One line per action for the tool description: `- click: ... [target: ...; optional ...]`.
+/// One line per action for the tool description, as a signature:
+/// `- click(ref|selector|x,y|nx,ny, button?, click_count?): <summary>`; `?` marks what may
+/// be left out. Params the tool's own description explains (`dispatch`, the drop point) are
+/// not repeated on every line.
 pub fn action_line(tool: &Tool, action: &Action) -> String {
-    let mut parts = Vec::new();
-    if let Some(t) = action.locator.describe(&tool.element_key_names()) {
-        parts.push(t);
+    let el = tool.element_key_names().join("|");
+    let target = match action.locator {
+        Locator::None => None,
+        Locator::Element => Some(el),
+        Locator::ElementOptional => Some(format!("{el}?")),
+        Locator::ElementOrPoint => Some(format!("{el}|x,y|nx,ny")),
+        Locator::AnyOptional => Some(format!("{el}|x,y|nx,ny?")),
+        Locator::Point => Some("x,y|nx,ny".to_owned()),
+        Locator::PointOptional => Some("x,y|nx,ny?".to_owned()),
+    };
+    let required = action.required.iter().map(|p| p.name.to_owned());
+    let optional = action
+        .optional
+        .iter()
+        .filter(|p| !names_word(tool.description, p.name))
+        .map(|p| format!("{}?", p.name));
+    let params: Vec<String> = target.into_iter().chain(required).chain(optional).collect();
+    format!("- {}({}): {}", action.name, params.join(", "), short_summary(action.summary))
+}
+
+/// The flat view's spelling of a param schema: an enum needs no type, a whole bound no `.0`,
+/// and "not empty" / "no whitespace" are left to validation, whose refusal names the field
+/// (each action's own schema keeps them).
+fn compact(s: &mut Value) {
+    let Some(obj) = s.as_object_mut() else { return };
+    if obj.contains_key("enum") {
+        obj.remove("type");
     }
-    let req: Vec<&str> = action.required.iter().map(|p| p.name).collect();
-    if !req.is_empty() {
-        parts.push(format!("required {}", req.join(", ")));
+    if obj.get("pattern").and_then(Value::as_str) == Some("^\\S+$") {
+        obj.remove("pattern");
     }
-    let opt: Vec<&str> = action.optional.iter().map(|p| p.name).collect();
-    if !opt.is_empty() {
-        parts.push(format!("optional {}", opt.join(", ")));
+    obj.remove("minLength");
+    // A flag is off unless given; only the ones that default to on say so.
+    if obj.get("default") == Some(&Value::Bool(false)) {
+        obj.remove("default");
     }
-    if parts.is_empty() {
-        format!("- {}: {}", action.name, action.summary)
-    } else {
-        format!("- {}: {} [{}]", action.name, action.summary, parts.join("; "))
+    // No bound is a bound the JSON integer type already has.
+    if obj.get("maximum").and_then(Value::as_i64) == Some(i64::from(i32::MAX)) {
+        obj.remove("maximum");
     }
+    for key in ["minimum", "maximum"] {
+        if let Some(n) = obj.get(key).and_then(Value::as_f64) {
+            if n.fract() == 0.0 && n.abs() < 1e15 {
+                obj.insert(key.into(), Value::from(n as i64));
+            }
+        }
+    }
+}
+
+/// Whether `text` has `word` as a whole word.
+fn names_word(text: &str, word: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == word)
+}
+
+/// The head of an action's summary for `tools.list`, which every host sends to its model on
+/// every turn: without asides in parentheses, up to the first `; `. The whole summary is in
+/// `context.documentation` and OpenRPC.
+pub fn short_summary(summary: &str) -> String {
+    let plain = without_asides(summary);
+    // What follows a `: ` past the first word lists what comes back: the result's fields.
+    let fields = plain.match_indices(": ").map(|(i, _)| i).find(|&i| plain[..i].contains(' '));
+    let cut = [plain.find("; "), fields].into_iter().flatten().min();
+    cut.map_or(plain.clone(), |i| plain[..i].to_owned())
+}
+
+/// `text` without its ` (…)` asides.
+pub fn without_asides(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth > 0 => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ").replace(" ,", ",").replace(" ;", ";")
+}
+
+/// What a tool call's `structuredContent` holds (the outcome without image data), compact:
+/// each action's own `result` is described in `context.documentation`, not here. Nothing
+/// is required, so a failure's `{error}` fits it too.
+pub fn tool_output_schema(tool: &Tool) -> Value {
+    let obj = json!({"type": "object"});
+    json!({"type": "object", "properties": {
+        "tool": {"const": tool.name}, "op_id": {"type": "string"}, "result": obj, "error": obj,
+    }})
 }
 
 /// The tool description shown to the LLM: purpose, every action, the common parameters.
@@ -78,8 +152,13 @@ pub fn tool_description(tool: &Tool) -> String {
         out.push_str(&action_line(tool, action));
         out.push('\n');
     }
-    if !tool.common.is_empty() {
-        let common: Vec<&str> = tool.common.iter().map(|p| p.name).collect();
+    let common: Vec<&str> = tool
+        .common
+        .iter()
+        .map(|p| p.name)
+        .filter(|name| !names_word(tool.description, name))
+        .collect();
+    if !common.is_empty() {
         out.push_str(&format!("Every action also accepts: {}.\n", common.join(", ")));
     }
     out
@@ -89,30 +168,33 @@ pub fn tool_description(tool: &Tool) -> String {
 pub fn tool_schema(tool: &Tool) -> Value {
     let mut props = Map::new();
     let names: Vec<&str> = tool.actions.iter().map(|a| a.name).collect();
-    props.insert(
-        "action".into(),
-        json!({"type": "string", "enum": names, "description": "what to do; see the tool description"}),
-    );
+    props.insert("action".into(), json!({"enum": names}));
     for action in tool.actions {
         for param in tool.accepted(action) {
             if props.contains_key(param.name) {
                 continue;
             }
             let mut s = param_schema(param);
-            let users: Vec<&str> = tool
-                .actions
-                .iter()
-                .filter(|a| tool.accepted(a).iter().any(|p| p.name == param.name))
-                .map(|a| a.name)
-                .collect();
-            if users.len() < tool.actions.len() {
-                let doc = format!("{} (for {})", param.doc, users.join(", "));
-                s["description"] = Value::from(doc);
+            // The head of the doc only (the whole is in each action's schema); which actions
+            // take it is on each action's line of the tool description.
+            // A param the tool's description explains (coordinates, the common ids) is
+            // explained once, there.
+            if names_word(tool.description, param.name) {
+                if let Some(obj) = s.as_object_mut() {
+                    obj.remove("description");
+                }
+            } else {
+                s["description"] = Value::from(without_asides(param.doc));
             }
+            compact(&mut s);
             // In the flat view one name serves several actions: keep the loosest string rule.
             if let Some(obj) = s.as_object_mut() {
                 if tool.actions.iter().any(|a| allows_empty(tool, a, param.name)) {
                     obj.remove("minLength");
+                    // A flag is off unless given; only the ones that default to on say so.
+                    if obj.get("default") == Some(&Value::Bool(false)) {
+                        obj.remove("default");
+                    }
                 }
                 if param.default.is_some() && !same_default_everywhere(tool, param) {
                     obj.remove("default");
@@ -121,14 +203,38 @@ pub fn tool_schema(tool: &Tool) -> Value {
             props.insert(param.name.into(), s);
         }
     }
+    for (name, schema) in op_key_schemas() {
+        props.insert(name.into(), schema);
+    }
     json!({
-        "$schema": DRAFT,
-        "title": tool.name,
         "type": "object",
         "additionalProperties": false,
         "required": ["action"],
         "properties": props,
     })
+}
+
+/// The op keys as tool arguments: what an MCP host (which sends nothing beside the
+/// arguments) passes to make a call idempotent, bound it, or skip its capture.
+pub fn op_key_schemas() -> [(&'static str, Value); 4] {
+    [
+        (
+            "op_id",
+            json!({"type": "string", "description": "idempotency key: re-sending it returns the first outcome"}),
+        ),
+        (
+            "timeout_ms",
+            json!({"type": "integer", "minimum": 1, "maximum": crate::wire::MAX_TIMEOUT_MS, "description": "deadline of the whole call (default 30000)"}),
+        ),
+        (
+            "capture",
+            json!({"type": "boolean", "description": "false: no screenshot after a state change"}),
+        ),
+        (
+            "follow",
+            json!({"type": "boolean", "description": "when the action opens a tab, move the session to it"}),
+        ),
+    ]
 }
 
 fn allows_empty(tool: &Tool, action: &Action, name: &str) -> bool {

@@ -151,6 +151,16 @@ fn browser_actions() {
         browser {"action":"fill","selector":"input[name=q]","text":""}
         browser {"action":"set_value","ref":"e1","value":""}
         browser {"action":"select","ref":"e1"}
+        browser {"action":"select","ref":"e1","values":["a","Banana"]}
+        browser {"action":"fill","ref":"e1"}
+        browser {"action":"fill","ref":"e1","text":"a","values":["a"]}
+        browser {"action":"fill","ref":"e1","values":[]}
+        browser {"action":"type","ref":"e1","text":"ls","mode":"keys"}
+        browser {"action":"type","ref":"e1","text":"ls","mode":"chords"}
+        browser {"action":"keyboard_type","ref":"e1","text":"ls","mode":"keys"}
+        browser {"action":"get_content","ref":"e1","offset":10,"length":5}
+        browser {"action":"get_content","ref":"e1","length":0}
+        browser {"action":"get_content","ref":"e1","offset":-1}
         browser {"action":"paste","text":"<b>x</b>","format":"html"}
         browser {"action":"paste","text":"x","format":"png"}
         browser {"action":"select_text","ref":"e1","text":"hello","prefix":"world "}
@@ -190,7 +200,27 @@ fn browser_actions() {
             browser {"action":"set_value","ref":"e1","value":""}
               ok {"ref":"e1","value":""}
             browser {"action":"select","ref":"e1"}
-              CONTRACT_VIOLATION field=value: value is required for browser.select: the value to set
+              CONTRACT_VIOLATION field=value: select needs value (an option's value or label), or values for a <select multiple>
+            browser {"action":"select","ref":"e1","values":["a","Banana"]}
+              ok {"ref":"e1","values":["a","Banana"]}
+            browser {"action":"fill","ref":"e1"}
+              CONTRACT_VIOLATION field=text: fill needs text ("" clears the field), or values for a <select multiple>
+            browser {"action":"fill","ref":"e1","text":"a","values":["a"]}
+              CONTRACT_VIOLATION field=values: text and values are mutually exclusive for browser.fill; send only one
+            browser {"action":"fill","ref":"e1","values":[]}
+              CONTRACT_VIOLATION field=values: values must be a non-empty array of non-empty strings
+            browser {"action":"type","ref":"e1","text":"ls","mode":"keys"}
+              ok {"mode":"keys","ref":"e1","text":"ls"}
+            browser {"action":"type","ref":"e1","text":"ls","mode":"chords"}
+              CONTRACT_VIOLATION field=mode: mode must be one of: insert, keys
+            browser {"action":"keyboard_type","ref":"e1","text":"ls","mode":"keys"}
+              ok {"mode":"keys","ref":"e1","text":"ls"}
+            browser {"action":"get_content","ref":"e1","offset":10,"length":5}
+              ok {"length":5,"offset":10,"ref":"e1"}
+            browser {"action":"get_content","ref":"e1","length":0}
+              CONTRACT_VIOLATION field=length: length must be between 1 and 2147483647, got 0
+            browser {"action":"get_content","ref":"e1","offset":-1}
+              CONTRACT_VIOLATION field=offset: offset must be between 0 and 2147483647, got -1
             browser {"action":"paste","text":"<b>x</b>","format":"html"}
               ok {"format":"html","text":"<b>x</b>"}
             browser {"action":"paste","text":"x","format":"png"}
@@ -202,7 +232,7 @@ fn browser_actions() {
             browser {"action":"press"}
               CONTRACT_VIOLATION field=key: key is required for browser.press: a key or chord such as Enter, Control+Shift+T, F5, PageDown or +
             browser {"action":"keyboard_type","text":"new"}
-              ok {"text":"new"}
+              ok {"mode":"insert","text":"new"}
             browser {"action":"keydown"}
               CONTRACT_VIOLATION field=key: key is required for browser.keydown: a key or chord such as Enter, Control+Shift+T, F5, PageDown or +
             browser {"action":"keyup","key":"Shift"}
@@ -349,7 +379,7 @@ fn browser_observe() {
             browser {"action":"snapshot","cursor":"c2","limit":50}
               ok {"cursor":"c2","disable_diffing":false,"limit":50}
             browser {"action":"get_content","selector":"main"}
-              ok {"selector":"main"}
+              ok {"offset":0,"selector":"main"}
             browser {"action":"screenshot","quality":80}
               CONTRACT_VIOLATION field=quality: quality applies only to format jpeg or webp; add format jpeg or webp, or drop quality
             browser {"action":"screenshot","format":"jpeg","quality":80,"full_page":true}
@@ -778,4 +808,22 @@ fn computer_input_actions_take_dispatch() {
         ]
     "#]]
     .assert_debug_eq(&without);
+}
+
+/// `tools.list` (and MCP's `tools/list`) goes to the model on every turn: all three tools,
+/// their input and output schemas, in at most 20 KB.
+#[test]
+fn tools_list_fits_in_20_kb() {
+    let tools: Vec<serde_json::Value> = super::TOOLS
+        .iter()
+        .map(|t| {
+            serde_json::json!({"name": t.name, "description": super::schema::tool_description(t),
+                               "inputSchema": super::schema::tool_schema(t),
+                               "outputSchema": super::schema::tool_output_schema(t)})
+        })
+        .collect();
+    let bytes =
+        serde_json::to_string(&serde_json::json!({"tools": tools})).expect("serializes").len();
+    eprintln!("tools.list: {bytes} bytes");
+    assert!(bytes <= 20 * 1024, "tools.list is {bytes} bytes");
 }

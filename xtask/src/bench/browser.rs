@@ -2,7 +2,8 @@
 //! Playwright MCP on the same Chromium in one run. Two generated pages (5,001 interactive
 //! elements; a 60-field form) are served on loopback; each round measures Playwright MCP's
 //! `browser_snapshot`, then ours (full and default views), click by ref, fill of 1,000
-//! characters, and our screenshot beside a bare CDP `Page.captureScreenshot`.
+//! characters, typing 1,000 characters key by key (beside Playwright MCP's `browser_type`
+//! with `slowly: true`), and our screenshot beside a bare CDP `Page.captureScreenshot`.
 
 mod cdp;
 mod chromium;
@@ -28,15 +29,24 @@ pub struct Options {
     pub clicks: usize,
     pub fills: usize,
     pub shots: usize,
+    /// Keys-mode typings of 1,000 characters per page and round.
+    pub keys: usize,
     pub peer: bool,
 }
 
-const USAGE: &str = "usage: cargo xtask bench browser [--rounds R] [--snapshots N] [--clicks N] [--fills N] [--shots N] [--no-peer]";
+const USAGE: &str = "usage: cargo xtask bench browser [--rounds R] [--snapshots N] [--clicks N] [--fills N] [--shots N] [--keys N] [--no-peer]";
 
 impl Options {
     fn parse(args: &[String]) -> anyhow::Result<Options> {
-        let mut o =
-            Options { rounds: 3, snapshots: 5, clicks: 30, fills: 10, shots: 10, peer: true };
+        let mut o = Options {
+            rounds: 3,
+            snapshots: 5,
+            clicks: 30,
+            fills: 10,
+            shots: 10,
+            keys: 3,
+            peer: true,
+        };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
             if arg == "--no-peer" {
@@ -57,10 +67,11 @@ impl Options {
                 "--clicks" => o.clicks = value,
                 "--fills" => o.fills = value,
                 "--shots" => o.shots = value,
+                "--keys" => o.keys = value,
                 _ => bail!("unknown argument {arg:?}; {USAGE}"),
             }
         }
-        if [o.rounds, o.snapshots, o.clicks, o.fills, o.shots].contains(&0) {
+        if [o.rounds, o.snapshots, o.clicks, o.fills, o.shots, o.keys].contains(&0) {
             bail!("every count must be positive; {USAGE}");
         }
         Ok(o)
@@ -115,6 +126,13 @@ pub struct PageRounds {
     /// A bare client that looks first: one evaluate (hit test and box), then the events.
     pub bare_looked_click: Vec<Summary>,
     pub fill: Vec<Summary>,
+    /// `keyboard_type` of 1,000 characters in keys mode, read back whole each time.
+    pub keys: Vec<Summary>,
+    /// Playwright MCP's `browser_type` with `slowly: true` (key by key) of the same text:
+    /// its time, or its error and how long it took to fail.
+    pub peer_keys: Vec<Result<Duration, (String, Duration)>>,
+    /// The same with 100 characters, which it finishes: its rate.
+    pub peer_keys_short: Vec<Duration>,
     pub shot: Vec<Summary>,
     pub bare_shot: Vec<Summary>,
     pub shot_bytes: Vec<usize>,

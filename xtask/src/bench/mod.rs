@@ -6,6 +6,7 @@ mod client;
 mod daemon;
 mod desktop;
 mod load;
+mod mcp_http;
 mod report;
 mod rpc;
 mod settle;

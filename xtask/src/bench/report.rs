@@ -47,6 +47,13 @@ fn goals(r: &Results) -> Vec<Goal> {
         },
         Goal { metric: "rejected call p50", value: p50("browser.click"), goal: 150.0, unit: "µs" },
         Goal { metric: "idle RSS", value: mib(r.idle.rss_kib), goal: 25.0, unit: "MiB" },
+        // MCP over Streamable HTTP: within 1.5x of the same tool call over the WebSocket.
+        Goal {
+            metric: "/mcp tools/call p50",
+            value: p50("mcp tools/call"),
+            goal: 1.5 * p50("tools.call"),
+            unit: "µs",
+        },
     ]
 }
 

@@ -90,13 +90,18 @@ pub struct Results {
 /// Which answer counts as right for a measured call.
 type Check = fn(&Value) -> bool;
 
-const CASES: [(&str, &str, &str, Check); 3] = [
+/// The call measured over both `/rpc` (`tools.call`) and `/mcp` (`tools/call`): an op that
+/// does nothing, so the two transports are what differs.
+const TOOL_CALL: &str = r#"{"name":"computer","arguments":{"action":"wait","duration_ms":0}}"#;
+
+const CASES: [(&str, &str, &str, Check); 4] = [
     ("session.status", "session.status", "{}", |v| v["result"]["session_id"].is_string()),
     ("rejected browser.click", "browser.click", r##"{"ref":"e1","selector":"#a"}"##, |v| {
         v["error"]["data"]["code"] == "CONTRACT_VIOLATION"
     }),
     // A handler that does nothing: what the transport alone costs.
     ("approval.list (floor)", "approval.list", "{}", |v| v["result"]["approvals"].is_array()),
+    ("tools.call wait 0 /rpc", "tools.call", TOOL_CALL, |v| v["result"]["isError"] == false),
 ];
 
 pub fn run(args: &[String]) -> anyhow::Result<()> {
@@ -106,7 +111,12 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     }
     let bin = daemon::build()?;
     let load_before = report::loadavg();
-    let mut d = Daemon::start(&bin)?;
+    // Tool calls are ops, which a session may start 50 a second by default (the latency
+    // rounds send them back to back), and the load phase opens more connections than one
+    // token may hold by default.
+    let flags = ["--max-ops-per-sec", "1000000", "--max-connections-per-token", "100000"];
+    let flags: Vec<String> = flags.map(String::from).to_vec();
+    let mut d = Daemon::start_with(&bin, "auto", &flags)?;
     eprintln!("bench: gloveboxd pid {} at {} (DISPLAY={})", d.pid, d.url, d.display);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let measured = rt.block_on(measure(&d, &options));
@@ -168,6 +178,7 @@ async fn measure(
             client_cpu_us: median(&ccpu),
         });
     }
+    latency.push(mcp_latency(d, o).await?);
     let load = load_rounds(d, o).await?;
     let after_load = d.memory()?;
     drop(first);
@@ -222,6 +233,49 @@ async fn latency_round(
         }
     }
     Ok((Summary::of(&mut samples), d_us, c_us))
+}
+
+/// The same tool call as `TOOL_CALL`, over MCP's Streamable HTTP at `/mcp`, `rounds` of
+/// `iterations` on a fresh kept-alive connection each.
+async fn mcp_latency(d: &Daemon, o: &Options) -> anyhow::Result<Latency> {
+    let addr = d.url.trim_start_matches("ws://").trim_end_matches("/rpc").to_owned();
+    let call: Value = serde_json::from_str(TOOL_CALL)?;
+    let (name, args) = (call["name"].as_str().unwrap_or_default(), &call["arguments"]);
+    let (mut rounds, mut dcpu, mut ccpu) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 1..=o.rounds {
+        let mut c = super::mcp_http::McpHttp::connect(&addr, &d.token).await?;
+        for _ in 0..WARMUP {
+            c.call_tool(name, args).await?;
+        }
+        let mut samples = Vec::with_capacity(o.iterations);
+        let mut answers = Vec::with_capacity(o.iterations);
+        let cpu = Cpu::now(d)?;
+        for _ in 0..o.iterations {
+            let (v, took) = c.call_tool(name, args).await?;
+            samples.push(took);
+            answers.push(v);
+        }
+        let (d_us, c_us) = cpu.per_call(d, o.iterations as u64)?;
+        if let Some(bad) = answers.iter().find(|v| v["result"]["isError"] != false) {
+            bail!("tools/call over /mcp answered unexpectedly: {bad}");
+        }
+        let summary = Summary::of(&mut samples);
+        eprintln!(
+            "bench: tools/call over /mcp round {round}: p50 {:.1} µs p99 {:.1} µs",
+            summary.p50, summary.p99
+        );
+        rounds.push(summary);
+        dcpu.push(d_us);
+        ccpu.push(c_us);
+    }
+    Ok(Latency {
+        label: "tools/call wait 0 /mcp",
+        method: "mcp tools/call",
+        median: Summary::median_of(&rounds),
+        rounds,
+        daemon_cpu_us: median(&dcpu),
+        client_cpu_us: median(&ccpu),
+    })
 }
 
 /// `connections` clients, each with its own session, calling `session.status` back to back.

@@ -8,6 +8,30 @@ use super::{El, Tab};
 use crate::browser::BrowserError;
 
 impl Tab {
+    /// The whole visible text of the page or an element (a form control's whole value), or
+    /// the range `offset`, `length` of it in Unicode characters, at most `max` of them: cut
+    /// inside the page, so DevTools never carries more.
+    pub async fn text_range(
+        &self,
+        el: Option<&El>,
+        offset: usize,
+        length: Option<usize>,
+        max: usize,
+    ) -> Result<Ranged, BrowserError> {
+        let want = json!({"offset": offset, "length": length, "max": max});
+        let v = match el {
+            Some(e) => {
+                let body = format!("return ({RANGE})({WHOLE_TEXT}, a);");
+                self.call(e, &body, &[want]).await?
+            }
+            None => {
+                let page = "(document.body ? document.body.innerText : '')";
+                self.eval(&format!("({RANGE})({page}, {want})")).await?
+            }
+        };
+        Ranged::from_page(&v, offset)
+    }
+
     /// The text or HTML of the page or an element, at most `max` characters: cut inside the
     /// page, so DevTools never carries more; `truncated` says the rest is left out.
     pub async fn content(
@@ -154,9 +178,56 @@ impl Tab {
 /// Cuts a string in the page: `{text}` or `{text, total}` when it was longer than `max`.
 const CUT: &str = "(s, max) => { s = String(s ?? ''); return s.length > max ? {text: s.slice(0, max), total: s.length} : {text: s}; }";
 
+/// What an element says as text: a form control's whole value (a password's masked, as the
+/// snapshot shows it; a select's chosen options' labels, one a line), else its rendered text
+/// (`innerText`), else its `textContent` when it renders none (`display: none`).
+const WHOLE_TEXT: &str = "(() => { const t = this.tagName; \
+    if (t === 'INPUT') return this.type === 'password' ? '\\u2022'.repeat(this.value.length ? 4 : 0) : this.value; \
+    if (t === 'TEXTAREA') return this.value; \
+    if (t === 'SELECT') return [...this.selectedOptions].map((o) => o.label).join('\\n'); \
+    return this.innerText ?? this.textContent ?? ''; })()";
+
+/// `(s, {offset, length, max})`: the slice of `s` from the `offset`-th Unicode character, at
+/// most `length` and `max` of them, counted by code point (a UTF-16 pair is one character,
+/// as the agent counts them), without copying the string into an array.
+const RANGE: &str = "(s, a) => { s = String(s ?? ''); const n = s.length; \
+    const want = Math.min(a.length == null ? Infinity : a.length, a.max); \
+    let i = 0, k = 0, start = a.offset === 0 ? 0 : -1, end = want === 0 ? start : -1; \
+    while (i < n) { const c = s.charCodeAt(i); i += (c >= 0xD800 && c <= 0xDBFF && i + 1 < n) ? 2 : 1; k++; \
+      if (k === a.offset) start = i; \
+      if (start >= 0 && end < 0 && k - a.offset === want) end = i; } \
+    if (start < 0) start = n; if (end < 0) end = n; \
+    const text = s.slice(start, end); \
+    return {text, total: k, returned: Math.max(0, Math.min(want, k - a.offset))}; }";
+
 /// An element function body that sees [`CUT`] as `a.cut` (arguments travel as JSON).
 fn bound_body(body: &str) -> String {
     format!("a = {{max: a.max, cut: {CUT}}}; {body}")
+}
+
+/// A range of an element's or the page's text, as the page cut it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ranged {
+    pub text: String,
+    /// The whole text's length in Unicode characters.
+    pub total_chars: u64,
+    pub offset: u64,
+    /// How many characters `text` holds.
+    pub returned: u64,
+}
+
+impl Ranged {
+    fn from_page(v: &Value, offset: usize) -> Result<Ranged, BrowserError> {
+        let total_chars = v["total"]
+            .as_u64()
+            .ok_or_else(|| BrowserError::Failed(format!("the page read no text: {v}")))?;
+        Ok(Ranged {
+            text: v["text"].as_str().unwrap_or_default().to_owned(),
+            total_chars,
+            offset: offset as u64,
+            returned: v["returned"].as_u64().unwrap_or(0),
+        })
+    }
 }
 
 /// Text cut to a bound inside the page.

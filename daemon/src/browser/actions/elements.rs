@@ -245,7 +245,22 @@ const rects = () => {
 };
 const pick = () => rects().find((r) => r.width >= 1 && r.height >= 1);
 let r = pick();
-const inView = (r) => r.left >= 0 && r.top >= 0 && r.right <= win.innerWidth && r.bottom <= win.innerHeight;
+// In view means the centre shows: inside the viewport and inside every box on the way up
+// that clips (an `overflow` scroller, nested ones too); else the element is scrolled into
+// view in each of them, as a person would scroll.
+const clipped = (r) => {
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  for (let n = t.parentElement || (t.parentNode && t.parentNode.host); n && n !== doc.documentElement && n !== doc.body;
+       n = n.parentElement || (n.parentNode && n.parentNode.host) || null) {
+    if (n.scrollHeight <= n.clientHeight && n.scrollWidth <= n.clientWidth) continue;
+    const cs = win.getComputedStyle(n);
+    if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
+    const b = n.getBoundingClientRect(), left = b.left + n.clientLeft, top = b.top + n.clientTop;
+    if (x < left || y < top || x >= left + n.clientWidth || y >= top + n.clientHeight) return true;
+  }
+  return false;
+};
+const inView = (r) => r.left >= 0 && r.top >= 0 && r.right <= win.innerWidth && r.bottom <= win.innerHeight && !clipped(r);
 if (r && (!inView(r) || win !== win.top)) {
   reveal(t);
   r = pick();

@@ -1,6 +1,6 @@
 //! Trusted key input: single key events, chords released even on failure, inserted text.
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::Tab;
 use crate::browser::cdp::Dialog;
@@ -82,6 +82,36 @@ impl Tab {
         result
     }
 
+    /// Type `text` key by key as a US keyboard would (see [`input::stroke`]): per character
+    /// a keyDown carrying its text, from which Chromium fires keydown, keypress and input,
+    /// then a keyUp; Shift as a modifier of the shifted ones. The events are pipelined (at
+    /// most [`IN_FLIGHT`] unanswered) and go out in order, which the tab keeps; waiting for
+    /// each answer before the next would cost a round trip per event. Returns how many
+    /// characters' keyDowns the tab acknowledged, and a dialog the keys opened (typing stops
+    /// there).
+    pub async fn type_keys(
+        &self,
+        text: &str,
+        held: u32,
+    ) -> Result<(usize, Option<Dialog>), BrowserError> {
+        use futures::StreamExt as _;
+        let events = text.chars().flat_map(|c| key_stroke(c, held));
+        let mut acks = futures::stream::iter(events)
+            .map(|(down, p)| async move { (down, self.cmd("Input.dispatchKeyEvent", p).await) })
+            .buffered(IN_FLIGHT);
+        let mut typed = 0;
+        while let Some((down, r)) = acks.next().await {
+            match r {
+                Ok(_) => typed += usize::from(down),
+                Err(BrowserError::DialogOpened(d)) => {
+                    return Ok((typed + usize::from(down), Some(d)))
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok((typed, None))
+    }
+
     pub async fn insert_text(&self, text: &str) -> Result<Option<Dialog>, BrowserError> {
         match self.cmd("Input.insertText", json!({"text": text})).await {
             Ok(_) => Ok(None),
@@ -89,4 +119,27 @@ impl Tab {
             Err(e) => Err(e),
         }
     }
+}
+
+/// How many key events `type_keys` keeps unanswered: enough to hide the round trip, few
+/// enough that a dialog or a failure stops the rest soon.
+const IN_FLIGHT: usize = 32;
+
+/// The two DevTools key events of one typed character (`true` marks the keyDown).
+fn key_stroke(c: char, held: u32) -> [(bool, Value); 2] {
+    let (k, shift) = input::stroke(c);
+    let mods = held | if shift { input::SHIFT } else { 0 };
+    // With Control, Alt or Meta held a key types nothing, as on a keyboard.
+    let text = k.text.as_deref().filter(|_| mods & (input::CTRL | input::ALT | input::META) == 0);
+    let mut down = json!({"type": if text.is_some() { "keyDown" } else { "rawKeyDown" },
+                          "key": k.key, "code": k.code, "windowsVirtualKeyCode": k.key_code,
+                          "nativeVirtualKeyCode": k.key_code, "modifiers": mods});
+    if let Some(t) = text {
+        down["text"] = json!(t);
+        down["unmodifiedText"] = json!(if shift { t.to_lowercase() } else { t.to_owned() });
+    }
+    let up = json!({"type": "keyUp", "key": k.key, "code": k.code,
+                    "windowsVirtualKeyCode": k.key_code, "nativeVirtualKeyCode": k.key_code,
+                    "modifiers": mods});
+    [(true, down), (false, up)]
 }

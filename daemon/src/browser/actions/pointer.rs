@@ -44,12 +44,28 @@ impl Tab {
         count: u32,
         modifiers: u32,
     ) -> Result<Option<Dialog>, BrowserError> {
+        self.press_at(x, y, button, count, modifiers, true).await
+    }
+
+    /// [`Tab::click_at`]; `move_first` false when the pointer is at the point already.
+    async fn press_at(
+        &self,
+        x: f64,
+        y: f64,
+        button: &str,
+        count: u32,
+        modifiers: u32,
+        move_first: bool,
+    ) -> Result<Option<Dialog>, BrowserError> {
         // A cancel or deadline drops this future: the guard still lets the button go.
         let mut guard = ButtonGuard::new(&self.page, x, y, button);
         // The events go out back to back and the tab handles them in order; waiting for each
         // acknowledgement before sending the next would add a round trip per event.
         let run = async {
-            let mut events = vec![self.mouse("mouseMoved", x, y, "none", 0, modifiers)];
+            let mut events = Vec::new();
+            if move_first {
+                events.push(self.mouse("mouseMoved", x, y, "none", 0, modifiers));
+            }
             for i in 1..=count {
                 events.push(self.mouse("mousePressed", x, y, button, i, modifiers));
                 events.push(self.mouse("mouseReleased", x, y, button, i, modifiers));
@@ -65,6 +81,63 @@ impl Tab {
                 let _ = self.mouse("mouseReleased", x, y, button, 1, modifiers).await;
                 Err(e)
             }
+        }
+    }
+
+    /// A pointer action on the element behind a snapshot key: its aim (scroll into view,
+    /// centre, hit test) and, while the aim runs, the pointer's move to where the element
+    /// was aimed at last time, so the move's round trip (and the frame it waits for) overlaps
+    /// the aim's instead of following it. When the aim finds the element elsewhere the
+    /// pointer moves on there before anything is pressed, so hover effects land on it as a
+    /// person's pointer would. `click`: (button, count); None hovers. The aimed point, what
+    /// the element is, and a dialog the click opened.
+    pub async fn pointer_at_key<E: From<BrowserError>>(
+        &self,
+        key: &str,
+        aim: impl std::future::Future<Output = Result<super::elements::Aim, E>>,
+        click: Option<(&str, u32)>,
+        modifiers: u32,
+    ) -> Result<(super::elements::Aim, Option<Dialog>), E> {
+        let navs = self.navigations();
+        let early = {
+            let aims = crate::browser::lock(&self.watch.aims);
+            aims.get(key).filter(|(n, _)| *n == navs).map(|(_, p)| *p)
+        };
+        let moved = async {
+            match early {
+                Some((x, y)) => self.mouse("mouseMoved", x, y, "none", 0, modifiers).await,
+                None => Ok(()),
+            }
+        };
+        let act = async {
+            let aimed = aim.await?;
+            let (x, y) = aimed.0;
+            {
+                let mut aims = crate::browser::lock(&self.watch.aims);
+                // A bound, not an LRU: refs of one page seldom number more.
+                if aims.len() >= 4_096 {
+                    aims.clear();
+                }
+                aims.insert(key.to_owned(), (navs, (x, y)));
+            }
+            let d = match click {
+                Some((button, count)) => {
+                    let premoved = early == Some((x, y));
+                    self.press_at(x, y, button, count, modifiers, !premoved).await?
+                }
+                None if early == Some((x, y)) => None,
+                None => {
+                    self.hover_at(x, y, modifiers).await?;
+                    None
+                }
+            };
+            Ok::<_, E>((aimed, d))
+        };
+        let (m, out) = tokio::join!(moved, act);
+        let out = out?;
+        match m {
+            Ok(()) | Err(BrowserError::DialogOpened(_)) => Ok(out),
+            Err(e) => Err(e.into()),
         }
     }
 

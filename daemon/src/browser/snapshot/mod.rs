@@ -7,6 +7,7 @@
 //! label's text beside its control or for nameless wrappers, a row of plain cells as one
 //! `row "a | b | c"` line, and an element holding only short text as one line.
 
+use glovebox_protocol::outline::quoted;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -85,6 +86,14 @@ const STRUCTURAL: &[&str] = &[
     "code",
 ];
 
+/// Characters of a value a line shows exactly; a longer one is cut with the marker.
+const VALUE_CHARS: usize = 200;
+
+/// A name as a JSON string: whitespace collapsed, cut at `n` characters with `…` inside.
+fn named(t: &str, n: usize) -> String {
+    serde_json::to_string(&clip(t, n)).unwrap_or_default()
+}
+
 fn clip(t: &str, n: usize) -> String {
     let t = t.split_whitespace().collect::<Vec<_>>().join(" ");
     if t.chars().count() <= n {
@@ -119,6 +128,8 @@ struct Item {
     n: String,
     #[serde(default)]
     v: String,
+    /// The value's whole length in characters, when `v` is only its start.
+    vl: Option<usize>,
     #[serde(default)]
     s: Vec<String>,
     b: Option<[f64; 4]>,
@@ -167,7 +178,7 @@ pub async fn outline_marked(
         None => None,
     };
     let frame = scope.as_ref().and_then(|k| k.frame.clone());
-    let opts = json!({"interactive": INTERACTIVE, "structural": STRUCTURAL,
+    let opts = json!({"interactive": INTERACTIVE, "structural": STRUCTURAL, "value": VALUE_CHARS,
                       "scope": scope.as_ref().map(|k| k.serial), "max": MAX_LINES});
     let (ctx, walked) = walk(tab, frame.as_deref(), &opts).await?;
     let mut items: Vec<(Option<String>, i64, Item)> =
@@ -228,7 +239,7 @@ async fn splice_frame(
         return Ok(());
     };
     let opts = json!({"interactive": INTERACTIVE, "structural": STRUCTURAL, "max": MAX_LINES,
-                      "origin": [origin.0, origin.1], "view": view});
+                      "value": VALUE_CHARS, "origin": [origin.0, origin.1], "view": view});
     let (ctx, walked) = walk(tab, Some(frame), &opts).await?;
     let depth = items[at].2.d + 1;
     items[at].2.x = 0;
@@ -250,37 +261,39 @@ fn lines(items: Vec<(Option<String>, i64, Item)>) -> (Vec<Node>, Vec<Mark>) {
         let role = it.r.as_str();
         let interactive = INTERACTIVE.contains(&role);
         let structural = STRUCTURAL.contains(&role);
-        let name = clip(&it.n, 120);
+        // A control its content leaves nameless is named by its icon (the walk's hint).
+        let name = match it.h.as_deref() {
+            Some(h) if interactive && it.n.is_empty() => clip(h, 80),
+            _ => clip(&it.n, 120),
+        };
         let control = it.c.as_deref().filter(|_| !interactive);
         // A clickable's role and name as its line says them, for its mark.
         let (head, shown) = if control.is_some() && (!structural || name.is_empty()) {
             let hint = if name.is_empty() { it.h.as_deref().unwrap_or_default() } else { &name };
             let hint = clip(hint, 80);
-            (format!("clickable {hint:?}"), ("clickable".to_owned(), hint))
+            (format!("clickable {}", named(&hint, 80)), ("clickable".to_owned(), hint))
         } else {
             let head = match &it.cl {
                 Some(cells) => {
                     let cells: Vec<String> = cells.iter().map(|c| clip(c, 60)).collect();
-                    format!("{role} {:?}", cells.join(" | "))
+                    format!("{role} {}", named(&cells.join(" | "), usize::MAX))
                 }
                 None if name.is_empty() => role.to_owned(),
-                None => format!("{role} {name:?}"),
+                None => format!("{role} {}", named(&name, usize::MAX)),
             };
             (head, (role.to_owned(), name.clone()))
         };
         let mut tail = Vec::new();
         match it.b {
-            Some([x, y, w, h]) => {
-                if interactive || control.is_some() {
-                    marks.push(Mark {
-                        key: key.clone(),
-                        role: shown.0,
-                        name: shown.1,
-                        bounds: (x, y, w, h),
-                    });
-                }
-                tail.push(format!("@{x},{y} {w}x{h}"));
+            Some([x, y, w, h]) if interactive || control.is_some() => {
+                marks.push(Mark {
+                    key: key.clone(),
+                    role: shown.0,
+                    name: shown.1,
+                    bounds: (x, y, w, h),
+                });
             }
+            Some(_) => {}
             // The options of a closed <select> never have one.
             None if it.nb == 1 && role != "option" && (interactive || control.is_some()) => {
                 tail.push("(no box)".into());
@@ -290,8 +303,8 @@ fn lines(items: Vec<(Option<String>, i64, Item)>) -> (Vec<Node>, Vec<Mark>) {
         if interactive && !it.v.is_empty() {
             if it.pw == 1 {
                 tail.push("value=\"••••\"".into());
-            } else if it.v != it.n {
-                tail.push(format!("value={:?}", clip(&it.v, 120)));
+            } else if it.v != it.n || it.vl.is_some() {
+                tail.push(format!("value={}", quoted(&it.v, VALUE_CHARS, it.vl)));
             }
         }
         let mut states = it.s;
@@ -311,7 +324,9 @@ fn lines(items: Vec<(Option<String>, i64, Item)>) -> (Vec<Node>, Vec<Mark>) {
         } else {
             Kind::Other
         });
-        out.push(Node { key, depth: it.d, head, tail: tail.join(" ") });
+        let bbox = it.b.map(|b| b.map(|v| v.round() as i64));
+        let control = interactive || control.is_some();
+        out.push(Node { key, depth: it.d, head, bbox, tail: tail.join(" "), control });
     }
     (drop_label_text(out, &kinds), marks)
 }
@@ -343,10 +358,12 @@ enum Kind {
 
 #[cfg(test)]
 mod tests {
+    use expect_test::expect;
+
     use super::*;
 
     fn line(depth: u16, head: &str) -> Node {
-        Node { key: head.into(), depth, head: head.into(), tail: String::new() }
+        Node { key: head.into(), depth, head: head.into(), ..Node::default() }
     }
 
     #[test]
@@ -392,39 +409,56 @@ mod tests {
 
     #[test]
     fn items_become_lines_with_keys_boxes_values_and_states() {
+        let long = "0123456789".repeat(20);
         let (nodes, marks) = lines(
             items(json!([
                 {"i": 1, "d": 0, "r": "textbox", "n": "Name", "v": "Ann", "b": [8, 20, 100, 21],
                  "s": ["focused"], "k": "c"},
                 {"i": 2, "d": 0, "r": "textbox", "n": "Password", "v": "secret", "pw": 1,
                  "nb": 1, "k": "c"},
-                {"i": 3, "d": 0, "r": "", "n": "", "c": "cursor:pointer", "h": "span Settings",
+                {"i": 3, "d": 0, "r": "", "n": "", "c": "cursor:pointer", "h": "Settings",
                  "b": [1, 2, 3, 4], "k": "o"},
                 {"i": 4, "d": 0, "r": "row", "cl": ["a", "b", "c"], "k": "o"},
-                {"i": 5, "d": 1, "r": "option", "n": "Red", "nb": 1, "k": "c"},
+                {"i": 5, "d": 1, "r": "option", "n": "Red", "v": "r", "nb": 1, "k": "c"},
                 {"i": 6, "d": 0, "r": "iframe", "x": 1, "k": "o"},
-                {"i": 7, "d": 0, "r": "listitem", "n": "", "c": "onclick", "h": "li #x", "k": "o"}
+                {"i": 7, "d": 0, "r": "listitem", "n": "", "c": "onclick", "h": "li #x", "k": "o"},
+                {"i": 8, "d": 0, "r": "textbox", "n": "Notes", "v": "Line one\n \"two\" In ",
+                 "k": "c"},
+                {"i": 9, "d": 0, "r": "textbox", "n": "Long", "v": long, "vl": 5000, "k": "c"},
+                {"i": 10, "d": 0, "r": "button", "n": "", "h": "More", "b": [5, 5, 16, 16], "k": "c"},
+                {"i": 11, "d": 0, "r": "", "n": "", "c": "icon", "h": "span .icon-like", "k": "o"}
             ]))
             .into_iter()
             .map(|i| (None, 7, i))
             .collect(),
         );
-        let shown: Vec<String> =
-            nodes.iter().map(|n| format!("{} {} | {}", n.key, n.head, n.tail)).collect();
-        assert_eq!(
-            shown,
-            [
-                "w7:1 textbox \"Name\" | @8,20 100x21 value=\"Ann\" (focused)",
-                "w7:2 textbox \"Password\" | (no box) value=\"••••\"",
-                "w7:3 clickable \"span Settings\" | @1,2 3x4 (cursor:pointer)",
-                "w7:4 row \"a | b | c\" | ",
-                "w7:5 option \"Red\" | ",
-                "w7:6 iframe | (frame not reachable)",
-                "w7:7 clickable \"li #x\" | (onclick)",
-            ]
-        );
+        let shown: Vec<String> = nodes
+            .iter()
+            .map(|n| format!("{} {} | {:?} {} | {}", n.key, n.head, n.bbox, n.tail, n.control))
+            .collect();
+        expect![[r#"
+            w7:1 textbox "Name" | Some([8, 20, 100, 21]) value="Ann" (focused) | true
+            w7:2 textbox "Password" | None (no box) value="••••" | true
+            w7:3 clickable "Settings" | Some([1, 2, 3, 4]) (cursor:pointer) | true
+            w7:4 row "a | b | c" | None  | false
+            w7:5 option "Red" | None value="r" | true
+            w7:6 iframe | None (frame not reachable) | false
+            w7:7 clickable "li #x" | None (onclick) | true
+            w7:8 textbox "Notes" | None value="Line one\n \"two\" In " | true
+            w7:9 textbox "Long" | None value="01234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789"…(5000 chars) | true
+            w7:10 button "More" | Some([5, 5, 16, 16])  | true
+            w7:11 clickable "span .icon-like" | None (icon) | true
+        "#]]
+        .assert_eq(&(shown.join("\n") + "\n"));
         let marked: Vec<(&str, &str, &str)> =
             marks.iter().map(|m| (m.key.as_str(), m.role.as_str(), m.name.as_str())).collect();
-        assert_eq!(marked, [("w7:1", "textbox", "Name"), ("w7:3", "clickable", "span Settings")]);
+        assert_eq!(
+            marked,
+            [
+                ("w7:1", "textbox", "Name"),
+                ("w7:3", "clickable", "Settings"),
+                ("w7:10", "button", "More")
+            ]
+        );
     }
 }

@@ -4,9 +4,13 @@
 //
 // It walks the flat tree (open shadow roots, slots, frames this process renders), decides
 // role, name, value, states and box per element, and returns one item per outline line:
-//   {i: serial, d: depth, r: role, n: name, v: value, s: states, b: [x,y,w,h] in the top
-//    viewport | nb: 1 (no box at all), c: control hint, h: hint, cl: row cells, pw: password,
-//    k: "c" control | "t" text | "o" other, x: 1 (a frame this process does not draw)}
+//   {i: serial, d: depth, r: role, n: name, v: value (exact, its first VALUE characters),
+//    vl: the value's whole length when cut, s: states, b: [x,y,w,h] in the top viewport,
+//    clipped by scrolling boxes | nb: 1 (no box at all), c: control hint, h: hint,
+//    cl: row cells, pw: password, k: "c" control | "t" text | "o" other,
+//    x: 1 (a frame this process does not draw)}
+// Hidden content is left out: display:none, visibility:hidden, the closed part of a
+// <details>, the inside of a zero-size box that clips; visually hidden labels still name.
 // The daemon formats the lines; the role lists come from it (opts.interactive, .structural).
 (opts) => {
   // Set up when the daemon made the world; a context without it is not the daemon's.
@@ -22,6 +26,8 @@
   const INTERACTIVE = new Set(opts.interactive);
   const STRUCTURAL = new Set(opts.structural);
   const MAX = opts.max || 20000;
+  // Characters of a value a line carries; the daemon shows them exactly, then the cut marker.
+  const VALUE = opts.value || 200;
   const SKIP = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'base']);
   const CONTAINER = new Set(['html', 'body', 'label']);
   const INLINE = new Set(['span', 'a', 'b', 'i', 'em', 'strong', 'code', 'small', 'label', 'abbr', 'sub', 'sup', 'mark', 'u', 's', 'kbd', 'q', 'cite', 'time', 'font']);
@@ -72,6 +78,12 @@
         const t = n.localName;
         if (n === skip || SKIP.has(t) || t === 'select' || t === 'textarea' || t === 'input' || t === 'svg') return;
         if (n.hidden || n.getAttribute('aria-hidden') === 'true') return;
+        // Hidden content does not name anything (sr-only text is shown, only clipped); the
+        // root's own style is the caller's to judge.
+        if (n !== root) {
+          const cs = styleOf(n);
+          if (cs && (cs.display === 'none' || cs.visibility === 'hidden')) return;
+        }
         if (t === 'img') { s += ' ' + (n.getAttribute('alt') || '') + ' '; return; }
         if (t === 'br') { s += ' '; return; }
         const block = !INLINE.has(t);
@@ -200,15 +212,28 @@
     return '';
   };
 
-  const valueOf = (el, tag) => {
+  // The value exactly as the control holds it (nothing trimmed or squashed).
+  const rawValueOf = (el, tag) => {
     if (tag === 'input' || tag === 'textarea') {
       const type = (el.getAttribute('type') || '').toLowerCase();
       if (type === 'file') return el.files && el.files.length ? [...el.files].map((f) => f.name).join(', ') : '';
-      return NOT_TEXT.has(type) ? '' : squash(el.value, 200);
+      return NOT_TEXT.has(type) ? '' : el.value;
     }
-    if (tag === 'select') return squash([...el.selectedOptions].map((o) => o.label || o.text).join(', '), 200);
-    if (el.isContentEditable) return textOf(el, null).slice(0, 200);
-    return squash(el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow') || '', 200);
+    if (tag === 'select') return [...el.selectedOptions].map((o) => o.label || o.text).join(', ');
+    // What select takes when it differs from the label the line names the option by.
+    if (tag === 'option') return el.value !== (el.label || el.text) ? el.value : '';
+    if (el.isContentEditable) return el.innerText;
+    return el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow') || '';
+  };
+  const setValue = (item, el, tag) => {
+    const v = rawValueOf(el, tag) || '';
+    if (!v) return;
+    if (v.length > VALUE) {
+      // Cut by characters, not UTF-16 units, so a surrogate pair is never split.
+      const cps = Array.from(v);
+      if (cps.length > VALUE) { item.v = cps.slice(0, VALUE).join(''); item.vl = cps.length; return; }
+    }
+    item.v = v;
   };
 
   const statesOf = (el, role, tag) => {
@@ -234,18 +259,60 @@
   };
 
   // Acts as a control without a control's role: a click handler, where the pointer cursor
-  // starts, draggable, or focusable by Tab.
-  const controlOf = (el, tag, cs, parentCursor) => {
+  // starts, draggable, or focusable by Tab; or an icon among its siblings inside a clickable
+  // area (reply, like, "more" in a post row that opens the post), which points too.
+  // Listeners added with addEventListener are not readable from here (DevTools can list
+  // them, one call per element: past the speed budget); such controls almost always point.
+  const controlOf = (el, tag, cs, parentCursor, inField) => {
     if (CONTAINER.has(tag)) return null;
     if (el.hasAttribute('onclick') || typeof el.onclick === 'function') return 'onclick';
     if (cs.cursor === 'pointer' && parentCursor !== 'pointer') return 'cursor:pointer';
     if (el.getAttribute('draggable') === 'true') return 'draggable';
     const ti = el.getAttribute('tabindex');
     if (ti !== null && parseInt(ti, 10) >= 0) return 'focusable';
+    if (cs.cursor === 'pointer' && !inField && iconOnly(el, tag)) return 'icon';
     return null;
   };
+  // A small element with no text of its own that shows an icon, beside other content.
+  const iconOnly = (el, tag) => {
+    if (tag === 'svg' || !el.parentElement || el.parentElement.childElementCount < 2) return false;
+    if (!(tag === 'i' || el.querySelector('svg, img, i') || iconClass(el))) return false;
+    const r = el.getBoundingClientRect();
+    if (!(r.width > 0 && r.height > 0 && r.width <= 64 && r.height <= 64)) return false;
+    return !textOf(el, null);
+  };
+  // What an icon says: its SVG <title>, or the alt, aria-label or title of what it holds.
+  const iconText = (el) => {
+    const t = el.querySelector('svg title, img[alt]:not([alt=""]), [aria-label], [title]');
+    if (!t) return '';
+    if (t.localName === 'title') return squash(t.textContent || '', 80);
+    return squash(t.getAttribute('aria-label') || t.getAttribute('title') || t.getAttribute('alt') || '', 80);
+  };
+  // An icon class (`fa-reply`, `icon-like`, `bi-three-dots`) of the element or what it holds.
+  const ICON = /^(fa|bi|mdi|icon|glyphicon|octicon|ti|ri|las?|ph|material-icons?)[-_]|[-_]icon$|^icon$/;
+  const iconClass = (el) => {
+    for (const e of [el, ...el.querySelectorAll('i, span, svg, use')].slice(0, 6)) {
+      const c = (e.getAttribute('class') || '').trim().split(/\s+/).filter((k) => ICON.test(k) && k !== 'icon');
+      if (c.length) return '.' + c.slice(0, 2).join('.');
+      const ref = e.localName === 'use' && (e.getAttribute('href') || e.getAttribute('xlink:href'));
+      if (ref) return ref;
+    }
+    return '';
+  };
   const hintOf = (el, tag) => {
-    for (const k of ['aria-label', 'title', 'alt', 'placeholder', 'data-icon', 'name', 'id']) {
+    for (const k of ['aria-label', 'title', 'alt']) {
+      const v = el.getAttribute(k);
+      if (v && v.trim()) return squash(v, 80);
+    }
+    // An icon's own words only when it has no text: a row holding a labelled button is
+    // not named by that button.
+    if (!textOf(el, null)) {
+      const it = iconText(el);
+      if (it) return it;
+      const ic = iconClass(el);
+      if (ic) return tag + ' ' + ic;
+    }
+    for (const k of ['placeholder', 'data-icon', 'name', 'id']) {
       const v = el.getAttribute(k);
       if (v && v.trim()) return tag + ' ' + squash(v, 80);
     }
@@ -254,11 +321,15 @@
   };
 
   // A box in the top viewport: [x,y,w,h] when it shows there, 0 when it has none at all,
-  // null when it lies outside the viewport.
-  const boxOf = (n, off) => {
+  // null when it lies outside the viewport or is scrolled out of a box that clips it
+  // (`clip`: [left, top, right, bottom] in the top viewport).
+  const ranges = new Map();
+  const boxOf = (n, off, clip) => {
     let r;
     if (n.nodeType === 3) {
-      const rg = n.ownerDocument.createRange();
+      const doc = n.ownerDocument;
+      let rg = ranges.get(doc);
+      if (!rg) { rg = doc.createRange(); ranges.set(doc, rg); }
       rg.selectNodeContents(n);
       r = rg.getBoundingClientRect();
     } else {
@@ -266,8 +337,15 @@
     }
     if (!(r.width > 0 && r.height > 0)) return 0;
     const x = r.left + off[0], y = r.top + off[1];
-    if (x < vw && y < vh && x + r.width > 0 && y + r.height > 0) return [Math.round(x), Math.round(y), Math.round(r.width), Math.round(r.height)];
+    const c = clip || VIEW;
+    if (x < c[2] && y < c[3] && x + r.width > c[0] && y + r.height > c[1]) return [Math.round(x), Math.round(y), Math.round(r.width), Math.round(r.height)];
     return null;
+  };
+  const VIEW = [0, 0, vw, vh];
+  // What is left of `clip` inside the box r (in el's document) for el's descendants.
+  const clipTo = (r, off, clip) => {
+    const x = r.left + off[0], y = r.top + off[1];
+    return [Math.max(clip[0], x), Math.max(clip[1], y), Math.min(clip[2], x + r.width), Math.min(clip[3], y + r.height)];
   };
   // Where a frame's content starts, in the top viewport.
   const frameOffset = (frame, off) => {
@@ -291,7 +369,7 @@
     if (tag === 'iframe' || tag === 'frame') return false;
     const cs = styleOf(el);
     if (!cs || cs.display === 'none') return true;
-    if (INTERACTIVE.has(roleOf(el, tag)) || controlOf(el, tag, cs, cursor)) return false;
+    if (INTERACTIVE.has(roleOf(el, tag)) || controlOf(el, tag, cs, cursor, false)) return false;
     for (const c of kids(el)) if (c.nodeType === 1 && !inert(c, cs.cursor)) return false;
     return true;
   };
@@ -308,19 +386,22 @@
     return cells.length ? cells : null;
   };
 
-  const walk = (n, depth, pname, inField, off, cursor) => {
+  // `seen`: the parent is visible (a text node has no style of its own); `clip`: what the
+  // scrolling boxes around n leave of the viewport.
+  const walk = (n, depth, pname, inField, off, cursor, seen, clip) => {
     if (out.length >= MAX) return;
     if (n.nodeType === 3) {
+      if (!seen) return;
       const t = squash(n.data, 400);
       if (!t || inField || pname.includes(t)) return;
-      const b = boxOf(n, off);
+      const b = boxOf(n, off, clip);
       const item = {i: idOf(n), d: depth, r: 'text', n: t, k: 't'};
       if (b) item.b = b;
       out.push(item);
       return;
     }
     if (n.nodeType === 9 || n.nodeType === 11) {
-      for (const c of n.childNodes) walk(c, depth, pname, inField, off, cursor);
+      for (const c of n.childNodes) walk(c, depth, pname, inField, off, cursor, seen, clip);
       return;
     }
     if (n.nodeType !== 1) return;
@@ -328,11 +409,16 @@
     if (SKIP.has(tag) || el.getAttribute('aria-hidden') === 'true') return;
     const cs = styleOf(el);
     if (!cs || cs.display === 'none') return;
+    // A fixed element escapes the scrolling boxes around it (the style is read only where
+    // there is one: each read costs on a big page).
+    if (clip !== VIEW && cs.position === 'fixed') clip = VIEW;
+    // html and body pass their overflow to the viewport.
+    const clips = (cs.overflowX !== 'visible' || cs.overflowY !== 'visible') && tag !== 'html' && tag !== 'body';
     let role = roleOf(el, tag);
     if (role === '#hidden') return;
     const shown = cs.visibility === 'visible';
     const interactive = INTERACTIVE.has(role);
-    let control = !interactive && shown ? controlOf(el, tag, cs, cursor) : null;
+    let control = !interactive && shown ? controlOf(el, tag, cs, cursor, inField) : null;
     let name = '';
     if (shown && (interactive || STRUCTURAL.has(role))) {
       name = nameOf(el, role, tag);
@@ -349,11 +435,12 @@
     if (include) {
       const item = {i: idOf(el), d: depth, r: role, n: name, k: interactive ? 'c' : 'o'};
       if (control) { item.c = control; item.h = hintOf(el, tag); }
-      const b = boxOf(el, off);
+      // A control its own content does not name is named by its icon.
+      else if (interactive && !name) { const h = hintOf(el, tag); if (h !== tag) item.h = h; }
+      const b = boxOf(el, off, clip);
       if (b) item.b = b; else if (b === 0) item.nb = 1;
       if (interactive) {
-        const v = valueOf(el, tag);
-        if (v) item.v = v;
+        setValue(item, el, tag);
         if (tag === 'input' && (el.getAttribute('type') || '').toLowerCase() === 'password') item.pw = 1;
       }
       const s = statesOf(el, role, tag);
@@ -369,12 +456,23 @@
     }
     if (tag === 'iframe' || tag === 'frame') {
       const doc = innerDoc(el);
-      if (doc && doc.documentElement) walk(doc.documentElement, childDepth, '', false, frameOffset(el, off), 'auto');
+      if (doc && doc.documentElement) walk(doc.documentElement, childDepth, '', false, frameOffset(el, off), 'auto', true, clipTo(el.getBoundingClientRect(), off, clip));
       else if (include) out[start].x = 1;
       return;
     }
     if (tag === 'svg') return;
-    for (const c of kids(el)) walk(c, childDepth, childName, childField, off, cs.cursor);
+    // What a zero-size box clips is not shown; a closed <details> shows its summary only.
+    let inner = clip;
+    if (clips) {
+      const r0 = el.getBoundingClientRect();
+      if (r0.width === 0 || r0.height === 0) return;
+      inner = clipTo(r0, off, clip);
+    }
+    const closed = tag === 'details' && !el.open;
+    for (const c of kids(el)) {
+      if (closed && !(c.nodeType === 1 && c.localName === 'summary')) continue;
+      walk(c, childDepth, childName, childField, off, cs.cursor, shown, inner);
+    }
     // An element whose lines are all short plain text reads as one line of text (or names
     // itself when it is a nameless line of its own).
     const first = include ? start + 1 : start;
@@ -391,7 +489,7 @@
       out[start].n = joined;
     } else if (!include) {
       out.length = first;
-      const b = boxOf(el, off);
+      const b = boxOf(el, off, clip);
       const item = {i: idOf(el), d: depth, r: 'text', n: joined, k: 't'};
       if (b) item.b = b;
       out.push(item);
@@ -403,9 +501,9 @@
     const root = w && w.deref();
     if (!root || !root.isConnected) return {gone: true};
     const off = docOffset(root.ownerDocument || document);
-    walk(root, 0, '', false, [off[0] + origin[0], off[1] + origin[1]], 'auto');
+    walk(root, 0, '', false, [off[0] + origin[0], off[1] + origin[1]], 'auto', true, VIEW);
   } else if (document.documentElement) {
-    walk(document.documentElement, 0, '', false, origin, 'auto');
+    walk(document.documentElement, 0, '', false, origin, 'auto', true, VIEW);
   }
   return {items: out, view: [vw, vh]};
 }

@@ -22,7 +22,7 @@ use serde::de::DeserializeOwned;
 use zbus::zvariant::{DynamicType, OwnedObjectPath, OwnedValue, Type, Value};
 
 pub use link::Link;
-pub use tree::{on_screen as tree_on_screen, Elem, WalkOptions, Walked};
+pub use tree::{on_screen as tree_on_screen, Elem, WalkOptions, Walked, VALUE_CHARS};
 pub use trouble::{Cut, Trouble};
 
 use super::Error;

@@ -15,11 +15,12 @@ use zbus::zvariant::OwnedObjectPath;
 use super::trouble::{Cut, Trouble};
 use super::{A11y, ACCESSIBLE};
 
-/// An element's box, action names and value.
-type Details = (Option<(i32, i32, i32, i32)>, Vec<String>, Option<String>);
+/// An element's box, action names, value and the value's whole length when longer than read.
+type Details = (Option<(i32, i32, i32, i32)>, Vec<String>, Option<(String, Option<usize>)>);
 
-/// Characters of an element's text a walk reads for its `value=`.
-const VALUE_CHARS: i32 = 101;
+/// Characters of an element's text a line shows as its `value=`; the walk reads one more to
+/// know there is more, and only then asks for the whole length.
+pub const VALUE_CHARS: usize = 100;
 
 /// One element as walked.
 #[derive(Debug, Clone)]
@@ -34,6 +35,8 @@ pub struct Elem {
     pub bbox: Option<(i32, i32, i32, i32)>,
     pub actions: Vec<String>,
     pub value: Option<String>,
+    /// The whole length of `value` in characters, when only its start was read.
+    pub value_chars: Option<usize>,
 }
 
 /// What a walk read, and the apps it could not finish.
@@ -150,7 +153,8 @@ impl A11y {
                     run
                 )))
             );
-            (elem.bbox, elem.actions, elem.value) = (bbox, actions, value);
+            (elem.bbox, elem.actions) = (bbox, actions);
+            (elem.value, elem.value_chars) = value.map_or((None, None), |(v, n)| (Some(v), n));
             let mut out = vec![elem];
             out.extend(subtrees.into_iter().flatten());
             out
@@ -212,6 +216,7 @@ impl A11y {
             bbox: None,
             actions: Vec::new(),
             value: None,
+            value_chars: None,
         };
         Some((elem, children.unwrap_or_default()))
     }
@@ -229,11 +234,17 @@ impl A11y {
                 }
             },
             async {
-                if e.ifaces.contains(Interface::Action) {
-                    run.ok(bus, self.actions(bus, path).await).unwrap_or_default()
-                } else {
-                    Vec::new()
+                if !e.ifaces.contains(Interface::Action) {
+                    return Vec::new();
                 }
+                if let Some(known) = self.fixed.actions(&e.key) {
+                    return known;
+                }
+                let got = run.ok(bus, self.actions(bus, path).await);
+                if let Some(a) = &got {
+                    self.fixed.put_actions(&e.key, a);
+                }
+                got.unwrap_or_default()
             },
             async { run.ok(bus, self.display_value(bus, path, e.ifaces, &e.role).await).flatten() },
         );
@@ -255,20 +266,25 @@ impl A11y {
         path: &str,
         ifaces: InterfaceSet,
         role: &str,
-    ) -> zbus::Result<Option<String>> {
+    ) -> zbus::Result<Option<(String, Option<usize>)>> {
         if ifaces.contains(Interface::Value) && !ifaces.contains(Interface::Text) {
             let v = self.prop::<f64>(bus, path, "org.a11y.atspi.Value", "CurrentValue").await?;
-            return Ok(Some(format!("{v}")));
+            return Ok(Some((format!("{v}"), None)));
         }
         let texty = ifaces.contains(Interface::EditableText)
             || matches!(role, "text" | "entry" | "password text" | "spin button" | "editbar");
         if ifaces.contains(Interface::Text) && texty {
-            // A line shows the first 100 characters; one more says there is more. A whole
-            // document would cost the app far more than the rest of the walk.
-            let t: String = self
-                .call(bus, path, "org.a11y.atspi.Text", "GetText", &(0i32, VALUE_CHARS))
-                .await?;
-            return Ok(Some(t));
+            // A line shows the first characters; one more says there is more, and only then
+            // is the whole length asked. A whole document would cost the app far more than
+            // the rest of the walk.
+            let read = VALUE_CHARS as i32 + 1;
+            let t: String =
+                self.call(bus, path, "org.a11y.atspi.Text", "GetText", &(0i32, read)).await?;
+            if t.chars().count() <= VALUE_CHARS {
+                return Ok(Some((t, None)));
+            }
+            let n = self.prop::<i32>(bus, path, "org.a11y.atspi.Text", "CharacterCount").await?;
+            return Ok(Some((t, usize::try_from(n).ok())));
         }
         Ok(None)
     }

@@ -4,10 +4,11 @@
 
 use std::sync::Arc;
 
-use ::atspi::State;
+use ::atspi::{Interface, State};
+use glovebox_protocol::outline::quoted;
 
 use super::{what, El};
-use crate::desktop::atspi::{A11y, AppInfo, Cut, Elem, WalkOptions, Walked, ROOT};
+use crate::desktop::atspi::{A11y, AppInfo, Cut, Elem, WalkOptions, Walked, ROOT, VALUE_CHARS};
 use crate::desktop::x11::WindowInfo;
 use crate::desktop::{Desktop, Error};
 use crate::registry::snapshots::Node;
@@ -47,15 +48,8 @@ fn warnings(walked: &Walked, apps: &[AppInfo], a11y: &A11y) -> Vec<String> {
         .collect()
 }
 
-fn truncate(s: &str, max: usize) -> String {
-    let mut out: String = s.chars().take(max).collect();
-    if s.chars().count() > max {
-        out.push('…');
-    }
-    out
-}
-
-/// Snapshot lines: `role "name" [ref] @x,y wxh value="..." (states) actions=...`.
+/// Snapshot lines: `role "name" [ref] @x,y wxh value="..." (states) actions=...`; names and
+/// values as JSON strings, a long one cut with the marker and its whole length.
 pub fn nodes(elems: &[Elem]) -> Vec<Node> {
     elems
         .iter()
@@ -63,16 +57,15 @@ pub fn nodes(elems: &[Elem]) -> Vec<Node> {
             let head = if e.name.is_empty() {
                 e.role.clone()
             } else {
-                format!("{} {:?}", e.role, truncate(&e.name, 120))
+                format!("{} {}", e.role, quoted(&e.name, 120, None))
             };
             let mut tail = Vec::new();
-            match e.bbox {
-                Some((x, y, w, h)) => tail.push(format!("@{x},{y} {w}x{h}")),
-                None if e.role != "application" => tail.push("(no box)".to_owned()),
-                None => {}
+            let bbox = e.bbox.map(|(x, y, w, h)| [x, y, w, h].map(i64::from));
+            if bbox.is_none() && e.role != "application" {
+                tail.push("(no box)".to_owned());
             }
             if let Some(v) = &e.value {
-                tail.push(format!("value={:?}", truncate(v, 100)));
+                tail.push(format!("value={}", quoted(v, VALUE_CHARS, e.value_chars)));
             }
             let mut states: Vec<&str> = STATE_WORDS
                 .iter()
@@ -94,7 +87,14 @@ pub fn nodes(elems: &[Elem]) -> Vec<Node> {
             if !e.actions.is_empty() {
                 tail.push(format!("actions={}", e.actions.join(",")));
             }
-            Node { key: e.key.clone(), depth: e.depth, head, tail: tail.join(" ") }
+            Node {
+                key: e.key.clone(),
+                depth: e.depth,
+                head,
+                bbox,
+                tail: tail.join(" "),
+                control: !e.actions.is_empty() || e.ifaces.contains(Interface::EditableText),
+            }
         })
         .collect()
 }

@@ -3,8 +3,9 @@
 
 use serde_json::{json, Value};
 
-use super::target::element;
+use super::target::{element, held_modifiers};
 use super::{need, s, unsupported, with_dialog, On, OnTab};
+use crate::browser::actions::{Fill, Typed};
 use crate::desktop::clipboard::Content;
 use crate::error::DaemonError;
 
@@ -14,26 +15,32 @@ pub(super) struct Forms;
 
 impl OnTab for Forms {
     async fn act(on: On<'_>) -> Result<Value, DaemonError> {
-        let On { ctx, tab, action, args, .. } = on;
+        let On { ctx, tab, f, action, args, .. } = on;
         let el = || element(ctx, tab, args, "ref", "selector");
         Ok(match action {
             "focus" => tab.focus(&need(el().await?)?).await?,
             "type" => {
                 let e = need(el().await?)?;
                 let text = s(args, "text").unwrap_or_default();
-                let (value, d) = tab.type_text(&e, text).await?;
-                with_dialog(json!({"typed": text, "value": value}), d)
+                let keys = s(args, "mode") == Some("keys");
+                let mods = held_modifiers(ctx, &f.tab_id);
+                typed(text, keys, tab.type_text(&e, text, keys, mods, true).await?)
             }
-            "fill" => {
+            "fill" | "select" => {
                 let e = need(el().await?)?;
-                let value = tab.fill(&e, s(args, "text").unwrap_or_default()).await?;
-                json!({"value": value, "verified": true})
+                let key = if action == "fill" { "text" } else { "value" };
+                let with = match args.get("values").and_then(Value::as_array) {
+                    Some(v) => Fill::Values(
+                        v.iter().filter_map(|v| v.as_str().map(String::from)).collect(),
+                    ),
+                    None => Fill::Text(s(args, key).unwrap_or_default().to_owned()),
+                };
+                let f = tab.fill(&e, &with, action == "select").await?;
+                json!({"value": f.value, "kind": f.kind, "via": f.via, "verified": true})
             }
-            "set_value" | "select" => {
+            "set_value" => {
                 let e = need(el().await?)?;
-                let v = tab
-                    .set_value(&e, s(args, "value").unwrap_or_default(), action == "select")
-                    .await?;
+                let v = tab.set_value(&e, s(args, "value").unwrap_or_default(), false).await?;
                 json!({"value": v})
             }
             "check" | "uncheck" => {
@@ -103,6 +110,19 @@ impl OnTab for Forms {
             other => return Err(unsupported(other)),
         })
     }
+}
+
+/// The result of `type` and `keyboard_type`: what was typed, how, and what the field reads.
+pub(super) fn typed(text: &str, keys: bool, t: Typed) -> Value {
+    let mut out = json!({"typed": text, "mode": if keys { "keys" } else { "insert" },
+                         "value": t.value, "verified": t.verified});
+    if keys {
+        out["keys_sent"] = json!(t.sent);
+    }
+    if let Some(why) = t.why {
+        out["why"] = json!(why);
+    }
+    with_dialog(out, t.dialog)
 }
 
 fn html_escape(t: &str) -> String {

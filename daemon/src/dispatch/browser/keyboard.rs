@@ -2,8 +2,10 @@
 
 use serde_json::{json, Value};
 
-use super::target::held_modifiers;
+use super::forms::typed;
+use super::target::{element, held_modifiers};
 use super::{s, unsupported, with_dialog, On, OnTab};
+use crate::browser::actions::Typed;
 use crate::browser::input;
 use crate::error::DaemonError;
 
@@ -25,8 +27,31 @@ impl OnTab for Keyboard {
             }
             "keyboard_type" => {
                 let text = s(args, "text").unwrap_or_default();
-                let d = tab.insert_text(text).await?;
-                with_dialog(json!({"typed": text}), d)
+                let keys = s(args, "mode") == Some("keys");
+                // The element named is focused first; else the text goes where the focus is,
+                // and that element is read back.
+                let target = match element(ctx, tab, args, "ref", "selector").await? {
+                    Some(e) => Some(e),
+                    None => tab.focused().await?,
+                };
+                match target {
+                    Some(e) => typed(text, keys, tab.type_text(&e, text, keys, mods, false).await?),
+                    None => {
+                        let (sent, d) = if keys {
+                            tab.type_keys(text, mods).await?
+                        } else {
+                            (text.chars().count(), tab.insert_text(text).await?)
+                        };
+                        let t = Typed {
+                            value: Value::Null,
+                            verified: false,
+                            why: Some("nothing has focus, so nothing is read back"),
+                            sent,
+                            dialog: d,
+                        };
+                        typed(text, keys, t)
+                    }
+                }
             }
             "keydown" | "keyup" => {
                 let name = s(args, "key").unwrap_or_default();

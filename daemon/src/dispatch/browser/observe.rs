@@ -9,9 +9,10 @@ use super::target::element;
 use super::{poisoned, s, u, unsupported, with_dialog, On, OnTab};
 use crate::browser::annotate::{self, Tag};
 use crate::browser::{snapshot, Tab};
+use crate::dispatch::text::{ranged, TextRange};
 use crate::dispatch::Ctx;
 use crate::error::DaemonError;
-use crate::registry::snapshots::Budget;
+use crate::registry::snapshots::{Budget, Scope};
 
 /// `get_*`, `snapshot`, `screenshot`, `screenshot_annotate`, `state_and_screenshot`,
 /// `evaluate`, `pdf`, `probe`.
@@ -30,12 +31,21 @@ impl OnTab for Observe {
                 let (_, title) = tab.info().await?;
                 with_dialog(json!({"title": title}), tab.dialog())
             }
-            "get_content" | "get_html" => {
+            "get_content" => {
                 let e = el().await?;
                 let max = ctx.daemon.config.max_text_chars;
-                let b = tab.content(e.as_ref(), action == "get_html", max).await?;
-                let key = if action == "get_html" { "html" } else { "text" };
-                let mut out = json!({key: b.text});
+                let offset = u(args, "offset").unwrap_or(0) as usize;
+                let length = u(args, "length").map(|l| l as usize);
+                let r = tab.text_range(e.as_ref(), offset, length, max).await?;
+                let range =
+                    TextRange { offset: r.offset, returned: r.returned, total: r.total_chars };
+                ranged(json!({"text": r.text}), range, length, max)
+            }
+            "get_html" => {
+                let e = el().await?;
+                let max = ctx.daemon.config.max_text_chars;
+                let b = tab.content(e.as_ref(), true, max).await?;
+                let mut out = json!({"html": b.text});
                 if let Some(total) = b.total_chars {
                     out["truncated"] = json!(true);
                     out["total_chars"] = json!(total);
@@ -71,16 +81,19 @@ impl OnTab for Observe {
 
 /// A page's bytes are capped in proportion to its line limit, so the default 300 lines stay
 /// under about 2,000 tokens (bytes / 4) and a cursor continues them; never below one long
-/// line, never above the registry's ceiling.
+/// line, never above the registry's ceiling. Lines past the default view count double: a
+/// caller asking for thousands of lines wants a big page whole, whose lines run longer.
 const BYTES_PER_LINE: usize = 26;
+const DEFAULT_LINES: usize = 300;
 const MIN_PAGE_BYTES: usize = 2_048;
 
 fn budget(args: &Map<String, Value>) -> Budget {
-    let limit = u(args, "limit").unwrap_or(300) as usize;
+    let limit = u(args, "limit").unwrap_or(DEFAULT_LINES as u64) as usize;
     let ceiling = Budget::default().max_bytes;
+    let bytes = limit * BYTES_PER_LINE + limit.saturating_sub(DEFAULT_LINES) * BYTES_PER_LINE;
     Budget {
         limit,
-        max_bytes: (limit * BYTES_PER_LINE).clamp(MIN_PAGE_BYTES, ceiling),
+        max_bytes: bytes.clamp(MIN_PAGE_BYTES, ceiling),
         query: s(args, "query").map(String::from),
         disable_diffing: args.get("disable_diffing") == Some(&Value::Bool(true)),
     }
@@ -108,7 +121,8 @@ async fn snapshot_of(
     let (url, title) = tab.info().await.unwrap_or_default();
     let view = {
         let mut snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;
-        snaps.record(&tab.key(), s(args, "scope_ref"), &nodes, &budget)
+        let scope = s(args, "scope_ref").map_or(Scope::Whole, Scope::Subtree);
+        snaps.record(&tab.key(), scope, &nodes, &budget)
     };
     let mut v = view.to_json();
     v["url"] = json!(url);
@@ -194,6 +208,7 @@ mod tests {
         assert_eq!(bytes(&json!({})), 7_800, "the default view stays under ~2,000 tokens");
         assert_eq!(bytes(&json!({"limit": 300})), 7_800);
         assert_eq!(bytes(&json!({"limit": 2})), MIN_PAGE_BYTES, "room for one long line");
-        assert_eq!(bytes(&json!({"limit": 5_000})), Budget::default().max_bytes);
+        assert_eq!(bytes(&json!({"limit": 1_000})), 7_800 + 700 * 52, "past 300, 52 a line");
+        assert_eq!(bytes(&json!({"limit": 5_000})), 252_200, "a 5,000-line page whole");
     }
 }

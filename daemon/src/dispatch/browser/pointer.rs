@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::target::{aim, element, held_modifiers, point};
+use super::target::{aim, aim_key, element, held_modifiers, point, ref_key};
 use super::{n, need, s, u, unsupported, with_dialog, On, OnTab};
 use crate::error::DaemonError;
 
@@ -17,6 +17,24 @@ impl OnTab for Pointer {
         let mods = held_modifiers(ctx, &f.tab_id);
         Ok(match action {
             "click" | "double_click" | "hover" => {
+                let button = s(args, "button").unwrap_or("left");
+                let count = if action == "double_click" {
+                    2
+                } else {
+                    u(args, "click_count").unwrap_or(1) as u32
+                };
+                let click = (action != "hover").then_some((button, count));
+                // By ref: the pointer's move overlaps the aim (see `Tab::pointer_at_key`).
+                if let Some((r, key)) = ref_key(ctx, tab, args)? {
+                    let aimed = aim_key(tab, &r, &key);
+                    let (((x, y), what), d) = tab.pointer_at_key(&key, aimed, click, mods).await?;
+                    let mut out = json!({"x": x, "y": y, "element": what});
+                    if click.is_some() {
+                        out["button"] = json!(button);
+                        out["click_count"] = json!(count);
+                    }
+                    return Ok(with_dialog(out, d));
+                }
                 let (x, y, what) = match aim(ctx, tab, args).await? {
                     Some(((x, y), what)) => (x, y, json!(what)),
                     None => {
@@ -31,12 +49,6 @@ impl OnTab for Pointer {
                     tab.hover_at(x, y, mods).await?;
                     json!({"x": x, "y": y, "element": what})
                 } else {
-                    let button = s(args, "button").unwrap_or("left");
-                    let count = if action == "double_click" {
-                        2
-                    } else {
-                        u(args, "click_count").unwrap_or(1) as u32
-                    };
                     let d = tab.click_at(x, y, button, count, mods).await?;
                     with_dialog(
                         json!({"x": x, "y": y, "button": button, "click_count": count, "element": what}),

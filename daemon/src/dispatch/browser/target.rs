@@ -4,6 +4,7 @@
 use serde_json::{json, Map, Value};
 
 use super::{n, poisoned, s, select, u};
+use crate::browser::actions::Aim;
 use crate::browser::actions::El;
 use crate::browser::{input, BrowserError, Browsers, Tab};
 use crate::dispatch::Ctx;
@@ -102,13 +103,29 @@ pub(super) async fn element(
     Ok(None)
 }
 
+/// The snapshot key behind the call's `ref`, if it names one.
+pub(super) fn ref_key(
+    ctx: &Ctx,
+    tab: &Tab,
+    args: &Map<String, Value>,
+) -> Result<Option<(String, String)>, DaemonError> {
+    let Some(r) = s(args, "ref") else { return Ok(None) };
+    let snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;
+    Ok(Some((r.to_owned(), snaps.resolve(&tab.key(), r, s(args, "snapshot_id"))?)))
+}
+
+/// [`Tab::aim_key`] for a ref's key; a gone element is a stale ref.
+pub(super) async fn aim_key(tab: &Tab, r: &str, key: &str) -> Result<Aim, DaemonError> {
+    tab.aim_key(key).await.map_err(|e| stale(r, e))
+}
+
 /// Where a pointer action on the element named by `ref` or `selector` lands (scrolled into
 /// view, hit-tested) and what it is; None when the call names no element.
 pub(super) async fn aim(
     ctx: &Ctx,
     tab: &Tab,
     args: &Map<String, Value>,
-) -> Result<Option<((f64, f64), String)>, DaemonError> {
+) -> Result<Option<Aim>, DaemonError> {
     if let Some(r) = s(args, "ref") {
         let key = {
             let snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;

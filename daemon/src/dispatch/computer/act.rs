@@ -121,6 +121,14 @@ pub(super) fn get_text(ctx: Ctx, call: Checked) -> Fut {
         let t = target(&ctx, &d, &a).await?;
         let el = need(element(&ctx, &t, &a, "ref")?)?;
         let r = d.get_text(&el).await?;
-        Ok(out(&t, serde_json::to_value(r).unwrap_or_default()))
+        // The whole text came over the bus (AT-SPI has no cheaper count); the range and the
+        // daemon's limit cut it here.
+        let offset = a.get("offset").and_then(serde_json::Value::as_u64).unwrap_or(0) as usize;
+        let length = a.get("length").and_then(serde_json::Value::as_u64).map(|l| l as usize);
+        let max = ctx.daemon.config.max_text_chars;
+        let (text, range) = crate::dispatch::text::slice(&r.text, offset, length, max);
+        let body = json!({"text": text, "length": r.length, "caret": r.caret,
+                          "selection": r.selection});
+        Ok(out(&t, crate::dispatch::text::ranged(body, range, length, max)))
     })
 }

@@ -10,7 +10,7 @@ use super::{desktop, element, int, out, s, target, Args, Fut, Target};
 use crate::desktop::{Desktop, El};
 use crate::dispatch::{wait, Ctx, Output};
 use crate::error::DaemonError;
-use crate::registry::snapshots::{Budget, View};
+use crate::registry::snapshots::{Budget, Scope, View};
 
 fn budget(a: &Args) -> Budget {
     Budget {
@@ -53,7 +53,13 @@ pub(in crate::dispatch) async fn snapshot_app(
         .snapshots
         .lock()
         .map_err(|_| DaemonError::ActionFailed("snapshot registry poisoned".into()))?;
-    let mut view = snaps.record(&key, scope.map(|e| e.label.as_str()), &nodes, budget);
+    // A subtree or one window of the app is a view: refs of the rest keep resolving.
+    let scope = match (scope, window_title) {
+        (Some(e), _) => Scope::Subtree(e.label.as_str()),
+        (None, Some(w)) => Scope::Window(w),
+        (None, None) => Scope::Whole,
+    };
+    let mut view = snaps.record(&key, scope, &nodes, budget);
     view.warnings = observed.warnings;
     tracing::debug!(
         pid,
@@ -86,7 +92,7 @@ pub(super) async fn take_snapshot(
                 .snapshots
                 .lock()
                 .map_err(|_| DaemonError::ActionFailed("snapshot registry poisoned".into()))?;
-            let mut view = snaps.record("desktop", None, &nodes, &b);
+            let mut view = snaps.record("desktop", Scope::Whole, &nodes, &b);
             view.warnings = observed.warnings;
             Ok(view)
         }

@@ -160,3 +160,9 @@ impl Drop for Mcp {
 pub fn ref_count(text: &str) -> usize {
     text.matches("[ref=").count()
 }
+
+/// The ref on a Playwright snapshot line (`[ref=e12]`).
+pub fn line_ref(line: &str) -> Option<&str> {
+    let (_, rest) = line.split_once("[ref=")?;
+    rest.split(']').next()
+}

@@ -42,6 +42,9 @@ pub async fn all(
                 peer_snapshots(&mut c, &mut pw, &format!("{site}/{}?pw", p.path), o, r)
                     .await
                     .with_context(|| format!("Playwright MCP on {}", p.path))?;
+                peer_keys(&mut pw, p, r)
+                    .await
+                    .with_context(|| format!("Playwright MCP typing on {}", p.path))?;
             }
             pw.tool("browser_tabs", &json!({"action": "close"}))?;
         }
@@ -96,6 +99,41 @@ async fn peer_snapshots(
     r.peer_snapshot.push(Summary::of(&mut samples));
     r.peer_bytes.push(bytes);
     r.peer_refs.push(refs);
+    Ok(())
+}
+
+/// 1,000 characters from every key of a US keyboard (letters, Shift symbols, space), a
+/// different arrangement per `k`.
+pub fn keys_text(k: usize) -> String {
+    const KEYS: &[u8] = b"abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789 -=[]\\;',./`~!@#$%^&*()_+{}|:\"<>?";
+    (0..1000).map(|i| char::from(KEYS[(i * 7 + k) % KEYS.len()])).collect()
+}
+
+/// Playwright MCP typing key by key (`browser_type` with `slowly: true`) into the page's
+/// field: 1,000 characters (at its default timeout it may fail: kept with the time it
+/// took), then 100 characters for its rate.
+async fn peer_keys(pw: &mut Mcp, p: &Page, r: &mut PageRounds) -> anyhow::Result<()> {
+    let line = r.peer_text.lines().find(|l| l.contains(p.fill)).map(String::from);
+    let Some(pref) = line.as_deref().and_then(mcp::line_ref) else {
+        bail!("no {:?} with a ref in Playwright's snapshot", p.fill);
+    };
+    let args =
+        |text: String| json!({"element": p.fill, "target": pref, "text": text, "slowly": true});
+    let start = Instant::now();
+    match pw.tool("browser_type", &args(keys_text(0))) {
+        Ok((_, took)) => r.peer_keys.push(Ok(took)),
+        Err(e) => {
+            // Its answer spans lines (a call log); the first words say what failed.
+            let text = format!("{e:#}").split_whitespace().collect::<Vec<_>>().join(" ");
+            let why: String = text.chars().take(120).collect();
+            r.peer_keys.push(Err((why, start.elapsed())));
+        }
+    }
+    let short: String = keys_text(1).chars().take(100).collect();
+    // A fresh snapshot: a failed call may have left the page elsewhere.
+    pw.tool("browser_snapshot", &json!({}))?;
+    let (_, took) = pw.tool("browser_type", &args(short))?;
+    r.peer_keys_short.push(took);
     Ok(())
 }
 
@@ -234,6 +272,27 @@ async fn ours(
         }
     }
     r.fill.push(Summary::of(&mut samples));
+
+    // Key by key: 1,000 characters of a US keyboard, Shift and all, each typing read back
+    // whole (none lost, none out of order).
+    let mut samples = Vec::new();
+    for k in 0..1 + o.keys {
+        ok(c, "browser.fill", no_capture(tab, json!({"ref": field, "text": ""}))).await?;
+        let text = keys_text(k);
+        let params = json!({"ref": field, "text": text, "mode": "keys"});
+        let (v, took) = ok(c, "browser.keyboard_type", no_capture(tab, params)).await?;
+        let got = &v["result"]["result"];
+        if got["value"] != json!(text) || got["verified"] != true {
+            bail!(
+                "keys mode lost characters: {}",
+                got.to_string().chars().take(300).collect::<String>()
+            );
+        }
+        if k >= 1 {
+            samples.push(took);
+        }
+    }
+    r.keys.push(Summary::of(&mut samples));
 
     // Ours and the bare call take turns, so drift hits both alike, each after the same idle
     // pause: back to back, a capture that starts the moment the other client's ends waits

@@ -98,6 +98,26 @@ fn goals(r: &Results) -> Vec<Goal> {
                 ms(&p.bare_looked_click).p50
             ),
         });
+        let bare = ms(&p.bare_click).p50;
+        g.push(Goal {
+            metric: format!("{name} click by ref vs bare"),
+            value: ms(&p.click).p50,
+            goal: bare * 1.5,
+            unit: "ms",
+            basis: format!("1.5 x bare CDP move+press+release {bare:.1} ms (issue 14)"),
+        });
+        let keys = ms(&p.keys).p50;
+        g.push(Goal {
+            metric: format!("{name} keys mode 1,000 chars"),
+            value: keys,
+            goal: 2000.0,
+            unit: "ms",
+            basis: format!(
+                "= {:.0} chars/s, read back whole (goal >= 500 chars/s); {}",
+                1e6 / keys,
+                peer_keys(r, p)
+            ),
+        });
         g.push(Goal {
             metric: format!("{name} fill 1,000 chars p50"),
             value: ms(&p.fill).p50,
@@ -117,6 +137,28 @@ fn goals(r: &Results) -> Vec<Goal> {
     g
 }
 
+/// Playwright MCP's key-by-key typing in words: the 1,000 characters' time or failure,
+/// and its rate on 100.
+fn peer_keys(r: &Results, p: &PageRounds) -> String {
+    if r.peer.is_err() {
+        return "Playwright MCP not run".into();
+    }
+    let long: Vec<String> = p
+        .peer_keys
+        .iter()
+        .map(|k| match k {
+            Ok(d) => format!("{:.0} chars/s", 1000.0 / d.as_secs_f64()),
+            Err((why, d)) => format!("failed after {:.1} s ({why})", d.as_secs_f64()),
+        })
+        .collect();
+    let short: Vec<f64> = p.peer_keys_short.iter().map(|d| 100.0 / d.as_secs_f64()).collect();
+    format!(
+        "Playwright browser_type slowly: 1,000 chars {}; 100 chars {:.0} chars/s",
+        long.first().cloned().unwrap_or_default(),
+        median(&short)
+    )
+}
+
 pub fn print(r: &Results) -> anyhow::Result<()> {
     let o = &r.options;
     let mut out = std::io::stdout().lock();
@@ -127,7 +169,7 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
         Err(why) => format!("skipped ({why})"),
     };
     writeln!(out, "peer: Playwright MCP {peer}")?;
-    writeln!(out, "{} rounds; per round {} snapshots, {} clicks, {} fills, {} screenshots after 2 warm-ups each; medians of the round medians (p90 likewise); each click and screenshot, ours or bare, starts after a 50 ms pause", o.rounds, o.snapshots, o.clicks, o.fills, o.shots)?;
+    writeln!(out, "{} rounds; per round {} snapshots, {} clicks, {} fills, {} screenshots after 2 warm-ups each, {} keys-mode typings after 1; medians of the round medians (p90 likewise); each click and screenshot, ours or bare, starts after a 50 ms pause", o.rounds, o.snapshots, o.clicks, o.fills, o.shots, o.keys)?;
     for (i, p) in r.pages.iter().enumerate() {
         writeln!(out, "\n{}", PAGES[i].name)?;
         let line = |out: &mut std::io::StdoutLock<'_>, what: &str, s: Summary, extra: String| {
@@ -192,6 +234,16 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
             "evaluate elementFromPoint + box first".into(),
         )?;
         line(&mut out, "glovebox fill 1,000 chars", ms(&p.fill), "read back".into())?;
+        let keys = ms(&p.keys);
+        line(
+            &mut out,
+            "glovebox keys mode 1,000 chars",
+            keys,
+            format!("{:.0} chars/s, read back whole", 1e6 / keys.p50),
+        )?;
+        if r.peer.is_ok() {
+            writeln!(out, "  {:<34}{}", "Playwright browser_type slowly", peer_keys(r, p))?;
+        }
         line(
             &mut out,
             "glovebox screenshot (viewport PNG)",
@@ -231,7 +283,9 @@ pub fn write_json(r: &Results, path: &Path) -> anyhow::Result<()> {
                    "full_pages": med(&p.full_pages), "addressable": p.addressable,
                    "default_ms": round1(median(&p.default_ms)), "default_bytes": med(&p.default_bytes),
                    "default_cursor": p.default_cursor,
-                   "click": summary_json(&p.click), "bare_click": summary_json(&p.bare_click), "bare_looked_click": summary_json(&p.bare_looked_click), "fill": summary_json(&p.fill),
+                   "click": summary_json(&p.click), "bare_click": summary_json(&p.bare_click), "bare_looked_click": summary_json(&p.bare_looked_click), "fill": summary_json(&p.fill), "keys_1000": summary_json(&p.keys),
+                   "peer_keys_1000": p.peer_keys.iter().map(|k| match k { Ok(d) => json!({"ms": round1(d.as_secs_f64() * 1e3)}), Err((why, d)) => json!({"failed": why, "after_ms": round1(d.as_secs_f64() * 1e3)}) }).collect::<Vec<_>>(),
+                   "peer_keys_100_ms": p.peer_keys_short.iter().map(|d| round1(d.as_secs_f64() * 1e3)).collect::<Vec<_>>(),
                    "screenshot": summary_json(&p.shot), "bare_screenshot": summary_json(&p.bare_shot)})
         })
         .collect();
@@ -252,7 +306,7 @@ pub fn write_json(r: &Results, path: &Path) -> anyhow::Result<()> {
             Err(why) => json!({"skipped": why}),
         },
         "options": {"rounds": o.rounds, "snapshots": o.snapshots, "clicks": o.clicks,
-                    "fills": o.fills, "shots": o.shots},
+                    "fills": o.fills, "shots": o.shots, "keys": o.keys},
         "loadavg": {"start": r.loadavg.0, "end": r.loadavg.1},
         "pages": pages,
         "goals": goals,

@@ -1,0 +1,322 @@
+//! Glovebox as an MCP server: the same three tools with the same input schemas as
+//! `tools.list`, every call through the same op pipeline (validation before side effects,
+//! approval policy, deadlines, idempotency, settle and capture). Two transports serve it:
+//! Streamable HTTP at `/mcp` beside `/rpc` (mounted in `rpc/mod.rs`, which checks the bearer
+//! token and `Origin` before rmcp sees a request) and stdio (`stdio.rs`, `gloveboxd mcp`).
+//! `bridge.rs` serves stdio for a daemon elsewhere, over its WebSocket.
+//!
+//! Sessions: over HTTP, a client that holds an `Mcp-Session-Id` gets one Glovebox session for
+//! it, and one without (the stateless revision) its token's default session; the stdio
+//! client has one session of its own. Either way refs and selections persist across calls.
+
+pub mod bridge;
+mod elicit;
+pub(crate) mod resources;
+pub mod stdio;
+
+use std::convert::Infallible;
+use std::sync::atomic::AtomicUsize;
+use std::sync::Arc;
+use std::time::Duration;
+
+use glovebox_protocol::contract::{self, validate_tool_call};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
+    ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde_json::{json, Value};
+
+use crate::dispatch::{self, Caller};
+use crate::error::DaemonError;
+use crate::rpc::auth::{self, Role};
+use crate::session::{Owner, Session};
+use crate::state::Daemon;
+
+/// How often a running call reports progress to a host that asked for it.
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
+/// Who the calls of one handler come from.
+#[derive(Clone)]
+enum Who {
+    /// Streamable HTTP: each request's bearer token (checked before rmcp saw it).
+    Http,
+    /// The stdio client of an in-process daemon: one role and one session name.
+    Local { role: Role, owner: Owner, session: String },
+}
+
+/// One MCP session's handler (rmcp makes one per `Mcp-Session-Id`, or per request when the
+/// client holds none).
+#[derive(Clone)]
+pub struct Handler {
+    daemon: Arc<Daemon>,
+    in_flight: Arc<AtomicUsize>,
+    who: Who,
+}
+
+impl Handler {
+    /// The handler of Streamable HTTP requests.
+    pub fn new(daemon: Arc<Daemon>) -> Handler {
+        Handler { daemon, in_flight: Arc::default(), who: Who::Http }
+    }
+
+    /// The handler of the one stdio client of an in-process daemon: it acts as `role`, in a
+    /// session of its own that no token owns.
+    pub fn local(daemon: Arc<Daemon>, role: Role) -> Result<Handler, DaemonError> {
+        let secret = crate::session::mint_id()?;
+        let owner = Owner::of_token(&secret, false);
+        let session = format!("mcp-stdio-{}", owner.short());
+        Ok(Handler { daemon, in_flight: Arc::default(), who: Who::Local { role, owner, session } })
+    }
+
+    /// The caller's role and session: the local client's, or from the HTTP request rmcp
+    /// hands over.
+    fn caller(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<(Role, Arc<Session>), DaemonError> {
+        if let Who::Local { role, owner, session } = &self.who {
+            let (session, _) = self.daemon.sessions.attach(Some(session), 0, *owner, false)?;
+            return Ok((*role, session));
+        }
+        let parts = ctx.extensions.get::<http::request::Parts>();
+        let headers = parts.map(|p| &p.headers);
+        let token = headers.and_then(|h| auth::presented_token(h, None));
+        // `rpc/mod.rs` answered 401 already when there is no valid token.
+        let Some((token, role)) = token.and_then(|t| self.daemon.role_of(&t).map(|r| (t, r)))
+        else {
+            return Err(DaemonError::HandshakeRequired);
+        };
+        let owner = Owner::of_token(&token, role == Role::Admin);
+        let mcp_session = headers
+            .and_then(|h| h.get("mcp-session-id"))
+            .and_then(|v| v.to_str().ok())
+            .filter(|s| !s.is_empty() && s.len() <= 64 && s.chars().all(|c| c.is_ascii_graphic()));
+        let name = format!("mcp-{}-{}", owner.short(), mcp_session.unwrap_or("default"));
+        // MCP calls do not drive a session the way a WebSocket does: no connection holds it.
+        let (session, _) = self.daemon.sessions.attach(Some(&name), 0, owner, false)?;
+        Ok((role, session))
+    }
+}
+
+/// What the server says of itself at `initialize`, on every transport.
+fn server_info() -> ServerConfig {
+    let capabilities = ServerCapabilities::builder().enable_tools().enable_resources().build();
+    let mut info = ServerConfig::new(capabilities);
+    info.server_info = Implementation::new("gloveboxd", env!("CARGO_PKG_VERSION"));
+    info.instructions = Some(
+        "Glovebox: a desktop and a Chromium. Tools: context (discover and select apps, \
+         windows, browsers, tabs), browser (Chromium), computer (desktop apps). Take a \
+         snapshot, then act by its refs."
+            .into(),
+    );
+    info
+}
+
+/// The three tools as `tools.list` gives them.
+fn tools() -> Vec<Tool> {
+    contract::TOOLS
+        .iter()
+        .filter_map(|t| {
+            let schema = contract::schema::tool_schema(t);
+            let Value::Object(schema) = schema else { return None };
+            let mut tool = Tool::default();
+            tool.name = t.name.into();
+            tool.description = Some(contract::schema::tool_description(t).into());
+            tool.input_schema = Arc::new(schema);
+            if let Value::Object(out) = contract::schema::tool_output_schema(t) {
+                tool.output_schema = Some(Arc::new(out));
+            }
+            Some(tool)
+        })
+        .collect()
+}
+
+impl ServerHandler for Handler {
+    fn get_info(&self) -> ServerConfig {
+        server_info()
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let (_, session) =
+            self.caller(&ctx).map_err(|e| McpError::invalid_request(e.to_string(), None))?;
+        Ok(resources::list(&self.daemon, &session))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let (_, session) =
+            self.caller(&ctx).map_err(|e| McpError::invalid_request(e.to_string(), None))?;
+        resources::read(&self.daemon, &session, &request.uri).map(Into::into)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(tools()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let Some(tool) = contract::tool(&request.name) else {
+            return Err(McpError::invalid_params(
+                format!(
+                    "unknown tool {:?}; the tools are context, browser and computer",
+                    request.name
+                ),
+                None,
+            ));
+        };
+        let (role, session) = match self.caller(&ctx) {
+            Ok(c) => c,
+            Err(e) => return Ok(as_result(dispatch::shape::mcp(Err(e.to_data())))),
+        };
+        let mut arguments = Value::Object(request.arguments.clone().unwrap_or_default());
+        // An MCP host can pass nothing beside the arguments: the op keys travel in them.
+        let mut options = match dispatch::split_op_keys(&mut arguments) {
+            Ok(o) => o,
+            Err(v) => {
+                return Ok(as_result(dispatch::shape::mcp(Err(DaemonError::from(v).to_data()))))
+            }
+        };
+        // A retry that carries the host user's answer to an approval runs under its op id.
+        if let Some(answered) = elicit::apply(&self.daemon, &session, &request) {
+            match answered {
+                Ok(op_id) => options.op_id = Some(op_id),
+                Err(e) => return Ok(as_result(dispatch::shape::mcp(Err(e.to_data())))),
+            }
+        }
+        // The op id is known up front so a cancelled request cancels its op.
+        let op_id = options.op_id.get_or_insert_with(|| self.daemon.ops.mint_id()).clone();
+        let run = Run { tool, arguments: &arguments, role, session: &session, op_id: &op_id };
+        let outcome = self.run(&run, options.clone(), &ctx).await;
+        // An approval the policy leaves to the host's user: ask them, in the request's own
+        // revision (an input request from 2026-07-28 on, an elicitation request before).
+        if let Err(e) = &outcome {
+            if let Some((id, op)) = elicit::elicitable(&self.daemon, e) {
+                let modern = ctx.protocol_version().is_some_and(|v| v.as_str() >= "2026-07-28");
+                if modern {
+                    if let Some(ask) = elicit::ask(&self.daemon, e, &id, &op) {
+                        return Ok(ask.into());
+                    }
+                } else if elicit::ask_now(&self.daemon, &ctx, e, &id).await {
+                    return Ok(as_result(dispatch::shape::mcp(
+                        self.run(&run, options, &ctx).await,
+                    )));
+                }
+            }
+        }
+        Ok(as_result(dispatch::shape::mcp(outcome)))
+    }
+}
+
+/// One tool call, validated and ready to run.
+struct Run<'a> {
+    tool: &'static contract::Tool,
+    arguments: &'a Value,
+    role: Role,
+    session: &'a Arc<Session>,
+    op_id: &'a str,
+}
+
+impl Handler {
+    /// Run the call through the op pipeline, reporting progress, until it ends or the host
+    /// cancels it.
+    async fn run(
+        &self,
+        r: &Run<'_>,
+        options: dispatch::OpOptions,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<glovebox_protocol::wire::OpOutcome, glovebox_protocol::error::ErrorData> {
+        let checked = validate_tool_call(r.tool, r.arguments).map_err(DaemonError::from);
+        let caller = Caller {
+            role: r.role,
+            session: r.session,
+            in_flight: &self.in_flight,
+            admitted: false,
+        };
+        let call = dispatch::call(&self.daemon, caller, checked, options);
+        let progress = report_progress(&self.daemon, r.session, r.op_id, ctx);
+        tokio::select! {
+            o = call => o,
+            never = progress => match never {},
+            _ = ctx.ct.cancelled() => {
+                // Cancelling the op releases what it held (keys, buttons) as its own failure does.
+                if let Some(op) = self.daemon.ops.get(&r.session.id, r.op_id) {
+                    op.cancel();
+                }
+                Err(DaemonError::Cancelled.to_data())
+            }
+        }
+    }
+}
+
+/// While a call runs, a `notifications/progress` every second to a host that sent a
+/// progress token: the elapsed time and the op's state. Never returns.
+async fn report_progress(
+    daemon: &Daemon,
+    session: &Session,
+    op_id: &str,
+    ctx: &RequestContext<RoleServer>,
+) -> Infallible {
+    progress_every_second(ctx, op_id, || async {
+        daemon.ops.get(&session.id, op_id).map(|op| op.status())
+    })
+    .await
+}
+
+/// The progress loop of both handlers: `status` reads the op's state where it runs (here,
+/// or over the bridge's WebSocket).
+async fn progress_every_second<F, Fut>(
+    ctx: &RequestContext<RoleServer>,
+    op_id: &str,
+    status: F,
+) -> Infallible
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = Option<glovebox_protocol::wire::OpStatus>>,
+{
+    let Some(token) = ctx.meta.get_progress_token() else {
+        return std::future::pending().await;
+    };
+    let start = tokio::time::Instant::now();
+    let mut tick = tokio::time::interval_at(start + PROGRESS_EVERY, PROGRESS_EVERY);
+    loop {
+        tick.tick().await;
+        let message = match status().await {
+            Some(s) => format!("{}.{} {} for {} ms", s.tool, s.action, s.state, s.elapsed_ms),
+            None => format!("waiting for {op_id}"),
+        };
+        let elapsed = start.elapsed().as_millis() as f64;
+        let note = ProgressNotificationParam::new(token.clone(), elapsed).with_message(message);
+        if let Err(e) = ctx.peer.notify_progress(note).await {
+            tracing::debug!("cannot report progress: {e}");
+        }
+    }
+}
+
+/// The shaped JSON as rmcp's result type (the shapes are the same by construction).
+fn as_result(v: Value) -> CallToolResponse {
+    let result: CallToolResult = serde_json::from_value(v).unwrap_or_else(|e| {
+        let text = format!("ACTION_FAILED: the result could not be shaped for MCP: {e}");
+        serde_json::from_value(
+            json!({"content": [{"type": "text", "text": text}], "isError": true}),
+        )
+        .unwrap_or_default()
+    });
+    result.into()
+}
