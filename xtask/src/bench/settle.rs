@@ -1,15 +1,19 @@
-//! `cargo xtask bench settle [--runs N]`: whether the capture an action comes back with shows
-//! the final state of what it caused, and how long the daemon's settle waited for it, beside
-//! the fixed delays peers use (0.35 s: Agent Zero's click; 0.5 s: Playwright MCP's settle)
-//! simulated on the same cases. The corpus, served on loopback from `tests/fixtures/`
-//! (`127.0.0.1` and `localhost` on one port are two sites to Chromium): changes by a timer at
-//! 0, 50, 150, 400 and 800 ms, a 300 ms transition, a fetch started 100 ms after the click
-//! (answered 150 ms later), a click that changes nothing, the same on a page with a clock
-//! ticking every second, a navigation to a page with a same-site and with a cross-site
-//! iframe, and on the desktop mousepad's Save dialog opened by Ctrl+S and closed by Escape.
+//! `cargo xtask bench settle [--runs N] [--only WORD,..] [--log FILE]`: whether the capture
+//! an action comes back with shows the final state of what it caused, and how long the
+//! daemon's settle waited for it, beside the fixed delays peers use (0.35 s: Agent Zero's
+//! click; 0.5 s: Playwright MCP's settle) simulated on the same cases. The corpus, served on
+//! loopback from `tests/fixtures/` (`127.0.0.1` and `localhost` on one port are two sites to
+//! Chromium): changes by a timer at 0, 50, 150, 400 and 800 ms, a 300 ms transition, a fetch
+//! started 100 ms after the click (answered 150 ms later), a click that changes nothing, the
+//! same on a page with a clock ticking every second, a navigation to a page with a same-site
+//! and with a cross-site iframe, and on the desktop mousepad's Save dialog opened by Ctrl+S
+//! and closed by Escape.
 //!
 //! "Final" (`settle_img.rs`): equal to a reference taken 2 s after a dedicated run's action,
 //! masking the pixels where a second reference 1.1 s later differs (caret, clock).
+//!
+//! `--only`: the cases whose name holds one of the words; `--log`: keep the daemon's log
+//! (what it holds: `GLOVEBOX_LOG`).
 
 use std::time::{Duration, Instant};
 
@@ -120,19 +124,33 @@ impl Wait {
 
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     let mut runs = 10usize;
+    let mut keep_log = None;
+    let mut only: Vec<String> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--runs" | "--iterations" => runs = it.next().context("--runs needs N")?.parse()?,
-            _ => bail!("unknown argument {a:?}; usage: cargo xtask bench settle [--runs N]"),
+            "--log" => keep_log = Some(it.next().context("--log needs a file")?.clone()),
+            "--only" => {
+                let words = it.next().context("--only needs words")?;
+                only.extend(words.split(',').map(str::to_owned));
+            }
+            _ => bail!(
+                "unknown argument {a:?}; usage: cargo xtask bench settle [--runs N] \
+                 [--only WORD,..] [--log FILE]"
+            ),
         }
     }
     let bin = daemon::build()?;
     let mut d = Daemon::start(&bin)?;
     eprintln!("bench: gloveboxd pid {} at {} (DISPLAY={})", d.pid, d.url, d.display);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    let result = rt.block_on(measure(&d, runs));
+    let result = rt.block_on(measure(&d, runs, &only));
     let log = if result.is_err() { d.log_tail(20) } else { String::new() };
+    // The daemon's log (GLOVEBOX_LOG sets what it holds) goes with its state dir.
+    if let Some(to) = &keep_log {
+        std::fs::copy(d.log(), to).with_context(|| format!("copying the daemon log to {to}"))?;
+    }
     d.stop()?;
     let rows = result.with_context(|| format!("the daemon log ends with:\n{log}"))?;
     print(&rows, runs)
@@ -153,7 +171,8 @@ struct Setup {
     refs: Vec<(String, String)>,
 }
 
-async fn measure(d: &Daemon, runs: usize) -> anyhow::Result<Vec<Row>> {
+/// `only`: the cases whose name holds one of these words (all when empty).
+async fn measure(d: &Daemon, runs: usize, only: &[String]) -> anyhow::Result<Vec<Row>> {
     let site = serve().await?;
     let mut c = Client::connect(&d.url, &d.token).await?;
     c.hello().await?;
@@ -162,7 +181,8 @@ async fn measure(d: &Daemon, runs: usize) -> anyhow::Result<Vec<Row>> {
     let mut s = Setup { site, app, refs: Vec::new() };
     let mut rows = Vec::new();
     let mut page = "";
-    for case in Case::ALL {
+    let chosen = |case: Case| only.is_empty() || only.iter().any(|w| case.name().contains(w));
+    for case in Case::ALL.into_iter().filter(|c| chosen(*c)) {
         if !case.desktop() && case.page() != page {
             page = case.page();
             let url = format!("{}/{page}", s.site);
