@@ -223,7 +223,21 @@ pub async fn call(
                 }
                 _ => None,
             };
-            let mut out = fut.await.map_err(|e| e.to_data())?;
+            // No instrumentation pause may drop the input this action sends.
+            let hold = match &browsers {
+                Some(b)
+                    if tool.name == "browser"
+                        && crate::settle::Kind::of(tool.name, action.name).is_some() =>
+                {
+                    Some(b.hold_input().await)
+                }
+                _ => None,
+            };
+            let out = fut.await;
+            if let Some(hold) = hold {
+                hold.release().await;
+            }
+            let mut out = out.map_err(|e| e.to_data())?;
             let exec_ms = started.elapsed().as_secs_f64() * 1000.0;
             let acted_on = effects::tab_of(&out);
             // A tab the action opened may have taken the front: the capture shows the

@@ -13,7 +13,6 @@
 //! the Animation domain, also kept on.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -48,11 +47,20 @@ pub const OWN_URL: &str = "glovebox-settle";
 /// How long one step of reading a pause may take before the page is resumed regardless.
 const READ: Duration = Duration::from_millis(50);
 
-/// A tab's instrumentation: the page to arm, and how many actions want it armed.
+/// A tab's instrumentation: the page to arm, how many settles want it armed and how many
+/// actions are sending input (while any is, it stays off: a paused page drops input).
 #[derive(Debug)]
 pub struct Instrument {
     page: Page,
-    armed: AtomicUsize,
+    state: tokio::sync::Mutex<Armed>,
+}
+
+#[derive(Debug, Default)]
+struct Armed {
+    settles: usize,
+    inputs: usize,
+    /// The breakpoints are set in the page.
+    set: bool,
 }
 
 impl Instrument {
@@ -124,28 +132,62 @@ impl Instrument {
                 }
             }));
         }
-        (Instrument { page: page.clone(), armed: AtomicUsize::new(0) }, tasks)
+        (Instrument { page: page.clone(), state: tokio::sync::Mutex::default() }, tasks)
     }
 
-    /// Arms the instrumentation (the first of overlapping actions does).
+    /// Arms the instrumentation for a settle (the first of overlapping settles does), unless
+    /// an action is sending input; then it is armed once the input is done.
     pub async fn arm(&self) {
-        if self.armed.fetch_add(1, Ordering::SeqCst) == 0 {
-            let set = EVENTS.map(|e| self.page.execute(SetInstrumentationBreakpointParams::new(e)));
-            for r in futures::future::join_all(set).await {
-                if let Err(e) = r {
-                    tracing::debug!(%e, "cannot arm the settle's instrumentation");
-                }
-            }
+        let mut st = self.state.lock().await;
+        st.settles += 1;
+        self.apply(&mut st).await;
+    }
+
+    /// Disarms it once the last settle that armed it is done.
+    pub async fn disarm(&self) {
+        let mut st = self.state.lock().await;
+        st.settles = st.settles.saturating_sub(1);
+        self.apply(&mut st).await;
+    }
+
+    /// An action is about to send input: the breakpoints go and a pause under way ends
+    /// (`Debugger.resume` is refused when nothing is paused), so no pause can drop it.
+    pub async fn hold_for_input(&self) {
+        let mut st = self.state.lock().await;
+        st.inputs += 1;
+        let was_set = st.set;
+        self.apply(&mut st).await;
+        if was_set {
+            let _ = tokio::time::timeout(READ, self.page.execute(ResumeParams::default())).await;
         }
     }
 
-    /// Disarms it once the last action that armed it has settled.
-    pub async fn disarm(&self) {
-        if self.armed.fetch_sub(1, Ordering::SeqCst) == 1 {
-            let rm =
-                EVENTS.map(|e| self.page.execute(RemoveInstrumentationBreakpointParams::new(e)));
-            let _ = futures::future::join_all(rm).await;
+    /// The input is done: armed again if a settle wants it.
+    pub async fn input_done(&self) {
+        let mut st = self.state.lock().await;
+        st.inputs = st.inputs.saturating_sub(1);
+        self.apply(&mut st).await;
+    }
+
+    /// Sets or removes the breakpoints as `st` wants them.
+    async fn apply(&self, st: &mut Armed) {
+        let want = st.settles > 0 && st.inputs == 0;
+        if want == st.set {
+            return;
         }
+        st.set = want;
+        let page = &self.page;
+        let calls = EVENTS.map(|e| async move {
+            let r = if want {
+                page.execute(SetInstrumentationBreakpointParams::new(e)).await.map(drop)
+            } else {
+                page.execute(RemoveInstrumentationBreakpointParams::new(e)).await.map(drop)
+            };
+            if let Err(e) = r {
+                tracing::debug!(%e, want, "cannot change the settle's instrumentation");
+            }
+        });
+        futures::future::join_all(calls).await;
     }
 }
 

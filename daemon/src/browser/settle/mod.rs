@@ -166,11 +166,13 @@ impl Tab {
                     continue;
                 }
             }
-            // The paint wait's own animation frames would pause the page: disarmed first.
-            self.watch.instrument.disarm().await;
-            armed = false;
+            // The paint wait's own animation frames would pause the page: the breakpoints'
+            // removal goes out first, the paint wait right behind it (one session's commands
+            // run in order; a pause of the daemon's own frame would be resumed at once).
             let js = painted_js();
-            let painted = tokio::time::timeout_at(cap.into(), self.world_eval(None, &js)).await;
+            let paint = tokio::time::timeout_at(cap.into(), self.world_eval(None, &js));
+            let ((), painted) = futures::join!(self.watch.instrument.disarm(), paint);
+            armed = false;
             // Something woke up meanwhile (a request, a timer due): wait for it too.
             let now = Instant::now();
             let still = !net.busy_since(since, now).busy.is_empty()
