@@ -247,8 +247,10 @@ impl Work {
                 };
                 let (name, due, done) = (what.clone(), at + delay, t.over);
                 inner.items.push(Item { at, due, site: None, kind, what, name, done });
+                // It fired about when due, not when the trace was read (tens of ms later):
+                // the quiet window counts from then (what it changed, the DOM watch saw).
                 if done {
-                    inner.last = inner.last.max(Some(now));
+                    inner.last = inner.last.max(Some(due.min(now)));
                 }
                 true
             }
