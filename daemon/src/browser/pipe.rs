@@ -128,6 +128,11 @@ async fn accept(
     writer: Arc<tokio::sync::Mutex<pipe::Sender>>,
 ) {
     while let Ok((stream, _)) = listener.accept().await {
+        // The browser's messages go out one small frame each, often several back to back:
+        // with Nagle's algorithm the second waits for the client's delayed ACK (40 ms).
+        if let Err(e) = stream.set_nodelay(true) {
+            tracing::debug!(%e, "cannot set TCP_NODELAY on the DevTools relay");
+        }
         let (path, inbox, writer) = (path.clone(), inbox.clone(), writer.clone());
         tokio::spawn(async move {
             // The error type is the one tungstenite's callback takes.
