@@ -158,7 +158,8 @@ async fn page_results_are_bounded_inside_the_page() {
     assert_eq!(r["total_chars"], 200 * 1024 * 1024);
     assert_eq!(r["value"].as_str().map(str::len), Some(1024 * 1024));
     eprintln!("evaluate of a 200 MB string: {eval_ms} ms; RSS {before} KiB -> {after} KiB");
-    assert!(after < 200 * 1024, "the test process (daemon in it) stays under 200 MiB: {after} KiB");
+    // The test process holds every parallel test's daemon and browser client, so only what
+    // this call added is the daemon's: the 200 MB string stayed in the page.
     assert!(after.saturating_sub(before) < 64 * 1024, "RSS grew {before} -> {after} KiB");
     // An object is cut by its JSON text; a small value is untouched.
     let obj =
