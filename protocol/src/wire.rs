@@ -92,6 +92,28 @@ pub struct Settle {
     pub waited_ms: u64,
     /// `quiet`, `cap` or `none`.
     pub reason: String,
+    /// What the wait covered: one-shot timers and animation frames the page scheduled since
+    /// the action (and those they scheduled), CSS animations and transitions, requests, and
+    /// windows mapped or unmapped (desktop).
+    #[serde(default)]
+    pub timers: u64,
+    #[serde(default)]
+    pub animations: u64,
+    #[serde(default)]
+    pub requests: u64,
+    #[serde(default)]
+    pub windows: u64,
+    /// On `cap`: what was still busy (`request <url>`, `setTimeout 400 ms`, `animation ...`,
+    /// `damage`, `window mapped, not painted`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub busy: Vec<String>,
+    /// What was not waited for: recurring timers (`setInterval`, a timer re-armed by its own
+    /// callback), infinite animations, work due after the cap.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignored: Vec<String>,
+    /// Requests of cross-site frames still running 2 s after they started, not waited for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frames_loading: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -24,4 +24,6 @@ mod results;
 mod sdk;
 mod security;
 mod settle;
+mod settle_page;
+mod settle_windows;
 mod transport;

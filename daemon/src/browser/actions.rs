@@ -117,6 +117,12 @@ impl Tab {
         }
     }
 
+    /// The tab's chromiumoxide page (the settle's trace reads its frame tree in the
+    /// background).
+    pub(in crate::browser) fn page(&self) -> &Page {
+        &self.page
+    }
+
     /// The key of this tab's snapshots and refs.
     pub fn key(&self) -> String {
         target_key(&self.browser_id, &self.tab_id)

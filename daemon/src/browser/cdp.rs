@@ -11,7 +11,7 @@ use chromiumoxide::cdp::browser_protocol::browser::{
     DownloadProgressState, EventDownloadProgress, EventDownloadWillBegin,
 };
 use chromiumoxide::cdp::browser_protocol::network::{
-    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent,
+    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, ResourceType,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
     EventFrameNavigated, EventJavascriptDialogClosed, EventJavascriptDialogOpening,
@@ -29,6 +29,8 @@ use tokio::sync::watch;
 
 use super::effects::Effect;
 use super::frames::Frames;
+use super::settle::instrument::Instrument;
+use super::settle::work::Work;
 use super::settle::Net;
 use super::{lock, tab_id_of, BrowserError, Invalidator};
 use crate::events::SinkSlot;
@@ -80,6 +82,10 @@ pub struct TabWatch {
     pub dialog: watch::Receiver<Option<Dialog>>,
     /// Requests in flight, for settling after an action.
     pub net: Arc<Net>,
+    /// Timers, animation frames and animations the page scheduled, for the same.
+    pub work: Arc<Work>,
+    /// The instrumentation that feeds `work`, armed while an action settles.
+    pub instrument: Instrument,
     /// The daemon's isolated worlds: frame ("" for the main frame, else a cross-site frame's
     /// target id) -> (main-frame navigations when made, context id).
     pub worlds: tokio::sync::Mutex<HashMap<String, (u64, i64)>>,
@@ -109,6 +115,8 @@ pub struct Conn {
     live: Arc<Mutex<std::collections::HashSet<String>>>,
     /// The policy inside the browser.
     guard: Arc<super::guard::Guard>,
+    /// One action's input traced at a time (a trace is browser-wide).
+    trace_turn: Arc<tokio::sync::Mutex<()>>,
     /// What happened in the browser, for the results of the actions that caused it.
     effects: Arc<super::effects::Log>,
 }
@@ -225,6 +233,7 @@ impl Conn {
             frames: Frames::default(),
             live: Arc::default(),
             guard: guard.clone(),
+            trace_turn: Arc::default(),
             effects,
         });
         conn.watch_browser(endpoint.downloads.as_deref(), endpoint.downloads_quota).await;
@@ -232,6 +241,9 @@ impl Conn {
         lock(&conn.tasks).extend(guard_tasks);
         let frame_tasks = conn.frames.listen(&conn.browser).await;
         lock(&conn.tasks).extend(frame_tasks);
+        if let Some(task) = super::frames::follow(&conn).await {
+            lock(&conn.tasks).push(task);
+        }
         Ok(conn)
     }
 
@@ -353,6 +365,11 @@ impl Conn {
 
     pub(super) fn browser(&self) -> &chromiumoxide::Browser {
         &self.browser
+    }
+
+    /// Whose turn it is to trace the browser.
+    pub(super) fn trace_turn(&self) -> Arc<tokio::sync::Mutex<()>> {
+        self.trace_turn.clone()
     }
 
     pub fn guard(&self) -> &super::guard::Guard {
@@ -481,20 +498,28 @@ impl Conn {
         let (nav_tx, nav_rx) = watch::channel(0u64);
         let (dialog_tx, dialog_rx) = watch::channel(None);
         let net = Arc::new(Net::default());
+        let work = Arc::new(Work::default());
+        let (instrument, instrument_tasks) = Instrument::start(page, work.clone()).await;
         let w = Arc::new(TabWatch {
             navigations: nav_rx,
             dialog: dialog_rx,
             net: net.clone(),
+            work,
+            instrument,
             worlds: tokio::sync::Mutex::new(HashMap::new()),
             aims: Mutex::new(HashMap::new()),
         });
         {
             let mut watches = lock(&self.watches);
             if let Some(other) = watches.get(target_id) {
+                for t in instrument_tasks {
+                    t.abort();
+                }
                 return Ok(other.clone());
             }
             watches.insert(target_id.to_owned(), w.clone());
         }
+        lock(&self.tasks).extend(instrument_tasks);
         let tab_id = tab_id_of(target_id);
         let key = super::target_key(&self.browser_id, &tab_id);
         let who = json!({"browser_id": self.browser_id, "tab_id": tab_id});
@@ -539,9 +564,14 @@ impl Conn {
             }
         });
         let n1 = net.clone();
+        let main_frame = target_id.to_owned();
         let t4 = tokio::spawn(async move {
             while let Some(ev) = sent.next().await {
-                n1.started(ev.request_id.inner().clone());
+                // A frame's document (the tab's own frame id is its target id).
+                let document = ev.r#type == Some(ResourceType::Document);
+                let frame = ev.frame_id.as_ref().map(|f| f.inner().clone());
+                let frame = frame.filter(|f| document && *f != main_frame);
+                n1.started(ev.request_id.inner().clone(), &ev.request.url, frame, false);
             }
         });
         let n2 = net.clone();
@@ -582,6 +612,16 @@ impl Conn {
 
     pub fn known_tabs(&self) -> Vec<String> {
         lock(&self.order).clone()
+    }
+
+    /// The watches of every tab the daemon watches.
+    pub fn watches(&self) -> Vec<Arc<TabWatch>> {
+        lock(&self.watches).values().cloned().collect()
+    }
+
+    /// The watch of the tab `target_id`, when the daemon watches it.
+    pub(super) fn watch_of(&self, target_id: &str) -> Option<Arc<TabWatch>> {
+        lock(&self.watches).get(target_id).cloned()
     }
 
     pub fn forget(&self, target_id: &str) {

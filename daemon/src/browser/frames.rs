@@ -2,6 +2,8 @@
 //! target over the browser's one connection. Sessions are attached without flattening, so
 //! commands travel inside `Target.sendMessageToTarget` and answers come back as
 //! `Target.receivedMessageFromTarget` events, which one task hands to the waiting caller.
+//! Each frame target is followed from its creation (`follow`): its session's Network events
+//! go to its tab's network tracking, so a settle sees the frame's requests end.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -9,13 +11,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chromiumoxide::cdp::browser_protocol::target::{
-    EventDetachedFromTarget, EventReceivedMessageFromTarget,
+    EventDetachedFromTarget, EventReceivedMessageFromTarget, EventTargetCreated,
 };
 use futures::StreamExt;
 use serde_json::{json, Value};
 use tokio::sync::oneshot;
 
 use super::cdp::Conn;
+use super::settle::Net;
 use super::{lock, BrowserError};
 
 /// How long a frame has to answer one command.
@@ -29,6 +32,8 @@ pub struct Frames {
     /// Message id -> who waits for its answer.
     pending: Arc<Mutex<HashMap<u64, oneshot::Sender<Value>>>>,
     next: AtomicU64,
+    /// Session id -> the network tracking of the tab the frame sits in.
+    nets: Arc<Mutex<HashMap<String, Arc<Net>>>>,
 }
 
 impl Frames {
@@ -40,11 +45,18 @@ impl Frames {
     ) -> Vec<tokio::task::JoinHandle<()>> {
         let mut tasks = Vec::new();
         if let Ok(mut messages) = browser.event_listener::<EventReceivedMessageFromTarget>().await {
-            let pending = self.pending.clone();
+            let (pending, nets) = (self.pending.clone(), self.nets.clone());
             tasks.push(tokio::spawn(async move {
                 while let Some(ev) = messages.next().await {
                     let Ok(msg) = serde_json::from_str::<Value>(&ev.message) else { continue };
-                    let Some(id) = msg["id"].as_u64() else { continue };
+                    let Some(id) = msg["id"].as_u64() else {
+                        let session: &str = ev.session_id.as_ref();
+                        let net = lock(&nets).get(session).cloned();
+                        if let Some(net) = net {
+                            network_event(&net, &msg);
+                        }
+                        continue;
+                    };
                     if let Some(tx) = lock(&pending).remove(&id) {
                         let _ = tx.send(msg);
                     }
@@ -52,11 +64,12 @@ impl Frames {
             }));
         }
         if let Ok(mut detached) = browser.event_listener::<EventDetachedFromTarget>().await {
-            let sessions = self.sessions.clone();
+            let (sessions, nets) = (self.sessions.clone(), self.nets.clone());
             tasks.push(tokio::spawn(async move {
                 while let Some(ev) = detached.next().await {
                     let gone: &str = ev.session_id.as_ref();
                     lock(&sessions).retain(|_, s| s != gone);
+                    lock(&nets).remove(gone);
                 }
             }));
         }
@@ -64,7 +77,66 @@ impl Frames {
     }
 }
 
+/// A Network event of a frame's session, into its tab's tracking.
+fn network_event(net: &Net, msg: &Value) {
+    let p = &msg["params"];
+    let Some(id) = p["requestId"].as_str() else { return };
+    match msg["method"].as_str().unwrap_or_default() {
+        "Network.requestWillBeSent" => {
+            let url = p["request"]["url"].as_str().unwrap_or_default();
+            let document = (p["type"] == "Document").then(|| p["frameId"].as_str()).flatten();
+            net.started(id.to_owned(), url, document.map(str::to_owned), true);
+        }
+        "Network.loadingFinished" | "Network.loadingFailed" => net.finished(id),
+        _ => {}
+    }
+}
+
+/// Follows every cross-site frame the browser creates: the document request its parent
+/// started is handed over to it, and its own requests are tracked from its session. The
+/// task ends with the connection.
+pub async fn follow(conn: &Arc<Conn>) -> Option<tokio::task::JoinHandle<()>> {
+    let mut created = conn.browser().event_listener::<EventTargetCreated>().await.ok()?;
+    let weak = Arc::downgrade(conn);
+    Some(tokio::spawn(async move {
+        while let Some(ev) = created.next().await {
+            if ev.target_info.r#type != "iframe" {
+                continue;
+            }
+            let Some(conn) = weak.upgrade() else { break };
+            let frame: String = ev.target_info.target_id.inner().clone();
+            for w in conn.watches() {
+                w.net.handed_over(&frame);
+            }
+            tokio::spawn(async move {
+                if let Err(e) = conn.follow_frame(&frame).await {
+                    tracing::debug!(%e, frame, "cannot follow a cross-site frame's network");
+                }
+            });
+        }
+    }))
+}
+
 impl Conn {
+    /// Tracks the requests of the cross-site frame `frame` in its tab's network tracking.
+    async fn follow_frame(&self, frame: &str) -> Result<(), BrowserError> {
+        let mut at = frame.to_owned();
+        let mut watch = None;
+        // Up through frames nested in frames to the tab.
+        for _ in 0..8 {
+            at = self.frame_parent(&at).await?;
+            if let Some(w) = self.watch_of(&at) {
+                watch = Some(w);
+                break;
+            }
+        }
+        let Some(watch) = watch else { return Ok(()) };
+        let session = self.frame_session(frame).await?;
+        lock(&self.frames().nets).insert(session, watch.net.clone());
+        self.frame_call(frame, "Network.enable", json!({})).await?;
+        Ok(())
+    }
+
     /// One command in the frame target `frame`; its result, or the error the frame gave.
     pub async fn frame_call(
         &self,

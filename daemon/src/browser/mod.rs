@@ -282,6 +282,25 @@ impl Browsers {
         EffectsMark { seq: self.effects.mark(), tabs }
     }
 
+    /// Before an action sends input: the settle instrumentation of every tab the daemon
+    /// watches stays off until the hold is released (a paused page drops input, and another
+    /// action may be settling in the tab meanwhile).
+    pub async fn hold_input(&self) -> InputHold {
+        let mut watches = Vec::new();
+        for c in self.conns.lock().await.values() {
+            watches.extend(c.watches());
+        }
+        futures::future::join_all(watches.iter().map(|w| w.instrument.hold_for_input())).await;
+        InputHold { watches }
+    }
+
+    /// Starts tracing a browser for an action's input (what its handlers schedule): the
+    /// browser with the tabs the daemon watches; `None` when it is taken or there is none.
+    pub async fn trace_action(&self) -> Option<settle::ActionTrace> {
+        let conn = self.conns.lock().await.values().find(|c| !c.watches().is_empty()).cloned()?;
+        settle::ActionTrace::start(conn).await
+    }
+
     /// What happened since `mark` that the action on `tab_id` led to: in that tab, in a tab
     /// opened since (a popup, `target=_blank`), or in no tab the daemon could name.
     pub fn effects_since(
@@ -700,5 +719,33 @@ mod tests {
         assert!(url_matches("http://a/x/y", "http://a/x"));
         assert!(url_matches("http://a/x#h", "http://a/x"));
         assert!(!url_matches("http://a/xy", "http://a/x"));
+    }
+}
+
+/// Instrumentation held off while an action sends input (`Browsers::hold_input`); released
+/// by `release`, or in the background when dropped (the op was cancelled).
+#[derive(Debug)]
+pub struct InputHold {
+    watches: Vec<Arc<cdp::TabWatch>>,
+}
+
+impl InputHold {
+    pub async fn release(mut self) {
+        let watches = std::mem::take(&mut self.watches);
+        futures::future::join_all(watches.iter().map(|w| w.instrument.input_done())).await;
+    }
+}
+
+impl Drop for InputHold {
+    fn drop(&mut self) {
+        let watches = std::mem::take(&mut self.watches);
+        if watches.is_empty() {
+            return;
+        }
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(async move {
+                futures::future::join_all(watches.iter().map(|w| w.instrument.input_done())).await;
+            });
+        }
     }
 }

@@ -20,7 +20,9 @@ use crate::error::DaemonError;
 use crate::process::Supervisor;
 use crate::registry::held::Held;
 
-pub use ops::{nodes, Acted, Aim, Dispatch, El, FocusChange, Restore, TextState, WindowRef};
+pub use ops::{
+    may_open_window, nodes, Acted, Aim, Dispatch, El, FocusChange, Restore, TextState, WindowRef,
+};
 /// Result types of the backend methods.
 pub mod ops_types {
     pub use super::ops::{AppView, AppWindow, Got, Observed, Point};

@@ -22,6 +22,7 @@ use super::{Desktop, Error};
 pub use aim::{describe, Aim, FocusChange, Guard, WindowRef};
 pub use apps::{AppView, AppWindow, Got};
 pub use clipboard::Restore;
+pub use settle::may_open_window;
 pub use snapshot::{nodes, Observed};
 pub use text::TextState;
 

@@ -225,7 +225,33 @@ pub async fn call(
                 Some(b) if tool.name != "computer" => Some(b.effects_mark().await),
                 _ => None,
             };
-            let mut out = fut.await.map_err(|e| e.to_data())?;
+            // What the page schedules during the action counts for its settle: its input
+            // runs under a trace.
+            let trace = match &browsers {
+                Some(b)
+                    if tool.name == "browser"
+                        && want_capture
+                        && crate::settle::Kind::of(tool.name, action.name).is_some() =>
+                {
+                    b.trace_action().await
+                }
+                _ => None,
+            };
+            // No instrumentation pause may drop the input this action sends.
+            let hold = match &browsers {
+                Some(b)
+                    if tool.name == "browser"
+                        && crate::settle::Kind::of(tool.name, action.name).is_some() =>
+                {
+                    Some(b.hold_input().await)
+                }
+                _ => None,
+            };
+            let out = fut.await;
+            if let Some(hold) = hold {
+                hold.release().await;
+            }
+            let mut out = out.map_err(|e| e.to_data())?;
             let exec_ms = started.elapsed().as_secs_f64() * 1000.0;
             let acted_on = effects::tab_of(&out);
             // A tab the action opened may have taken the front: the capture shows the
@@ -247,7 +273,8 @@ pub async fn call(
                 let (t, a) = (tool.name, action.name);
                 let front = opened.is_some();
                 let target = out.target.as_ref();
-                settle::after(&daemon, &session_id, t, a, target, span, deadline, front).await
+                let acted = settle::Acted { target, result: &out.result, trace };
+                settle::after(&daemon, &session_id, t, a, acted, span, deadline, front).await
             } else {
                 settle::After::default()
             };

@@ -1,6 +1,7 @@
-//! After a state-changing action: settle (screen damage for the desktop, network and DOM
-//! quiet for a tab, each with its kind's cap), then capture the screen or the viewport into
-//! the capture store. A failure here never fails the action: it shows as no capture.
+//! After a state-changing action: settle (screen damage and windows for the desktop; for a
+//! tab its requests, what the page scheduled, and DOM quiet; each with its kind's cap), then
+//! capture the screen or the viewport into the capture store. A failure here never fails
+//! the action: it shows as no capture. The outcome's `settle` says what the wait covered.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -34,36 +35,57 @@ pub struct Span {
     pub ended: Instant,
 }
 
-/// Settles and captures after `tool.action`, which acted on `target` during `span`; `front`:
-/// bring a tab back to the front first (the action opened another one over it).
+/// What an action did, for its settle.
+#[derive(Debug)]
+pub struct Acted<'a> {
+    pub target: Option<&'a Value>,
+    pub result: &'a Value,
+    /// The trace of its input, when a tab's browser was traced.
+    pub trace: Option<crate::browser::settle::ActionTrace>,
+}
+
+/// Settles and captures after `tool.action`, which acted during `span`; `front`: bring a
+/// tab back to the front first (the action opened another one over it).
 #[allow(clippy::too_many_arguments)]
 pub async fn after(
     daemon: &Arc<Daemon>,
     session: &str,
     tool: &str,
     action: &str,
-    target: Option<&Value>,
+    acted: Acted<'_>,
     span: Span,
     deadline: Instant,
     front: bool,
 ) -> After {
+    let Acted { target, result, trace } = acted;
     let since = span.ended;
     let Some(kind) = Kind::of(tool, action) else { return After::default() };
     let policy = &daemon.config.settle;
-    let cap = (since + policy.cap(kind)).min(deadline.checked_sub(CAPTURE_MARGIN).unwrap_or(since));
+    // A key that may open or close a window waits for it up to the `window` kind's cap.
+    let opens = tool == "computer"
+        && action == "key"
+        && result["key"].as_str().is_some_and(crate::desktop::may_open_window);
+    let wait =
+        if opens { policy.cap(kind).max(policy.cap(Kind::Window)) } else { policy.cap(kind) };
+    let cap = (since + wait).min(deadline.checked_sub(CAPTURE_MARGIN).unwrap_or(since));
     let browser_tab = target
         .filter(|_| tool == "browser")
         .and_then(|t| Some((t["browser_id"].as_str()?, t["tab_id"].as_str()?)));
     let (settle, capture) = match browser_tab {
-        Some((browser_id, tab_id)) => browser(daemon, browser_id, tab_id, span, cap, front).await,
+        Some((browser_id, tab_id)) => {
+            browser(daemon, (browser_id, tab_id), span, cap, front, trace).await
+        }
         None if tool == "browser" => {
             let why = "the action names no tab to capture".to_owned();
             return After { no_capture: Some(why), ..After::default() };
         }
         None => {
-            let pid =
-                target.and_then(|t| t["app_id"].as_str()).and_then(crate::desktop::atspi::app_pid);
-            desktop(daemon, pid, span, cap).await
+            // The app named, else the one the input went to.
+            let app = target
+                .and_then(|t| t["app_id"].as_str())
+                .or(result["delivered_to"]["app_id"].as_str());
+            let pid = app.and_then(crate::desktop::atspi::app_pid);
+            desktop(daemon, pid, span, cap, opens).await
         }
     };
     let settled = Instant::now();
@@ -94,22 +116,46 @@ pub async fn after(
 /// A capture on its way, or why there is none.
 type CaptureFut = Result<futures::future::BoxFuture<'static, Result<Value, String>>, String>;
 
+/// The `settle` of an outcome: how it ended (`Some(quiet)`, `None`: nothing to wait on).
 fn settled(since: Instant, quiet: Option<bool>) -> Settle {
     let reason = match quiet {
         Some(true) => "quiet",
         Some(false) => "cap",
         None => "none",
     };
-    Settle { waited_ms: since.elapsed().as_millis() as u64, reason: reason.into() }
+    Settle {
+        waited_ms: since.elapsed().as_millis() as u64,
+        reason: reason.into(),
+        timers: 0,
+        animations: 0,
+        requests: 0,
+        windows: 0,
+        busy: Vec::new(),
+        ignored: Vec::new(),
+        frames_loading: Vec::new(),
+    }
+}
+
+fn of_tab(since: Instant, r: crate::browser::settle::Report) -> Settle {
+    let n = |v: usize| v as u64;
+    Settle {
+        timers: n(r.timers),
+        animations: n(r.animations),
+        requests: n(r.requests),
+        busy: r.busy,
+        ignored: r.ignored,
+        frames_loading: r.frames_loading,
+        ..settled(since, Some(r.quiet))
+    }
 }
 
 async fn browser(
     daemon: &Arc<Daemon>,
-    browser_id: &str,
-    tab_id: &str,
+    (browser_id, tab_id): (&str, &str),
     span: Span,
     cap: Instant,
     front: bool,
+    trace: Option<crate::browser::settle::ActionTrace>,
 ) -> (Settle, CaptureFut) {
     let since = span.ended;
     let Some(b) = daemon.config.browser.clone() else {
@@ -119,7 +165,8 @@ async fn browser(
         Ok(tab) => tab,
         Err(e) => return (settled(since, None), Err(format!("the tab is gone: {e}"))),
     };
-    let quiet = tab.settle(span.started, daemon.config.settle.quiet, cap).await;
+    let quiet = daemon.config.settle.quiet;
+    let report = tab.settle(span.started, span.ended, quiet, cap, trace).await;
     if front {
         if let Err(e) = b.select_tab(browser_id, tab_id).await {
             tracing::debug!(%e, "cannot bring the tab back to the front");
@@ -128,14 +175,14 @@ async fn browser(
     // A background tab paints nothing: its capture would wait until someone shows it.
     if tab.eval("document.visibilityState").await.is_ok_and(|v| v != "visible") {
         let why = "the tab is in the background (tab_select shows it); it paints nothing";
-        return (settled(since, Some(quiet)), Err(why.into()));
+        return (of_tab(since, report), Err(why.into()));
     }
     let shot = Box::pin(async move {
         tab.screenshot(false, "png", None, None)
             .await
             .map_err(|e| format!("the capture failed: {e}"))
     });
-    (settled(since, Some(quiet)), Ok(shot))
+    (of_tab(since, report), Ok(shot))
 }
 
 async fn desktop(
@@ -143,17 +190,24 @@ async fn desktop(
     pid: Option<u32>,
     span: Span,
     cap: Instant,
+    opens: bool,
 ) -> (Settle, CaptureFut) {
     let since = span.ended;
     let Some(d) = daemon.config.desktop.clone() else {
         return (settled(since, None), Err("this daemon has no desktop backend".into()));
     };
-    let quiet = d.settle(pid, span.started, daemon.config.settle.quiet, cap).await;
+    let got = d.settle(pid, span.started, daemon.config.settle.quiet, cap, opens).await;
     let shot = Box::pin(async move {
         match d.screenshot(None, None, ImageFormat::Png, 80, None).await {
             Ok(img) => Ok(super::computer::image_json(&img, ImageFormat::Png)),
             Err(e) => Err(format!("the capture failed: {e}")),
         }
     });
-    (settled(since, quiet), Ok(shot))
+    let settle = match got {
+        Some(s) => {
+            Settle { windows: s.windows as u64, busy: s.busy, ..settled(since, Some(s.quiet)) }
+        }
+        None => settled(since, None),
+    };
+    (settle, Ok(shot))
 }

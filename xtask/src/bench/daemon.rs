@@ -13,15 +13,22 @@ use anyhow::{bail, Context as _};
 const START_DEADLINE: Duration = Duration::from_secs(60);
 const STOP_DEADLINE: Duration = Duration::from_secs(30);
 
-/// `cargo build --release -p glovebox-daemon --bin gloveboxd`; the binary's path.
+/// `cargo build --release -p glovebox-daemon --bin gloveboxd`; the binary's path. With
+/// `GLOVEBOX_BENCH_PROFILE=debug` the debug build instead (slower; for a machine where a
+/// release build of every dependency would take too long).
 pub fn build() -> anyhow::Result<PathBuf> {
-    let args = ["build", "--release", "-p", "glovebox-daemon", "--bin", "gloveboxd"];
+    let debug = std::env::var("GLOVEBOX_BENCH_PROFILE").is_ok_and(|p| p == "debug");
+    let mut args = vec!["build", "-p", "glovebox-daemon", "--bin", "gloveboxd"];
+    if !debug {
+        args.insert(1, "--release");
+    }
     eprintln!("bench: $ cargo {}", args.join(" "));
     let status = super::cargo(&args).status().context("cannot run cargo")?;
     if !status.success() {
         bail!("building gloveboxd failed ({status})");
     }
-    Ok(super::target_dir()?.join("release").join("gloveboxd"))
+    let profile = if debug { "debug" } else { "release" };
+    Ok(super::target_dir()?.join(profile).join("gloveboxd"))
 }
 
 pub struct Daemon {

@@ -1,7 +1,8 @@
 //! A second display connection that only listens: screen damage (X DAMAGE on the root, so
 //! settling after an action waits exactly as long as the screen changes), windows mapped but
-//! not painted yet (a menu that is opening), and root property changes (the EWMH client list
-//! and active window, which become window events).
+//! not painted yet (a menu that is opening) and windows unmapped (a dialog that closed), and
+//! root property changes (the EWMH client list and active window, which become window
+//! events).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -23,6 +24,21 @@ const RING: usize = 512;
 
 /// A mapped window that never paints stops holding settles after this.
 const UNPAINTED_FOR: std::time::Duration = std::time::Duration::from_secs(2);
+/// How many window maps and unmaps are remembered.
+const WINDOW_RING: usize = 64;
+/// The quiet window once a window was mapped or unmapped since the action: a new dialog
+/// fills in after its first paint (a GTK file chooser lists its folder 100-200 ms later).
+const WINDOW_QUIET: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// How a settle on the screen ended and what it covered.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Settled {
+    pub quiet: bool,
+    /// Windows mapped or unmapped since the action.
+    pub windows: usize,
+    /// At the cap: what was still going on.
+    pub busy: Vec<String>,
+}
 
 /// A rectangle of the screen in root coordinates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,6 +82,8 @@ pub struct Damage {
     ring: Mutex<VecDeque<(Instant, Rect)>>,
     /// Windows mapped and not painted since: (when mapped, where).
     unpainted: Mutex<Vec<(Instant, Rect)>>,
+    /// Recent window maps and unmaps (top-level: frames, menus, tooltips).
+    windows: Mutex<VecDeque<Instant>>,
     /// Bumped on every damage event; settle loops wait on it.
     tick: watch::Sender<u64>,
     /// False once the listening connection is gone (no damage can be seen any more).
@@ -77,6 +95,7 @@ impl Damage {
         Damage {
             ring: Mutex::new(VecDeque::with_capacity(RING)),
             unpainted: Mutex::new(Vec::new()),
+            windows: Mutex::new(VecDeque::with_capacity(WINDOW_RING)),
             tick: watch::channel(0).0,
             live: watch::channel(true).0,
         }
@@ -88,7 +107,25 @@ impl Damage {
         u.retain(|(t, _)| now.duration_since(*t) < UNPAINTED_FOR);
         u.push((now, r));
         drop(u);
+        self.window_changed(now);
+    }
+
+    /// A window was mapped or unmapped: the screen changes (what was under it repaints).
+    fn window_changed(&self, now: Instant) {
+        let mut w = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        if w.len() == WINDOW_RING {
+            w.pop_front();
+        }
+        w.push_back(now);
+        drop(w);
         self.tick.send_modify(|n| *n = n.wrapping_add(1));
+    }
+
+    /// Window maps and unmaps after `since`, and the newest.
+    fn windows_since(&self, since: Instant) -> (usize, Option<Instant>) {
+        let w = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        let n = w.iter().filter(|t| **t > since).count();
+        (n, w.back().copied().filter(|t| *t > since))
     }
 
     fn record(&self, r: Rect) {
@@ -129,8 +166,10 @@ impl Damage {
     }
 
     /// Waits until nothing in `region` (the screen when `None`) was damaged for `quiet`,
-    /// counting from `from` at the earliest, and every window mapped after `since` has
-    /// painted: `true`, or `false` when `cap` came first.
+    /// counting from `from` at the earliest (and from the last window map or unmap), and
+    /// every window mapped after `since` has painted, or `cap`. `expect_window`: the action
+    /// may open or close a window (a shortcut, Return in a dialog), so a quiet screen only
+    /// ends the wait once a window was mapped or unmapped since `since`, or this long after.
     pub async fn settle(
         &self,
         region: Option<Rect>,
@@ -138,20 +177,40 @@ impl Damage {
         from: Instant,
         quiet: std::time::Duration,
         cap: Instant,
-    ) -> bool {
+        expect_window: Option<std::time::Duration>,
+    ) -> Settled {
         let mut ticks = self.ticks();
         loop {
             let now = Instant::now();
-            let quiet_at = self.last_in(region, since).unwrap_or(from).max(from) + quiet;
-            if now >= quiet_at && !self.opening(since) {
-                return true;
+            let (windows, last_window) = self.windows_since(since);
+            let last = self.last_in(region, since).max(last_window);
+            let quiet = if windows > 0 { quiet.max(WINDOW_QUIET) } else { quiet };
+            let quiet_at = last.unwrap_or(from).max(from) + quiet;
+            let opening = self.opening(since);
+            let waiting_for_window =
+                expect_window.map(|g| since + g).filter(|until| windows == 0 && now < *until);
+            if now >= quiet_at && !opening && waiting_for_window.is_none() {
+                return Settled { quiet: true, windows, busy: Vec::new() };
             }
             if now >= cap {
-                return false;
+                let mut busy = Vec::new();
+                if now < quiet_at {
+                    busy.push("damage".to_owned());
+                }
+                if opening {
+                    busy.push("window mapped, not painted".to_owned());
+                }
+                return Settled { quiet: false, windows, busy };
             }
             ticks.borrow_and_update();
-            let wake = if now >= quiet_at { cap } else { quiet_at.min(cap) };
-            let _ = tokio::time::timeout_at(wake.into(), ticks.changed()).await;
+            let wake = if now < quiet_at {
+                quiet_at
+            } else if let Some(until) = waiting_for_window.filter(|_| !opening) {
+                until
+            } else {
+                cap
+            };
+            let _ = tokio::time::timeout_at(wake.min(cap).into(), ticks.changed()).await;
         }
     }
 }
@@ -198,6 +257,15 @@ pub fn start(
                             let (width, height) = (i32::from(g.width), i32::from(g.height));
                             shared.mapped(Rect { x, y, width, height });
                         }
+                    }
+                    // A window going away uncovers what was under it: the screen changes.
+                    Ok(Event::UnmapNotify(e)) if e.event == root => {
+                        shared.window_changed(Instant::now());
+                    }
+                    // A window manager may take a closed client's frame away without
+                    // unmapping it first.
+                    Ok(Event::DestroyNotify(e)) if e.event == root => {
+                        shared.window_changed(Instant::now());
                     }
                     Ok(Event::PropertyNotify(e)) if e.window == root => {
                         if e.atom == client_list {
