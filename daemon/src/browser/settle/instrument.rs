@@ -47,6 +47,11 @@ pub const OWN_URL: &str = "glovebox-settle";
 /// How long one step of reading a pause may take before the page is resumed regardless.
 const READ: Duration = Duration::from_millis(50);
 
+/// How long arming or disarming waits for the page's answer. A page blocked in an `alert`
+/// answers only once the dialog closes; the command stays queued in order and is applied
+/// then, and the action goes on without waiting for it.
+const ASK: Duration = Duration::from_millis(250);
+
 /// A tab's instrumentation: the page to arm, how many settles want it armed and how many
 /// actions are sending input (while any is, it stays off: a paused page drops input).
 #[derive(Debug)]
@@ -179,12 +184,16 @@ impl Instrument {
         let page = &self.page;
         let calls = EVENTS.map(|e| async move {
             let r = if want {
-                page.execute(SetInstrumentationBreakpointParams::new(e)).await.map(drop)
+                let set = page.execute(SetInstrumentationBreakpointParams::new(e));
+                tokio::time::timeout(ASK, set).await.map(|r| r.map(drop))
             } else {
-                page.execute(RemoveInstrumentationBreakpointParams::new(e)).await.map(drop)
+                let remove = page.execute(RemoveInstrumentationBreakpointParams::new(e));
+                tokio::time::timeout(ASK, remove).await.map(|r| r.map(drop))
             };
-            if let Err(e) = r {
-                tracing::debug!(%e, want, "cannot change the settle's instrumentation");
+            match r {
+                Ok(Err(e)) => tracing::debug!(%e, want, "cannot change the settle's instrumentation"),
+                Err(_) => tracing::debug!(want, "the page has not answered (a dialog?); left queued"),
+                Ok(Ok(())) => {}
             }
         });
         futures::future::join_all(calls).await;
