@@ -1,7 +1,7 @@
 //! Windows an action opens or closes on the real desktop: Ctrl+S in mousepad comes back with
-//! the Save dialog in its capture (it maps a while after the key), and Escape in the dialog
-//! comes back with it gone, each checked by the pixels of the dialog's box against
-//! screenshots before and after.
+//! the Save dialog in its capture (it maps a while after the key), and Escape in the dialog,
+//! then Return in it (the file is saved), come back with it gone, each checked by the pixels
+//! of the dialog's box against screenshots before and after.
 
 use std::time::{Duration, Instant};
 
@@ -54,14 +54,17 @@ async fn window_titled(f: &DesktopFixture, c: &mut Raw, app: &str, title: &str) 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_shortcut_brings_its_dialog_into_the_capture_and_escape_takes_it_out() {
+async fn a_shortcut_brings_its_dialog_into_the_capture_and_escape_or_return_takes_it_out() {
     let f = DesktopFixture::start().await;
     let mut c = f.daemon.actor().await;
     let pid = f.launch(&["mousepad"]);
     let app = f.wait_app(&mut c, pid).await;
     f.wait_line(&mut c, &app, &["text", "editable"]).await;
-    // Twice: the second dialog comes up faster (GTK keeps what it loaded).
-    for close in ["Escape", "Escape"] {
+    let dir = std::env::temp_dir().join(format!("glovebox-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory to save in");
+    let path = dir.join("saved.txt");
+    // Twice: the second dialog comes up faster (GTK keeps what it loaded), and Return saves.
+    for close in ["Escape", "Return"] {
         let before = ok(&c.call("computer.screenshot", json!({})).await);
         let opened = settled(&mut c, "computer.key", json!({"key": "ctrl+s", "app_id": app})).await;
         assert!(opened["settle"]["windows"].as_u64().unwrap_or(0) >= 1, "{}", opened["settle"]);
@@ -77,6 +80,13 @@ async fn a_shortcut_brings_its_dialog_into_the_capture_and_escape_takes_it_out()
         let late = differing(capture, &later, frame);
         assert!(late < 0.01, "the capture is not final {frame}: {late}");
 
+        if close == "Return" {
+            // The name field has the focus: a whole path in it names the folder too.
+            let name = path.to_str().expect("a UTF-8 path");
+            let id = dialog["window_id"].as_str().expect("the dialog's window_id");
+            ok(&c.call("computer.key", json!({"key": "ctrl+a", "window_id": id})).await);
+            ok(&c.call("computer.type", json!({"text": name, "window_id": id})).await);
+        }
         let closed = settled(&mut c, "computer.key", json!({"key": close, "app_id": app})).await;
         assert!(closed["settle"]["windows"].as_u64().unwrap_or(0) >= 1, "{}", closed["settle"]);
         tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -90,5 +100,7 @@ async fn a_shortcut_brings_its_dialog_into_the_capture_and_escape_takes_it_out()
         let open = wins.iter().any(|w| w["title"].as_str().is_some_and(|t| t.contains("Save")));
         assert!(!open, "{close} left the dialog open: {wins:?}");
     }
+    assert!(path.exists(), "Return did not save {}", path.display());
+    let _ = std::fs::remove_dir_all(&dir);
     f.stop().await;
 }

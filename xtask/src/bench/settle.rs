@@ -7,7 +7,8 @@
 //! started 100 ms after the click (answered 150 ms later), a click that changes nothing, the
 //! same on a page with a clock ticking every second, a navigation to a page with a same-site
 //! and with a cross-site iframe, and on the desktop mousepad's Save dialog opened by Ctrl+S
-//! and closed by Escape.
+//! and closed by Return, which saves (each run in a folder of its own, so the window's title
+//! is the same every time).
 //!
 //! "Final" (`settle_img.rs`): equal to a reference taken 2 s after a dedicated run's action,
 //! masking the pixels where a second reference 1.1 s later differs (caret, clock).
@@ -68,7 +69,7 @@ impl Case {
             Case::FrameSame => "navigate, same-site frame".into(),
             Case::FrameFar => "navigate, cross-site frame".into(),
             Case::DialogOpen => "ctrl+s opens dialog".into(),
-            Case::DialogClose => "escape closes dialog".into(),
+            Case::DialogClose => "return saves, dialog closes".into(),
         }
     }
 
@@ -169,6 +170,9 @@ struct Setup {
     site: String,
     app: String,
     refs: Vec<(String, String)>,
+    /// Where the dialog cases save, a folder per run.
+    saves: std::path::PathBuf,
+    runs: std::cell::Cell<usize>,
 }
 
 /// `only`: the cases whose name holds one of these words (all when empty).
@@ -178,7 +182,8 @@ async fn measure(d: &Daemon, runs: usize, only: &[String]) -> anyhow::Result<Vec
     c.hello().await?;
     let got = call(&mut c, "context.get_app", json!({"app": "mousepad", "launch": true})).await?;
     let app = got["result"]["app_id"].as_str().context("no app_id")?.to_owned();
-    let mut s = Setup { site, app, refs: Vec::new() };
+    let saves = std::env::temp_dir().join(format!("glovebox-bench-saves-{}", std::process::id()));
+    let mut s = Setup { site, app, refs: Vec::new(), saves, runs: Default::default() };
     let mut rows = Vec::new();
     let mut page = "";
     let chosen = |case: Case| only.is_empty() || only.iter().any(|w| case.name().contains(w));
@@ -221,6 +226,7 @@ async fn measure(d: &Daemon, runs: usize, only: &[String]) -> anyhow::Result<Vec
             rows.push(row);
         }
     }
+    let _ = std::fs::remove_dir_all(&s.saves);
     Ok(rows)
 }
 
@@ -258,7 +264,19 @@ async fn reset(c: &mut Client, s: &Setup, case: Case) -> anyhow::Result<()> {
     match case {
         // The key settles (and waits for the dialog to go).
         Case::DialogOpen => drop(call(c, "computer.key", key("Escape")).await?),
-        Case::DialogClose => drop(call(c, "computer.key", key("ctrl+s")).await?),
+        Case::DialogClose => {
+            // Save As opens whether the document has a name yet or not; the name field has
+            // the focus, and a whole path in it names the folder too.
+            s.runs.set(s.runs.get() + 1);
+            let dir = s.saves.join(s.runs.get().to_string());
+            std::fs::create_dir_all(&dir)?;
+            let name = dir.join("saved.txt").display().to_string();
+            call(c, "computer.key", key("ctrl+shift+s")).await?;
+            call(c, "computer.key", json!({"key": "ctrl+a", "app_id": s.app, "capture": false}))
+                .await?;
+            call(c, "computer.type", json!({"text": name, "app_id": s.app, "capture": false}))
+                .await?;
+        }
         Case::FrameSame | Case::FrameFar => {
             call(c, "browser.navigate", json!({"url": "about:blank", "capture": false})).await?;
         }
@@ -281,7 +299,7 @@ async fn act(
 ) -> anyhow::Result<(Image, f64, String)> {
     let (method, mut params) = match case {
         Case::DialogOpen => ("computer.key", json!({"key": "ctrl+s", "app_id": s.app})),
-        Case::DialogClose => ("computer.key", json!({"key": "Escape", "app_id": s.app})),
+        Case::DialogClose => ("computer.key", json!({"key": "Return", "app_id": s.app})),
         Case::FrameSame => {
             ("browser.navigate", json!({"url": format!("{}/frame-same.html", s.site)}))
         }

@@ -191,8 +191,12 @@ impl Instrument {
                 tokio::time::timeout(ASK, remove).await.map(|r| r.map(drop))
             };
             match r {
-                Ok(Err(e)) => tracing::debug!(%e, want, "cannot change the settle's instrumentation"),
-                Err(_) => tracing::debug!(want, "the page has not answered (a dialog?); left queued"),
+                Ok(Err(e)) => {
+                    tracing::debug!(%e, want, "cannot change the settle's instrumentation")
+                }
+                Err(_) => {
+                    tracing::debug!(want, "the page has not answered (a dialog?); left queued")
+                }
                 Ok(Ok(())) => {}
             }
         });
