@@ -129,12 +129,17 @@ async fn a_deny_on_a_glob_stops_every_name_of_the_program() {
 }
 
 fn rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").expect("status");
+    kib_of(std::process::id(), "VmRSS:")
+}
+
+/// A `/proc/PID/status` figure in KiB (`VmRSS:` now, `VmHWM:` the peak).
+fn kib_of(pid: u32, key: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("status");
     status
         .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .find_map(|l| l.strip_prefix(key))
         .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .expect("VmRSS")
+        .expect(key)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -185,6 +190,31 @@ async fn page_results_are_bounded_inside_the_page() {
     assert_eq!(text["result"]["result"]["truncated"], true);
     let title = c.call("browser.get_title", json!({})).await;
     assert_eq!(title["result"]["result"]["title"], "wide", "{title}");
+}
+
+/// The `gloveboxd` binary alone (not the test process, which holds every in-process daemon):
+/// its peak resident memory through an `evaluate` of a 200 MB string stays under 200 MiB,
+/// because the value is cut inside the page before DevTools sends it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_daemon_binary_stays_small_through_a_200_mb_evaluate() {
+    let mut d = glovebox_tests::binary::Running::start(&["--desktop", "embedded"]);
+    let site = glovebox_tests::browser::Site::start().await;
+    let mut c = Raw::connect(&d.url, Some(&d.token())).await.expect("connect");
+    c.hello(None).await;
+    let nav = c.call("browser.navigate", json!({"url": site.url("wide.html")})).await;
+    assert!(nav.get("result").is_some(), "{nav}");
+    let script = "'x'.repeat(200 * 1024 * 1024)";
+    let big = c.call("browser.evaluate", json!({"script": script, "timeout_ms": 120000})).await;
+    let r = &big["result"]["result"];
+    assert_eq!(r["truncated"], true, "{}", &big.to_string()[..300.min(big.to_string().len())]);
+    assert_eq!(r["total_chars"], 200 * 1024 * 1024);
+    let peak = kib_of(d.child.id(), "VmHWM:");
+    eprintln!("gloveboxd peak RSS through a 200 MB evaluate: {} MiB", peak / 1024);
+    assert!(peak < 200 * 1024, "gloveboxd's peak RSS is {peak} KiB");
+    let title = c.call("browser.get_title", json!({})).await;
+    assert_eq!(title["result"]["result"]["title"], "wide", "{title}");
+    let status = d.terminate(glovebox_tests::DEADLINE);
+    assert!(status.success(), "{status:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
