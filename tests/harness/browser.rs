@@ -62,6 +62,26 @@ impl Site {
                         let _ = s.shutdown().await;
                         return;
                     }
+                    // `/big?bytes=N`: an attachment of N bytes, sent 64 KiB at a time.
+                    if let Some(n) = path.strip_prefix("/big?bytes=") {
+                        let n: usize = n.parse().unwrap_or(0);
+                        let header = format!(
+                            "HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=\"big.bin\"\r\nContent-Length: {n}\r\nConnection: close\r\n\r\n"
+                        );
+                        let _ = s.write_all(header.as_bytes()).await;
+                        let chunk = vec![b'z'; 64 * 1024];
+                        let mut sent = 0;
+                        while sent < n {
+                            let k = chunk.len().min(n - sent);
+                            if s.write_all(&chunk[..k]).await.is_err() {
+                                return;
+                            }
+                            sent += k;
+                            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+                        }
+                        let _ = s.shutdown().await;
+                        return;
+                    }
                     // `?delay=<ms>` holds the answer back, like a slow server.
                     let delay = path
                         .split("delay=")

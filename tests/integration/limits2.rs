@@ -306,3 +306,41 @@ async fn downloads_stay_under_their_quota_oldest_first() {
         .sum();
     assert!(total <= quota, "downloads/ holds {total} bytes, the quota is {quota}");
 }
+
+/// A download larger than the whole quota is canceled while it comes (its size is announced),
+/// and says why; nothing of it stays in downloads/.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_download_larger_than_the_quota_is_canceled_while_it_comes() {
+    let quota: u64 = 1024 * 1024;
+    let env = BrowserEnv::with_config(
+        json!({"rules": []}),
+        Arc::new(move |c: &mut glovebox_daemon::Config| c.downloads_quota_bytes = quota),
+    )
+    .await;
+    let mut c = env.daemon.actor().await;
+    let nav = c.call("browser.navigate", json!({"url": env.site.url("form.html")})).await;
+    assert!(nav.get("result").is_some(), "{nav}");
+    let link = "const a = document.createElement('a'); a.id = 'big'; a.textContent = 'big'; \
+                a.href = '/big?bytes=' + 16 * 1024 * 1024; document.body.prepend(a); true";
+    assert!(c.call("browser.evaluate", json!({"script": link})).await.get("result").is_some());
+    let click = c.call("browser.click", json!({"selector": "#big"})).await;
+    assert!(click["result"]["result"]["downloads"].is_array(), "no download named: {click}");
+    let deadline = Instant::now() + glovebox_tests::DEADLINE;
+    let d = loop {
+        let listed = c.call("browser.downloads", json!({})).await;
+        let d = listed["result"]["result"]["downloads"][0].clone();
+        if d["state"] != "in_progress" {
+            break d;
+        }
+        assert!(Instant::now() < deadline, "never ended: {listed}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    assert_eq!(d["state"], "canceled", "{d}");
+    assert_eq!(d["reason"], "over_quota", "{d}");
+    assert!(d["bytes"].as_u64().is_some_and(|b| b < 16 * 1024 * 1024), "{d}");
+    let downloads = env.dir.path.join("state").join("downloads");
+    let total: u64 = std::fs::read_dir(&downloads)
+        .map(|rd| rd.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum())
+        .unwrap_or(0);
+    assert!(total <= quota, "downloads/ holds {total} bytes, the quota is {quota}");
+}

@@ -249,7 +249,7 @@ impl Conn {
 
     /// Tab and download events of the whole browser. Downloads are allowed into `downloads`
     /// (the daemon's own browser; another's download settings are left alone).
-    async fn watch_browser(&self, downloads: Option<&std::path::Path>, quota: u64) {
+    async fn watch_browser(self: &Arc<Self>, downloads: Option<&std::path::Path>, quota: u64) {
         let id = self.browser_id.clone();
         let (slot, slot2, slot3) = (self.events.clone(), self.events.clone(), self.events.clone());
         let mut tasks = Vec::new();
@@ -323,14 +323,31 @@ impl Conn {
                             path,
                             state: "in_progress".into(),
                             bytes: 0,
+                            reason: None,
                         };
                         log.push(&id2, tab, d);
                     }
                 }));
                 let dir = downloads.to_path_buf();
+                let conn = Arc::downgrade(self);
                 tasks.push(tokio::spawn(async move {
+                    // Downloads canceled for being larger than the whole quota.
+                    let mut over = std::collections::HashSet::new();
                     while let Some(ev) = progress.next().await {
                         if ev.state == DownloadProgressState::InProgress {
+                            // A file larger than the quota could never stay: it goes as soon
+                            // as its size (announced or received) says so, not once the disk
+                            // holds it whole.
+                            let size = ev.total_bytes.max(ev.received_bytes) as u64;
+                            if size > quota && over.insert(ev.guid.clone()) {
+                                tracing::info!(size, quota, "canceling a download: over the downloads quota");
+                                if let Some(conn) = conn.upgrade() {
+                                    let cancel = json!({"guid": ev.guid});
+                                    if let Err(e) = conn.call("Browser.cancelDownload", cancel).await {
+                                        tracing::warn!(%e, "cannot cancel a download over the quota");
+                                    }
+                                }
+                            }
                             continue;
                         }
                         let (url, name) = lock(&names).remove(&ev.guid).unwrap_or_default();
@@ -345,13 +362,15 @@ impl Conn {
                         };
                         let bytes = ev.received_bytes as u64;
                         crate::files::trim_to_quota(&dir, quota, Some(std::path::Path::new(&path)));
-                        log2.download_progress(&ev.guid, state, bytes, Some(&path));
-                        slot3.emit(
-                            "download.finished",
-                            json!({"browser_id": id,
+                        let reason = over.remove(&ev.guid).then_some("over_quota");
+                        log2.download_progress(&ev.guid, state, bytes, Some(&path), reason);
+                        let mut finished = json!({"browser_id": id,
                             "url": url, "path": path, "state": state,
-                            "bytes": ev.received_bytes}),
-                        );
+                            "bytes": ev.received_bytes});
+                        if let Some(why) = reason {
+                            finished["reason"] = json!(why);
+                        }
+                        slot3.emit("download.finished", finished);
                     }
                 }));
             }

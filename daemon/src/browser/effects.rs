@@ -23,8 +23,16 @@ pub enum Effect {
     Navigated { url: String },
     /// A tab was opened (a popup, `target=_blank`, `window.open`).
     Opened { url: String },
-    /// A download; `state` is `in_progress`, `completed` or `canceled`.
-    Download { guid: String, url: String, path: String, state: String, bytes: u64 },
+    /// A download; `state` is `in_progress`, `completed` or `canceled`; `reason` says why the
+    /// daemon canceled it (`over_quota`), when it did.
+    Download {
+        guid: String,
+        url: String,
+        path: String,
+        state: String,
+        bytes: u64,
+        reason: Option<&'static str>,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -65,12 +73,15 @@ impl Log {
         new_state: &str,
         received: u64,
         file: Option<&str>,
+        why: Option<&'static str>,
     ) {
         for entry in lock(&self.entries).iter_mut().rev() {
-            if let Effect::Download { guid: g, state, bytes, path, .. } = &mut entry.effect {
+            if let Effect::Download { guid: g, state, bytes, path, reason, .. } = &mut entry.effect
+            {
                 if g == guid {
                     new_state.clone_into(state);
                     *bytes = received;
+                    *reason = why;
                     if let Some(f) = file {
                         f.clone_into(path);
                     }
@@ -112,9 +123,10 @@ mod tests {
             path: "/d/f".into(),
             state: "in_progress".into(),
             bytes: 0,
+            reason: None,
         };
         log.push("b", None, d);
-        log.download_progress("g", "completed", 42, None);
+        log.download_progress("g", "completed", 42, None, None);
         let seen = log.since(mark, "b", |t| t != Some("t2"));
         assert_eq!(seen.len(), 2);
         assert!(

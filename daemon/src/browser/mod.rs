@@ -265,9 +265,16 @@ impl Browsers {
             .since(0, browser_id, |_| true)
             .into_iter()
             .filter_map(|e| match e.effect {
-                effects::Effect::Download { url, path, state, bytes, .. } => Some(json!({
-                    "path": path, "url": url, "bytes": bytes, "state": state, "tab_id": e.tab_id,
-                })),
+                effects::Effect::Download { url, path, state, bytes, reason, .. } => {
+                    let mut d = json!({
+                        "path": path, "url": url, "bytes": bytes, "state": state,
+                        "tab_id": e.tab_id,
+                    });
+                    if let Some(why) = reason {
+                        d["reason"] = json!(why);
+                    }
+                    Some(d)
+                }
                 _ => None,
             })
             .collect()

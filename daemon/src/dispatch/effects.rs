@@ -38,8 +38,12 @@ pub(super) fn name(b: &Browsers, mark: &EffectsMark, tab: &(String, String), out
             Effect::Opened { url } if e.tab_id.as_deref() != Some(tab_id.as_str()) => {
                 opened.push(json!({"tab_id": e.tab_id, "url": url}));
             }
-            Effect::Download { url, path, state, bytes, .. } => {
-                downloads.push(json!({"path": path, "url": url, "bytes": bytes, "state": state}));
+            Effect::Download { url, path, state, bytes, reason, .. } => {
+                let mut d = json!({"path": path, "url": url, "bytes": bytes, "state": state});
+                if let Some(why) = reason {
+                    d["reason"] = json!(why);
+                }
+                downloads.push(d);
             }
             Effect::Navigated { url } if e.tab_id.as_deref() == Some(tab_id.as_str()) => {
                 navigated = Some(url)
