@@ -2,8 +2,8 @@
 //! and is told how many, memory never grows without bound. An event about a session carries
 //! the session's creator and reaches only subscribers of that token, admins, and (for
 //! approvals) approvers. An event about a browser tab reaches everyone, but whole only to
-//! the tokens whose sessions have that tab selected (and admins): the rest get it without its
-//! URLs, titles, paths and texts.
+//! the tokens whose sessions have that tab (or the tab that opened it) selected, and admins:
+//! the rest get it without its URLs, titles, paths and texts.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -14,6 +14,45 @@ use serde_json::Value;
 use tokio::sync::broadcast;
 
 use crate::session::Owner;
+
+/// Which tab opened which (a popup, `target=_blank`), from `tab.created`: a popup's events
+/// belong to the owners of the tab that opened it too. Bounded: a browser opening tabs
+/// without end forgets the oldest pairs.
+#[derive(Debug, Default)]
+pub struct Openers(Mutex<std::collections::HashMap<String, String>>);
+
+impl Openers {
+    const KEPT: usize = 1024;
+
+    /// Learns or forgets a pair from a tab event.
+    pub fn note(&self, kind: &str, data: &Value) {
+        let Some(tab) = data["tab_id"].as_str() else { return };
+        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        match (kind, data["opener_tab_id"].as_str()) {
+            ("tab.created", Some(opener)) => {
+                if map.len() >= Self::KEPT {
+                    map.clear();
+                }
+                map.insert(tab.to_owned(), opener.to_owned());
+            }
+            ("tab.closed", _) => drop(map.remove(tab)),
+            _ => {}
+        }
+    }
+
+    /// `tab`, the tab that opened it, that one's opener, and so on (at most 8).
+    pub fn chain(&self, tab: &str) -> Vec<String> {
+        let map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let mut chain = vec![tab.to_owned()];
+        while let Some(up) = chain.last().and_then(|t| map.get(t)) {
+            if chain.len() >= 8 || chain.contains(up) {
+                break;
+            }
+            chain.push(up.clone());
+        }
+        chain
+    }
+}
 
 /// Topics a client may subscribe to.
 pub const TOPICS: [&str; 5] = ["ops", "session", "browser", "desktop", "approvals"];
@@ -187,5 +226,27 @@ pub async fn next_event(
             Err(broadcast::error::RecvError::Lagged(n)) => dropped += n,
             Err(broadcast::error::RecvError::Closed) => return None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_popup_s_chain_leads_to_its_opener_until_closed() {
+        let o = Openers::default();
+        o.note("tab.created", &json!({"tab_id": "b", "opener_tab_id": "a"}));
+        o.note("tab.created", &json!({"tab_id": "c", "opener_tab_id": "b"}));
+        o.note("tab.created", &json!({"tab_id": "d", "opener_tab_id": null}));
+        assert_eq!(o.chain("c"), ["c", "b", "a"]);
+        assert_eq!(o.chain("d"), ["d"]);
+        // A loop cannot hold the chain.
+        o.note("tab.created", &json!({"tab_id": "a", "opener_tab_id": "c"}));
+        assert_eq!(o.chain("c"), ["c", "b", "a"]);
+        // A closed tab's own link goes; its popups still lead to it.
+        o.note("tab.closed", &json!({"tab_id": "b"}));
+        assert_eq!(o.chain("c"), ["c", "b"]);
     }
 }

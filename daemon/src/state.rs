@@ -124,14 +124,25 @@ impl Daemon {
             captures: crate::capture::Captures::default(),
             started: Instant::now(),
         });
+        let openers = Arc::new(crate::events::Openers::default());
         let sink = |topic: &'static str| -> crate::events::Sink {
             let weak = Arc::downgrade(&daemon);
+            let openers = openers.clone();
             Arc::new(move |kind: &'static str, data: serde_json::Value| {
                 let Some(d) = weak.upgrade() else { return };
-                // A tab's events belong to the sessions that have it selected.
-                match data["tab_id"].as_str().filter(|_| topic == "browser") {
+                // A tab's events belong to the sessions that have it, or the tab that opened
+                // it, selected; an event with an unknown tab (`tab_id: null`) to none of them.
+                match data.get("tab_id").filter(|_| topic == "browser") {
                     Some(tab) => {
-                        let owners = d.sessions.owners_of_tab(tab);
+                        openers.note(kind, &data);
+                        let mut owners = Vec::new();
+                        for t in tab.as_str().map(|t| openers.chain(t)).unwrap_or_default() {
+                            for o in d.sessions.owners_of_tab(&t) {
+                                if !owners.contains(&o) {
+                                    owners.push(o);
+                                }
+                            }
+                        }
                         d.events.publish_tab(owners, topic, kind, data);
                     }
                     None => d.events.publish(topic, kind, data),

@@ -298,4 +298,45 @@ async fn another_token_s_observer_hears_of_a_tab_but_not_where_it_is() {
         }
         assert!(Instant::now() < deadline, "the observer heard nothing of {tab}");
     }
+
+    // A tab the actor's page opens, and a file it downloads, are the actor's token's too:
+    // heard whole there, without where to by the other token.
+    let setup = format!(
+        "document.body.insertAdjacentHTML('beforeend', `
+          <a id=pop target=_blank href='{form}?popup-marker-4712'>pop</a>
+          <a id=dl href='{csv}?download-marker-4713'>dl</a>`); 1",
+        form = env.site.url("form.html"),
+        csv = env.site.url("report.csv"),
+    );
+    ok(&mut actor, "browser.evaluate", json!({"script": setup})).await;
+    let r = ok(&mut actor, "browser.click", json!({"selector": "#pop"})).await;
+    let popup = r["result"]["opened_tabs"][0]["tab_id"].as_str().expect("a popup").to_owned();
+    ok(&mut actor, "browser.click", json!({"selector": "#dl"})).await;
+    let heard = |ev: &Value| {
+        (ev["kind"] == "tab.created" && ev["data"]["tab_id"] == popup.as_str())
+            || ev["kind"] == "download.finished"
+    };
+    for (who, c) in [("the actor's token", &mut own), ("the other token", &mut observer)] {
+        let (mut popped, mut downloaded) = (false, false);
+        let deadline = Instant::now() + DEADLINE;
+        while !(popped && downloaded) {
+            let n = c.notification("events.event").await;
+            let ev = &n["params"]["result"];
+            let mine = who == "the actor's token";
+            if !mine {
+                assert!(!n.to_string().contains("-marker-471"), "a URL leaked: {n}");
+            }
+            if heard(ev) {
+                // A new tab's URL is often still empty when it is created.
+                if ev["kind"] == "download.finished" {
+                    let url = ev["data"]["url"].as_str().unwrap_or_default();
+                    assert_eq!(url.contains("download-marker-4713"), mine, "{who}: {n}");
+                }
+                assert_eq!(ev["data"]["redacted"].as_bool().unwrap_or(false), !mine, "{who}: {n}");
+                popped |= ev["kind"] == "tab.created";
+                downloaded |= ev["kind"] == "download.finished";
+            }
+            assert!(Instant::now() < deadline, "{who} never heard of the popup and download");
+        }
+    }
 }

@@ -267,10 +267,11 @@ impl Conn {
                     if t.r#type == "page" && lock(&pages1).insert(target.to_owned()) {
                         let opened = Effect::Opened { url: t.url.clone() };
                         log.push(&id1, Some(tab_id_of(target)), opened);
+                        let opener = t.opener_id.as_ref().map(|o| tab_id_of(o.as_ref()));
                         slot.emit(
                             "tab.created",
-                            json!({"browser_id": id1,
-                            "tab_id": tab_id_of(target), "url": t.url}),
+                            json!({"browser_id": id1, "tab_id": tab_id_of(target),
+                            "url": t.url, "opener_tab_id": opener}),
                         );
                     }
                 }
@@ -298,7 +299,8 @@ impl Conn {
             let begins = self.browser.event_listener::<EventDownloadWillBegin>().await;
             let progress = self.browser.event_listener::<EventDownloadProgress>().await;
             if let (Ok(mut begins), Ok(mut progress)) = (begins, progress) {
-                let names: Arc<Mutex<HashMap<String, (String, String)>>> = Arc::default();
+                let names: Arc<Mutex<HashMap<String, (String, String, Option<String>)>>> =
+                    Arc::default();
                 let names2 = names.clone();
                 let (log, log2, dir2, id2, live) = (
                     self.effects.clone(),
@@ -309,13 +311,13 @@ impl Conn {
                 );
                 tasks.push(tokio::spawn(async move {
                     while let Some(ev) = begins.next().await {
-                        lock(&names2).insert(
-                            ev.guid.clone(),
-                            (ev.url.clone(), ev.suggested_filename.clone()),
-                        );
                         // A tab's own frame id is its target id.
                         let frame: &str = ev.frame_id.as_ref();
                         let tab = lock(&live).contains(frame).then(|| tab_id_of(frame));
+                        lock(&names2).insert(
+                            ev.guid.clone(),
+                            (ev.url.clone(), ev.suggested_filename.clone(), tab.clone()),
+                        );
                         let path = dir2.join(&ev.suggested_filename).display().to_string();
                         let d = Effect::Download {
                             guid: ev.guid.clone(),
@@ -350,7 +352,7 @@ impl Conn {
                             }
                             continue;
                         }
-                        let (url, name) = lock(&names).remove(&ev.guid).unwrap_or_default();
+                        let (url, name, tab) = lock(&names).remove(&ev.guid).unwrap_or_default();
                         let path = ev
                             .file_path
                             .clone()
@@ -364,7 +366,8 @@ impl Conn {
                         crate::files::trim_to_quota(&dir, quota, Some(std::path::Path::new(&path)));
                         let reason = over.remove(&ev.guid).then_some("over_quota");
                         log2.download_progress(&ev.guid, state, bytes, Some(&path), reason);
-                        let mut finished = json!({"browser_id": id,
+                        // The tab (null when a frame started it) scopes who reads the path.
+                        let mut finished = json!({"browser_id": id, "tab_id": tab,
                             "url": url, "path": path, "state": state,
                             "bytes": ev.received_bytes});
                         if let Some(why) = reason {
