@@ -122,6 +122,10 @@ async fn a_download_is_a_resource_of_the_session_that_made_it() {
     assert_eq!(found["listed"], true, "listed and read whole: {found}");
     assert_eq!(found["read"]["mime"], "text/csv", "{found}");
     assert_eq!(found["read"]["text"], "name,value\nalpha,1\nbeta,2\n", "{found}");
+    // A file still coming is named, and reading it says it is not done yet.
+    assert_eq!(found["big_links"][0], "glovebox://download/big.bin", "{found}");
+    let partial = found["partial"].as_str().unwrap_or_default();
+    assert!(partial.contains("still downloading"), "{found}");
     // Another token's session has no such resource.
     let (u, l) = (url.clone(), "glovebox://download/report.csv".to_owned());
     let other = tokio::task::spawn_blocking(move || client(&u, OTHER_ACTOR, &l, "read"))

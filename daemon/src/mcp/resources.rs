@@ -64,11 +64,18 @@ pub fn read(daemon: &Daemon, session: &Session, uri: &str) -> Result<ReadResourc
         )
     };
     if let Some(name) = uri.strip_prefix(DOWNLOAD) {
-        let downloads = session.downloads();
-        let path = downloads
-            .iter()
-            .rfind(|p| p.file_name().is_some_and(|n| n.to_string_lossy() == name))
-            .ok_or_else(not_found)?;
+        let path = &session.download_named(name).ok_or_else(not_found)?;
+        // Chromium writes `<name>.crdownload` and renames it when done.
+        let partial = path.with_file_name(format!("{name}.crdownload"));
+        if !path.is_file() {
+            let Ok(m) = std::fs::metadata(&partial) else { return Err(not_found()) };
+            let message = format!(
+                "{uri} is still downloading ({} bytes so far); read it once browser.downloads \
+                 says completed",
+                m.len()
+            );
+            return Err(McpError::invalid_params(message, Some(json!({"uri": uri}))));
+        }
         let size = std::fs::metadata(path).map_or(0, |m| m.len());
         if size > READ_AT_MOST {
             let message = format!(

@@ -96,6 +96,12 @@ impl Session {
         }
     }
 
+    /// The newest file this session's actions downloaded by that name, there or not (yet).
+    pub fn download_named(&self, name: &str) -> Option<std::path::PathBuf> {
+        let d = self.downloads.lock().unwrap_or_else(|p| p.into_inner());
+        d.iter().rfind(|p| p.file_name().is_some_and(|n| n.to_string_lossy() == name)).cloned()
+    }
+
     /// The files this session's actions downloaded that are still there, oldest first.
     pub fn downloads(&self) -> Vec<std::path::PathBuf> {
         let d = self.downloads.lock().unwrap_or_else(|p| p.into_inner());
