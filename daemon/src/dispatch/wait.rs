@@ -24,9 +24,12 @@ pub fn pause(ctx: Ctx, call: Checked) -> BoxFuture<'static, Result<Output, Daemo
             });
         };
         let started = Instant::now();
-        tokio::select! {
-            _ = tokio::time::sleep(Duration::from_millis(ms)) => {}
-            _ = ctx.op.cancel.cancelled() => return Err(DaemonError::Cancelled),
+        // The timer's granularity is a millisecond: a sleep of 0 would still wait for its tick.
+        if ms > 0 {
+            tokio::select! {
+                _ = tokio::time::sleep(Duration::from_millis(ms)) => {}
+                _ = ctx.op.cancel.cancelled() => return Err(DaemonError::Cancelled),
+            }
         }
         Ok(Output::new(json!({"waited_ms": started.elapsed().as_millis() as u64})))
     })
