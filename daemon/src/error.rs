@@ -70,6 +70,12 @@ pub enum DaemonError {
     RateLimited { per_sec: u32 },
     #[error("the {backend} backend is unavailable: {reason}")]
     BackendUnavailable { backend: &'static str, reason: String, remedy: String },
+    /// SIGTERM: the daemon drains and starts no new op.
+    #[error("the daemon is shutting down")]
+    ShuttingDown,
+    /// The port answers before the desktop is up; calls wait for nothing.
+    #[error("the desktop backend is unavailable: {}", crate::desktop::slot::STARTING)]
+    DesktopStarting,
     #[error("{0}")]
     ActionFailed(String),
     #[error("op {0} was already used for a different call")]
@@ -122,7 +128,9 @@ impl DaemonError {
             Timeout { .. } => ErrorCode::Timeout,
             Cancelled => ErrorCode::Cancelled,
             Busy { .. } | RateLimited { .. } => ErrorCode::Busy,
-            BackendUnavailable { .. } => ErrorCode::BackendUnavailable,
+            BackendUnavailable { .. } | ShuttingDown | DesktopStarting => {
+                ErrorCode::BackendUnavailable
+            }
             ActionFailed(_) => ErrorCode::ActionFailed,
             BinaryFrame { .. } | BadId { .. } => ErrorCode::InvalidRequest,
             RequestTooLarge { .. } => ErrorCode::RequestTooLarge,
@@ -188,6 +196,7 @@ impl DaemonError {
             Busy { .. } => format!("{self}; wait for some to finish and retry"),
             RateLimited { .. } => format!("{self}; slow down and retry"),
             BackendUnavailable { remedy, .. } => format!("{self}; {remedy}"),
+            ShuttingDown | DesktopStarting => format!("{self}; {}", self.remedy()),
             ActionFailed(_) => self.to_string(),
             OpIdReused(_) => format!("{self}; use a fresh op_id for a new call"),
             BinaryFrame { .. } => format!("{self}; send each request as a text frame"),
@@ -251,6 +260,8 @@ impl DaemonError {
             BackendUnavailable { backend, remedy, .. } => {
                 Some(json!({"backend": backend, "remedy": remedy}))
             }
+            ShuttingDown => Some(json!({"backend": "daemon", "remedy": self.remedy()})),
+            DesktopStarting => Some(json!({"backend": "desktop", "remedy": self.remedy()})),
             OpIdReused(op) => Some(json!({"field": "op_id", "op_id": op})),
             BinaryFrame { bytes } => Some(json!({"frame": "binary", "bytes": bytes})),
             BadId { got } => Some(json!({"field": "id", "got": got})),
@@ -263,6 +274,17 @@ impl DaemonError {
             }
             BatchRateLimited { ops, per_sec } => Some(json!({"ops": ops, "per_sec": per_sec})),
             HandshakeRequired | AlreadyHello | Cancelled | ActionFailed(_) | Revoked => None,
+        }
+    }
+
+    /// What to do about a refusal of the daemon's own state (draining, starting).
+    fn remedy(&self) -> &'static str {
+        match self {
+            DaemonError::ShuttingDown => {
+                "calls already running finish within its grace period; call again once it is \
+                 back, or on another daemon"
+            }
+            _ => "retry in a moment: GET /readyz answers 200 once it is up",
         }
     }
 

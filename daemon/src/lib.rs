@@ -2,18 +2,21 @@
 //! versioned JSON-RPC 2.0 on WebSocket.
 //!
 //! `run` takes a bound listener, the configuration and a shutdown signal, so tests run the
-//! real daemon on port 0.
+//! real daemon on port 0. When the signal comes the daemon drains (`drain.rs`) before it
+//! closes its connections.
 
 pub mod approval;
 pub mod browser;
 mod capture;
 pub mod desktop;
 mod dispatch;
+mod drain;
 pub mod error;
 mod events;
 pub mod files;
 pub mod mcp;
 pub mod process;
+pub mod ready;
 pub mod registry;
 pub mod rpc;
 mod session;
@@ -26,7 +29,8 @@ use tokio::net::TcpListener;
 
 pub use state::{BackendProbe, Config};
 
-/// Serve `listener` until `shutdown` resolves.
+/// Serve `listener` until `shutdown` resolves, then drain: the port keeps answering (new ops
+/// are refused) while running ops finish within the grace period.
 pub async fn run(
     listener: TcpListener,
     config: Config,
@@ -36,7 +40,14 @@ pub async fn run(
     if daemon.config.token_file.is_some() {
         tokio::spawn(reload_on_sighup(daemon.clone()));
     }
-    rpc::serve(listener, daemon, shutdown).await
+    let drained = {
+        let daemon = daemon.clone();
+        async move {
+            shutdown.await;
+            drain::drain(&daemon).await;
+        }
+    };
+    rpc::serve(listener, daemon, drained).await
 }
 
 /// `gloveboxd mcp`: serve MCP on stdin/stdout to the host that started the process, acting
@@ -57,9 +68,16 @@ pub async fn run_mcp_stdio(
             }
         })
     });
+    let drained = {
+        let daemon = daemon.clone();
+        async move {
+            shutdown.await;
+            drain::drain(&daemon).await;
+        }
+    };
     let result = tokio::select! {
         r = mcp::stdio::serve(daemon, rpc::auth::Role::Actor) => r,
-        () = shutdown => Ok(()),
+        () = drained => Ok(()),
     };
     let _ = stop.send(());
     if let Some(task) = served {

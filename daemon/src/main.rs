@@ -1,20 +1,21 @@
-//! `gloveboxd`: parse the command line, bring up (or adopt) the desktop, then serve until
-//! SIGTERM or Ctrl-C and stop everything it started.
+//! `gloveboxd`: parse the command line, listen, bring up (or adopt) the desktop while the port
+//! already answers, serve until SIGTERM or Ctrl-C, drain, and stop everything it started.
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
 use clap::Parser;
 use glovebox_daemon::desktop::embedded::{self, DesktopMode};
+use glovebox_daemon::desktop::Slot;
 use glovebox_daemon::process::Supervisor;
 use glovebox_daemon::rpc::auth::Tokens;
 use glovebox_daemon::Config;
 use glovebox_protocol::wire::BackendStatus;
-use serde_json::Value;
+use tokio::signal::unix::{signal, Signal, SignalKind};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -42,8 +43,8 @@ struct Cli {
     /// Browser origin allowed to open the WebSocket (repeatable); others get 403.
     #[arg(long = "allow-origin", global = true)]
     allow_origin: Vec<String>,
-    /// Host name /healthz answers for beside localhost, 127.0.0.1, [::1] and the listen
-    /// address (repeatable); other Host headers get 403.
+    /// Host name /healthz and /readyz answer for beside localhost, 127.0.0.1, [::1] and the
+    /// listen address (repeatable); other Host headers get 403.
     #[arg(long = "allow-host", global = true)]
     allow_host: Vec<String>,
     /// Largest accepted message in bytes (over it: REQUEST_TOO_LARGE).
@@ -105,6 +106,11 @@ struct Cli {
     /// type, key, scroll, navigate, window.
     #[arg(long = "settle-cap", global = true, value_name = "KIND=MS")]
     settle_cap: Vec<String>,
+    /// Seconds the ops running at SIGTERM get to finish (new ones are refused meanwhile);
+    /// then they are cancelled, held input is released, the children stop and the daemon
+    /// exits 0. Give an orchestrator's kill timeout a few seconds more than this.
+    #[arg(long, global = true, default_value_t = 10)]
+    shutdown_grace_secs: u64,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -195,13 +201,7 @@ fn main() -> anyhow::Result<()> {
     };
 
     let supervisor = Supervisor::new(&cli.state_dir);
-    let desktop = embedded::start(cli.desktop, &cli.state_dir, &supervisor)?;
-    // Before any thread exists: backends and children read DISPLAY and the bus addresses.
-    for (k, v) in desktop.env() {
-        std::env::set_var(k, v);
-    }
-    let desktop = Arc::new(desktop);
-
+    let desktop = Slot::starting();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let served = runtime.block_on(serve(
         &cli,
@@ -211,8 +211,11 @@ fn main() -> anyhow::Result<()> {
         desktop.clone(),
         &supervisor,
     ));
+    // Waits for a desktop start still under way, so what it started is stopped below.
     drop(runtime);
-    desktop.stop();
+    if let Some(env) = desktop.env() {
+        env.stop();
+    }
     supervisor.stop_all();
     served
 }
@@ -222,25 +225,19 @@ async fn serve(
     listener: Option<std::net::TcpListener>,
     (tokens, token_file): (Tokens, Option<PathBuf>),
     token_source: &str,
-    desktop: Arc<embedded::DesktopEnv>,
+    desktop: Slot,
     supervisor: &Supervisor,
 ) -> anyhow::Result<()> {
+    // From here on SIGTERM drains, even while the desktop is still starting.
+    let signals = (signal(SignalKind::terminate()), signal(SignalKind::interrupt()));
     let listener = listener.map(tokio::net::TcpListener::from_std).transpose()?;
-    // The desktop backend (AT-SPI + X11 + clipboard); without it the daemon still serves and
-    // reports the desktop down with the reason.
-    let (desktop_backend, desktop_error) =
-        match glovebox_daemon::desktop::Desktop::connect(&desktop, supervisor.clone()).await {
-            Ok(d) => (Some(d), None),
-            Err(e) => {
-                tracing::warn!(%e, "the desktop backend is unavailable");
-                (None, Some(e.to_string()))
-            }
-        };
-    // The browser backend; the default Chromium starts on first use, not here.
+    // The browser backend; the default Chromium starts on first use, not here. It gets the
+    // desktop's DISPLAY and buses from the supervisor, which every child's environment comes
+    // from once the desktop is up (calls are refused until then).
     let browser = Arc::new(glovebox_daemon::browser::Browsers::new(
         cli.state_dir.clone(),
         supervisor.clone(),
-        desktop.env().to_vec(),
+        Vec::new(),
     ));
     for port in &cli.browser_allow {
         browser.allow(*port);
@@ -249,12 +246,9 @@ async fn serve(
     let probe_desktop = desktop.clone();
     let backends = Arc::new(move || {
         let mut map = BTreeMap::new();
-        let mut status = desktop_status(&probe_desktop);
-        if let Some(reason) = &desktop_error {
-            status.status = "down".into();
-            status.reason = Some(reason.clone());
+        if let Some(status) = probe_desktop.status() {
+            map.insert("desktop".to_owned(), status);
         }
-        map.insert("desktop".to_owned(), status);
         let (word, reason) = probe_browser.status();
         map.insert(
             "browser".to_owned(),
@@ -290,19 +284,58 @@ async fn serve(
         glovebox_daemon::files::FileRoots::new(&cli.state_dir, cli.files_root.clone(), secrets);
     config.backends = backends;
     config.browser = Some(browser);
-    config.desktop = desktop_backend;
+    config.desktop = desktop.clone();
+    config.shutdown_grace = std::time::Duration::from_secs(cli.shutdown_grace_secs);
 
+    let up = {
+        let (mode, dir, sup) = (cli.desktop, cli.state_dir.clone(), supervisor.clone());
+        async move { desktop.bring_up(mode, dir, sup).await }
+    };
+    let mut shutdown = shutdown_signal(signals);
     match (listener, &cli.command) {
         (listener, Some(Command::Mcp { .. })) => {
+            // The MCP host's first calls come at once: stdio is served once the desktop is up.
+            let env = tokio::select! {
+                r = up => r?,
+                () = &mut shutdown => return Ok(()),
+            };
             if let Some(l) = &listener {
                 tracing::info!("also listening on ws://{}/rpc", l.local_addr()?);
             }
-            tracing::info!(display = desktop.display(), "serving MCP on stdio");
-            glovebox_daemon::run_mcp_stdio(listener, config, shutdown_signal()).await?;
+            tracing::info!(display = env.display(), "serving MCP on stdio");
+            glovebox_daemon::run_mcp_stdio(listener, config, shutdown).await?;
         }
         (Some(listener), None) => {
-            banner(listener.local_addr()?, token_source, &desktop);
-            glovebox_daemon::run(listener, config, shutdown_signal()).await?;
+            let addr = listener.local_addr()?;
+            banner_head(addr, token_source);
+            // The port answers now (`/readyz`: 503 while the desktop starts); a desktop that
+            // cannot start stops the daemon with its error.
+            let failed = Arc::new(Mutex::new(None));
+            let (fail, failure) = tokio::sync::oneshot::channel();
+            let token_source = token_source.to_owned();
+            tokio::spawn(async move {
+                match up.await {
+                    Ok(env) => banner_tail(addr, &token_source, &env),
+                    Err(e) => drop(fail.send(e)),
+                }
+            });
+            let stop = {
+                let failed = failed.clone();
+                async move {
+                    tokio::select! {
+                        () = shutdown => {}
+                        Ok(e) = failure => {
+                            tracing::error!("the desktop did not start; stopping");
+                            *failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
+                        }
+                    }
+                }
+            };
+            glovebox_daemon::run(listener, config, stop).await?;
+            let failed = failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+            if let Some(e) = failed {
+                return Err(e.into());
+            }
         }
         (None, None) => anyhow::bail!("nothing to serve: no listener and no stdio"),
     }
@@ -334,28 +367,23 @@ fn bridge(cli: &Cli, url: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn desktop_status(desktop: &embedded::DesktopEnv) -> BackendStatus {
-    let status = desktop.status();
-    let mut extra: BTreeMap<String, Value> = match serde_json::to_value(&status) {
-        Ok(Value::Object(m)) => m.into_iter().collect(),
-        _ => BTreeMap::new(),
-    };
-    extra.remove("reason");
-    let word =
-        extra.remove("status").and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
-    BackendStatus { status: word, reason: status.reason, extra }
+/// What a person needs to connect, on stdout: the address at once (the first line is what
+/// tests parse) ...
+fn banner_head(addr: SocketAddr, token_source: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "gloveboxd listening on ws://{addr}/rpc");
+    let _ = writeln!(out, "  token: {token_source}");
+    let _ = out.flush();
 }
 
-/// What a person needs to connect, on stdout (the first line is what tests parse).
-fn banner(addr: SocketAddr, token_source: &str, desktop: &embedded::DesktopEnv) {
+/// ... and the rest once the desktop is up and calls are taken.
+fn banner_tail(addr: SocketAddr, token_source: &str, desktop: &embedded::DesktopEnv) {
     let token_cmd = if token_source.starts_with('$') {
         "$GLOVEBOX_TOKEN".to_owned()
     } else {
         format!("$(head -n1 {token_source} | cut -d' ' -f1)")
     };
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "gloveboxd listening on ws://{addr}/rpc");
-    let _ = writeln!(out, "  token: {token_source}");
     match desktop.xauthority() {
         Some(xauth) => {
             let _ = writeln!(out, "  desktop: DISPLAY={} XAUTHORITY={xauth}", desktop.display());
@@ -364,24 +392,30 @@ fn banner(addr: SocketAddr, token_source: &str, desktop: &embedded::DesktopEnv) 
             let _ = writeln!(out, "  desktop: DISPLAY={}", desktop.display());
         }
     }
-    let _ = writeln!(out, "  health: curl http://{addr}/healthz");
+    let _ = writeln!(out, "  health: curl http://{addr}/healthz (alive), /readyz (ready)");
     let _ =
         writeln!(out, "  try: wscat -c ws://{addr}/rpc -H \"Authorization: Bearer {token_cmd}\"");
     let _ = writeln!(out, "       then send {{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"session.hello\",\"params\":{{\"protocol\":1}}}}");
     let _ = out.flush();
 }
 
-async fn shutdown_signal() {
-    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-        Ok(s) => s,
-        Err(e) => {
-            tracing::warn!("cannot watch SIGTERM: {e}");
-            let _ = tokio::signal::ctrl_c().await;
-            return;
+/// Resolves at the first SIGTERM or SIGINT (watched from the moment they were registered).
+fn shutdown_signal(
+    (term, int): (std::io::Result<Signal>, std::io::Result<Signal>),
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
+    Box::pin(async move {
+        let watch = |s: std::io::Result<Signal>, name: &'static str| async move {
+            match s {
+                Ok(mut s) => drop(s.recv().await),
+                Err(e) => {
+                    tracing::warn!("cannot watch {name}: {e}");
+                    std::future::pending::<()>().await;
+                }
+            }
+        };
+        tokio::select! {
+            () = watch(term, "SIGTERM") => tracing::info!("SIGTERM: draining, then stopping"),
+            () = watch(int, "SIGINT") => tracing::info!("interrupt: draining, then stopping"),
         }
-    };
-    tokio::select! {
-        _ = term.recv() => tracing::info!("SIGTERM: shutting down"),
-        _ = tokio::signal::ctrl_c() => tracing::info!("interrupt: shutting down"),
-    }
+    })
 }

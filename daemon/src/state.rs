@@ -48,8 +48,8 @@ pub struct Config {
     pub session_ttl: std::time::Duration,
     pub state_dir: PathBuf,
     pub backends: BackendProbe,
-    /// The desktop backend (AT-SPI, X11, clipboard), when a display is there.
-    pub desktop: Option<Arc<crate::desktop::Desktop>>,
+    /// The desktop backend (AT-SPI, X11, clipboard): none, starting, or up.
+    pub desktop: crate::desktop::Slot,
     /// Rules deciding which calls run, are refused or wait for an approver.
     pub policy: crate::approval::policy::Policy,
     /// The browser backend (Chromium over CDP).
@@ -58,6 +58,8 @@ pub struct Config {
     pub settle: crate::settle::Policy,
     /// Where client-named files may be read from (uploads).
     pub files: crate::files::FileRoots,
+    /// How long running ops get to finish once the daemon drains (SIGTERM).
+    pub shutdown_grace: std::time::Duration,
 }
 
 impl Config {
@@ -82,10 +84,11 @@ impl Config {
             session_ttl: std::time::Duration::from_secs(600),
             backends: Arc::new(BTreeMap::new),
             policy: crate::approval::policy::Policy::default(),
-            desktop: None,
+            desktop: crate::desktop::Slot::default(),
             browser: None,
             settle: crate::settle::Policy::default(),
             files: crate::files::FileRoots::new(&state_dir, Vec::new(), Vec::new()),
+            shutdown_grace: std::time::Duration::from_secs(10),
             state_dir,
         }
     }
@@ -149,9 +152,7 @@ impl Daemon {
                 }
             })
         };
-        if let Some(d) = &daemon.config.desktop {
-            d.set_event_sink(sink("desktop"));
-        }
+        daemon.config.desktop.set_event_sink(sink("desktop"));
         if let Some(b) = &daemon.config.browser {
             b.set_event_sink(sink("browser"));
             b.set_downloads_quota(daemon.config.downloads_quota_bytes);
@@ -195,6 +196,11 @@ impl Daemon {
             }
         }
         closed.len()
+    }
+
+    /// The desktop backend, once it is connected.
+    pub fn desktop(&self) -> Option<Arc<crate::desktop::Desktop>> {
+        self.config.desktop.backend()
     }
 
     pub fn backends(&self) -> BTreeMap<String, BackendStatus> {

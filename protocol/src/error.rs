@@ -193,7 +193,9 @@ impl ErrorCode {
             Timeout => "the op's deadline passed; its cleanup ran",
             Cancelled => "the op was cancelled; its cleanup ran",
             Busy => "too many ops in flight; retry later",
-            BackendUnavailable => "the display, accessibility bus or browser is down",
+            BackendUnavailable => {
+                "the display, accessibility bus or browser is down, the desktop is still starting, or the daemon is shutting down; details.backend"
+            }
             ActionFailed => "the backend tried and failed; details say how",
         }
     }

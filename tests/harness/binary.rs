@@ -1,5 +1,5 @@
 //! The `gloveboxd` binary as a user runs it: spawned with flags, its banner read for the
-//! address, stopped with SIGTERM.
+//! address, stopped with SIGTERM; its descendants read from `/proc`.
 
 use std::io::{BufRead as _, BufReader};
 use std::path::PathBuf;
@@ -52,7 +52,12 @@ pub struct Running {
     pub addr: String,
     pub state: TempDir,
     pub banner: Vec<String>,
+    /// Its stdout, line by line, after what `banner` holds.
+    lines: mpsc::Receiver<String>,
 }
+
+/// The banner's length: the address and token at once, the rest once the desktop is up.
+const BANNER_LINES: usize = 6;
 
 impl Running {
     /// Start `gloveboxd --listen 127.0.0.1:0 --state-dir <tmp> <extra>` and read its banner.
@@ -62,13 +67,36 @@ impl Running {
 
     /// The same with extra environment variables for the daemon.
     pub fn start_with_env(extra: &[&str], env: &[(&str, &str)]) -> Running {
-        Self::spawn(extra, env, Stdio::inherit())
+        let mut d = Self::spawn(extra, env, Stdio::inherit());
+        d.rest_of_banner();
+        d
     }
 
     /// The same with the daemon's stderr (its log) written to `log`.
     pub fn start_logged(extra: &[&str], env: &[(&str, &str)], log: &std::path::Path) -> Running {
         let file = std::fs::File::create(log).expect("log file");
-        Self::spawn(extra, env, Stdio::from(file))
+        let mut d = Self::spawn(extra, env, Stdio::from(file));
+        d.rest_of_banner();
+        d
+    }
+
+    /// The same, back as soon as the daemon listens (the banner's first line): its desktop
+    /// may still be starting. [`Running::rest_of_banner`] waits for the rest.
+    pub fn start_listening(extra: &[&str], env: &[(&str, &str)]) -> Running {
+        Self::spawn(extra, env, Stdio::inherit())
+    }
+
+    /// Reads the banner to its end, printed once the desktop is up and calls are taken.
+    pub fn rest_of_banner(&mut self) {
+        let deadline = Instant::now() + DEADLINE;
+        while self.banner.len() < BANNER_LINES {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let Ok(line) = self.lines.recv_timeout(left) else {
+                let _ = self.child.kill();
+                panic!("gloveboxd printed no full banner in time; got {:?}", self.banner);
+            };
+            self.banner.push(line);
+        }
     }
 
     fn spawn(extra: &[&str], env: &[(&str, &str)], stderr: Stdio) -> Running {
@@ -92,22 +120,22 @@ impl Running {
                 }
             }
         });
-        let deadline = Instant::now() + DEADLINE;
-        let mut banner = Vec::new();
-        let mut addr = None;
-        while banner.len() < 6 {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let Ok(line) = rx.recv_timeout(left) else {
-                let _ = child.kill();
-                panic!("gloveboxd printed no banner in time; got {banner:?}");
-            };
-            if let Some(rest) = line.strip_prefix("gloveboxd listening on ws://") {
-                addr = rest.strip_suffix("/rpc").map(String::from);
-            }
-            banner.push(line);
-        }
-        let addr = addr.expect("banner names the address");
-        Running { child, url: format!("ws://{addr}/rpc"), addr, state, banner }
+        let Ok(first) = rx.recv_timeout(DEADLINE) else {
+            let _ = child.kill();
+            panic!("gloveboxd printed no banner in time");
+        };
+        let addr = first
+            .strip_prefix("gloveboxd listening on ws://")
+            .and_then(|rest| rest.strip_suffix("/rpc"))
+            .map(String::from)
+            .unwrap_or_else(|| panic!("the banner's first line names the address: {first:?}"));
+        let (url, banner) = (format!("ws://{addr}/rpc"), vec![first]);
+        Running { child, url, addr, state, banner, lines: rx }
+    }
+
+    /// The address to send plain HTTP to.
+    pub fn socket_addr(&self) -> std::net::SocketAddr {
+        self.addr.parse().expect("the banner's address")
     }
 
     /// Connections from this process to the daemon's embedded `display` present its cookie
@@ -138,15 +166,17 @@ impl Running {
     pub fn terminate(&mut self, within: Duration) -> std::process::ExitStatus {
         let pid = self.child.id().to_string();
         let _ = Command::new("kill").args(["-TERM", &pid]).status();
+        self.wait_exit(within)
+    }
+
+    /// Waits for the daemon to exit by itself; the exit status.
+    pub fn wait_exit(&mut self, within: Duration) -> std::process::ExitStatus {
         let deadline = Instant::now() + within;
         loop {
             if let Some(status) = self.child.try_wait().expect("wait") {
                 return status;
             }
-            assert!(
-                Instant::now() < deadline,
-                "gloveboxd did not exit within {within:?} of SIGTERM"
-            );
+            assert!(Instant::now() < deadline, "gloveboxd did not exit within {within:?}");
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -158,6 +188,37 @@ impl Drop for Running {
             self.terminate(DEADLINE);
         }
     }
+}
+
+/// Every live process below `pid` (children, theirs, and so on) with its name, from `/proc`.
+pub fn descendants(pid: u32) -> Vec<(u32, String)> {
+    let mut parent_of = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(p) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{p}/stat")) else { continue };
+        // `pid (comm) state ppid …`; comm may hold spaces and parentheses.
+        let Some((head, rest)) = stat.rsplit_once(')') else { continue };
+        let comm = head.split_once('(').map(|(_, c)| c.to_owned()).unwrap_or_default();
+        let mut fields = rest.split_whitespace();
+        let state = fields.next().unwrap_or_default();
+        let Some(ppid) = fields.next().and_then(|f| f.parse::<u32>().ok()) else { continue };
+        if state != "Z" {
+            parent_of.push((p, ppid, comm));
+        }
+    }
+    let mut found: Vec<(u32, String)> = Vec::new();
+    let mut frontier = vec![pid];
+    while let Some(parent) = frontier.pop() {
+        for (p, _, comm) in parent_of.iter().filter(|(_, pp, _)| *pp == parent) {
+            if !found.iter().any(|(f, _)| f == p) {
+                found.push((*p, comm.clone()));
+                frontier.push(*p);
+            }
+        }
+    }
+    found
 }
 
 /// Whether a process with this pid is alive (and not a zombie).

@@ -181,7 +181,7 @@ impl BrowserEnv {
         let daemon = InProcess::with(Options {
             configure: Some(Arc::new(move |c| {
                 c.browser = Some(b.clone());
-                c.desktop = Some(desk.clone());
+                c.desktop = desk.clone().into();
                 c.policy = policy.clone();
                 extra(c);
             })),

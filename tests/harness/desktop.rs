@@ -36,7 +36,7 @@ impl DesktopFixture {
             Desktop::connect(&env, supervisor.clone()).await.expect("desktop backend connects");
         let d = desktop.clone();
         let daemon = InProcess::with(Options {
-            configure: Some(Arc::new(move |c| c.desktop = Some(d.clone()))),
+            configure: Some(Arc::new(move |c| c.desktop = d.clone().into())),
             ..Options::default()
         })
         .await;

@@ -14,6 +14,7 @@ mod frames;
 mod fuzz;
 mod handshake;
 mod http;
+mod lifecycle;
 mod limits;
 mod limits2;
 mod mcp;

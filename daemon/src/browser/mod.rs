@@ -17,6 +17,7 @@ pub mod guard;
 pub mod input;
 pub mod launch;
 pub mod pipe;
+mod ready;
 pub mod settle;
 pub mod snapshot;
 
@@ -201,6 +202,8 @@ pub struct Browsers {
     allowed: Mutex<Vec<u16>>,
     /// The bytes the state dir's `downloads/` may hold (downloads and PDFs).
     downloads_quota: std::sync::atomic::AtomicU64,
+    /// The last look for the default browser's program (`ready.rs`).
+    start_check: Mutex<Option<(std::time::Instant, Result<(), String>)>>,
 }
 
 impl std::fmt::Debug for Browsers {
@@ -238,6 +241,7 @@ impl Browsers {
             effects: Arc::default(),
             relay_listener: tokio::sync::OnceCell::new(),
             allowed: Mutex::new(Vec::new()),
+            start_check: Mutex::new(None),
         }
     }
 
@@ -351,7 +355,10 @@ impl Browsers {
                 Some(_) => {
                     ("degraded", "the default browser exited; it restarts on the next call".into())
                 }
-                None => ("up", "the default browser starts on first use".into()),
+                None => match self.can_start() {
+                    Ok(()) => ("up", "the default browser starts on first use".into()),
+                    Err(why) => ("down", why),
+                },
             },
             Err(_) => ("up", "the default browser is starting".into()),
         }

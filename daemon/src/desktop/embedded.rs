@@ -1,8 +1,9 @@
 //! Brings up, or adopts, the desktop the daemon drives: an X display, a session D-Bus, the
 //! AT-SPI accessibility bus and (when embedded) a window manager.
 //!
-//! Runs before the async runtime starts: the returned environment is applied to the daemon
-//! process (`std::env::set_var` is only sound while single-threaded) and to every child.
+//! Runs on a blocking thread while the daemon already answers (`desktop/slot.rs`). The daemon
+//! process's own environment is left alone: the returned environment goes to every child
+//! through the supervisor, and the backends are handed their display and buses explicitly.
 
 mod a11y;
 mod bus;
@@ -97,6 +98,8 @@ pub enum DesktopError {
     Dir { path: PathBuf, source: std::io::Error },
     #[error(transparent)]
     Process(#[from] ProcessError),
+    #[error("the desktop's start-up was stopped: {0}")]
+    StartAborted(String),
 }
 
 impl DesktopError {

@@ -10,6 +10,7 @@ pub mod embedded;
 pub mod keys;
 mod launch;
 mod ops;
+pub mod slot;
 mod watch;
 pub mod x11;
 pub mod xauth;
@@ -23,6 +24,7 @@ use crate::registry::held::Held;
 pub use ops::{
     may_open_window, nodes, Acted, Aim, Dispatch, El, FocusChange, Restore, TextState, WindowRef,
 };
+pub use slot::Slot;
 /// Result types of the backend methods.
 pub mod ops_types {
     pub use super::ops::{AppView, AppWindow, Got, Observed, Point};

@@ -154,14 +154,33 @@ fn unsupported(action: &str) -> DaemonError {
 
 /// Release the browser keys `session` holds (a failed op, a closed connection).
 pub(super) fn release_held(daemon: &Daemon, session: &crate::session::Session) {
-    let Some(b) = daemon.config.browser.clone() else { return };
-    let keys = match session.held.lock() {
-        Ok(mut h) if !h.browser_keys.is_empty() => std::mem::take(&mut h.browser_keys),
-        _ => return,
-    };
+    let Some((b, keys)) = take_held(daemon, session) else { return };
     if let Ok(rt) = tokio::runtime::Handle::try_current() {
         rt.spawn(async move { b.release_keys(keys).await });
     }
+}
+
+/// The same, done when this returns (the daemon is about to exit).
+pub(super) async fn release_held_now(daemon: &Daemon, session: &crate::session::Session) {
+    if let Some((b, keys)) = take_held(daemon, session) {
+        b.release_keys(keys).await;
+    }
+}
+
+/// Held browser keys as (tab id, key).
+type HeldKeys = Vec<(String, String)>;
+
+/// The browser keys `session` holds, forgotten, and the backend to release them on.
+fn take_held(
+    daemon: &Daemon,
+    session: &crate::session::Session,
+) -> Option<(Arc<Browsers>, HeldKeys)> {
+    let b = daemon.config.browser.clone()?;
+    let keys = match session.held.lock() {
+        Ok(mut h) if !h.browser_keys.is_empty() => std::mem::take(&mut h.browser_keys),
+        _ => return None,
+    };
+    Some((b, keys))
 }
 
 /// Held browser keys are released when an op fails, times out or is cancelled (its future is

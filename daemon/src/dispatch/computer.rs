@@ -56,7 +56,7 @@ type Args = Map<String, Value>;
 
 /// The desktop backend, or why it is not there.
 pub(super) fn desktop(ctx: &Ctx) -> Result<Arc<Desktop>, DaemonError> {
-    ctx.daemon.config.desktop.clone().ok_or_else(|| {
+    ctx.daemon.desktop().ok_or_else(|| {
         let reason = ctx
             .daemon
             .backends()

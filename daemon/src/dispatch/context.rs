@@ -52,7 +52,7 @@ pub fn get_state(ctx: Ctx, _call: Checked) -> BoxFuture<'static, Result<Output, 
         let (mut apps, mut windows) = (None, None);
         let (mut apps_error, mut windows_error) =
             (Some(domain("desktop", "apps")), Some(domain("desktop", "windows")));
-        if let Some(d) = ctx.daemon.config.desktop.clone() {
+        if let Some(d) = ctx.daemon.desktop() {
             let (a, w) = futures::join!(d.list_apps(), d.windows());
             let err = |e: crate::desktop::Error| {
                 let data = DaemonError::from(e).to_data();

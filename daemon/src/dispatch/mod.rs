@@ -170,8 +170,15 @@ pub async fn call(
     }
     let op_id = options.op_id.clone().unwrap_or_else(|| daemon.ops.mint_id());
     let fingerprint = format!("{method} {}", Value::Object(checked.args.clone()));
-    // A known op id joins or replays its op: it was approved when it first ran.
+    // A known op id joins or replays its op: it was approved when it first ran, and it is
+    // answered while the daemon drains or before the desktop is up.
     if daemon.ops.get(&caller.session.id, &op_id).is_none() {
+        if daemon.ops.is_closed() {
+            return Err(DaemonError::ShuttingDown.to_data());
+        }
+        if daemon.config.desktop.is_starting() {
+            return Err(DaemonError::DesktopStarting.to_data());
+        }
         approve(daemon, caller.session, &checked, &op_id, &fingerprint).map_err(|e| e.to_data())?;
     }
 
@@ -352,7 +359,7 @@ fn resolve_for_policy(daemon: &Daemon, checked: &Checked) -> crate::approval::po
     if let (true, Some(app), Some(d)) = (
         checked.action.class == glovebox_protocol::contract::Class::Exec && launch,
         checked.args.get("app").and_then(Value::as_str),
-        daemon.config.desktop.as_ref(),
+        daemon.desktop(),
     ) {
         r.app = d.launch_names(app);
     }
@@ -404,7 +411,20 @@ fn approve(
 /// timeout and when its connection closes).
 pub fn release_held(daemon: &Daemon, session: &Session) {
     browser::release_held(daemon, session);
-    let Some(desktop) = daemon.config.desktop.as_ref() else { return };
+    release_desktop_held(daemon, session);
+}
+
+/// Releases what every session holds, the browser's key-ups included before it returns (the
+/// drain, before the daemon stops its children).
+pub async fn release_all_held(daemon: &Daemon) {
+    for session in daemon.sessions.all() {
+        browser::release_held_now(daemon, &session).await;
+        release_desktop_held(daemon, &session);
+    }
+}
+
+fn release_desktop_held(daemon: &Daemon, session: &Session) {
+    let Some(desktop) = daemon.desktop() else { return };
     let held = match session.held.lock() {
         Ok(mut h) if !h.desktop_keys.is_empty() || !h.desktop_buttons.is_empty() => {
             let out = h.clone();

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 use std::future::Future;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -85,6 +85,15 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// One running op in the count, until its outcome is out (or it never started).
+struct Running(Arc<watch::Sender<usize>>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.send_modify(|n| *n -= 1);
+    }
+}
+
 /// What `Ops::start` hands the op body.
 pub struct OpContext {
     pub op_id: String,
@@ -109,6 +118,10 @@ pub struct Ops {
     minted: AtomicU64,
     /// Upper bound on kept entries; the oldest finished ones go first.
     max_entries: usize,
+    /// Ops whose body has not finished yet.
+    running: Arc<watch::Sender<usize>>,
+    /// Set when the daemon drains: no new op starts (a known id still joins its op).
+    closed: AtomicBool,
 }
 
 impl Ops {
@@ -118,6 +131,8 @@ impl Ops {
             finished: Arc::default(),
             minted: AtomicU64::new(0),
             max_entries,
+            running: Arc::new(watch::Sender::new(0)),
+            closed: AtomicBool::new(false),
         }
     }
 
@@ -159,6 +174,12 @@ impl Ops {
             }
             return Ok(Started::Existing(existing.clone()));
         }
+        // Counted before the check, so a drain that saw no op running sees this one refused.
+        self.running.send_modify(|n| *n += 1);
+        let running = Running(self.running.clone());
+        if self.is_closed() {
+            return Err(DaemonError::ShuttingDown);
+        }
         let (tx, rx) = watch::channel(None);
         let cancel = CancellationToken::new();
         let entry = Arc::new(OpEntry {
@@ -182,6 +203,7 @@ impl Ops {
         let task_entry = entry.clone();
         let finished = self.finished.clone();
         tokio::spawn(async move {
+            let _running = running;
             let ms = timeout.as_millis() as u64;
             let run = tokio::spawn(fut);
             let abort = run.abort_handle();
@@ -216,6 +238,33 @@ impl Ops {
             let Some((at, key)) = finished.pop_front() else { break };
             // The key may name a newer op by now (an id re-used after its first was dropped).
             self.by_key.remove_if(&key, |_, e| e.finished_at() == Some(at));
+        }
+    }
+
+    /// Start no new op from now on: [`Ops::start`] answers `ShuttingDown` (the daemon drains).
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::SeqCst)
+    }
+
+    /// Ops whose body is still running.
+    pub fn running(&self) -> usize {
+        *self.running.borrow()
+    }
+
+    /// Resolves once no op is running.
+    pub async fn idle(&self) {
+        let mut rx = self.running.subscribe();
+        let _ = rx.wait_for(|n| *n == 0).await;
+    }
+
+    /// Cancel every running op (the drain's grace period is over).
+    pub fn cancel_all(&self) {
+        for e in self.by_key.iter() {
+            e.cancel();
         }
     }
 
@@ -288,6 +337,30 @@ mod tests {
         assert!(err.message.contains("nothing else was affected"), "{}", err.message);
         assert!(fine.wait().await.is_ok(), "the other op is untouched");
         assert_eq!(boom.status().state, "failed");
+    }
+
+    #[tokio::test]
+    async fn a_closed_registry_starts_nothing_new_and_waits_for_what_runs() {
+        let ops = Ops::new(16);
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let long = start(&ops, "long", async move {
+            let _ = rx.await;
+            Ok(outcome("long".into()))
+        });
+        assert_eq!(ops.running(), 1);
+        ops.close();
+        let again = |id: &str| {
+            let out = outcome(id.into());
+            let d = Duration::from_secs(5);
+            let (i, f) = (id.to_owned(), id.to_owned());
+            ops.start("s", i, "computer", "wait", f, d, |_| async { Ok(out) }, |_| {}, |_| {})
+        };
+        assert!(matches!(again("new"), Err(DaemonError::ShuttingDown)), "nothing new starts");
+        assert!(matches!(again("long"), Ok(Started::Existing(_))), "a known id still joins");
+        assert_eq!(ops.running(), 1, "a refusal is not counted");
+        let _ = tx.send(());
+        tokio::time::timeout(Duration::from_secs(5), ops.idle()).await.expect("idle once it ends");
+        assert!(long.wait().await.is_ok());
     }
 
     #[tokio::test]

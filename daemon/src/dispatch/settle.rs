@@ -193,7 +193,7 @@ async fn desktop(
     opens: bool,
 ) -> (Settle, CaptureFut) {
     let since = span.ended;
-    let Some(d) = daemon.config.desktop.clone() else {
+    let Some(d) = daemon.desktop() else {
         return (settled(since, None), Err("this daemon has no desktop backend".into()));
     };
     let got = d.settle(pid, span.started, daemon.config.settle.quiet, cap, opens).await;

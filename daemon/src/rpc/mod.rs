@@ -1,4 +1,4 @@
-//! Transport: HTTP routing (`/rpc`, `/healthz`), auth and per-token connection limits on the
+//! Transport: HTTP routing (`/rpc`, `/mcp`, `/healthz`, `/readyz`), auth and per-token connection limits on the
 //! upgrade, the jsonrpsee WebSocket server with its gate middleware, and connection lifetime.
 
 pub mod auth;
@@ -205,13 +205,27 @@ pub async fn serve(
             let mut mcp_service = mcp_service.clone();
             async move {
                 match routes::route(req.method(), req.uri().path()) {
-                    Route::Health => {
+                    probe @ (Route::Health | Route::Ready) => {
                         let extra = &daemon.config.allowed_hosts;
                         if !routes::host_allowed(req.headers(), peer, listen, extra) {
-                            tracing::info!(%peer, "refused /healthz for a foreign Host");
+                            let path = req.uri().path();
+                            tracing::info!(%peer, path, "refused a probe for a foreign Host");
                             return Ok::<_, BoxError>(routes::host_refused());
                         }
-                        return Ok(routes::healthz(&daemon));
+                        if probe == Route::Health {
+                            return Ok(routes::healthz(&daemon));
+                        }
+                        // The desktop's probe may wait on an X server that hangs.
+                        let d = daemon.clone();
+                        let checks = tokio::task::spawn_blocking(move || crate::ready::checks(&d))
+                            .await
+                            .unwrap_or_else(|e| {
+                                vec![crate::ready::Check {
+                                    name: "daemon",
+                                    failure: Some(format!("the readiness check failed: {e}")),
+                                }]
+                            });
+                        return Ok(routes::readyz(&checks));
                     }
                     Route::Rpc => {}
                     Route::Mcp => {

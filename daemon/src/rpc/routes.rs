@@ -1,5 +1,6 @@
-//! The plain HTTP side of the port: which method and path get what, `/healthz` (for loopback
-//! Host names only, naming no internals) and the JSON answers of refusals.
+//! The plain HTTP side of the port: which method and path get what, `/healthz` (liveness) and
+//! `/readyz` (readiness, `ready.rs`), both for loopback Host names only and naming no
+//! internals, and the JSON answers of refusals.
 
 use std::collections::BTreeMap;
 use std::net::{IpAddr, SocketAddr};
@@ -16,6 +17,8 @@ use crate::state::Daemon;
 pub enum Route {
     /// `GET` or `HEAD /healthz`.
     Health,
+    /// `GET` or `HEAD /readyz`.
+    Ready,
     /// `GET /rpc`: auth, then the WebSocket upgrade.
     Rpc,
     /// `/mcp` (POST, GET, DELETE): auth, then MCP's Streamable HTTP.
@@ -29,6 +32,8 @@ pub fn route(method: &Method, path: &str) -> Route {
     match path {
         "/healthz" if method == Method::GET || method == Method::HEAD => Route::Health,
         "/healthz" => Route::NotAllowed("GET, HEAD"),
+        "/readyz" if method == Method::GET || method == Method::HEAD => Route::Ready,
+        "/readyz" => Route::NotAllowed("GET, HEAD"),
         "/rpc" if method == Method::GET => Route::Rpc,
         "/rpc" => Route::NotAllowed("GET"),
         "/mcp" if [Method::POST, Method::GET, Method::DELETE].contains(method) => Route::Mcp,
@@ -74,7 +79,7 @@ fn host_name(value: &str) -> &str {
     }
 }
 
-/// Whether `/healthz` may answer: the Host names loopback, the listen address or an
+/// Whether `/healthz` and `/readyz` may answer: the Host names loopback, the listen address or an
 /// `--allow-host` name (so a web page whose name was rebound to 127.0.0.1 reads nothing),
 /// and a request without a Host comes from a loopback peer.
 pub fn host_allowed(
@@ -129,6 +134,30 @@ pub fn healthz(daemon: &Daemon) -> Response<HttpBody> {
     )
 }
 
+/// 200 when every check passes, else 503 with the first failure's reason; each check with
+/// its own.
+pub fn readyz(checks: &[crate::ready::Check]) -> Response<HttpBody> {
+    let view: serde_json::Map<String, Value> = checks
+        .iter()
+        .map(|c| {
+            let v = match &c.failure {
+                None => json!({"ok": true}),
+                Some(why) => json!({"ok": false, "reason": public_reason(why)}),
+            };
+            (c.name.to_owned(), v)
+        })
+        .collect();
+    match checks.iter().find_map(|c| c.failure.as_deref()) {
+        None => plain(StatusCode::OK, &json!({"ready": true, "checks": view})),
+        Some(why) => {
+            let body = json!({"ready": false, "reason": public_reason(why), "checks": view});
+            let mut r = plain(StatusCode::SERVICE_UNAVAILABLE, &body);
+            r.headers_mut().insert(http::header::RETRY_AFTER, http::HeaderValue::from_static("1"));
+            r
+        }
+    }
+}
+
 pub fn host_refused() -> Response<HttpBody> {
     plain(
         StatusCode::FORBIDDEN,
@@ -145,6 +174,8 @@ mod tests {
     fn routes() {
         assert_eq!(route(&Method::HEAD, "/healthz"), Route::Health);
         assert_eq!(route(&Method::POST, "/healthz"), Route::NotAllowed("GET, HEAD"));
+        assert_eq!(route(&Method::GET, "/readyz"), Route::Ready);
+        assert_eq!(route(&Method::DELETE, "/readyz"), Route::NotAllowed("GET, HEAD"));
         assert_eq!(route(&Method::GET, "/rpc"), Route::Rpc);
         assert_eq!(route(&Method::HEAD, "/rpc"), Route::NotAllowed("GET"));
         assert_eq!(route(&Method::PUT, "/x"), Route::NotFound);
@@ -178,6 +209,21 @@ mod tests {
         }
         assert!(host_allowed(&HeaderMap::new(), lo, listen, &[]));
         assert!(!host_allowed(&HeaderMap::new(), far, listen, &[]));
+    }
+
+    #[test]
+    fn readyz_names_the_first_failure() {
+        use crate::ready::Check;
+        let ok = |name| Check { name, failure: None };
+        let r = readyz(&[ok("daemon"), ok("desktop")]);
+        assert_eq!(r.status(), StatusCode::OK);
+        let r = readyz(&[
+            ok("daemon"),
+            Check { name: "desktop", failure: Some("the desktop is starting".into()) },
+            Check { name: "browser", failure: Some("/opt/chrome is not there".into()) },
+        ]);
+        assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(r.headers()[http::header::RETRY_AFTER], "1");
     }
 
     #[test]

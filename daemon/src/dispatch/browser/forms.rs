@@ -60,7 +60,7 @@ impl OnTab for Forms {
                 let plain = if format == "html" { strip_tags(text) } else { text.to_owned() };
                 // A real paste through the system clipboard where the daemon owns one (the
                 // browser shares its display); else a synthetic event and the editing fallbacks.
-                if let Some(desk) = ctx.daemon.config.desktop.clone() {
+                if let Some(desk) = ctx.daemon.desktop() {
                     let content = Content { text: Some(plain.clone()), html: html.clone() };
                     let reads = desk.clipboard_reads();
                     let (pasted, restore) = desk

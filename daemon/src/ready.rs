@@ -1,0 +1,62 @@
+//! Readiness (`GET /readyz`): whether this daemon can take work now, check by check.
+//!
+//! Ready when it is not draining; its desktop is up (the X server answers, the backend is
+//! connected); the accessibility bus answers and the backend holds a live connection to it;
+//! and the default browser runs or can start (`browser/ready.rs`: its program is an
+//! executable, nothing is launched to find out). The desktop's probe is kept for a second and
+//! the browser's for a few, so a probe every second costs next to nothing.
+
+use crate::desktop::slot::STARTING;
+use crate::state::Daemon;
+
+/// One check and, when it fails, why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    pub name: &'static str,
+    pub failure: Option<String>,
+}
+
+/// Every check, in the order a failure is reported.
+pub fn checks(daemon: &Daemon) -> Vec<Check> {
+    let check = |name, failure| Check { name, failure };
+    let daemon_check = daemon.ops.is_closed().then(|| "the daemon is shutting down".to_owned());
+    let (desktop, a11y) = desktop(daemon);
+    let browser = match &daemon.config.browser {
+        Some(b) => b.can_start().err(),
+        None => Some("this daemon has no browser backend".into()),
+    };
+    vec![
+        check("daemon", daemon_check),
+        check("desktop", desktop),
+        check("accessibility_bus", a11y),
+        check("browser", browser),
+    ]
+}
+
+/// Why the desktop, and why the accessibility bus, cannot take work (`None`: it can).
+fn desktop(daemon: &Daemon) -> (Option<String>, Option<String>) {
+    let slot = &daemon.config.desktop;
+    if slot.is_starting() {
+        return (Some(STARTING.into()), Some(STARTING.into()));
+    }
+    let Some(backend) = slot.backend() else {
+        let reason = slot
+            .status()
+            .and_then(|s| s.reason)
+            .unwrap_or_else(|| "this daemon has no desktop backend".into());
+        return (Some(reason.clone()), Some(reason));
+    };
+    let probed = slot.env().map(|env| env.status());
+    let display = probed
+        .as_ref()
+        .filter(|p| p.status == crate::desktop::embedded::Readiness::Down)
+        .map(|p| p.reason.clone().unwrap_or_else(|| "the X display does not answer".into()));
+    let a11y = match (&probed, backend.a11y()) {
+        (Some(p), _) if !p.accessibility_bus => {
+            Some("the accessibility bus does not answer".into())
+        }
+        (_, Err(e)) => Some(e.to_string()),
+        _ => None,
+    };
+    (display, a11y)
+}
