@@ -1,4 +1,4 @@
-//! `cargo xtask bench settle [--runs N] [--only WORD,..] [--log FILE]`: whether the capture
+//! `cargo xtask bench settle [--runs N] [--only WORD,..] [--log FILE] [--dump DIR]`: whether the capture
 //! an action comes back with shows the final state of what it caused, and how long the
 //! daemon's settle waited for it, beside the fixed delays peers use (0.35 s: Agent Zero's
 //! click; 0.5 s: Playwright MCP's settle) simulated on the same cases. The corpus, served on
@@ -7,14 +7,14 @@
 //! started 100 ms after the click (answered 150 ms later), a click that changes nothing, the
 //! same on a page with a clock ticking every second, a navigation to a page with a same-site
 //! and with a cross-site iframe, and on the desktop mousepad's Save dialog opened by Ctrl+S
-//! and closed by Return, which saves (each run in a folder of its own, so the window's title
-//! is the same every time).
+//! and closed by Return, which saves.
 //!
 //! "Final" (`settle_img.rs`): equal to a reference taken 2 s after a dedicated run's action,
 //! masking the pixels where a second reference 1.1 s later differs (caret, clock).
 //!
 //! `--only`: the cases whose name holds one of the words; `--log`: keep the daemon's log
-//! (what it holds: `GLOVEBOX_LOG`).
+//! (what it holds: `GLOVEBOX_LOG`); `--dump DIR`: write each case's final image and the first
+//! capture per wait that was not final, as PNGs.
 
 use std::time::{Duration, Instant};
 
@@ -126,19 +126,23 @@ impl Wait {
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     let mut runs = 10usize;
     let mut keep_log = None;
+    let mut dump = None;
     let mut only: Vec<String> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--runs" | "--iterations" => runs = it.next().context("--runs needs N")?.parse()?,
             "--log" => keep_log = Some(it.next().context("--log needs a file")?.clone()),
+            "--dump" => {
+                dump = Some(std::path::PathBuf::from(it.next().context("--dump needs a dir")?))
+            }
             "--only" => {
                 let words = it.next().context("--only needs words")?;
                 only.extend(words.split(',').map(str::to_owned));
             }
             _ => bail!(
                 "unknown argument {a:?}; usage: cargo xtask bench settle [--runs N] \
-                 [--only WORD,..] [--log FILE]"
+                 [--only WORD,..] [--log FILE] [--dump DIR]"
             ),
         }
     }
@@ -146,7 +150,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     let mut d = Daemon::start(&bin)?;
     eprintln!("bench: gloveboxd pid {} at {} (DISPLAY={})", d.pid, d.url, d.display);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    let result = rt.block_on(measure(&d, runs, &only));
+    let result = rt.block_on(measure(&d, runs, &only, dump.as_deref()));
     let log = if result.is_err() { d.log_tail(20) } else { String::new() };
     // The daemon's log (GLOVEBOX_LOG sets what it holds) goes with its state dir.
     if let Some(to) = &keep_log {
@@ -170,20 +174,24 @@ struct Setup {
     site: String,
     app: String,
     refs: Vec<(String, String)>,
-    /// Where the dialog cases save, a folder per run.
+    /// Where the dialog case saves.
     saves: std::path::PathBuf,
-    runs: std::cell::Cell<usize>,
 }
 
 /// `only`: the cases whose name holds one of these words (all when empty).
-async fn measure(d: &Daemon, runs: usize, only: &[String]) -> anyhow::Result<Vec<Row>> {
+async fn measure(
+    d: &Daemon,
+    runs: usize,
+    only: &[String],
+    dump: Option<&std::path::Path>,
+) -> anyhow::Result<Vec<Row>> {
     let site = serve().await?;
     let mut c = Client::connect(&d.url, &d.token).await?;
     c.hello().await?;
     let got = call(&mut c, "context.get_app", json!({"app": "mousepad", "launch": true})).await?;
     let app = got["result"]["app_id"].as_str().context("no app_id")?.to_owned();
     let saves = std::env::temp_dir().join(format!("glovebox-bench-saves-{}", std::process::id()));
-    let mut s = Setup { site, app, refs: Vec::new(), saves, runs: Default::default() };
+    let mut s = Setup { site, app, refs: Vec::new(), saves };
     let mut rows = Vec::new();
     let mut page = "";
     let chosen = |case: Case| only.is_empty() || only.iter().any(|w| case.name().contains(w));
@@ -203,13 +211,34 @@ async fn measure(d: &Daemon, runs: usize, only: &[String]) -> anyhow::Result<Vec
         tokio::time::sleep(Duration::from_millis(1100)).await;
         let reference = Final::new(first, &shot(&mut c, case).await?);
         eprintln!("bench: {}: {} pixels change on their own", case.name(), reference.masked);
+        let file = |what: &str| {
+            let name = format!("{}-{what}.png", case.name().replace([' ', ','], "-"));
+            dump.map(|d| d.join(name))
+        };
+        if let Some(f) = file("final") {
+            std::fs::create_dir_all(f.parent().unwrap_or(&f))?;
+            reference.reference.save(&f)?;
+        }
         for wait in [Wait::Settle, Wait::Fixed(FIXED[0]), Wait::Fixed(FIXED[1])] {
             let mut row = Row { case, wait, waited_ms: Vec::new(), final_state: 0, caps: 0 };
             for _ in 0..runs {
                 reset(&mut c, &s, case).await?;
                 let started = Instant::now();
                 let (img, waited, reason) = act(&mut c, &s, case, wait).await?;
-                row.final_state += usize::from(reference.shown_in(&img));
+                match reference.difference(&img) {
+                    None => row.final_state += 1,
+                    Some((at, n)) if row.waited_ms.is_empty() => {
+                        eprintln!(
+                            "bench: {} / {}: not final, {n} pixels differ in [x, y, w, h] {at:?}",
+                            case.name(),
+                            wait.label()
+                        );
+                        if let Some(f) = file(&wait.label().replace(' ', "-")) {
+                            img.save(&f)?;
+                        }
+                    }
+                    Some(_) => {}
+                }
                 row.waited_ms.push(waited);
                 row.caps += usize::from(reason == "cap");
                 // What the action set off is over before the next run.
@@ -265,17 +294,20 @@ async fn reset(c: &mut Client, s: &Setup, case: Case) -> anyhow::Result<()> {
         // The key settles (and waits for the dialog to go).
         Case::DialogOpen => drop(call(c, "computer.key", key("Escape")).await?),
         Case::DialogClose => {
-            // Save As opens whether the document has a name yet or not; the name field has
-            // the focus, and a whole path in it names the folder too.
-            s.runs.set(s.runs.get() + 1);
-            let dir = s.saves.join(s.runs.get().to_string());
-            std::fs::create_dir_all(&dir)?;
-            let name = dir.join("saved.txt").display().to_string();
+            // A dialog the last case left open goes first. Save As opens whether the
+            // document has a name yet or not; the name field has the focus, and a whole path
+            // in it names the folder too. The same file each time (gone before, so nothing
+            // asks to replace it), since the window's title shows its path.
+            call(c, "computer.key", json!({"key": "Escape", "app_id": s.app, "capture": false}))
+                .await?;
+            std::fs::create_dir_all(&s.saves)?;
+            let file = s.saves.join("saved.txt");
+            let _ = std::fs::remove_file(&file);
+            let name = file.display().to_string();
             call(c, "computer.key", key("ctrl+shift+s")).await?;
-            call(c, "computer.key", json!({"key": "ctrl+a", "app_id": s.app, "capture": false}))
-                .await?;
-            call(c, "computer.type", json!({"text": name, "app_id": s.app, "capture": false}))
-                .await?;
+            // Each settles: the name field's completion runs a moment after the text comes.
+            call(c, "computer.key", key("ctrl+a")).await?;
+            call(c, "computer.type", json!({"text": name, "app_id": s.app})).await?;
         }
         Case::FrameSame | Case::FrameFar => {
             call(c, "browser.navigate", json!({"url": "about:blank", "capture": false})).await?;

@@ -29,9 +29,21 @@ pub fn image_of(v: &Value) -> anyhow::Result<Image> {
     Ok(Image { width: info.width, height: info.height, pixels })
 }
 
+impl Image {
+    /// Writes the image as a PNG (`bench settle --dump`).
+    pub fn save(&self, path: &std::path::Path) -> anyhow::Result<()> {
+        let file = std::io::BufWriter::new(std::fs::File::create(path)?);
+        let mut enc = png::Encoder::new(file, self.width, self.height);
+        enc.set_color(png::ColorType::Rgb);
+        let data: Vec<u8> = self.pixels.iter().flatten().copied().collect();
+        enc.write_header()?.write_image_data(&data)?;
+        Ok(())
+    }
+}
+
 /// A case's final state: a reference and the pixels that change on their own.
 pub struct Final {
-    reference: Image,
+    pub reference: Image,
     mask: Vec<bool>,
     pub masked: usize,
 }
@@ -49,19 +61,24 @@ impl Final {
         Final { reference: first, mask, masked }
     }
 
-    /// Whether `img` shows the final state.
-    pub fn shown_in(&self, img: &Image) -> bool {
+    /// Where `img` differs from the final state, when it does: the box around the unmasked
+    /// pixels that differ ([x, y, width, height]) and how many they are.
+    pub fn difference(&self, img: &Image) -> Option<([u32; 4], usize)> {
         let r = &self.reference;
         if (img.width, img.height) != (r.width, r.height) {
-            return false;
+            return Some(([0, 0, img.width, img.height], img.pixels.len()));
         }
-        let differ = img
-            .pixels
-            .iter()
-            .zip(&r.pixels)
-            .zip(&self.mask)
-            .filter(|((a, b), masked)| !**masked && a != b)
-            .count();
-        (differ as f64) < SAME_BELOW * r.pixels.len() as f64
+        let (mut lo, mut hi, mut differ) = ([u32::MAX; 2], [0u32; 2], 0usize);
+        let pixels = img.pixels.iter().zip(&r.pixels).zip(&self.mask).enumerate();
+        for (i, ((a, b), masked)) in pixels {
+            if !*masked && a != b {
+                differ += 1;
+                let (x, y) = (i as u32 % r.width, i as u32 / r.width);
+                lo = [lo[0].min(x), lo[1].min(y)];
+                hi = [hi[0].max(x), hi[1].max(y)];
+            }
+        }
+        let cut = (differ as f64) >= SAME_BELOW * r.pixels.len() as f64;
+        cut.then(|| ([lo[0], lo[1], hi[0] - lo[0] + 1, hi[1] - lo[1] + 1], differ))
     }
 }
