@@ -17,11 +17,20 @@ use glovebox_daemon::Config;
 use glovebox_protocol::wire::BackendStatus;
 use tokio::signal::unix::{signal, Signal, SignalKind};
 
+/// The environment variables the daemon reads, in `--help` (children never see them).
+const ENVIRONMENT: &str = "\
+Environment:
+  GLOVEBOX_TOKEN     one actor token (32 characters or more) instead of the token file; a
+                     Kubernetes Secret can fill it (env valueFrom secretKeyRef)
+  GLOVEBOX_LOG       log filter, e.g. info, debug, glovebox_daemon=trace (default info)
+  GLOVEBOX_CHROMIUM  the Chromium program to start (default: chromium on PATH)";
+
 #[derive(Debug, Parser)]
 #[command(
     name = "gloveboxd",
     version,
-    about = "Hands and eyes on a virtual desktop and Chromium for AI agents, over JSON-RPC on WebSocket"
+    about = "Hands and eyes on a virtual desktop and Chromium for AI agents, over JSON-RPC on WebSocket",
+    after_help = ENVIRONMENT
 )]
 struct Cli {
     /// Address to listen on (port 0 picks a free one; the banner prints it). Default
@@ -29,7 +38,8 @@ struct Cli {
     #[arg(long, global = true)]
     listen: Option<SocketAddr>,
     /// Token file: one token per line, optionally followed by a role (actor, observer).
-    /// Created with a fresh token, mode 0600, when it does not exist.
+    /// Created with a fresh token, mode 0600, when it does not exist. Default: the state
+    /// dir's token; $GLOVEBOX_TOKEN, when set, is used instead.
     #[arg(long, global = true)]
     token_file: Option<PathBuf>,
     /// Where logs, tokens and per-run desktop directories live.

@@ -5,6 +5,7 @@ mod approval;
 mod browser;
 mod contract;
 mod daemon_binary;
+mod deploy;
 mod desktop;
 mod faults;
 mod fidelity_input;

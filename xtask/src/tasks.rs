@@ -85,7 +85,8 @@ pub fn ci(lint: bool) -> anyhow::Result<()> {
     test(&[])
 }
 
-/// The PyPI packages the tests use (`tests/mcp/requirements.txt`), by name and version, and
+/// The PyPI packages the tests use (`tests/mcp/requirements.txt`: the MCP SDK, and
+/// kubernetes-validate for `tests/deploy/check.py`), by name and version, and
 /// the npm ones (`tests/mcp/package-lock.json`: the MCP Inspector and its Node.js), installed
 /// into `tests/mcp/node_modules` unless that lock is installed already.
 fn test_packages() -> anyhow::Result<()> {

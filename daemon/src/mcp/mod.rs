@@ -85,7 +85,9 @@ impl Handler {
         }
         let parts = ctx.extensions.get::<http::request::Parts>();
         let headers = parts.map(|p| &p.headers);
-        let token = headers.and_then(|h| auth::presented_token(h, None));
+        // `?token=` too: a proxy in front (agent-sandbox's router) may drop `Authorization`.
+        let query = parts.and_then(|p| p.uri.query());
+        let token = headers.and_then(|h| auth::presented_token(h, query));
         // `rpc/mod.rs` answered 401 already when there is no valid token.
         let Some((token, role)) = token.and_then(|t| self.daemon.role_of(&t).map(|r| (t, r)))
         else {

@@ -1,0 +1,287 @@
+//! What `deploy/kubernetes/` and `workspace-image/` say, kept true. `tests/deploy/check.py`
+//! checks the manifests offline (the Kubernetes schemas kubernetes-validate bundles,
+//! agent-sandbox's fields, the image's facts, `gloveboxd --help`, `footprint.json`) and names
+//! the daemon each pod runs; here each of those starts for real with the manifests' own flags
+//! and answers the probes with their Host header, `/rpc` with the token in the query and `/mcp`
+//! the way agent-sandbox's router forwards it. The entrypoint's token modes and the flags it
+//! passes run against a stand-in `gloveboxd`. No image is built or pulled.
+
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use glovebox_tests::binary::{gloveboxd, Running};
+use glovebox_tests::http::{Http, Reply};
+use glovebox_tests::raw::Raw;
+use glovebox_tests::{TempDir, DEADLINE};
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the repository").to_owned()
+}
+
+/// Runs `tests/deploy/check.py` and returns its one line of findings.
+fn check(args: &[&str]) -> Value {
+    let script = repo().join("tests").join("deploy").join("check.py");
+    let out = Command::new("python3").arg(script).args(args).output().expect("python3 runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "check.py {args:?} failed:\n{stderr}");
+    let line = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(line.trim()).unwrap_or_else(|e| panic!("{e}: {line}\n{stderr}"))
+}
+
+async fn get(d: &Running, path: &str, host: &str) -> Reply {
+    let headers = [("Host", host)];
+    Http::connect(d.socket_addr()).await.send("GET", path, &headers, Duration::from_secs(5)).await
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array().into_iter().flatten().filter_map(Value::as_str).map(String::from).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_manifests_hold_for_the_real_daemon() {
+    let dir = TempDir::new("deploy");
+    let help = Command::new(gloveboxd()).arg("--help").output().expect("gloveboxd --help");
+    assert!(help.status.success(), "gloveboxd --help failed");
+    let help_file = dir.path.join("help.txt");
+    std::fs::write(&help_file, &help.stdout).expect("write the help");
+    let found = check(&["manifests", &help_file.display().to_string()]);
+    let errors = strings(&found["errors"]);
+    assert!(errors.is_empty(), "deploy/kubernetes:\n  {}", errors.join("\n  "));
+    let daemons = found["daemons"].as_array().cloned().unwrap_or_default();
+    assert_eq!(daemons.len(), 2, "a SandboxTemplate's pod and a StatefulSet's: {found}");
+
+    for pod in &daemons {
+        let name = pod["name"].as_str().unwrap_or_default();
+        let mut args = vec!["--desktop".to_owned(), "embedded".to_owned()];
+        args.extend(strings(&pod["args"]));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        // With the pod's own flags (the sample pod name in place of $(POD_NAME)): clap takes
+        // them, and the desktop comes up.
+        let d = Running::start(&args);
+
+        for probe in pod["probes"].as_array().into_iter().flatten() {
+            let (path, host) = (probe["path"].as_str().unwrap_or("?"), probe["host"].as_str());
+            let host = host.unwrap_or("no Host header");
+            let deadline = Instant::now() + DEADLINE;
+            let mut r = get(&d, path, host).await;
+            while r.status != 200 && Instant::now() < deadline {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                r = get(&d, path, host).await;
+            }
+            assert_eq!(r.status, 200, "{name}: GET {path} with Host {host}: {}", r.body);
+            // A kubelet's own Host (the pod's IP and port) is refused: why the probes set one.
+            let r = get(&d, path, "10.1.2.3:7788").await;
+            assert_eq!(r.status, 403, "{name}: GET {path} for the pod's IP: {}", r.body);
+        }
+
+        // The router drops Authorization: the token goes in the query.
+        let url = format!("{}?token={}", d.url, d.token());
+        let mut c = Raw::connect(&url, None).await.expect("/rpc with ?token=");
+        let hello = c.hello(None).await;
+        assert_eq!(hello["role"], "actor", "{name}: {hello}");
+
+        let mcp = format!("http://{}/mcp?token={}", d.addr, d.token());
+        for host in strings(&pod["allow_hosts"]) {
+            let authority = format!("{host}:7788");
+            let (u, h) = (mcp.clone(), authority.clone());
+            let routed = tokio::task::spawn_blocking(move || check(&["routed-mcp", &u, &h]))
+                .await
+                .expect("check ran");
+            assert_eq!(routed["initialize"], 200, "{name}: /mcp for Host {authority}: {routed}");
+            assert_eq!(routed["is_error"], false, "{name}: a tool call for {authority}: {routed}");
+            assert_eq!(routed["structured"]["action"], "wait", "{name}: {routed}");
+        }
+        let u = mcp.clone();
+        let foreign = tokio::task::spawn_blocking(move || {
+            check(&["routed-mcp", &u, "other.agents.svc:7788"])
+        })
+        .await
+        .expect("check ran");
+        assert_ne!(foreign["initialize"], 200, "{name}: /mcp for a Host not allowed: {foreign}");
+    }
+}
+
+/// The entrypoint with its volume at `volume` and a stand-in `gloveboxd` on PATH that prints
+/// its arguments.
+fn entrypoint(volume: &Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    let script = std::fs::read_to_string(repo().join("workspace-image").join("entrypoint.sh"))
+        .expect("entrypoint.sh");
+    assert!(script.contains("\nVOLUME=/var/lib/glovebox\n"), "the entrypoint's volume line");
+    let script =
+        script.replace("\nVOLUME=/var/lib/glovebox\n", &format!("\nVOLUME={}\n", volume.display()));
+    let bin = volume.join("bin");
+    std::fs::create_dir_all(&bin).expect("bin");
+    let copy = bin.join("glovebox-entrypoint");
+    std::fs::write(&copy, script).expect("write the entrypoint");
+    let fake = bin.join("gloveboxd");
+    std::fs::write(&fake, "#!/bin/sh\nprintf '%s\\n' \"$@\"\n").expect("write the stand-in");
+    for f in [&copy, &fake] {
+        std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    Command::new("bash")
+        .arg(&copy)
+        .args(args)
+        .env("PATH", path)
+        .env_remove("GLOVEBOX_TOKEN")
+        .envs(env.iter().copied())
+        .output()
+        .expect("bash runs")
+}
+
+#[test]
+fn the_entrypoint_installs_one_pods_token_and_passes_flags_on() {
+    let dir = TempDir::new("entrypoint");
+    let (volume, state) = (dir.path.join("volume"), dir.path.join("volume").join("state"));
+    std::fs::create_dir_all(&volume).expect("volume");
+    let text = |o: &std::process::Output| {
+        format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    };
+
+    // The daemon's flags: the entrypoint's, then the pod's args.
+    let out = entrypoint(&volume, &["--shutdown-grace-secs=20"], &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let passed: Vec<String> =
+        String::from_utf8_lossy(&out.stdout).lines().map(String::from).collect();
+    let state_arg = state.display().to_string();
+    let want = [
+        "--desktop",
+        "embedded",
+        "--listen",
+        "0.0.0.0:7788",
+        "--state-dir",
+        &state_arg,
+        "--shutdown-grace-secs=20",
+    ];
+    assert_eq!(passed, want, "{}", text(&out));
+    let mode = std::fs::metadata(&state).expect("the state dir").permissions().mode();
+    assert_eq!(mode & 0o777, 0o700, "the state dir is the user's alone");
+
+    // A Secret's key: a placeholder is refused, a real token installed 0600 and read back.
+    let key = dir.path.join("glovebox-0");
+    std::fs::write(&key, "replace with: openssl rand -hex 32").expect("key");
+    let out = entrypoint(&volume, &["install-token", &key.display().to_string()], &[]);
+    assert!(!out.status.success(), "a placeholder installed: {}", text(&out));
+    assert!(text(&out).contains("32 characters"), "{}", text(&out));
+    let missing = dir.path.join("glovebox-9");
+    let out = entrypoint(&volume, &["install-token", &missing.display().to_string()], &[]);
+    assert!(!out.status.success() && text(&out).contains("one key per pod"), "{}", text(&out));
+
+    let token = "0123456789abcdef0123456789abcdef0123456789abcdef";
+    std::fs::write(&key, format!("# the pod's own\n{token} actor\n")).expect("key");
+    let out = entrypoint(&volume, &["install-token", &key.display().to_string()], &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let installed = state.join("token");
+    let mode = std::fs::metadata(&installed).expect("the token file").permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "the token file is the user's alone");
+    let out = entrypoint(&volume, &["token"], &[]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), token, "{}", text(&out));
+
+    // With $GLOVEBOX_TOKEN the file is not the token, and `token` says so.
+    let out = entrypoint(&volume, &["token"], &[("GLOVEBOX_TOKEN", token)]);
+    assert!(!out.status.success() && text(&out).contains("GLOVEBOX_TOKEN"), "{}", text(&out));
+    // Any other command runs instead of the daemon.
+    let out = entrypoint(&volume, &["echo", "hi"], &[]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "hi\n");
+}
+
+/// The image's user is not root: the daemon, its desktop and Chromium run as an unprivileged
+/// uid (`nobody` here, 10001 in the image) on a state dir that uid owns, as in a pod with
+/// `runAsNonRoot`, and drive a page and the desktop.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_workspace_runs_as_a_user_who_is_not_root() {
+    use std::io::{BufRead as _, BufReader};
+    const NOBODY: u32 = 65534;
+    let dir = TempDir::new("nonroot");
+    std::fs::set_permissions(&dir.path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let volume = dir.path.join("volume");
+    std::fs::create_dir_all(&volume).expect("volume");
+    // The test binaries may sit under a home only root can enter: the daemon goes beside.
+    let bin = dir.path.join("gloveboxd");
+    if std::fs::hard_link(gloveboxd(), &bin).is_err() {
+        std::fs::copy(gloveboxd(), &bin).expect("copy gloveboxd");
+    }
+    let uid = Command::new("id").arg("-u").output().expect("id -u");
+    let root = String::from_utf8_lossy(&uid.stdout).trim() == "0";
+    let mut cmd = if root {
+        std::os::unix::fs::chown(&volume, Some(NOBODY), Some(NOBODY)).expect("chown");
+        let mut c = Command::new("setpriv");
+        c.args(["--reuid", &NOBODY.to_string(), "--regid", &NOBODY.to_string(), "--clear-groups"])
+            .arg(&bin);
+        c
+    } else {
+        Command::new(&bin)
+    };
+    let state = volume.join("state");
+    cmd.args(["--listen", "127.0.0.1:0", "--desktop", "embedded", "--state-dir"])
+        .arg(&state)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", &volume)
+        .stdout(std::process::Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn gloveboxd");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let first = rx.recv_timeout(DEADLINE).expect("the banner");
+    let addr = first
+        .strip_prefix("gloveboxd listening on ws://")
+        .and_then(|r| r.strip_suffix("/rpc"))
+        .unwrap_or_else(|| panic!("the banner names the address: {first:?}"))
+        .to_owned();
+
+    let deadline = Instant::now() + DEADLINE;
+    let ready = loop {
+        let sock = addr.parse().expect("address");
+        let r = Http::connect(sock)
+            .await
+            .send("GET", "/readyz", &[("Host", "localhost")], Duration::from_secs(5))
+            .await;
+        if r.status == 200 || Instant::now() > deadline {
+            break r;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(ready.status, 200, "ready as a user who is not root: {}", ready.body);
+    let token_file = state.join("token");
+    let text = std::fs::read_to_string(&token_file).expect("the token the daemon made");
+    let token = text.lines().next().unwrap_or_default().to_owned();
+
+    let mut c = Raw::connect(&format!("ws://{addr}/rpc"), Some(&token)).await.expect("connect");
+    c.hello(None).await;
+    let page = "data:text/html,<button>Go</button>";
+    let r = c.call("browser.navigate", serde_json::json!({"url": page})).await;
+    assert!(r.get("result").is_some(), "Chromium as a user who is not root: {r}");
+    let r = c.call("browser.snapshot", serde_json::json!({})).await;
+    let outline = r["result"]["result"]["snapshot"].as_str().unwrap_or_default().to_owned();
+    assert!(outline.contains("button \"Go\""), "{r}");
+    let r = c.call("computer.snapshot", serde_json::json!({})).await;
+    assert!(r.get("result").is_some(), "the desktop as a user who is not root: {r}");
+
+    // Everything it made is the user's, under the volume.
+    if root {
+        use std::os::unix::fs::MetadataExt as _;
+        for p in [&state, &token_file, &state.join("chromium-profile")] {
+            let meta = std::fs::metadata(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            assert_eq!(meta.uid(), NOBODY, "{} belongs to the user", p.display());
+        }
+    }
+    let pid = child.id().to_string();
+    let _ = Command::new("kill").args(["-TERM", &pid]).status();
+    let deadline = Instant::now() + DEADLINE;
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "gloveboxd did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "exit 0 after SIGTERM: {status:?}");
+}
