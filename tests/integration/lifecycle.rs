@@ -160,6 +160,12 @@ async fn sigterm_lets_a_running_wait_finish_refuses_new_calls_and_exits_0() {
     let kids = children_of(&d);
     let term = Instant::now();
     d.signal("TERM");
+    // The signal is handled on its own task: the drain has begun once readiness says so.
+    let deadline = Instant::now() + DEADLINE;
+    while get(&d, "/readyz").await.status != 503 {
+        assert!(Instant::now() < deadline, "/readyz never said the daemon drains");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
 
     // Draining: the port answers, new calls are refused with the daemon named, on this
     // connection and on a new one; the running wait goes on.

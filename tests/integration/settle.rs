@@ -170,7 +170,8 @@ async fn pause_cancel_and_disconnect_leave_nothing_pressed() {
     let r = c.response(wait).await;
     let took = sent.elapsed();
     assert_eq!(code(&r), "CANCELLED", "{r}");
-    assert!(took < Duration::from_millis(50), "cancelled after {took:?}");
+    // Prompt, not at the wait's end (20 s); a loaded machine may take some tens of ms.
+    assert!(took < Duration::from_millis(500), "cancelled after {took:?}");
     assert_eq!(c.response(cancel).await["result"]["cancelled"], true);
     assert!(!keys_down(&x), "Shift is up again");
 
