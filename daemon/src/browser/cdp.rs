@@ -35,6 +35,9 @@ use super::settle::Net;
 use super::{lock, tab_id_of, BrowserError, Invalidator};
 use crate::events::SinkSlot;
 
+/// A download the browser announced: its URL, file name and the tab that started it.
+type Started = (String, String, Option<String>);
+
 /// A CDP command given by method name and JSON params; its response is the raw JSON result.
 #[derive(Debug, Clone)]
 pub struct Raw {
@@ -299,8 +302,7 @@ impl Conn {
             let begins = self.browser.event_listener::<EventDownloadWillBegin>().await;
             let progress = self.browser.event_listener::<EventDownloadProgress>().await;
             if let (Ok(mut begins), Ok(mut progress)) = (begins, progress) {
-                let names: Arc<Mutex<HashMap<String, (String, String, Option<String>)>>> =
-                    Arc::default();
+                let names: Arc<Mutex<HashMap<String, Started>>> = Arc::default();
                 let names2 = names.clone();
                 let (log, log2, dir2, id2, live) = (
                     self.effects.clone(),
