@@ -81,6 +81,32 @@ fn binary_oversized_and_bad_ids_become_stand_ins() {
 }
 
 #[test]
+fn a_message_over_the_limit_is_not_held_while_it_arrives() {
+    let big = vec![b'x'; 5000];
+    let input = frame(true, TEXT, &big);
+    let mut inb = Inbound::new(1024);
+    inb.feed(&input[..3000]);
+    let held = inb.message.as_ref().map(|m| m.payload.capacity());
+    assert_eq!(held, Some(0), "the header said 5000 bytes");
+    inb.feed(&input[3000..]);
+    let out = frames(&inb.ready);
+    assert_eq!(refusal(&out[0].1), json!({"kind": "too_large", "size": 5000, "limit": 1024}));
+    // Split in frames, the message is cut off once a frame passes the limit.
+    let parts = [frame(false, TEXT, &big[..800]), frame(true, CONTINUATION, &big[800..])];
+    let out = frames(&run(1024, &parts.concat(), 333).ready);
+    assert_eq!(refusal(&out[0].1), json!({"kind": "too_large", "size": 5000, "limit": 1024}));
+    // Ids of every shape keep their answers: plain numbers and null pass, a long one too.
+    for id in ["0", "18446744073709551615", "null", "\"a\""] {
+        let req = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"a"}}"#);
+        let out = frames(&run(1024, &frame(true, TEXT, req.as_bytes()), 1000).ready);
+        assert_eq!(out, vec![(TEXT, req.into_bytes())], "{id}");
+    }
+    let req = br#"{"jsonrpc":"2.0","id":18446744073709551616,"method":"a"}"#;
+    let out = frames(&run(1024, &frame(true, TEXT, req), 1000).ready);
+    assert_eq!(refusal(&out[0].1), json!({"kind": "bad_id", "got": "a number over 2^64-1"}));
+}
+
+#[test]
 fn a_batch_keeps_its_good_entries_and_replaces_the_bad_ones() {
     let batch =
         br#"[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":false,"method":"b"}]"#;
