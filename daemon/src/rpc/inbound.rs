@@ -1,8 +1,10 @@
 //! The client's WebSocket frames on their way into jsonrpsee, checked for what jsonrpsee would
 //! get wrong: a binary message (it would run it), a text message that is not UTF-8 (it would
 //! call it a parse error; RFC 6455 says close with 1007), a message over the size limit (its
-//! error would have `data` as a string) and a request whose `id` is an object, array, float,
-//! bool or negative number (it would take it for a notification and never answer).
+//! error would have `data` as a string), a request whose `id` is an object, array, float,
+//! bool or negative number (it would take it for a notification and never answer) and a
+//! batch over the batch limit (it would parse every call of it first, only for the gate to
+//! refuse it whole).
 //!
 //! Those messages never reach jsonrpsee as they are: each becomes a small request to
 //! [`REFUSED`] that the gate answers with a coded error and `id: null`, or (bad UTF-8) a
@@ -51,8 +53,18 @@ struct Message {
     payload: Vec<u8>,
 }
 
+/// What the messages of one connection may be.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Bytes in one message.
+    pub message: usize,
+    /// Calls in one batch.
+    pub batch: usize,
+}
+
 pub struct Inbound {
     limit: usize,
+    max_batch: usize,
     /// Bytes from the socket not yet looked at.
     raw: Vec<u8>,
     /// Bytes for the server.
@@ -71,9 +83,10 @@ pub struct Inbound {
 }
 
 impl Inbound {
-    pub fn new(limit: usize) -> Self {
+    pub fn new(limits: Limits) -> Self {
         Inbound {
-            limit,
+            limit: limits.message,
+            max_batch: limits.batch,
             raw: Vec::new(),
             ready: Vec::new(),
             frame: None,
@@ -183,7 +196,7 @@ impl Inbound {
                 self.last = Some(Verdict::Refused(kind_of(&params)));
                 stand_in(&params)
             }
-            None => match fix_ids(&m.payload) {
+            None => match fix_ids(&m.payload, self.max_batch) {
                 Some(fixed) => {
                     self.last = Some(Verdict::Refused("bad_id"));
                     fixed
@@ -213,6 +226,7 @@ fn kind_of(params: &Value) -> &'static str {
     match params["kind"].as_str() {
         Some("binary") => "binary",
         Some("too_large") => "too_large",
+        Some("batch_too_large") => "batch_too_large",
         _ => "bad_id",
     }
 }
@@ -298,9 +312,10 @@ fn bad_id(entry: &RawValue) -> Option<&'static str> {
     })
 }
 
-/// The message again with each request of a bad `id` replaced by its stand-in, or `None`
-/// when every id is fine (or the message is no request at all: jsonrpsee answers that).
-fn fix_ids(payload: &[u8]) -> Option<Vec<u8>> {
+/// The message again with each request of a bad `id` replaced by its stand-in, or one
+/// stand-in for a batch over `max_batch`, or `None` when every id is fine (or the message is
+/// no request at all: jsonrpsee answers that).
+fn fix_ids(payload: &[u8], max_batch: usize) -> Option<Vec<u8>> {
     let text = std::str::from_utf8(payload).ok()?;
     let start = text.trim_start().as_bytes().first()?;
     let refusal = |got: &str| stand_in(&json!({"kind": "bad_id", "got": got}));
@@ -309,6 +324,10 @@ fn fix_ids(payload: &[u8]) -> Option<Vec<u8>> {
         return bad_id(entry).map(refusal);
     }
     let entries: Vec<&RawValue> = serde_json::from_str(text).ok()?;
+    if entries.len() > max_batch {
+        return Some(stand_in(&json!({"kind": "batch_too_large", "len": entries.len(),
+                                     "limit": max_batch})));
+    }
     let bad: Vec<Option<&'static str>> = entries.iter().map(|e| bad_id(e)).collect();
     if bad.iter().all(Option::is_none) {
         return None;

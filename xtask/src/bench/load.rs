@@ -45,6 +45,8 @@ struct Options {
     seconds: u64,
     faults: bool,
     hostile: bool,
+    /// The hostile tab's page is noise: no capture of it compresses.
+    noise: bool,
 }
 
 /// Sessions that share one token.
@@ -57,7 +59,7 @@ struct FaultReport {
 }
 
 pub fn run(args: &[String]) -> anyhow::Result<()> {
-    let mut o = Options { sessions: 100, seconds: 60, faults: false, hostile: false };
+    let mut o = Options { sessions: 100, seconds: 60, faults: false, hostile: false, noise: false };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().with_context(|| format!("{a} needs a value"));
@@ -66,7 +68,8 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
             "--seconds" => o.seconds = value()?.parse()?,
             "--faults" => o.faults = true,
             "--hostile" => o.hostile = true,
-            _ => bail!("unknown argument {a:?}; usage: cargo xtask bench load [--sessions N] [--seconds S] [--faults] [--hostile]"),
+            "--noise" => (o.hostile, o.noise) = (true, true),
+            _ => bail!("unknown argument {a:?}; usage: cargo xtask bench load [--sessions N] [--seconds S] [--faults] [--hostile [--noise]]"),
         }
     }
     let bin = daemon::build()?;
@@ -218,7 +221,7 @@ async fn measure(
     tokens: &Tokens,
     with_hostile: bool,
 ) -> anyhow::Result<Measured> {
-    let (site, hostile_page) = serve().await?;
+    let (site, hostile_page) = serve(o.noise).await?;
     let token0 = tokens.sessions[0].clone();
     let mut setup = Client::connect(&d.url, &token0).await?;
     setup.hello().await?;
@@ -342,8 +345,8 @@ fn held_input(display: &str) -> anyhow::Result<(usize, u16)> {
 
 /// A loopback page long enough to scroll, for the sessions, and the hostile client's page
 /// on another site of the same server (`localhost`, so Chromium gives it its own renderer).
-async fn serve() -> anyhow::Result<(String, String)> {
-    let hostile_page = hostile::page();
+async fn serve(noise: bool) -> anyhow::Result<(String, String)> {
+    let hostile_page = hostile::page(noise);
     let base = super::site::serve(move |path| {
         if path == "/hostile" {
             let body = hostile_page.clone();

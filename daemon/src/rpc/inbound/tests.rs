@@ -35,8 +35,12 @@ fn frames(out: &[u8]) -> Vec<(u8, Vec<u8>)> {
     v
 }
 
+fn limits(message: usize) -> Limits {
+    Limits { message, batch: 64 }
+}
+
 fn run(limit: usize, input: &[u8], step: usize) -> Inbound {
-    let mut inb = Inbound::new(limit);
+    let mut inb = Inbound::new(limits(limit));
     for chunk in input.chunks(step) {
         inb.feed(chunk);
     }
@@ -84,7 +88,7 @@ fn binary_oversized_and_bad_ids_become_stand_ins() {
 fn a_message_over_the_limit_is_not_held_while_it_arrives() {
     let big = vec![b'x'; 5000];
     let input = frame(true, TEXT, &big);
-    let mut inb = Inbound::new(1024);
+    let mut inb = Inbound::new(limits(1024));
     inb.feed(&input[..3000]);
     let held = inb.message.as_ref().map(|m| m.payload.capacity());
     assert_eq!(held, Some(0), "the header said 5000 bytes");
@@ -114,6 +118,14 @@ fn a_batch_keeps_its_good_entries_and_replaces_the_bad_ones() {
     let v: Value = serde_json::from_slice(&out[0].1).expect("json");
     assert_eq!(v[0]["method"], "a");
     assert_eq!(v[1]["params"]["got"], "true or false");
+    // A batch over the limit is refused whole before anything parses its calls.
+    let call = r#"{"jsonrpc":"2.0","id":1,"method":"a"}"#;
+    let long = format!("[{}]", vec![call; 65].join(","));
+    let out = frames(&run(1 << 20, &frame(true, TEXT, long.as_bytes()), 1000).ready);
+    assert_eq!(refusal(&out[0].1), json!({"kind": "batch_too_large", "len": 65, "limit": 64}));
+    let full = format!("[{}]", vec![call; 64].join(","));
+    let out = frames(&run(1 << 20, &frame(true, TEXT, full.as_bytes()), 1000).ready);
+    assert_eq!(out, vec![(TEXT, full.into_bytes())], "64 calls pass");
     // Fine ids, a notification and non-requests are left for jsonrpsee to answer.
     for text in [r#"{"jsonrpc":"2.0","id":null,"method":"a"}"#, r#"{"method":"a"}"#, "[1,2]", "x"] {
         let out = frames(&run(1024, &frame(true, TEXT, text.as_bytes()), 1000).ready);

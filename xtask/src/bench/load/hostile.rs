@@ -27,18 +27,21 @@ pub fn policy() -> String {
     .to_string()
 }
 
-/// The page of the hostile tab: 100,000 px wide and 6,000 px high, covered in noise (a
-/// random tile wider than deflate's 32 KiB window, so no capture of it compresses: a
-/// clamped full-page PNG is over 100 MB), with 600 buttons in view.
-pub fn page() -> String {
+/// The page of the hostile tab: 100,000 px wide and 6,000 px high under a gradient (a
+/// clamped full-page PNG of it is 4.5 MB), or with `noise` under noise (a random tile wider
+/// than deflate's 32 KiB window, so no capture of it compresses: the PNG is over 130 MB);
+/// 600 buttons in view.
+pub fn page(noise: bool) -> String {
     let buttons: String = (0..600)
         .map(|i| {
             let (x, y) = (10 + (i % 40) * 31, 10 + (i / 40) * 20);
             format!("<button style=\"position:absolute;left:{x}px;top:{y}px;width:30px;height:18px;font-size:8px;padding:0\">{i}</button>")
         })
         .collect();
+    let (look, script) =
+        if noise { ("", NOISE) } else { ("background:linear-gradient(90deg,#c00,#0c0,#00c)", "") };
     format!("<!doctype html><title>hostile</title><body style=\"margin:0\">\
-             <div id=\"wide\" style=\"width:100000px;height:6000px\"></div>{buttons}<script>{NOISE}</script></body>")
+             <div id=\"wide\" style=\"width:100000px;height:6000px;{look}\"></div>{buttons}<script>{script}</script></body>")
 }
 
 /// Paints the tile with xorshift noise and makes it the wide element's background.

@@ -161,9 +161,10 @@ pub fn phase(o: &Options, p: &Phase) -> anyhow::Result<()> {
 pub fn compare(o: &Options, quiet: &Phase, loud: &Phase) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     let faults = if o.faults { " --faults" } else { "" };
+    let noise = if o.noise { " --noise" } else { "" };
     writeln!(
         out,
-        "\nbench load{faults} --hostile: the other {} sessions without and with the hostile client (ms)",
+        "\nbench load{faults} --hostile{noise}: the other {} sessions without and with the hostile client (ms)",
         o.sessions
     )?;
     writeln!(
