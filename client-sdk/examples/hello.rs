@@ -1,6 +1,8 @@
 //! Say hello to a running gloveboxd, list its tools, run one op twice with the same op id
 //! (the second answer is the first outcome, not a second run), watch op events and print the
-//! session's status.
+//! session's status. The params are the protocol's typed structs, the ones the daemon reads
+//! a call into: a click's target is an `Element` or a `Point`, its button an enum, and what
+//! stays at the table's default is left off the wire.
 //!
 //! Start a daemon in one terminal (`cargo xtask run`, or `cargo xtask desktop` for a private
 //! embedded desktop); it logs `gloveboxd listening on ws://ADDR/rpc` and where it wrote its
@@ -19,8 +21,8 @@
 use std::time::Duration;
 
 use anyhow::Context as _;
-use glovebox_client::generated::ComputerWait;
-use glovebox_client::{Client, ClientOptions};
+use glovebox_client::generated::{browser, BrowserClick, ComputerWait};
+use glovebox_client::{Client, ClientOptions, Element};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -56,6 +58,14 @@ async fn main() -> anyhow::Result<()> {
             tool.input_schema["properties"]["action"]["enum"].as_array().map_or(0, Vec::len);
         println!("tool {}: {actions} actions", tool.name);
     }
+
+    // A typed click, shown rather than sent (it needs a page): required params in `new`,
+    // the rest at the table's defaults unless set.
+    let click = BrowserClick {
+        button: browser::Button::Right,
+        ..BrowserClick::new(Element::Ref("e3".into()))
+    };
+    println!("browser.click params on the wire: {}", serde_json::to_string(&click)?);
 
     // Subscribe before acting so the op's events are not missed.
     let mut events = client.subscribe(&["ops"]).await?;

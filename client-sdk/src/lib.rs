@@ -15,10 +15,13 @@
 //! # Ok(()) }
 //! ```
 //!
-//! Typed calls (`client.browser_click(BrowserClick { .. })`) are generated from the contract
-//! table into [`generated`]; every param is an `Option`, including the ones an action
-//! requires: the daemon validates each call before any side effect and answers a missing or
-//! wrong param with `CONTRACT_VIOLATION` naming it in `details.field`.
+//! Typed calls (`client.browser_click(BrowserClick::new(Element::Ref("e3".into())))`) are
+//! generated from the contract table into [`generated`]; their params structs are the
+//! protocol's (`glovebox_protocol::actions`), the very types the daemon deserializes a call
+//! into: required params and params with a default are plain fields, optional ones `Option`,
+//! enum params enums, and an action's locator one typed field ([`Target`], [`Element`] or
+//! [`Point`]). The daemon still validates each call before any side effect and answers a
+//! wrong one with `CONTRACT_VIOLATION` naming the param in `details.field`.
 //!
 //! Op ids are idempotency keys: re-sending one within 10 minutes returns the first outcome
 //! and never runs the op twice, also after [`Client::reconnect`] (the session and its ops
@@ -32,8 +35,9 @@ mod typed;
 
 pub use client::Client;
 pub use error::ClientError;
+pub use glovebox_protocol::actions::{Element, Params, Point, Region, Target};
 pub use glovebox_protocol::error::{ErrorCode, ErrorData};
 pub use glovebox_protocol::wire::{Event, HelloResult, OpOutcome, OpStatus, ToolInfo};
 pub use jsonrpsee::core::client::Subscription;
 pub use options::{CallOptions, ClientOptions, DEFAULT_MAX_MESSAGE_BYTES, TIMEOUT_MARGIN};
-pub use typed::{ActionArgs, PendingCall, Region};
+pub use typed::{ActionArgs, PendingCall};

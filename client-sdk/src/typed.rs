@@ -1,30 +1,18 @@
-//! The pieces the generated typed calls stand on: the `ActionArgs` trait, `Region`, and
-//! `PendingCall`, the awaitable a typed call returns so op keys can be set fluently.
+//! `PendingCall`, the awaitable a typed call returns so op keys can be set fluently. Its
+//! params are the protocol's typed structs (`glovebox_protocol::actions`), which implement
+//! [`ActionArgs`] (the protocol's `Params`).
 
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
 use glovebox_protocol::wire::OpOutcome;
-use serde::{Deserialize, Serialize};
 
 use crate::{CallOptions, Client, ClientError};
 
-/// The params of one contract action; the generated structs implement it.
-pub trait ActionArgs: Serialize {
-    /// The tool, e.g. `browser`.
-    const TOOL: &'static str;
-    /// The action, e.g. `click`; the direct method is `TOOL.ACTION`.
-    const ACTION: &'static str;
-}
-
-/// A screen rectangle in pixels (`Ty::Region` in the contract).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Region {
-    pub x: u32,
-    pub y: u32,
-    pub width: u32,
-    pub height: u32,
-}
+/// The params of one contract action: the protocol's
+/// [`Params`](glovebox_protocol::actions::Params), under the name this crate
+/// has always given it; every generated struct implements it.
+pub use glovebox_protocol::actions::Params as ActionArgs;
 
 /// A typed call not sent yet: `.await` it, after setting op keys if needed.
 ///

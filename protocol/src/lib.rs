@@ -1,8 +1,10 @@
-//! Glovebox wire protocol: version, error codes, wire types and the contract table.
+//! Glovebox wire protocol: version, error codes, wire types, the contract table and the
+//! typed params generated from it.
 //!
 //! This crate knows no runtime and no backend: the daemon, the client SDK and the tools all
 //! read the same definitions from here.
 
+pub mod actions;
 pub mod contract;
 pub mod error;
 pub mod methods;

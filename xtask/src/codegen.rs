@@ -1,9 +1,14 @@
 //! Regenerates the committed generated files (`cargo xtask codegen`); with `--check` it fails
 //! when one is stale instead of writing it.
 //!
-//! Three products of the contract table: the protocol crate's JSON schemas and OpenRPC
-//! document, the reference part of `docs/protocol.md`, and the client SDK's typed calls
-//! (`client-sdk/src/generated.rs`, rendered here and passed through rustfmt).
+//! Four products of the contract table: the protocol crate's JSON schemas and OpenRPC
+//! document, the reference part of `docs/protocol.md`, the typed params of every action
+//! (`protocol/src/actions/<tool>.rs`, `params.rs`), which the daemon and the SDK share, and
+//! the client SDK's typed calls (`client-sdk/src/generated.rs`, `client.rs`); the Rust ones
+//! are passed through rustfmt.
+
+mod client;
+mod params;
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -15,6 +20,17 @@ use glovebox_protocol::contract::generated::{schema_files, splice_reference};
 use glovebox_protocol::contract::{Action, Class, DefaultValue, Param, Tool, Ty, TOOLS};
 
 const CLIENT_FILE: &str = "client-sdk/src/generated.rs";
+
+/// `(path, contents)` of every generated Rust file: each tool's params, then the client.
+pub fn rust_files() -> anyhow::Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for tool in TOOLS {
+        let path = format!("protocol/src/actions/{}.rs", tool.name);
+        out.push((path, rustfmt(&params::render(tool)?)?));
+    }
+    out.push((CLIENT_FILE.to_owned(), rustfmt(&client::render())?));
+    Ok(out)
+}
 const ACTIONS_DIR: &str = "protocol/schema/actions";
 
 pub fn run(check: bool) -> anyhow::Result<()> {
@@ -24,7 +40,7 @@ pub fn run(check: bool) -> anyhow::Result<()> {
     let doc = std::fs::read_to_string(root.join(doc_rel)).context("reading docs/protocol.md")?;
     let spliced = splice_reference(&doc).context("docs/protocol.md lacks the generated markers")?;
     want.push((doc_rel.to_owned(), spliced));
-    want.push((CLIENT_FILE.to_owned(), client_code()?));
+    want.extend(rust_files()?);
 
     let mut stale = Vec::new();
     for (rel, text) in &want {
@@ -67,11 +83,6 @@ fn root() -> PathBuf {
         .map_or_else(|| PathBuf::from(".."), Path::to_owned)
 }
 
-/// The client SDK's typed calls, formatted the way `cargo fmt` leaves them.
-pub fn client_code() -> anyhow::Result<String> {
-    rustfmt(&render_client())
-}
-
 fn rustfmt(text: &str) -> anyhow::Result<String> {
     let mut child = Command::new(std::env::var_os("RUSTFMT").unwrap_or_else(|| "rustfmt".into()))
         .args(["--edition", "2021", "--emit", "stdout"])
@@ -85,68 +96,9 @@ fn rustfmt(text: &str) -> anyhow::Result<String> {
     child.stdin.take().context("rustfmt stdin")?.write_all(text.as_bytes())?;
     let out = child.wait_with_output()?;
     if !out.status.success() {
-        bail!("rustfmt failed on the generated client:\n{}", String::from_utf8_lossy(&out.stderr));
+        bail!("rustfmt failed on generated code:\n{}", String::from_utf8_lossy(&out.stderr));
     }
     Ok(String::from_utf8(out.stdout)?)
-}
-
-const HEADER: [&str; 2] = [
-    "Typed params and calls for every contract action, generated from the contract table by \
-     `cargo xtask codegen`; do not edit.",
-    "Each action has a params struct (`BrowserClick` for `browser.click`) whose fields are all \
-     `Option` and skipped when `None`, and a method on [`Client`] returning a [`PendingCall`] to \
-     await. Params the action requires say so in their docs; the daemon refuses a call without \
-     them (`CONTRACT_VIOLATION`) before any side effect.",
-];
-
-/// The generated client before rustfmt.
-fn render_client() -> String {
-    let mut out = comment_lines("//!", "", HEADER[0]);
-    out.push_str("\n//!\n");
-    out.push_str(&comment_lines("//!", "", HEADER[1]));
-    out.push_str(
-        "\n\n// The contract's docs quote URLs as examples, not as links.\n\
-         #![allow(rustdoc::bare_urls)]\n\nuse serde::Serialize;\n\n#[allow(unused_imports)]\n\
-         use crate::{ActionArgs, Client, PendingCall, Region};\n",
-    );
-    for tool in TOOLS {
-        for action in tool.actions {
-            render_struct(&mut out, tool, action);
-        }
-        let _ = write!(out, "\n/// Typed calls of the `{}` tool.\nimpl Client {{\n", tool.name);
-        for action in tool.actions {
-            let (name, method) = (struct_name(tool, action), method_name(tool, action));
-            let _ = writeln!(out, "{}", doc_lines("    ", &action_doc(tool, action)));
-            let _ = writeln!(
-                out,
-                "    pub fn {method}(&self, args: {name}) -> PendingCall<'_, {name}> {{\n        \
-                 PendingCall::new(self, args)\n    }}\n"
-            );
-        }
-        out.push_str("}\n");
-    }
-    out
-}
-
-fn render_struct(out: &mut String, tool: &Tool, action: &Action) {
-    let name = struct_name(tool, action);
-    let _ = writeln!(out, "\n{}", doc_lines("", &action_doc(tool, action)));
-    let _ = writeln!(out, "#[derive(Serialize, Default, Debug, Clone, PartialEq)]");
-    let _ = writeln!(out, "pub struct {name} {{");
-    for param in tool.accepted(action) {
-        let required = action.required.iter().any(|p| p.name == param.name);
-        let _ = writeln!(out, "{}", doc_lines("    ", &param_doc(param, required)));
-        let _ = writeln!(out, "    #[serde(skip_serializing_if = \"Option::is_none\")]");
-        let _ =
-            writeln!(out, "    pub {}: Option<{}>,", field_name(param.name), rust_type(param.ty));
-    }
-    out.push_str("}\n\n");
-    let _ = writeln!(
-        out,
-        "impl ActionArgs for {name} {{\n    const TOOL: &'static str = \"{}\";\n    \
-         const ACTION: &'static str = \"{}\";\n}}",
-        tool.name, action.name
-    );
 }
 
 fn action_doc(tool: &Tool, action: &Action) -> String {
@@ -156,7 +108,9 @@ fn action_doc(tool: &Tool, action: &Action) -> String {
     }
     let class = match action.class {
         Class::Observe => "Observes only (observer tokens may call it).",
-        Class::Act => "Mutating (actor role); a capture follows unless `capture(false)`.",
+        Class::Act => {
+            "Mutating (actor role); a capture follows unless the call says capture false."
+        }
         Class::Exec => "Starts processes (actor role; the approval policy treats it as exec).",
         Class::ClipboardRead => "Reads the clipboard (actor and admin roles; observers may not).",
     };
@@ -207,30 +161,14 @@ fn param_doc(param: &Param, required: bool) -> String {
     doc
 }
 
-fn rust_type(ty: Ty) -> &'static str {
-    match ty {
-        Ty::Str { .. } | Ty::Url | Ty::Id(_) | Ty::Enum(_) => "String",
-        Ty::Int { .. } => "i64",
-        Ty::Num { .. } => "f64",
-        Ty::Bool => "bool",
-        Ty::StrList => "Vec<String>",
-        Ty::Region => "Region",
-    }
-}
-
-/// `browser` + `state_and_screenshot` -> `BrowserStateAndScreenshot`.
-fn struct_name(tool: &Tool, action: &Action) -> String {
-    format!("{}_{}", tool.name, action.name)
-        .split('_')
+/// `state_and_screenshot` -> `StateAndScreenshot`.
+fn pascal(name: &str) -> String {
+    name.split('_')
         .map(|w| {
             let mut c = w.chars();
             c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
         })
         .collect()
-}
-
-fn method_name(tool: &Tool, action: &Action) -> String {
-    format!("{}_{}", tool.name, action.name)
 }
 
 fn field_name(name: &str) -> String {
@@ -279,18 +217,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn client_is_fresh() {
-        let want = client_code().expect("rendering the client");
-        let have = std::fs::read_to_string(root().join(CLIENT_FILE)).unwrap_or_default();
-        assert!(have == want, "{CLIENT_FILE} is stale; run `cargo xtask codegen`");
+    fn rust_files_are_fresh() {
+        for (rel, want) in rust_files().expect("rendering the Rust files") {
+            let have = std::fs::read_to_string(root().join(&rel)).unwrap_or_default();
+            assert!(have == want, "{rel} is stale; run `cargo xtask codegen`");
+        }
     }
 
     #[test]
     fn names() {
-        let tool = glovebox_protocol::contract::tool("browser").expect("browser");
-        let action = tool.action("state_and_screenshot").expect("action");
-        assert_eq!(struct_name(tool, action), "BrowserStateAndScreenshot");
-        assert_eq!(method_name(tool, action), "browser_state_and_screenshot");
+        assert_eq!(pascal("state_and_screenshot"), "StateAndScreenshot");
+        assert_eq!(pascal("cursor_before"), "CursorBefore");
         assert_eq!(field_name("ref"), "r#ref");
         assert_eq!(field_name("tab_id"), "tab_id");
     }

@@ -16,8 +16,51 @@ use super::{
 
 fn render(result: Result<Checked, Violation>) -> String {
     match result {
-        Ok(checked) => format!("ok {}", Value::Object(checked.args)),
+        Ok(checked) => {
+            typed_round_trip(&checked);
+            format!("ok {}", Value::Object(checked.args))
+        }
         Err(v) => format!("CONTRACT_VIOLATION field={}: {}", v.field, v.message),
+    }
+}
+
+/// A call the validator passed reads into its typed params struct, which writes back the same
+/// arguments less those at their default: the generated types and the table agree.
+fn typed_round_trip(checked: &Checked) {
+    let method = checked.tool.method(checked.action);
+    let trip = crate::actions::round_trip_of(checked.tool.name, checked.action.name)
+        .unwrap_or_else(|| panic!("{method} has no typed params"));
+    let back = trip(checked).unwrap_or_else(|e| panic!("{method}: {e}"));
+    let back = back.as_object().unwrap_or_else(|| panic!("{method}: {back}"));
+    let same = |a: &Value, b: &Value| match (a.as_f64(), b.as_f64()) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    };
+    let accepted = checked.tool.accepted(checked.action);
+    for (k, v) in &checked.args {
+        match back.get(k) {
+            Some(w) => assert!(same(v, w), "{method}: {k} was {v}, wrote {w}"),
+            None => {
+                let default = accepted.iter().find(|p| p.name == k).and_then(|p| p.default);
+                assert!(
+                    default.is_some_and(|d| same(&d.to_json(), v)),
+                    "{method}: {k}={v} was dropped though it is not its default"
+                );
+            }
+        }
+    }
+    for k in back.keys() {
+        assert!(checked.args.contains_key(k), "{method}: wrote {k}, which the call had not");
+    }
+}
+
+#[test]
+fn every_action_has_typed_params() {
+    for tool in TOOLS {
+        for action in tool.actions {
+            let found = crate::actions::round_trip_of(tool.name, action.name).is_some();
+            assert!(found, "{} has no typed params; run cargo xtask codegen", tool.method(action));
+        }
     }
 }
 

@@ -150,12 +150,32 @@ fn validate_action(
         }
     }
 
+    // Whole numbers go on as integers (`2.0` is `2`), so typed params read them as such.
+    for param in &accepted {
+        match (param.ty, args.get_mut(param.name)) {
+            (Ty::Int { .. }, Some(v)) => whole(v),
+            (Ty::Region, Some(Value::Object(r))) => r.values_mut().for_each(whole),
+            _ => {}
+        }
+    }
+
     for param in &accepted {
         if let Some(default) = param.default {
             args.entry(param.name).or_insert_with(|| default.to_json());
         }
     }
     Ok(Checked { tool, action, args })
+}
+
+/// A whole JSON number as an integer; others untouched.
+fn whole(v: &mut Value) {
+    if let Some(n) = v.as_f64().filter(|n| v.is_f64() && n.fract() == 0.0) {
+        if n >= 0.0 && n <= u64::MAX as f64 {
+            *v = Value::from(n as u64);
+        } else if n >= i64::MIN as f64 && n < 0.0 {
+            *v = Value::from(n as i64);
+        }
+    }
 }
 
 fn check_type(param: &Param, value: &Value) -> Result<(), Violation> {
