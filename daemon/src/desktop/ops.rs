@@ -36,16 +36,6 @@ pub enum Dispatch {
     Foreground,
 }
 
-impl Dispatch {
-    pub fn parse(s: Option<&str>) -> Dispatch {
-        match s {
-            Some("background") => Dispatch::Background,
-            Some("foreground") => Dispatch::Foreground,
-            _ => Dispatch::Auto,
-        }
-    }
-}
-
 /// An element named by a ref: its bus key and the ref for messages.
 #[derive(Debug, Clone)]
 pub struct El {

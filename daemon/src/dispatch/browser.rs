@@ -1,12 +1,13 @@
-//! `browser` actions: arguments from the contract -> the CDP backend (`crate::browser`).
+//! `browser` actions: typed params from the contract -> the CDP backend (`crate::browser`).
 //!
 //! Every call freezes its target first (explicit ids, else the session's selection, else the
 //! browser's active tab) and echoes it with `tab_source`; refs resolve through the session's
 //! snapshot registry before the backend sees a backend node key.
 //!
-//! This module holds the table from each action to the module that runs it and the shared
-//! pipeline of actions on a tab (`on_tab`): `target` (what a call acts on), `tabs`,
-//! `navigation`, `pointer`, `keyboard`, `forms`, `observe` and `waiting`.
+//! This module holds the tool's table (`routes`, one line per action) and the pipeline of an
+//! action on a tab (`on_tab`: freeze, open the tab, run the handler with a [`TabCx`]); the
+//! handlers live in `tabs`, `navigation`, `pointer`, `keyboard`, `forms`, `observe` and
+//! `waiting`, and `target` resolves what a call names.
 
 mod forms;
 mod keyboard;
@@ -20,72 +21,66 @@ mod waiting;
 use std::future::Future;
 use std::sync::Arc;
 
-use futures::future::BoxFuture;
-use glovebox_protocol::contract::Checked;
-use serde_json::{json, Map, Value};
+use glovebox_protocol::actions::browser::{self, Shared};
+use glovebox_protocol::actions::Params;
+use serde_json::{json, Value};
 
-use super::table::Entries;
+use super::table::Routes;
 use super::{Ctx, Output};
-use crate::browser::actions::El;
 use crate::browser::{Browsers, Tab};
 use crate::error::DaemonError;
 use crate::state::Daemon;
-use forms::Forms;
-use keyboard::Keyboard;
-use navigation::Navigation;
-use observe::Observe;
-use pointer::Pointer;
-use tabs::TabActs;
 use target::{browser_of, freeze, Frozen};
-use waiting::wait_for;
 
-pub static HANDLERS: Entries = &[
-    ("navigate", on_tab::<Navigation>),
-    ("click", on_tab::<Pointer>),
-    ("double_click", on_tab::<Pointer>),
-    ("hover", on_tab::<Pointer>),
-    ("focus", on_tab::<Forms>),
-    ("type", on_tab::<Forms>),
-    ("fill", on_tab::<Forms>),
-    ("set_value", on_tab::<Forms>),
-    ("select", on_tab::<Forms>),
-    ("check", on_tab::<Forms>),
-    ("uncheck", on_tab::<Forms>),
-    ("paste", on_tab::<Forms>),
-    ("select_text", on_tab::<Forms>),
-    ("secondary_action", secondary_action),
-    ("press", on_tab::<Keyboard>),
-    ("keyboard_type", on_tab::<Keyboard>),
-    ("keydown", on_tab::<Keyboard>),
-    ("keyup", on_tab::<Keyboard>),
-    ("scroll", on_tab::<Pointer>),
-    ("scroll_into_view", on_tab::<Pointer>),
-    ("drag", on_tab::<Pointer>),
-    ("upload", on_tab::<Forms>),
-    ("wait", wait_for),
-    ("dialog", on_tab::<TabActs>),
-    ("go_back", on_tab::<Navigation>),
-    ("go_forward", on_tab::<Navigation>),
-    ("reload", on_tab::<Navigation>),
-    ("tab_new", tabs::new),
-    ("tab_select", on_tab::<TabActs>),
-    ("tab_get", on_tab::<TabActs>),
-    ("tab_close", tabs::close),
-    ("tab_mark", tabs::mark),
-    ("snapshot", on_tab::<Observe>),
-    ("get_content", on_tab::<Observe>),
-    ("get_html", on_tab::<Observe>),
-    ("get_url", on_tab::<Observe>),
-    ("get_title", on_tab::<Observe>),
-    ("screenshot", on_tab::<Observe>),
-    ("screenshot_annotate", on_tab::<Observe>),
-    ("state_and_screenshot", on_tab::<Observe>),
-    ("evaluate", on_tab::<Observe>),
-    ("pdf", on_tab::<Observe>),
-    ("tab_list", tabs::list),
-    ("downloads", tabs::downloads),
-    ("probe", on_tab::<Observe>),
-];
+/// One line per `browser` action.
+#[rustfmt::skip] // one line per action: the table reads as a table
+pub(super) fn routes(t: Routes) -> Routes {
+    t.on::<browser::Navigate>(on_tab(navigation::navigate))
+        .on::<browser::Click>(on_tab(pointer::click))
+        .on::<browser::DoubleClick>(on_tab(pointer::double_click))
+        .on::<browser::Hover>(on_tab(pointer::hover))
+        .on::<browser::Focus>(on_tab(forms::focus))
+        .on::<browser::Type>(on_tab(forms::type_text))
+        .on::<browser::Fill>(on_tab(forms::fill))
+        .on::<browser::SetValue>(on_tab(forms::set_value))
+        .on::<browser::Select>(on_tab(forms::select))
+        .on::<browser::Check>(on_tab(forms::check))
+        .on::<browser::Uncheck>(on_tab(forms::uncheck))
+        .on::<browser::Paste>(on_tab(forms::paste))
+        .on::<browser::SelectText>(on_tab(forms::select_text))
+        .on::<browser::SecondaryAction>(secondary_action)
+        .on::<browser::Press>(on_tab(keyboard::press))
+        .on::<browser::KeyboardType>(on_tab(keyboard::keyboard_type))
+        .on::<browser::Keydown>(on_tab(keyboard::keydown))
+        .on::<browser::Keyup>(on_tab(keyboard::keyup))
+        .on::<browser::Scroll>(on_tab(pointer::scroll))
+        .on::<browser::ScrollIntoView>(on_tab(pointer::scroll_into_view))
+        .on::<browser::Drag>(on_tab(pointer::drag))
+        .on::<browser::Upload>(on_tab(forms::upload))
+        .on::<browser::Wait>(waiting::wait)
+        .on::<browser::Dialog>(on_tab(tabs::dialog))
+        .on::<browser::GoBack>(on_tab(navigation::go_back))
+        .on::<browser::GoForward>(on_tab(navigation::go_forward))
+        .on::<browser::Reload>(on_tab(navigation::reload))
+        .on::<browser::TabNew>(tabs::new)
+        .on::<browser::TabSelect>(on_tab(tabs::select_tab))
+        .on::<browser::TabGet>(on_tab(tabs::get))
+        .on::<browser::TabClose>(tabs::close)
+        .on::<browser::TabMark>(tabs::mark)
+        .on::<browser::Snapshot>(on_tab(observe::snapshot))
+        .on::<browser::GetContent>(on_tab(observe::get_content))
+        .on::<browser::GetHtml>(on_tab(observe::get_html))
+        .on::<browser::GetUrl>(on_tab(observe::get_url))
+        .on::<browser::GetTitle>(on_tab(observe::get_title))
+        .on::<browser::Screenshot>(on_tab(observe::screenshot))
+        .on::<browser::ScreenshotAnnotate>(on_tab(observe::screenshot_annotate))
+        .on::<browser::StateAndScreenshot>(on_tab(observe::state_and_screenshot))
+        .on::<browser::Evaluate>(on_tab(observe::evaluate))
+        .on::<browser::Pdf>(on_tab(observe::pdf))
+        .on::<browser::TabList>(tabs::list)
+        .on::<browser::Downloads>(tabs::downloads)
+        .on::<browser::Probe>(on_tab(observe::probe))
+}
 
 /// The backend, with ref invalidation pointed at every session of this daemon.
 pub(super) fn backend(daemon: &Arc<Daemon>) -> Result<Arc<Browsers>, DaemonError> {
@@ -109,18 +104,6 @@ pub(super) fn backend(daemon: &Arc<Daemon>) -> Result<Arc<Browsers>, DaemonError
     Ok(b)
 }
 
-fn s<'a>(args: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
-    args.get(k).and_then(Value::as_str)
-}
-
-fn n(args: &Map<String, Value>, k: &str) -> Option<f64> {
-    args.get(k).and_then(Value::as_f64)
-}
-
-fn u(args: &Map<String, Value>, k: &str) -> Option<u64> {
-    args.get(k).and_then(Value::as_u64)
-}
-
 pub(super) fn select(ctx: &Ctx, browser_id: &str, tab_id: &str) {
     if let Ok(mut sel) = ctx.session.selection.lock() {
         sel.browser_id = Some(browser_id.to_owned());
@@ -137,19 +120,6 @@ fn with_dialog(mut v: Value, d: Option<crate::browser::cdp::Dialog>) -> Value {
         v["dialog"] = json!(d);
     }
     v
-}
-
-fn need(e: Option<El>) -> Result<El, DaemonError> {
-    e.ok_or_else(|| DaemonError::ActionFailed("this action needs ref or selector".into()))
-}
-
-fn unsupported(action: &str) -> DaemonError {
-    DaemonError::Unsupported {
-        tool: "browser".into(),
-        action: action.into(),
-        reason: "not implemented by the CDP backend".into(),
-        available: super::implemented("browser"),
-    }
 }
 
 /// Release the browser keys `session` holds (a failed op, a closed connection).
@@ -207,68 +177,77 @@ impl Drop for ReleaseOnFailure {
     }
 }
 
-/// What an action on a tab gets once its target is frozen and the tab is open.
-struct On<'a> {
-    ctx: &'a Ctx,
-    b: &'a Browsers,
-    tab: &'a Tab,
-    f: &'a Frozen,
-    action: &'a str,
-    args: &'a Map<String, Value>,
+/// What a handler of an action on a tab gets: the call's context, the backend, the open tab
+/// and the target it was frozen to.
+pub(super) struct TabCx {
+    pub ctx: Ctx,
+    pub b: Arc<Browsers>,
+    pub tab: Tab,
+    pub f: Frozen,
 }
 
-/// One module's actions on an open tab; `on_tab::<Module>` is their handler in the table.
-trait OnTab {
-    fn act(on: On<'_>) -> impl Future<Output = Result<Value, DaemonError>> + Send + '_;
+/// The pipeline of an action on a tab, around its handler `act`: freeze the target, open
+/// the tab, run `act`; held keys are let go when it fails.
+fn on_tab<P, F, R>(
+    act: F,
+) -> impl Fn(Ctx, P) -> futures::future::BoxFuture<'static, Result<Output, DaemonError>>
+       + Send
+       + Sync
+       + 'static
+where
+    P: Params + Shared,
+    F: Fn(TabCx, P) -> R + Copy + Send + Sync + 'static,
+    R: Future<Output = Result<Value, DaemonError>> + Send + 'static,
+{
+    move |ctx: Ctx, p: P| {
+        Box::pin(async move {
+            let b = backend(&ctx.daemon)?;
+            let mut guard =
+                ReleaseOnFailure { browsers: b.clone(), session: ctx.session.clone(), armed: true };
+            let out = open_and_act(ctx, b, p, act).await;
+            guard.armed = out.is_err();
+            out
+        })
+    }
 }
 
-/// The pipeline of an action on a tab: freeze the target, open the tab, run the module's
-/// part; held keys are let go when it fails.
-fn on_tab<T: OnTab>(ctx: Ctx, call: Checked) -> BoxFuture<'static, Result<Output, DaemonError>> {
-    Box::pin(async move {
-        let b = backend(&ctx.daemon)?;
-        let mut guard =
-            ReleaseOnFailure { browsers: b.clone(), session: ctx.session.clone(), armed: true };
-        let out = open_and_act::<T>(&ctx, &b, &call).await;
-        guard.armed = out.is_err();
-        out
-    })
-}
-
-async fn open_and_act<T: OnTab>(
-    ctx: &Ctx,
-    b: &Browsers,
-    call: &Checked,
-) -> Result<Output, DaemonError> {
-    let args = &call.args;
-    let f = freeze(ctx, b, args).await?;
+async fn open_and_act<P, F, R>(
+    ctx: Ctx,
+    b: Arc<Browsers>,
+    p: P,
+    act: F,
+) -> Result<Output, DaemonError>
+where
+    P: Params + Shared,
+    F: Fn(TabCx, P) -> R,
+    R: Future<Output = Result<Value, DaemonError>>,
+{
+    let f = freeze(&ctx, &b, p.common(), p.named_ref()).await?;
     let tab = match b.tab(&f.browser_id, &f.tab_id).await {
         Ok(t) => t,
         Err(e) => {
             // Refs of a tab that is gone are stale, not unknown.
-            if let Some(r) = s(args, "ref") {
+            if let Some(r) = p.named_ref() {
                 let key = crate::browser::target_key(&f.browser_id, &f.tab_id);
                 let snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;
-                snaps.resolve(&key, r, s(args, "snapshot_id"))?;
+                snaps.resolve(&key, r, p.common().snapshot_id.as_deref())?;
             }
             return Err(e.into());
         }
     };
-    let on = On { ctx, b, tab: &tab, f: &f, action: call.action.name, args };
-    let result = T::act(on).await?;
-    Ok(Output { result, target: Some(f.json()) })
+    let target = Some(f.json());
+    let result = act(TabCx { ctx, b, tab, f }, p).await?;
+    Ok(Output { result, target })
 }
 
 /// `secondary_action`: DOM elements have no named secondary actions.
-fn secondary_action(_: Ctx, _: Checked) -> BoxFuture<'static, Result<Output, DaemonError>> {
-    Box::pin(async {
-        Err(DaemonError::Unsupported {
-            tool: "browser".into(),
-            action: "secondary_action".into(),
-            reason: "DOM elements expose no named secondary actions; use click with button \
-                     right, press, or evaluate"
-                .into(),
-            available: vec!["click".into(), "press".into(), "evaluate".into()],
-        })
+async fn secondary_action(_: Ctx, _: browser::SecondaryAction) -> Result<Output, DaemonError> {
+    Err(DaemonError::Unsupported {
+        tool: "browser".into(),
+        action: "secondary_action".into(),
+        reason: "DOM elements expose no named secondary actions; use click with button \
+                 right, press, or evaluate"
+            .into(),
+        available: vec!["click".into(), "press".into(), "evaluate".into()],
     })
 }

@@ -1,7 +1,8 @@
-//! `computer` actions: arguments from the contract -> the desktop backend (`crate::desktop`).
-//! Every acting result says `via` and `actual_dispatch`; every result names its target.
-//! This file holds the table and what every handler shares (target, refs, points); the
-//! handlers live in one submodule per group.
+//! `computer` actions: typed params from the contract -> the desktop backend
+//! (`crate::desktop`). Every acting result says `via` and `actual_dispatch`; every result
+//! names its target. This file holds the tool's table (`routes`, one line per action) and
+//! what every handler shares (target, refs, points); the handlers live in one submodule per
+//! group.
 
 mod act;
 mod clipboard;
@@ -11,48 +12,48 @@ mod windows;
 
 use std::sync::Arc;
 
-use futures::future::BoxFuture;
-use serde_json::{json, Map, Value};
+use glovebox_protocol::actions::computer::{self, Button, Common};
+use glovebox_protocol::actions::Point;
+use serde_json::{json, Value};
 
-use super::table::Entries;
-use super::{Ctx, Handler, Output};
+use super::table::Routes;
+use super::{Ctx, Output};
 use crate::desktop::{Acted, Aim, Desktop, El};
 use crate::error::DaemonError;
 
 pub(super) use snapshot::snapshot_app;
 pub(super) use windows::image_json;
 
-pub static HANDLERS: Entries = &[
-    ("wait", snapshot::wait_for as Handler),
-    ("snapshot", snapshot::snapshot),
-    ("click", act::click),
-    ("double_click", act::click),
-    ("type", act::type_text),
-    ("fill", act::fill),
-    ("set_value", act::set_value),
-    ("paste", clipboard::paste),
-    ("select_text", act::select_text),
-    ("secondary_action", act::secondary_action),
-    ("get_text", act::get_text),
-    ("key", input::key),
-    ("keydown", input::keydown),
-    ("keyup", input::keyup),
-    ("scroll", input::scroll),
-    ("drag", input::drag),
-    ("mouse_move", input::mouse_move),
-    ("mouse_down", input::mouse_down),
-    ("mouse_up", input::mouse_up),
-    ("window", windows::window),
-    ("screenshot", windows::screenshot),
-    ("get_window_state", windows::get_window_state),
-    ("state_and_screenshot", windows::state_and_screenshot),
-    ("clipboard_get", clipboard::clipboard_get),
-    ("clipboard_set", clipboard::clipboard_set),
-    ("probe", windows::probe),
-];
-
-type Fut = BoxFuture<'static, Result<Output, DaemonError>>;
-type Args = Map<String, Value>;
+/// One line per `computer` action.
+#[rustfmt::skip] // one line per action: the table reads as a table
+pub(super) fn routes(t: Routes) -> Routes {
+    t.on::<computer::Click>(act::click)
+        .on::<computer::DoubleClick>(act::double_click)
+        .on::<computer::Type>(act::type_text)
+        .on::<computer::Fill>(act::fill)
+        .on::<computer::SetValue>(act::set_value)
+        .on::<computer::Paste>(clipboard::paste)
+        .on::<computer::SelectText>(act::select_text)
+        .on::<computer::SecondaryAction>(act::secondary_action)
+        .on::<computer::Key>(input::key)
+        .on::<computer::Keydown>(input::keydown)
+        .on::<computer::Keyup>(input::keyup)
+        .on::<computer::Scroll>(input::scroll)
+        .on::<computer::Drag>(input::drag)
+        .on::<computer::MouseMove>(input::mouse_move)
+        .on::<computer::MouseDown>(input::mouse_down)
+        .on::<computer::MouseUp>(input::mouse_up)
+        .on::<computer::Window>(windows::window)
+        .on::<computer::Wait>(snapshot::wait)
+        .on::<computer::Snapshot>(snapshot::snapshot)
+        .on::<computer::GetWindowState>(windows::get_window_state)
+        .on::<computer::Screenshot>(windows::screenshot)
+        .on::<computer::StateAndScreenshot>(windows::state_and_screenshot)
+        .on::<computer::GetText>(act::get_text)
+        .on::<computer::ClipboardGet>(clipboard::clipboard_get)
+        .on::<computer::ClipboardSet>(clipboard::clipboard_set)
+        .on::<computer::Probe>(windows::probe)
+}
 
 /// The desktop backend, or why it is not there.
 pub(super) fn desktop(ctx: &Ctx) -> Result<Arc<Desktop>, DaemonError> {
@@ -73,14 +74,6 @@ pub(super) fn desktop(ctx: &Ctx) -> Result<Arc<Desktop>, DaemonError> {
     })
 }
 
-fn s<'a>(a: &'a Args, k: &str) -> Option<&'a str> {
-    a.get(k).and_then(Value::as_str)
-}
-
-fn int(a: &Args, k: &str) -> Option<i64> {
-    a.get(k).and_then(Value::as_i64)
-}
-
 /// What a call acts on: an app (`app:<pid>`) or the whole desktop.
 struct Target {
     key: String,
@@ -88,18 +81,24 @@ struct Target {
     window_id: Option<String>,
     window_title: Option<String>,
     source: &'static str,
+    /// The window the call names by `window_id`, as an X id.
+    named_window: Option<u32>,
+    /// The call names its app by `app_id`.
+    named_app: bool,
+    /// The call's `snapshot_id`, which its refs resolve in.
+    snapshot_id: Option<String>,
 }
 
 impl Target {
-    /// What real input is aimed at: the window the call names, else the app it names or its
-    /// ref's app; nothing when it names neither (the session's selection is not a name).
-    fn aim(&self, a: &Args, ref_field: &str) -> Aim {
-        if let Some(xid) = s(a, "window_id").and_then(crate::desktop::x11::parse_window_id) {
+    /// What real input is aimed at: the window the call names, else the app it names or
+    /// `named_ref`'s app; nothing when it names neither (the session's selection is not a
+    /// name).
+    fn aim(&self, named_ref: Option<&str>) -> Aim {
+        if let Some(xid) = self.named_window {
             return Aim::Window(xid);
         }
-        let named = s(a, "app_id").is_some() || s(a, ref_field).is_some();
         match self.pid {
-            Some(pid) if named => Aim::App(pid),
+            Some(pid) if self.named_app || named_ref.is_some() => Aim::App(pid),
             _ => Aim::Free,
         }
     }
@@ -110,10 +109,10 @@ impl Target {
     }
 }
 
-async fn target(ctx: &Ctx, d: &Desktop, a: &Args) -> Result<Target, DaemonError> {
+async fn target(ctx: &Ctx, d: &Desktop, c: &Common) -> Result<Target, DaemonError> {
     let sel = ctx.session.selection();
-    let explicit_app = s(a, "app_id").map(String::from);
-    let explicit_win = s(a, "window_id").map(String::from);
+    let explicit_app = c.app_id.clone();
+    let explicit_win = c.window_id.clone();
     let source =
         if explicit_app.is_some() || explicit_win.is_some() { "explicit" } else { "session" };
     let app_id =
@@ -135,23 +134,25 @@ async fn target(ctx: &Ctx, d: &Desktop, a: &Args) -> Result<Target, DaemonError>
         }
     }
     let key = pid.map(|p| format!("app:{p}")).unwrap_or_else(|| "desktop".into());
-    Ok(Target { key, pid, window_id, window_title, source })
+    let named_window = c.window_id.as_deref().and_then(crate::desktop::x11::parse_window_id);
+    let (named_app, snapshot_id) = (c.app_id.is_some(), c.snapshot_id.clone());
+    Ok(Target { key, pid, window_id, window_title, source, named_window, named_app, snapshot_id })
 }
 
-/// The element named by `field` (a ref), resolved in this session's snapshots of `t`.
-fn element(ctx: &Ctx, t: &Target, a: &Args, field: &str) -> Result<Option<El>, DaemonError> {
-    let Some(r) = s(a, field) else { return Ok(None) };
+/// The element a ref names, resolved in this session's snapshots of `t`.
+fn element(ctx: &Ctx, t: &Target, r: &str) -> Result<El, DaemonError> {
     let snaps = ctx
         .session
         .snapshots
         .lock()
         .map_err(|_| DaemonError::ActionFailed("snapshot registry poisoned".into()))?;
-    let key = snaps.resolve(&t.key, r, s(a, "snapshot_id"))?;
-    Ok(Some(El { key, label: crate::registry::snapshots::normalize_ref(r) }))
+    let key = snaps.resolve(&t.key, r, t.snapshot_id.as_deref())?;
+    Ok(El { key, label: crate::registry::snapshots::normalize_ref(r) })
 }
 
-fn need(el: Option<El>) -> Result<El, DaemonError> {
-    el.ok_or_else(|| DaemonError::ActionFailed("this action needs a ref".into()))
+/// The element an optional ref names, if any.
+fn element_opt(ctx: &Ctx, t: &Target, r: Option<&str>) -> Result<Option<El>, DaemonError> {
+    r.map(|r| element(ctx, t, r)).transpose()
 }
 
 fn out(t: &Target, result: Value) -> Output {
@@ -166,24 +167,34 @@ fn acted(t: &Target, a: Acted, extra: Value) -> Output {
     out(t, v)
 }
 
-fn button(a: &Args) -> u8 {
-    match s(a, "button") {
-        Some("middle") => 2,
-        Some("right") => 3,
-        _ => 1,
+/// The X button number.
+fn button(b: Button) -> u8 {
+    match b {
+        Button::Left => 1,
+        Button::Middle => 2,
+        Button::Right => 3,
     }
 }
 
-/// A screen point from x,y or nx,ny.
-fn point(d: &Desktop, a: &Args, x: &str, y: &str, nx: &str, ny: &str) -> Option<(i32, i32)> {
-    if let (Some(x), Some(y)) = (int(a, x), int(a, y)) {
-        return Some((x as i32, y as i32));
+/// A screen point, fractions of the screen scaled to its last pixel.
+fn point(d: &Desktop, p: &computer::Point) -> (i32, i32) {
+    match *p {
+        Point::Pixels { x, y } => (x as i32, y as i32),
+        Point::Fraction { nx, ny } => {
+            let (w, h) = d.screen();
+            (
+                (nx * f64::from(w)).min(f64::from(w) - 1.0) as i32,
+                (ny * f64::from(h)).min(f64::from(h) - 1.0) as i32,
+            )
+        }
     }
-    let (w, h) = d.screen();
-    let fx = a.get(nx).and_then(Value::as_f64)?;
-    let fy = a.get(ny).and_then(Value::as_f64)?;
-    Some((
-        (fx * f64::from(w)).min(f64::from(w) - 1.0) as i32,
-        (fy * f64::from(h)).min(f64::from(h) - 1.0) as i32,
-    ))
+}
+
+/// How the desktop should deliver an action.
+fn dispatch(d: computer::Dispatch) -> crate::desktop::Dispatch {
+    match d {
+        computer::Dispatch::Auto => crate::desktop::Dispatch::Auto,
+        computer::Dispatch::Background => crate::desktop::Dispatch::Background,
+        computer::Dispatch::Foreground => crate::desktop::Dispatch::Foreground,
+    }
 }

@@ -20,7 +20,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use futures::future::BoxFuture;
 use glovebox_protocol::contract::{Checked, Tool};
 use glovebox_protocol::error::ErrorData;
 use glovebox_protocol::wire::{OpOutcome, Timing, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, OP_KEYS};
@@ -54,8 +53,6 @@ pub struct Ctx {
     pub session: Arc<Session>,
     pub op: OpContext,
 }
-
-pub type Handler = fn(Ctx, Checked) -> BoxFuture<'static, Result<Output, DaemonError>>;
 
 /// Op keys given with a call.
 #[derive(Debug, Default, Clone)]
@@ -182,7 +179,7 @@ pub async fn call(
         approve(daemon, caller.session, &checked, &op_id, &fingerprint).map_err(|e| e.to_data())?;
     }
 
-    let Some(handler) = table::handler(tool.name, action.name) else {
+    let Some(route) = table::route(tool.name, action.name) else {
         return Err(DaemonError::Unsupported {
             tool: tool.name.into(),
             action: action.name.into(),
@@ -226,7 +223,7 @@ pub async fn call(
         let ctx = Ctx { daemon: d, session, op };
         let started = Instant::now();
         let browsers = daemon.config.browser.clone();
-        let fut = handler(ctx, checked);
+        let fut = route.run(ctx, checked);
         async move {
             let mark = match &browsers {
                 Some(b) if tool.name != "computer" => Some(b.effects_mark().await),
@@ -355,13 +352,14 @@ pub async fn call(
 /// desktop's launcher resolves it to (so a rule cannot be dodged by spelling).
 fn resolve_for_policy(daemon: &Daemon, checked: &Checked) -> crate::approval::policy::Resolved {
     let mut r = crate::approval::policy::Resolved::default();
-    let launch = checked.args.get("launch") == Some(&Value::Bool(true));
-    if let (true, Some(app), Some(d)) = (
-        checked.action.class == glovebox_protocol::contract::Class::Exec && launch,
-        checked.args.get("app").and_then(Value::as_str),
-        daemon.desktop(),
-    ) {
-        r.app = d.launch_names(app);
+    type GetApp = glovebox_protocol::actions::context::GetApp;
+    if !checked.is::<GetApp>() {
+        return r;
+    }
+    if let (Ok(p), Some(d)) = (checked.params::<GetApp>(), daemon.desktop()) {
+        if p.launch {
+            r.app = d.launch_names(&p.app);
+        }
     }
     r
 }

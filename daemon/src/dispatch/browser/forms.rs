@@ -1,115 +1,124 @@
 //! Form actions: focus, type, fill, set a value or option, check, paste, select text and
 //! upload files.
 
+use glovebox_protocol::actions::browser::{self, Format, Mode};
 use serde_json::{json, Value};
 
-use super::target::{element, held_modifiers};
-use super::{need, s, unsupported, with_dialog, On, OnTab};
+use super::{with_dialog, TabCx};
 use crate::browser::actions::{Fill, Typed};
 use crate::desktop::clipboard::Content;
 use crate::error::DaemonError;
 
-/// `focus`, `type`, `fill`, `set_value`, `select`, `check`, `uncheck`, `paste`, `select_text`,
-/// `upload`.
-pub(super) struct Forms;
+pub(super) async fn focus(cx: TabCx, p: browser::Focus) -> Result<Value, DaemonError> {
+    let e = cx.element(&p.element, &p.common).await?;
+    Ok(cx.tab.focus(&e).await?)
+}
 
-impl OnTab for Forms {
-    async fn act(on: On<'_>) -> Result<Value, DaemonError> {
-        let On { ctx, tab, f, action, args, .. } = on;
-        let el = || element(ctx, tab, args, "ref", "selector");
-        Ok(match action {
-            "focus" => tab.focus(&need(el().await?)?).await?,
-            "type" => {
-                let e = need(el().await?)?;
-                let text = s(args, "text").unwrap_or_default();
-                let keys = s(args, "mode") == Some("keys");
-                let mods = held_modifiers(ctx, &f.tab_id);
-                typed(text, keys, tab.type_text(&e, text, keys, mods, true).await?)
-            }
-            "fill" | "select" => {
-                let e = need(el().await?)?;
-                let key = if action == "fill" { "text" } else { "value" };
-                let with = match args.get("values").and_then(Value::as_array) {
-                    Some(v) => Fill::Values(
-                        v.iter().filter_map(|v| v.as_str().map(String::from)).collect(),
-                    ),
-                    None => Fill::Text(s(args, key).unwrap_or_default().to_owned()),
-                };
-                let f = tab.fill(&e, &with, action == "select").await?;
-                json!({"value": f.value, "kind": f.kind, "via": f.via, "verified": true})
-            }
-            "set_value" => {
-                let e = need(el().await?)?;
-                let v = tab.set_value(&e, s(args, "value").unwrap_or_default(), false).await?;
-                json!({"value": v})
-            }
-            "check" | "uncheck" => {
-                let e = need(el().await?)?;
-                let checked = tab.set_checked(&e, action == "check").await?;
-                json!({"checked": checked, "verified": true})
-            }
-            "paste" => {
-                let e = el().await?;
-                let text = s(args, "text").unwrap_or_default();
-                let format = s(args, "format").unwrap_or("text");
-                let html = match format {
-                    "html" => Some(text.to_owned()),
-                    "markdown" => Some(format!("<p>{}</p>", html_escape(text))),
-                    _ => None,
-                };
-                let plain = if format == "html" { strip_tags(text) } else { text.to_owned() };
-                // A real paste through the system clipboard where the daemon owns one (the
-                // browser shares its display); else a synthetic event and the editing fallbacks.
-                if let Some(desk) = ctx.daemon.desktop() {
-                    let content = Content { text: Some(plain.clone()), html: html.clone() };
-                    let reads = desk.clipboard_reads();
-                    let (pasted, restore) = desk
-                        .with_clipboard(content, tab.paste_trusted(e.as_ref()))
-                        .await
-                        .map_err(DaemonError::from)?;
-                    if let Some(consumed) = pasted? {
-                        // False when the browser pasted from another clipboard than the
-                        // daemon's (it runs on another display).
-                        let read = desk.clipboard_reads() > reads;
-                        return Ok(json!({"via": "paste_event", "trusted": true,
-                                     "consumed": consumed, "format": format,
-                                     "read_from_clipboard": read,
-                                     "clipboard_restored": restore.restored,
-                                     "clipboard_changed_meanwhile": restore.changed_meanwhile}));
-                    }
-                }
-                let via = tab.paste(e.as_ref(), &plain, html.as_deref()).await?;
-                json!({"via": via, "trusted": false, "format": format})
-            }
-            "select_text" => {
-                let e = need(el().await?)?;
-                tab.select_text(
-                    &e,
-                    s(args, "text").unwrap_or_default(),
-                    s(args, "prefix").unwrap_or_default(),
-                    s(args, "suffix").unwrap_or_default(),
-                    s(args, "selection_type").unwrap_or("select"),
-                )
-                .await?
-            }
-            "upload" => {
-                let e = need(el().await?)?;
-                let files: Vec<String> = args
-                    .get("files")
-                    .and_then(Value::as_array)
-                    .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
-                    .unwrap_or_default();
-                let roots = &ctx.daemon.config.files;
-                let abs = files
-                    .iter()
-                    .map(|p| roots.readable(p).map(|p| p.display().to_string()))
-                    .collect::<Result<Vec<_>, _>>()?;
-                tab.upload(&e, &abs).await?;
-                json!({"files": abs})
-            }
-            other => return Err(unsupported(other)),
-        })
+pub(super) async fn type_text(cx: TabCx, p: browser::Type) -> Result<Value, DaemonError> {
+    let e = cx.element(&p.element, &p.common).await?;
+    let keys = p.mode == Mode::Keys;
+    let typed_text = cx.tab.type_text(&e, &p.text, keys, cx.held_modifiers(), true).await?;
+    Ok(typed(&p.text, keys, typed_text))
+}
+
+pub(super) async fn fill(cx: TabCx, p: browser::Fill) -> Result<Value, DaemonError> {
+    let e = cx.element(&p.element, &p.common).await?;
+    let with = match p.values {
+        Some(v) => Fill::Values(v),
+        None => Fill::Text(p.text.unwrap_or_default()),
+    };
+    filled(&cx, &e, &with, false).await
+}
+
+pub(super) async fn select(cx: TabCx, p: browser::Select) -> Result<Value, DaemonError> {
+    let e = cx.element(&p.element, &p.common).await?;
+    let with = match p.values {
+        Some(v) => Fill::Values(v),
+        None => Fill::Text(p.value.unwrap_or_default()),
+    };
+    filled(&cx, &e, &with, true).await
+}
+
+async fn filled(
+    cx: &TabCx,
+    e: &crate::browser::actions::El,
+    with: &Fill,
+    select_only: bool,
+) -> Result<Value, DaemonError> {
+    let f = cx.tab.fill(e, with, select_only).await?;
+    Ok(json!({"value": f.value, "kind": f.kind, "via": f.via, "verified": true}))
+}
+
+pub(super) async fn set_value(cx: TabCx, p: browser::SetValue) -> Result<Value, DaemonError> {
+    let e = cx.element(&p.element, &p.common).await?;
+    let v = cx.tab.set_value(&e, &p.value, false).await?;
+    Ok(json!({"value": v}))
+}
+
+pub(super) async fn check(cx: TabCx, p: browser::Check) -> Result<Value, DaemonError> {
+    let e = cx.element(&p.element, &p.common).await?;
+    let checked = cx.tab.set_checked(&e, true).await?;
+    Ok(json!({"checked": checked, "verified": true}))
+}
+
+pub(super) async fn uncheck(cx: TabCx, p: browser::Uncheck) -> Result<Value, DaemonError> {
+    let e = cx.element(&p.element, &p.common).await?;
+    let checked = cx.tab.set_checked(&e, false).await?;
+    Ok(json!({"checked": checked, "verified": true}))
+}
+
+pub(super) async fn paste(cx: TabCx, p: browser::Paste) -> Result<Value, DaemonError> {
+    let (tab, ctx) = (&cx.tab, &cx.ctx);
+    let e = cx.element_opt(p.element.as_ref(), &p.common).await?;
+    let text = p.text.as_str();
+    let format = p.format.as_str();
+    let html = match p.format {
+        Format::Html => Some(text.to_owned()),
+        Format::Markdown => Some(format!("<p>{}</p>", html_escape(text))),
+        _ => None,
+    };
+    let plain = if p.format == Format::Html { strip_tags(text) } else { text.to_owned() };
+    // A real paste through the system clipboard where the daemon owns one (the browser
+    // shares its display); else a synthetic event and the editing fallbacks.
+    if let Some(desk) = ctx.daemon.desktop() {
+        let content = Content { text: Some(plain.clone()), html: html.clone() };
+        let reads = desk.clipboard_reads();
+        let (pasted, restore) = desk
+            .with_clipboard(content, tab.paste_trusted(e.as_ref()))
+            .await
+            .map_err(DaemonError::from)?;
+        if let Some(consumed) = pasted? {
+            // False when the browser pasted from another clipboard than the daemon's (it
+            // runs on another display).
+            let read = desk.clipboard_reads() > reads;
+            return Ok(json!({"via": "paste_event", "trusted": true,
+                         "consumed": consumed, "format": format,
+                         "read_from_clipboard": read,
+                         "clipboard_restored": restore.restored,
+                         "clipboard_changed_meanwhile": restore.changed_meanwhile}));
+        }
     }
+    let via = tab.paste(e.as_ref(), &plain, html.as_deref()).await?;
+    Ok(json!({"via": via, "trusted": false, "format": format}))
+}
+
+pub(super) async fn select_text(cx: TabCx, p: browser::SelectText) -> Result<Value, DaemonError> {
+    let e = cx.element(&p.element, &p.common).await?;
+    let (prefix, suffix) =
+        (p.prefix.as_deref().unwrap_or_default(), p.suffix.as_deref().unwrap_or_default());
+    Ok(cx.tab.select_text(&e, &p.text, prefix, suffix, p.selection_type.as_str()).await?)
+}
+
+pub(super) async fn upload(cx: TabCx, p: browser::Upload) -> Result<Value, DaemonError> {
+    let e = cx.element(&p.element, &p.common).await?;
+    let roots = &cx.ctx.daemon.config.files;
+    let abs = p
+        .files
+        .iter()
+        .map(|f| roots.readable(f).map(|f| f.display().to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    cx.tab.upload(&e, &abs).await?;
+    Ok(json!({"files": abs}))
 }
 
 /// The result of `type` and `keyboard_type`: what was typed, how, and what the field reads.

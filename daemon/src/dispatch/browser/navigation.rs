@@ -3,63 +3,52 @@
 
 use std::time::Duration;
 
-use serde_json::{json, Map, Value};
+use glovebox_protocol::actions::browser;
+use serde_json::{json, Value};
 
-use super::{s, u, unsupported, with_dialog, On, OnTab};
-use crate::browser::Tab;
-use crate::dispatch::Ctx;
+use super::{with_dialog, TabCx};
+use crate::browser::cdp::Dialog;
 use crate::error::DaemonError;
 
-/// `navigate`, `reload`, `go_back`, `go_forward` on a resolved tab.
-pub(super) struct Navigation;
-
-impl OnTab for Navigation {
-    async fn act(on: On<'_>) -> Result<Value, DaemonError> {
-        let On { ctx, tab, action, args, .. } = on;
-        Ok(match action {
-            "navigate" => {
-                let url = s(args, "url").unwrap_or_default();
-                if !url.contains(':') {
-                    return Err(DaemonError::Contract(
-                        glovebox_protocol::contract::Violation::new(
-                            "url",
-                            format!("url {url:?} needs a scheme, e.g. https://{url}"),
-                        ),
-                    ));
-                }
-                let dialog = tab.navigate(url, timeout(args)).await?;
-                invalidate(ctx, tab, &format!("the tab navigated to {url}"));
-                let (url, title) = tab.info().await?;
-                with_dialog(json!({"url": url, "title": title}), dialog)
-            }
-            "reload" | "go_back" | "go_forward" => {
-                let dialog = match action {
-                    "reload" => tab.reload(timeout(args)).await?,
-                    "go_back" => tab.history(-1, timeout(args)).await?,
-                    _ => tab.history(1, timeout(args)).await?,
-                };
-                let why = match action {
-                    "reload" => "the tab reloaded",
-                    "go_back" => "the tab went back in its history",
-                    _ => "the tab went forward in its history",
-                };
-                invalidate(ctx, tab, why);
-                let (url, title) = tab.info().await?;
-                with_dialog(json!({"url": url, "title": title}), dialog)
-            }
-            other => return Err(unsupported(other)),
-        })
+pub(super) async fn navigate(cx: TabCx, p: browser::Navigate) -> Result<Value, DaemonError> {
+    let url = p.url.as_str();
+    if !url.contains(':') {
+        return Err(DaemonError::Contract(glovebox_protocol::contract::Violation::new(
+            "url",
+            format!("url {url:?} needs a scheme, e.g. https://{url}"),
+        )));
     }
+    let dialog = cx.tab.navigate(url, ms(p.timeout)).await?;
+    arrived(&cx, &format!("the tab navigated to {url}"), dialog).await
 }
 
-fn invalidate(ctx: &Ctx, tab: &Tab, reason: &str) {
-    for s in ctx.daemon.sessions.all() {
+pub(super) async fn reload(cx: TabCx, p: browser::Reload) -> Result<Value, DaemonError> {
+    let dialog = cx.tab.reload(ms(p.timeout)).await?;
+    arrived(&cx, "the tab reloaded", dialog).await
+}
+
+pub(super) async fn go_back(cx: TabCx, p: browser::GoBack) -> Result<Value, DaemonError> {
+    let dialog = cx.tab.history(-1, ms(p.timeout)).await?;
+    arrived(&cx, "the tab went back in its history", dialog).await
+}
+
+pub(super) async fn go_forward(cx: TabCx, p: browser::GoForward) -> Result<Value, DaemonError> {
+    let dialog = cx.tab.history(1, ms(p.timeout)).await?;
+    arrived(&cx, "the tab went forward in its history", dialog).await
+}
+
+/// The tab's refs go stale in every session (`why`); the result is where it arrived.
+async fn arrived(cx: &TabCx, why: &str, dialog: Option<Dialog>) -> Result<Value, DaemonError> {
+    let key = cx.tab.key();
+    for s in cx.ctx.daemon.sessions.all() {
         if let Ok(mut snaps) = s.snapshots.lock() {
-            snaps.invalidate(&tab.key(), reason);
+            snaps.invalidate(&key, why);
         }
     }
+    let (url, title) = cx.tab.info().await?;
+    Ok(with_dialog(json!({"url": url, "title": title}), dialog))
 }
 
-fn timeout(args: &Map<String, Value>) -> Duration {
-    Duration::from_millis(u(args, "timeout").unwrap_or(30_000))
+fn ms(timeout: u32) -> Duration {
+    Duration::from_millis(u64::from(timeout))
 }

@@ -3,80 +3,127 @@
 
 use std::time::Instant;
 
-use serde_json::{json, Map, Value};
+use glovebox_protocol::actions::browser::{self, Common, Format};
+use serde_json::{json, Value};
 
-use super::target::element;
-use super::{poisoned, s, u, unsupported, with_dialog, On, OnTab};
+use super::{poisoned, with_dialog, TabCx};
 use crate::browser::annotate::{self, Tag};
 use crate::browser::{snapshot, Tab};
 use crate::dispatch::text::{ranged, TextRange};
-use crate::dispatch::Ctx;
 use crate::error::DaemonError;
 use crate::registry::snapshots::{Budget, Scope};
 
-/// `get_*`, `snapshot`, `screenshot`, `screenshot_annotate`, `state_and_screenshot`,
-/// `evaluate`, `pdf`, `probe`.
-pub(super) struct Observe;
+pub(super) async fn get_url(cx: TabCx, _: browser::GetUrl) -> Result<Value, DaemonError> {
+    let (url, _) = cx.tab.info().await?;
+    Ok(with_dialog(json!({"url": url}), cx.tab.dialog()))
+}
 
-impl OnTab for Observe {
-    async fn act(on: On<'_>) -> Result<Value, DaemonError> {
-        let On { ctx, tab, action, args, .. } = on;
-        let el = || element(ctx, tab, args, "ref", "selector");
-        Ok(match action {
-            "get_url" => {
-                let (url, _) = tab.info().await?;
-                with_dialog(json!({"url": url}), tab.dialog())
-            }
-            "get_title" => {
-                let (_, title) = tab.info().await?;
-                with_dialog(json!({"title": title}), tab.dialog())
-            }
-            "get_content" => {
-                let e = el().await?;
-                let max = ctx.daemon.config.max_text_chars;
-                let offset = u(args, "offset").unwrap_or(0) as usize;
-                let length = u(args, "length").map(|l| l as usize);
-                let r = tab.text_range(e.as_ref(), offset, length, max).await?;
-                let range =
-                    TextRange { offset: r.offset, returned: r.returned, total: r.total_chars };
-                ranged(json!({"text": r.text}), range, length, max)
-            }
-            "get_html" => {
-                let e = el().await?;
-                let max = ctx.daemon.config.max_text_chars;
-                let b = tab.content(e.as_ref(), true, max).await?;
-                let mut out = json!({"html": b.text});
-                if let Some(total) = b.total_chars {
-                    out["truncated"] = json!(true);
-                    out["total_chars"] = json!(total);
-                }
-                out
-            }
-            "snapshot" => snapshot_of(ctx, tab, args).await?,
-            "screenshot" => shot(tab, args).await?,
-            "screenshot_annotate" => annotated(ctx, tab, args).await?,
-            "state_and_screenshot" => {
-                let before = tab.navigations();
-                let snap = snapshot_of(ctx, tab, args).await?;
-                let image = shot(tab, args).await?;
-                json!({"snapshot": snap, "screenshot": image, "consistent": tab.navigations() == before})
-            }
-            "evaluate" => {
-                let max = ctx.daemon.config.max_text_chars;
-                tab.evaluate(s(args, "script").unwrap_or_default(), max).await?
-            }
-            "pdf" => tab.pdf(ctx.daemon.config.downloads_quota_bytes).await?,
-            "probe" => {
-                let started = Instant::now();
-                let cdp = tab.eval("1").await.is_ok();
-                let ax = tab.cmd("Accessibility.getFullAXTree", json!({"depth": 1})).await.is_ok();
-                let shot = tab.cmd("Page.getLayoutMetrics", json!({})).await.is_ok();
-                json!({"cdp": cdp, "input": cdp, "accessibility": ax, "screenshot": shot,
-                   "dialog": tab.dialog(), "probe_ms": started.elapsed().as_millis() as u64})
-            }
-            other => return Err(unsupported(other)),
-        })
+pub(super) async fn get_title(cx: TabCx, _: browser::GetTitle) -> Result<Value, DaemonError> {
+    let (_, title) = cx.tab.info().await?;
+    Ok(with_dialog(json!({"title": title}), cx.tab.dialog()))
+}
+
+pub(super) async fn get_content(cx: TabCx, p: browser::GetContent) -> Result<Value, DaemonError> {
+    let e = cx.element_opt(p.element.as_ref(), &p.common).await?;
+    let max = cx.ctx.daemon.config.max_text_chars;
+    let length = p.length.map(|l| l as usize);
+    let r = cx.tab.text_range(e.as_ref(), p.offset as usize, length, max).await?;
+    let range = TextRange { offset: r.offset, returned: r.returned, total: r.total_chars };
+    Ok(ranged(json!({"text": r.text}), range, length, max))
+}
+
+pub(super) async fn get_html(cx: TabCx, p: browser::GetHtml) -> Result<Value, DaemonError> {
+    let e = cx.element_opt(p.element.as_ref(), &p.common).await?;
+    let max = cx.ctx.daemon.config.max_text_chars;
+    let b = cx.tab.content(e.as_ref(), true, max).await?;
+    let mut out = json!({"html": b.text});
+    if let Some(total) = b.total_chars {
+        out["truncated"] = json!(true);
+        out["total_chars"] = json!(total);
     }
+    Ok(out)
+}
+
+pub(super) async fn snapshot(cx: TabCx, p: browser::Snapshot) -> Result<Value, DaemonError> {
+    let o = Outline {
+        budget: budget(p.limit, p.query.as_deref(), p.disable_diffing),
+        cursor: p.cursor.as_deref(),
+        scope_ref: p.scope_ref.as_deref(),
+    };
+    snapshot_of(&cx, &o, &p.common).await
+}
+
+pub(super) async fn screenshot(cx: TabCx, p: browser::Screenshot) -> Result<Value, DaemonError> {
+    let s = Shot {
+        full_page: p.full_page,
+        format: p.format,
+        quality: p.quality,
+        max_width: p.max_width,
+    };
+    shot(&cx.tab, &s).await
+}
+
+pub(super) async fn screenshot_annotate(
+    cx: TabCx,
+    p: browser::ScreenshotAnnotate,
+) -> Result<Value, DaemonError> {
+    annotated(&cx, p.max_width).await
+}
+
+pub(super) async fn state_and_screenshot(
+    cx: TabCx,
+    p: browser::StateAndScreenshot,
+) -> Result<Value, DaemonError> {
+    let before = cx.tab.navigations();
+    let o = Outline {
+        budget: budget(p.limit, p.query.as_deref(), p.disable_diffing),
+        cursor: None,
+        scope_ref: p.scope_ref.as_deref(),
+    };
+    let snap = snapshot_of(&cx, &o, &p.common).await?;
+    let s = Shot {
+        full_page: p.full_page,
+        format: p.format,
+        quality: p.quality,
+        max_width: p.max_width,
+    };
+    let image = shot(&cx.tab, &s).await?;
+    Ok(json!({"snapshot": snap, "screenshot": image, "consistent": cx.tab.navigations() == before}))
+}
+
+pub(super) async fn evaluate(cx: TabCx, p: browser::Evaluate) -> Result<Value, DaemonError> {
+    let max = cx.ctx.daemon.config.max_text_chars;
+    Ok(cx.tab.evaluate(&p.script, max).await?)
+}
+
+pub(super) async fn pdf(cx: TabCx, _: browser::Pdf) -> Result<Value, DaemonError> {
+    Ok(cx.tab.pdf(cx.ctx.daemon.config.downloads_quota_bytes).await?)
+}
+
+pub(super) async fn probe(cx: TabCx, _: browser::Probe) -> Result<Value, DaemonError> {
+    let tab = &cx.tab;
+    let started = Instant::now();
+    let cdp = tab.eval("1").await.is_ok();
+    let ax = tab.cmd("Accessibility.getFullAXTree", json!({"depth": 1})).await.is_ok();
+    let shot = tab.cmd("Page.getLayoutMetrics", json!({})).await.is_ok();
+    Ok(json!({"cdp": cdp, "input": cdp, "accessibility": ax, "screenshot": shot,
+              "dialog": tab.dialog(), "probe_ms": started.elapsed().as_millis() as u64}))
+}
+
+/// What an outline asks for: its page budget, a page to continue, a subtree.
+struct Outline<'a> {
+    budget: Budget,
+    cursor: Option<&'a str>,
+    scope_ref: Option<&'a str>,
+}
+
+/// What a screenshot asks for.
+struct Shot {
+    full_page: bool,
+    /// The contract narrows it to an image format for these actions.
+    format: Format,
+    quality: Option<u32>,
+    max_width: Option<u32>,
 }
 
 /// A page's bytes are capped in proportion to its line limit, so the default 300 lines stay
@@ -87,42 +134,34 @@ const BYTES_PER_LINE: usize = 26;
 const DEFAULT_LINES: usize = 300;
 const MIN_PAGE_BYTES: usize = 2_048;
 
-fn budget(args: &Map<String, Value>) -> Budget {
-    let limit = u(args, "limit").unwrap_or(DEFAULT_LINES as u64) as usize;
+fn budget(limit: u32, query: Option<&str>, disable_diffing: bool) -> Budget {
+    let limit = limit as usize;
     let ceiling = Budget::default().max_bytes;
     let bytes = limit * BYTES_PER_LINE + limit.saturating_sub(DEFAULT_LINES) * BYTES_PER_LINE;
     Budget {
         limit,
         max_bytes: bytes.clamp(MIN_PAGE_BYTES, ceiling),
-        query: s(args, "query").map(String::from),
-        disable_diffing: args.get("disable_diffing") == Some(&Value::Bool(true)),
+        query: query.map(String::from),
+        disable_diffing,
     }
 }
 
-async fn snapshot_of(
-    ctx: &Ctx,
-    tab: &Tab,
-    args: &Map<String, Value>,
-) -> Result<Value, DaemonError> {
-    let budget = budget(args);
-    if let Some(c) = s(args, "cursor") {
+async fn snapshot_of(cx: &TabCx, o: &Outline<'_>, c: &Common) -> Result<Value, DaemonError> {
+    let (ctx, tab, budget) = (&cx.ctx, &cx.tab, &o.budget);
+    if let Some(cursor) = o.cursor {
         let snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;
-        return Ok(snaps.continue_from(c, &budget)?.to_json());
+        return Ok(snaps.continue_from(cursor, budget)?.to_json());
     }
-    let scope = match s(args, "scope_ref") {
-        Some(r) => Some(ctx.session.snapshots.lock().map_err(|_| poisoned())?.resolve(
-            &tab.key(),
-            r,
-            s(args, "snapshot_id"),
-        )?),
+    let scope = match o.scope_ref {
+        Some(r) => Some(cx.ref_key(r, c)?),
         None => None,
     };
     let nodes = snapshot::outline(tab, scope.as_deref()).await?;
     let (url, title) = tab.info().await.unwrap_or_default();
     let view = {
         let mut snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;
-        let scope = s(args, "scope_ref").map_or(Scope::Whole, Scope::Subtree);
-        snaps.record(&tab.key(), scope, &nodes, &budget)
+        let scope = o.scope_ref.map_or(Scope::Whole, Scope::Subtree);
+        snaps.record(&tab.key(), scope, &nodes, budget)
     };
     let mut v = view.to_json();
     v["url"] = json!(url);
@@ -139,11 +178,12 @@ const MAX_LABELS: usize = 500;
 /// A full snapshot recorded for the session (its refs work at once), the viewport captured,
 /// and each control the viewport shows outlined and tagged with its ref on the image. The
 /// page itself is never touched.
-async fn annotated(ctx: &Ctx, tab: &Tab, args: &Map<String, Value>) -> Result<Value, DaemonError> {
+async fn annotated(cx: &TabCx, max_width: Option<u32>) -> Result<Value, DaemonError> {
+    let (ctx, tab) = (&cx.ctx, &cx.tab);
     let (nodes, marks) = snapshot::outline_marked(tab, None).await?;
     let (snapshot_id, refs) =
         ctx.session.snapshots.lock().map_err(|_| poisoned())?.record_unseen(&tab.key(), &nodes);
-    let mut image = tab.screenshot(false, "png", None, u(args, "max_width")).await?;
+    let mut image = tab.screenshot(false, "png", None, max_width.map(u64::from)).await?;
     let mut marks: Vec<_> =
         marks.into_iter().filter_map(|m| Some((refs.get(&m.key)?.clone(), m))).collect();
     // Past a few hundred tags an image is unreadable and drawing costs; the first ones in
@@ -182,33 +222,26 @@ fn base64_len(data: &str) -> usize {
     data.len() / 4 * 3 - data.bytes().rev().take_while(|b| *b == b'=').count()
 }
 
-async fn shot(tab: &Tab, args: &Map<String, Value>) -> Result<Value, DaemonError> {
-    // The contract narrows format to an image format for these actions.
-    let format = s(args, "format").unwrap_or("png");
-    Ok(tab
-        .screenshot(
-            args.get("full_page") == Some(&Value::Bool(true)),
-            format,
-            u(args, "quality"),
-            u(args, "max_width"),
-        )
-        .await?)
+async fn shot(tab: &Tab, s: &Shot) -> Result<Value, DaemonError> {
+    let (quality, max_width) = (s.quality.map(u64::from), s.max_width.map(u64::from));
+    Ok(tab.screenshot(s.full_page, s.format.as_str(), quality, max_width).await?)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn bytes(args: &Value) -> usize {
-        budget(args.as_object().expect("object")).max_bytes
+    fn bytes(limit: u32) -> usize {
+        budget(limit, None, false).max_bytes
     }
 
     #[test]
     fn the_byte_budget_follows_the_line_limit() {
-        assert_eq!(bytes(&json!({})), 7_800, "the default view stays under ~2,000 tokens");
-        assert_eq!(bytes(&json!({"limit": 300})), 7_800);
-        assert_eq!(bytes(&json!({"limit": 2})), MIN_PAGE_BYTES, "room for one long line");
-        assert_eq!(bytes(&json!({"limit": 1_000})), 7_800 + 700 * 52, "past 300, 52 a line");
-        assert_eq!(bytes(&json!({"limit": 5_000})), 252_200, "a 5,000-line page whole");
+        let default = browser::Snapshot::default().limit;
+        assert_eq!(default as usize, DEFAULT_LINES, "the table's default is the default view");
+        assert_eq!(bytes(default), 7_800, "the default view stays under ~2,000 tokens");
+        assert_eq!(bytes(2), MIN_PAGE_BYTES, "room for one long line");
+        assert_eq!(bytes(1_000), 7_800 + 700 * 52, "past 300, 52 a line");
+        assert_eq!(bytes(5_000), 252_200, "a 5,000-line page whole");
     }
 }

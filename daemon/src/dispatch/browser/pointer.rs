@@ -1,103 +1,102 @@
 //! Pointer actions: click, double click, hover, scroll, scroll into view and drag, at an
 //! element's centre or a viewport point.
 
+use glovebox_protocol::actions::browser::{self, Common};
+use glovebox_protocol::actions::{keys, Element, Target};
 use serde_json::{json, Value};
 
-use super::target::{aim, aim_key, element, held_modifiers, point, ref_key};
-use super::{n, need, s, u, unsupported, with_dialog, On, OnTab};
+use super::target::aim_key;
+use super::{with_dialog, TabCx};
 use crate::error::DaemonError;
 
-/// `click`, `double_click`, `hover`, `scroll`, `scroll_into_view`, `drag`.
-pub(super) struct Pointer;
+pub(super) async fn click(cx: TabCx, p: browser::Click) -> Result<Value, DaemonError> {
+    pointer_at(&cx, &p.target, &p.common, Some((p.button, p.click_count))).await
+}
 
-impl OnTab for Pointer {
-    async fn act(on: On<'_>) -> Result<Value, DaemonError> {
-        let On { ctx, tab, f, action, args, .. } = on;
-        let el = || element(ctx, tab, args, "ref", "selector");
-        let mods = held_modifiers(ctx, &f.tab_id);
-        Ok(match action {
-            "click" | "double_click" | "hover" => {
-                let button = s(args, "button").unwrap_or("left");
-                let count = if action == "double_click" {
-                    2
-                } else {
-                    u(args, "click_count").unwrap_or(1) as u32
-                };
-                let click = (action != "hover").then_some((button, count));
-                // By ref: the pointer's move overlaps the aim (see `Tab::pointer_at_key`).
-                if let Some((r, key)) = ref_key(ctx, tab, args)? {
-                    let aimed = aim_key(tab, &r, &key);
-                    let (((x, y), what), d) = tab.pointer_at_key(&key, aimed, click, mods).await?;
-                    let mut out = json!({"x": x, "y": y, "element": what});
-                    if click.is_some() {
-                        out["button"] = json!(button);
-                        out["click_count"] = json!(count);
-                    }
-                    return Ok(with_dialog(out, d));
-                }
-                let (x, y, what) = match aim(ctx, tab, args).await? {
-                    Some(((x, y), what)) => (x, y, json!(what)),
-                    None => {
-                        let (x, y) =
-                            point(tab, args, ["x", "y", "nx", "ny"]).await?.ok_or_else(|| {
-                                DaemonError::ActionFailed("give ref, selector or a point".into())
-                            })?;
-                        (x, y, Value::Null)
-                    }
-                };
-                if action == "hover" {
-                    tab.hover_at(x, y, mods).await?;
-                    json!({"x": x, "y": y, "element": what})
-                } else {
-                    let d = tab.click_at(x, y, button, count, mods).await?;
-                    with_dialog(
-                        json!({"x": x, "y": y, "button": button, "click_count": count, "element": what}),
-                        d,
-                    )
-                }
-            }
-            "scroll" => {
-                let e = el().await?;
-                let pt = if e.is_none() {
-                    point(tab, args, ["x", "y", "nx", "ny"]).await?
-                } else {
-                    None
-                };
-                tab.scroll(
-                    e.as_ref(),
-                    pt,
-                    s(args, "direction").unwrap_or("down"),
-                    n(args, "amount"),
-                    n(args, "pages"),
-                )
-                .await?
-            }
-            "scroll_into_view" => {
-                let e = need(el().await?)?;
-                json!({"box": tab.scroll_into_view(&e).await?})
-            }
-            "drag" => {
-                let src = el().await?;
-                let from = match &src {
-                    Some(e) => tab.center(e).await?,
-                    None => point(tab, args, ["x", "y", "nx", "ny"]).await?.ok_or_else(|| {
-                        DaemonError::ActionFailed(
-                            "give the drag source as ref, selector or a point".into(),
-                        )
-                    })?,
-                };
-                let dst = element(ctx, tab, args, "target_ref", "target_selector").await?;
-                let to = match &dst {
-                    Some(e) => tab.center(e).await?,
-                    None => point(tab, args, ["to_x", "to_y", "to_nx", "to_ny"])
-                        .await?
-                        .ok_or_else(|| DaemonError::ActionFailed("give the drop target".into()))?,
-                };
-                let button = s(args, "button").unwrap_or("left");
-                tab.drag(from, to, button, mods).await?;
-                json!({"from": {"x": from.0, "y": from.1}, "to": {"x": to.0, "y": to.1}})
-            }
-            other => return Err(unsupported(other)),
-        })
+pub(super) async fn double_click(cx: TabCx, p: browser::DoubleClick) -> Result<Value, DaemonError> {
+    pointer_at(&cx, &p.target, &p.common, Some((p.button, p.click_count))).await
+}
+
+pub(super) async fn hover(cx: TabCx, p: browser::Hover) -> Result<Value, DaemonError> {
+    pointer_at(&cx, &p.target, &p.common, None).await
+}
+
+/// Move to the target and, with `click`, press there: the result says where and on what.
+async fn pointer_at(
+    cx: &TabCx,
+    target: &browser::Target,
+    c: &Common,
+    click: Option<(browser::Button, u32)>,
+) -> Result<Value, DaemonError> {
+    let (tab, mods) = (&cx.tab, cx.held_modifiers());
+    let click = click.map(|(b, n)| (b.as_str(), n));
+    // By ref: the pointer's move overlaps the aim (see `Tab::pointer_at_key`).
+    if let Some(Element::Ref(r)) = target.element() {
+        let key = cx.ref_key(r, c)?;
+        let aimed = aim_key(tab, r, &key);
+        let (((x, y), what), d) = tab.pointer_at_key(&key, aimed, click, mods).await?;
+        let mut out = json!({"x": x, "y": y, "element": what});
+        if let Some((button, count)) = click {
+            out["button"] = json!(button);
+            out["click_count"] = json!(count);
+        }
+        return Ok(with_dialog(out, d));
     }
+    let (x, y, what) = match target {
+        Target::Element(e) => {
+            let ((x, y), what) = cx.aim(e, c).await?;
+            (x, y, json!(what))
+        }
+        Target::Point(pt) => {
+            let (x, y) = cx.point(pt).await?;
+            (x, y, Value::Null)
+        }
+    };
+    match click {
+        None => {
+            tab.hover_at(x, y, mods).await?;
+            Ok(json!({"x": x, "y": y, "element": what}))
+        }
+        Some((button, count)) => {
+            let d = tab.click_at(x, y, button, count, mods).await?;
+            let out =
+                json!({"x": x, "y": y, "button": button, "click_count": count, "element": what});
+            Ok(with_dialog(out, d))
+        }
+    }
+}
+
+pub(super) async fn scroll(cx: TabCx, p: browser::Scroll) -> Result<Value, DaemonError> {
+    let (el, pt) = match &p.target {
+        Some(Target::Element(e)) => (Some(cx.element(e, &p.common).await?), None),
+        Some(Target::Point(pt)) => (None, Some(cx.point(pt).await?)),
+        None => (None, None),
+    };
+    let amount = p.amount.map(f64::from);
+    Ok(cx.tab.scroll(el.as_ref(), pt, p.direction.as_str(), amount, p.pages).await?)
+}
+
+pub(super) async fn scroll_into_view(
+    cx: TabCx,
+    p: browser::ScrollIntoView,
+) -> Result<Value, DaemonError> {
+    let e = cx.element(&p.element, &p.common).await?;
+    Ok(json!({"box": cx.tab.scroll_into_view(&e).await?}))
+}
+
+pub(super) async fn drag(cx: TabCx, p: browser::Drag) -> Result<Value, DaemonError> {
+    let tab = &cx.tab;
+    let from = match &p.target {
+        Target::Element(e) => tab.center(&cx.element(e, &p.common).await?).await?,
+        Target::Point(pt) => cx.point(pt).await?,
+    };
+    // The drop target: an element, else a point (the contract asks for one of them).
+    let drop_el = keys::element(p.target_ref.clone(), p.target_selector.clone());
+    let to = match (drop_el, keys::point(p.to_x, p.to_y, p.to_nx, p.to_ny)) {
+        (Some(e), _) => tab.center(&cx.element(&e, &p.common).await?).await?,
+        (None, Some(pt)) => cx.point(&pt).await?,
+        (None, None) => return Err(DaemonError::ActionFailed("give the drop target".into())),
+    };
+    tab.drag(from, to, p.button.as_str(), cx.held_modifiers()).await?;
+    Ok(json!({"from": {"x": from.0, "y": from.1}, "to": {"x": to.0, "y": to.1}}))
 }

@@ -1,17 +1,18 @@
 //! What a call acts on: its frozen browser and tab, the element it names by ref or
 //! selector, a viewport point, and the modifier keys the session holds there.
 
-use serde_json::{json, Map, Value};
+use glovebox_protocol::actions::browser::{self, Common};
+use glovebox_protocol::actions::{Element, Point};
+use serde_json::{json, Value};
 
-use super::{n, poisoned, s, select, u};
-use crate::browser::actions::Aim;
-use crate::browser::actions::El;
+use super::{poisoned, select, TabCx};
+use crate::browser::actions::{Aim, El};
 use crate::browser::{input, BrowserError, Browsers, Tab};
 use crate::dispatch::Ctx;
 use crate::error::DaemonError;
 
 /// The frozen target of one call.
-pub(super) struct Frozen {
+pub(in crate::dispatch) struct Frozen {
     pub browser_id: String,
     pub tab_id: String,
     pub source: &'static str,
@@ -27,9 +28,9 @@ impl Frozen {
 pub(super) async fn browser_of(
     ctx: &Ctx,
     b: &Browsers,
-    args: &Map<String, Value>,
+    browser_id: Option<&str>,
 ) -> Result<String, DaemonError> {
-    if let Some(id) = s(args, "browser_id") {
+    if let Some(id) = browser_id {
         return Ok(id.to_owned());
     }
     if let Some(id) = ctx.session.selection().browser_id {
@@ -38,17 +39,20 @@ pub(super) async fn browser_of(
     Ok(b.ensure_default().await?)
 }
 
+/// The tab a call acts on; `named_ref` is the ref its locator names, stale when the
+/// session's tab is gone.
 pub(super) async fn freeze(
     ctx: &Ctx,
     b: &Browsers,
-    args: &Map<String, Value>,
+    c: &Common,
+    named_ref: Option<&str>,
 ) -> Result<Frozen, DaemonError> {
-    let browser_id = browser_of(ctx, b, args).await?;
+    let browser_id = browser_of(ctx, b, c.browser_id.as_deref()).await?;
     let sel = ctx.session.selection();
-    if let Some(t) = s(args, "tab_id") {
-        return Ok(Frozen { browser_id, tab_id: t.to_owned(), source: "explicit" });
+    if let Some(t) = &c.tab_id {
+        return Ok(Frozen { browser_id, tab_id: t.clone(), source: "explicit" });
     }
-    if let Some(i) = u(args, "tab_index") {
+    if let Some(i) = c.tab_index {
         let tabs = b.tabs(&browser_id).await?;
         let Some(t) = tabs.get(i as usize) else {
             return Err(DaemonError::TargetNotFound { kind: "tab", id: format!("tab_index {i}") });
@@ -63,10 +67,10 @@ pub(super) async fn freeze(
             }
             // The session's tab is gone (closed, or its browser restarted): its refs are
             // stale; a call without refs moves on to the active tab.
-            if let Some(r) = s(args, "ref") {
+            if let Some(r) = named_ref {
                 let key = crate::browser::target_key(&browser_id, st);
                 let snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;
-                snaps.resolve(&key, r, s(args, "snapshot_id"))?;
+                snaps.resolve(&key, r, c.snapshot_id.as_deref())?;
                 return Err(DaemonError::StaleRef {
                     r#ref: crate::registry::snapshots::normalize_ref(r),
                     reason: format!("the session's tab {st} is gone"),
@@ -76,67 +80,108 @@ pub(super) async fn freeze(
     }
     let tab_id = b.active_tab(&browser_id).await?;
     // The session adopts it, unless the call named another browser than the session's.
-    if !args.contains_key("browser_id") || sel.browser_id.is_none() {
+    if c.browser_id.is_none() || sel.browser_id.is_none() {
         select(ctx, &browser_id, &tab_id);
     }
     Ok(Frozen { browser_id, tab_id, source: "active" })
 }
 
-/// The element a call names by `ref_key` or `sel_key`, if any.
+/// The element `e` names on `tab`, a ref resolved in the session's snapshots (`snapshot_id`'s
+/// or the latest).
 pub(super) async fn element(
     ctx: &Ctx,
     tab: &Tab,
-    args: &Map<String, Value>,
-    ref_key: &str,
-    sel_key: &str,
-) -> Result<Option<El>, DaemonError> {
-    if let Some(r) = s(args, ref_key) {
-        let key = {
-            let snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;
-            snaps.resolve(&tab.key(), r, s(args, "snapshot_id"))?
-        };
-        return tab.element_by_key(&key).await.map(Some).map_err(|e| stale(r, e));
+    e: &Element,
+    snapshot_id: Option<&str>,
+) -> Result<El, DaemonError> {
+    match e {
+        Element::Ref(r) => {
+            let key = resolve(ctx, tab, r, snapshot_id)?;
+            tab.element_by_key(&key).await.map_err(|e| stale(r, e))
+        }
+        Element::Selector(sel) => Ok(tab.element_by_selector(sel).await?),
     }
-    if let Some(sel) = s(args, sel_key) {
-        return Ok(Some(tab.element_by_selector(sel).await?));
-    }
-    Ok(None)
 }
 
-/// The snapshot key behind the call's `ref`, if it names one.
-pub(super) fn ref_key(
+/// The snapshot key behind a ref.
+fn resolve(
     ctx: &Ctx,
     tab: &Tab,
-    args: &Map<String, Value>,
-) -> Result<Option<(String, String)>, DaemonError> {
-    let Some(r) = s(args, "ref") else { return Ok(None) };
+    r: &str,
+    snapshot_id: Option<&str>,
+) -> Result<String, DaemonError> {
     let snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;
-    Ok(Some((r.to_owned(), snaps.resolve(&tab.key(), r, s(args, "snapshot_id"))?)))
+    snaps.resolve(&tab.key(), r, snapshot_id)
+}
+
+impl TabCx {
+    /// The element `e` names (see [`element`]).
+    pub(super) async fn element(&self, e: &Element, c: &Common) -> Result<El, DaemonError> {
+        element(&self.ctx, &self.tab, e, c.snapshot_id.as_deref()).await
+    }
+
+    /// The element an optional locator names, if any.
+    pub(super) async fn element_opt(
+        &self,
+        e: Option<&Element>,
+        c: &Common,
+    ) -> Result<Option<El>, DaemonError> {
+        match e {
+            Some(e) => self.element(e, c).await.map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The snapshot key behind a ref.
+    pub(super) fn ref_key(&self, r: &str, c: &Common) -> Result<String, DaemonError> {
+        resolve(&self.ctx, &self.tab, r, c.snapshot_id.as_deref())
+    }
+
+    /// Where a pointer action on `e` lands (scrolled into view, hit-tested) and what it is.
+    pub(super) async fn aim(&self, e: &Element, c: &Common) -> Result<Aim, DaemonError> {
+        match e {
+            Element::Ref(r) => {
+                let key = self.ref_key(r, c)?;
+                aim_key(&self.tab, r, &key).await
+            }
+            Element::Selector(_) => {
+                let el = self.element(e, c).await?;
+                Ok(self.tab.aim(&el).await?)
+            }
+        }
+    }
+
+    /// A viewport point in CSS pixels.
+    pub(super) async fn point(&self, p: &browser::Point) -> Result<(f64, f64), DaemonError> {
+        Ok(match *p {
+            Point::Pixels { x, y } => (x, y),
+            Point::Fraction { nx, ny } => {
+                let (w, h) = self.tab.viewport().await?;
+                (nx * w, ny * h)
+            }
+        })
+    }
+
+    /// Modifier bits of the keys this session holds on this tab.
+    pub(super) fn held_modifiers(&self) -> u32 {
+        self.ctx
+            .session
+            .held
+            .lock()
+            .map(|h| {
+                h.browser_keys
+                    .iter()
+                    .filter(|(t, _)| *t == self.f.tab_id)
+                    .filter_map(|(_, k)| input::modifier_bit(k))
+                    .fold(0, |a, b| a | b)
+            })
+            .unwrap_or(0)
+    }
 }
 
 /// [`Tab::aim_key`] for a ref's key; a gone element is a stale ref.
 pub(super) async fn aim_key(tab: &Tab, r: &str, key: &str) -> Result<Aim, DaemonError> {
     tab.aim_key(key).await.map_err(|e| stale(r, e))
-}
-
-/// Where a pointer action on the element named by `ref` or `selector` lands (scrolled into
-/// view, hit-tested) and what it is; None when the call names no element.
-pub(super) async fn aim(
-    ctx: &Ctx,
-    tab: &Tab,
-    args: &Map<String, Value>,
-) -> Result<Option<Aim>, DaemonError> {
-    if let Some(r) = s(args, "ref") {
-        let key = {
-            let snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;
-            snaps.resolve(&tab.key(), r, s(args, "snapshot_id"))?
-        };
-        return tab.aim_key(&key).await.map(Some).map_err(|e| stale(r, e));
-    }
-    match element(ctx, tab, args, "ref", "selector").await? {
-        Some(e) => Ok(Some(tab.aim(&e).await?)),
-        None => Ok(None),
-    }
 }
 
 /// A ref whose element is gone is stale; other failures keep their own code.
@@ -148,35 +193,4 @@ fn stale(r: &str, e: BrowserError) -> DaemonError {
         },
         other => other.into(),
     }
-}
-
-/// A viewport point from x,y or nx,ny (with the given key names).
-pub(super) async fn point(
-    tab: &Tab,
-    args: &Map<String, Value>,
-    keys: [&str; 4],
-) -> Result<Option<(f64, f64)>, DaemonError> {
-    if let (Some(x), Some(y)) = (n(args, keys[0]), n(args, keys[1])) {
-        return Ok(Some((x, y)));
-    }
-    if let (Some(nx), Some(ny)) = (n(args, keys[2]), n(args, keys[3])) {
-        let (w, h) = tab.viewport().await?;
-        return Ok(Some((nx * w, ny * h)));
-    }
-    Ok(None)
-}
-
-/// Modifier bits of the keys this session holds on this tab.
-pub(super) fn held_modifiers(ctx: &Ctx, tab_id: &str) -> u32 {
-    ctx.session
-        .held
-        .lock()
-        .map(|h| {
-            h.browser_keys
-                .iter()
-                .filter(|(t, _)| t == tab_id)
-                .filter_map(|(_, k)| input::modifier_bit(k))
-                .fold(0, |a, b| a | b)
-        })
-        .unwrap_or(0)
 }

@@ -1,134 +1,114 @@
 //! Acting on an element or a point: clicks, typing, fill, values, text selection and
 //! secondary actions.
 
-use glovebox_protocol::contract::Checked;
+use glovebox_protocol::actions::computer::{self, Button};
+use glovebox_protocol::actions::Target;
 use serde_json::json;
 
-use super::{acted, button, desktop, element, int, need, out, point, s, target, Fut};
-use crate::desktop::Dispatch;
-use crate::dispatch::Ctx;
+use super::{acted, button, desktop, dispatch, element, element_opt, out, point, target};
+use crate::dispatch::{Ctx, Output};
 use crate::error::DaemonError;
 
-pub(super) fn click(ctx: Ctx, call: Checked) -> Fut {
-    Box::pin(async move {
-        let d = desktop(&ctx)?;
-        let a = call.args;
-        let t = target(&ctx, &d, &a).await?;
-        let count = int(&a, "click_count").unwrap_or(if call.action.name == "double_click" {
-            2
-        } else {
-            1
-        }) as u8;
-        let b = button(&a);
-        let dispatch = Dispatch::parse(s(&a, "dispatch"));
-        let r = match element(&ctx, &t, &a, "ref")? {
-            Some(el) => d.click(&el, b, count, dispatch, t.aim(&a, "ref")).await?,
-            None => {
-                let (x, y) = point(&d, &a, "x", "y", "nx", "ny").ok_or_else(|| {
-                    DaemonError::ActionFailed("click needs a ref or a point".into())
-                })?;
-                d.click_at(x, y, b, count, t.aim(&a, "ref")).await?
-            }
-        };
-        Ok(acted(&t, r, json!({"button": s(&a, "button").unwrap_or("left"), "click_count": count})))
-    })
+pub(super) async fn click(ctx: Ctx, p: computer::Click) -> Result<Output, DaemonError> {
+    let computer::Click { target, button, click_count, dispatch, common } = p;
+    press(&ctx, &common, &target, button, click_count, dispatch).await
 }
 
-pub(super) fn type_text(ctx: Ctx, call: Checked) -> Fut {
-    Box::pin(async move {
-        let d = desktop(&ctx)?;
-        let a = call.args;
-        let t = target(&ctx, &d, &a).await?;
-        let el = element(&ctx, &t, &a, "ref")?;
-        let text = s(&a, "text").unwrap_or_default();
-        let r = d
-            .type_text(el.as_ref(), text, Dispatch::parse(s(&a, "dispatch")), t.aim(&a, "ref"))
-            .await?;
-        Ok(acted(&t, r, json!({"typed_chars": text.chars().count()})))
-    })
+pub(super) async fn double_click(
+    ctx: Ctx,
+    p: computer::DoubleClick,
+) -> Result<Output, DaemonError> {
+    let computer::DoubleClick { target, button, click_count, dispatch, common } = p;
+    press(&ctx, &common, &target, button, click_count, dispatch).await
 }
 
-pub(super) fn fill(ctx: Ctx, call: Checked) -> Fut {
-    Box::pin(async move {
-        let d = desktop(&ctx)?;
-        let a = call.args;
-        let t = target(&ctx, &d, &a).await?;
-        let el = element(&ctx, &t, &a, "ref")?;
-        let r = d
-            .fill(
-                el.as_ref(),
-                s(&a, "text").unwrap_or_default(),
-                Dispatch::parse(s(&a, "dispatch")),
-                t.aim(&a, "ref"),
-            )
-            .await?;
-        Ok(acted(&t, r, json!({})))
-    })
+/// Click `on` `count` times: an element through accessibility or input, a point by input.
+async fn press(
+    ctx: &Ctx,
+    common: &computer::Common,
+    on: &computer::Target,
+    b: Button,
+    count: u32,
+    how: computer::Dispatch,
+) -> Result<Output, DaemonError> {
+    let d = desktop(ctx)?;
+    let t = target(ctx, &d, common).await?;
+    let count = count as u8;
+    let r = match on {
+        Target::Element(r) => {
+            let el = element(ctx, &t, r)?;
+            d.click(&el, button(b), count, dispatch(how), t.aim(Some(r))).await?
+        }
+        Target::Point(pt) => {
+            let (x, y) = point(&d, pt);
+            d.click_at(x, y, button(b), count, t.aim(None)).await?
+        }
+    };
+    Ok(acted(&t, r, json!({"button": b.as_str(), "click_count": count})))
 }
 
-pub(super) fn set_value(ctx: Ctx, call: Checked) -> Fut {
-    Box::pin(async move {
-        let d = desktop(&ctx)?;
-        let a = call.args;
-        let t = target(&ctx, &d, &a).await?;
-        let el = need(element(&ctx, &t, &a, "ref")?)?;
-        let r = d
-            .set_value(&el, s(&a, "value").unwrap_or_default(), Dispatch::parse(s(&a, "dispatch")))
-            .await?;
-        Ok(acted(&t, r, json!({})))
-    })
+pub(super) async fn type_text(ctx: Ctx, p: computer::Type) -> Result<Output, DaemonError> {
+    let d = desktop(&ctx)?;
+    let t = target(&ctx, &d, &p.common).await?;
+    let el = element_opt(&ctx, &t, p.r#ref.as_deref())?;
+    let aim = t.aim(p.r#ref.as_deref());
+    let r = d.type_text(el.as_ref(), &p.text, dispatch(p.dispatch), aim).await?;
+    Ok(acted(&t, r, json!({"typed_chars": p.text.chars().count()})))
 }
 
-pub(super) fn select_text(ctx: Ctx, call: Checked) -> Fut {
-    Box::pin(async move {
-        let d = desktop(&ctx)?;
-        let a = call.args;
-        let t = target(&ctx, &d, &a).await?;
-        let el = need(element(&ctx, &t, &a, "ref")?)?;
-        let kind = s(&a, "selection_type").unwrap_or("select");
-        let (start, end) = d
-            .select_text(
-                &el,
-                s(&a, "text").unwrap_or_default(),
-                s(&a, "prefix").unwrap_or(""),
-                s(&a, "suffix").unwrap_or(""),
-                kind,
-            )
-            .await?;
-        Ok(out(
-            &t,
-            json!({"start": start, "end": end, "selection_type": kind,
-                          "via": "accessibility:text", "actual_dispatch": "background"}),
-        ))
-    })
+pub(super) async fn fill(ctx: Ctx, p: computer::Fill) -> Result<Output, DaemonError> {
+    let d = desktop(&ctx)?;
+    let t = target(&ctx, &d, &p.common).await?;
+    let el = element_opt(&ctx, &t, p.r#ref.as_deref())?;
+    let aim = t.aim(p.r#ref.as_deref());
+    let r = d.fill(el.as_ref(), &p.text, dispatch(p.dispatch), aim).await?;
+    Ok(acted(&t, r, json!({})))
 }
 
-pub(super) fn secondary_action(ctx: Ctx, call: Checked) -> Fut {
-    Box::pin(async move {
-        let d = desktop(&ctx)?;
-        let a = call.args;
-        let t = target(&ctx, &d, &a).await?;
-        let el = need(element(&ctx, &t, &a, "ref")?)?;
-        let r = d.secondary_action(&el, s(&a, "name").unwrap_or_default()).await?;
-        Ok(acted(&t, r, json!({"name": s(&a, "name")})))
-    })
+pub(super) async fn set_value(ctx: Ctx, p: computer::SetValue) -> Result<Output, DaemonError> {
+    let d = desktop(&ctx)?;
+    let t = target(&ctx, &d, &p.common).await?;
+    let el = element(&ctx, &t, &p.r#ref)?;
+    let r = d.set_value(&el, &p.value, dispatch(p.dispatch)).await?;
+    Ok(acted(&t, r, json!({})))
 }
 
-pub(super) fn get_text(ctx: Ctx, call: Checked) -> Fut {
-    Box::pin(async move {
-        let d = desktop(&ctx)?;
-        let a = call.args;
-        let t = target(&ctx, &d, &a).await?;
-        let el = need(element(&ctx, &t, &a, "ref")?)?;
-        let r = d.get_text(&el).await?;
-        // The whole text came over the bus (AT-SPI has no cheaper count); the range and the
-        // daemon's limit cut it here.
-        let offset = a.get("offset").and_then(serde_json::Value::as_u64).unwrap_or(0) as usize;
-        let length = a.get("length").and_then(serde_json::Value::as_u64).map(|l| l as usize);
-        let max = ctx.daemon.config.max_text_chars;
-        let (text, range) = crate::dispatch::text::slice(&r.text, offset, length, max);
-        let body = json!({"text": text, "length": r.length, "caret": r.caret,
-                          "selection": r.selection});
-        Ok(out(&t, crate::dispatch::text::ranged(body, range, length, max)))
-    })
+pub(super) async fn select_text(ctx: Ctx, p: computer::SelectText) -> Result<Output, DaemonError> {
+    let d = desktop(&ctx)?;
+    let t = target(&ctx, &d, &p.common).await?;
+    let el = element(&ctx, &t, &p.r#ref)?;
+    let kind = p.selection_type.as_str();
+    let (prefix, suffix) = (p.prefix.as_deref().unwrap_or(""), p.suffix.as_deref().unwrap_or(""));
+    let (start, end) = d.select_text(&el, &p.text, prefix, suffix, kind).await?;
+    Ok(out(
+        &t,
+        json!({"start": start, "end": end, "selection_type": kind,
+               "via": "accessibility:text", "actual_dispatch": "background"}),
+    ))
+}
+
+pub(super) async fn secondary_action(
+    ctx: Ctx,
+    p: computer::SecondaryAction,
+) -> Result<Output, DaemonError> {
+    let d = desktop(&ctx)?;
+    let t = target(&ctx, &d, &p.common).await?;
+    let el = element(&ctx, &t, &p.r#ref)?;
+    let r = d.secondary_action(&el, &p.name).await?;
+    Ok(acted(&t, r, json!({"name": p.name})))
+}
+
+pub(super) async fn get_text(ctx: Ctx, p: computer::GetText) -> Result<Output, DaemonError> {
+    let d = desktop(&ctx)?;
+    let t = target(&ctx, &d, &p.common).await?;
+    let el = element(&ctx, &t, &p.r#ref)?;
+    let r = d.get_text(&el).await?;
+    // The whole text came over the bus (AT-SPI has no cheaper count); the range and the
+    // daemon's limit cut it here.
+    let length = p.length.map(|l| l as usize);
+    let max = ctx.daemon.config.max_text_chars;
+    let (text, range) = crate::dispatch::text::slice(&r.text, p.offset as usize, length, max);
+    let body = json!({"text": text, "length": r.length, "caret": r.caret,
+                      "selection": r.selection});
+    Ok(out(&t, crate::dispatch::text::ranged(body, range, length, max)))
 }

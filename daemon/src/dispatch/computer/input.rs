@@ -1,52 +1,46 @@
 //! Keys and pointer: chords, held keys and buttons (tracked for release), scroll and drag.
 
-use glovebox_protocol::contract::Checked;
-use serde_json::{json, Value};
+use glovebox_protocol::actions::computer;
+use glovebox_protocol::actions::{keys, Target};
+use serde_json::json;
 
-use super::{acted, button, desktop, element, int, point, s, target, Fut};
+use super::{acted, button, desktop, element, point, target};
 use crate::desktop::Aim;
-use crate::dispatch::Ctx;
+use crate::dispatch::{Ctx, Output};
 use crate::error::DaemonError;
 
-pub(super) fn key(ctx: Ctx, call: Checked) -> Fut {
-    Box::pin(async move {
-        let d = desktop(&ctx)?;
-        let a = call.args;
-        let t = target(&ctx, &d, &a).await?;
-        let chord = s(&a, "key").unwrap_or_default();
-        let r = d.key(chord, t.aim(&a, "ref")).await?;
-        Ok(acted(&t, r, json!({"key": chord})))
-    })
+pub(super) async fn key(ctx: Ctx, p: computer::Key) -> Result<Output, DaemonError> {
+    let d = desktop(&ctx)?;
+    let t = target(&ctx, &d, &p.common).await?;
+    let r = d.key(&p.key, t.aim(None)).await?;
+    Ok(acted(&t, r, json!({"key": p.key})))
 }
 
 fn held_keys(ctx: &Ctx) -> Vec<String> {
     ctx.session.held.lock().map(|h| h.desktop_keys.clone()).unwrap_or_default()
 }
 
-pub(super) fn keydown(ctx: Ctx, call: Checked) -> Fut {
-    Box::pin(async move {
-        let d = desktop(&ctx)?;
-        let a = call.args;
-        let t = target(&ctx, &d, &a).await?;
-        let chord = s(&a, "key").unwrap_or_default().to_owned();
-        crate::desktop::keys::parse_chord(&chord).map_err(|reason| DaemonError::Unsupported {
-            tool: "computer".into(),
-            action: "keydown".into(),
-            reason,
-            available: vec![],
-        })?;
-        // Track first, so a failure half-way still releases what went down.
-        let names: Vec<String> = chord_words(&chord);
-        if let Ok(mut h) = ctx.session.held.lock() {
-            for n in &names {
-                if !h.desktop_keys.contains(n) {
-                    h.desktop_keys.push(n.clone());
-                }
+pub(super) async fn keydown(ctx: Ctx, p: computer::Keydown) -> Result<Output, DaemonError> {
+    let d = desktop(&ctx)?;
+    let t = target(&ctx, &d, &p.common).await?;
+    let chord = p.key;
+    crate::desktop::keys::parse_chord(&chord).map_err(|reason| DaemonError::Unsupported {
+        tool: "computer".into(),
+        action: "keydown".into(),
+        reason,
+        available: vec![],
+    })?;
+    // Track first, so a failure half-way still releases what went down.
+    let names: Vec<String> = chord_words(&chord);
+    if let Ok(mut h) = ctx.session.held.lock() {
+        for n in &names {
+            if !h.desktop_keys.contains(n) {
+                h.desktop_keys.push(n.clone());
             }
         }
-        let r = d.key_toggle(&chord, true, t.aim(&a, "ref")).await?;
-        Ok(acted(&t, r, json!({"held": held_keys(&ctx)})))
-    })
+    }
+    let r = d.key_toggle(&chord, true, t.aim(None)).await?;
+    Ok(acted(&t, r, json!({"held": held_keys(&ctx)})))
 }
 
 /// The words of a chord as held-key names (`Control+Shift+T` -> Control, Shift, T).
@@ -62,108 +56,98 @@ fn chord_words(chord: &str) -> Vec<String> {
     words
 }
 
-pub(super) fn keyup(ctx: Ctx, call: Checked) -> Fut {
-    Box::pin(async move {
-        let d = desktop(&ctx)?;
-        let a = call.args;
-        let t = target(&ctx, &d, &a).await?;
-        let chord = s(&a, "key").unwrap_or_default().to_owned();
-        let r = d.key_toggle(&chord, false, Aim::Free).await;
-        if let Ok(mut h) = ctx.session.held.lock() {
-            let names = chord_words(&chord);
-            h.desktop_keys.retain(|k| !names.iter().any(|n| n.eq_ignore_ascii_case(k)));
-        }
-        Ok(acted(&t, r?, json!({"held": held_keys(&ctx)})))
-    })
+pub(super) async fn keyup(ctx: Ctx, p: computer::Keyup) -> Result<Output, DaemonError> {
+    let d = desktop(&ctx)?;
+    let t = target(&ctx, &d, &p.common).await?;
+    let chord = p.key;
+    let r = d.key_toggle(&chord, false, Aim::Free).await;
+    if let Ok(mut h) = ctx.session.held.lock() {
+        let names = chord_words(&chord);
+        h.desktop_keys.retain(|k| !names.iter().any(|n| n.eq_ignore_ascii_case(k)));
+    }
+    Ok(acted(&t, r?, json!({"held": held_keys(&ctx)})))
 }
 
-pub(super) fn scroll(ctx: Ctx, call: Checked) -> Fut {
-    Box::pin(async move {
-        let d = desktop(&ctx)?;
-        let a = call.args;
-        let t = target(&ctx, &d, &a).await?;
-        let aim = t.aim(&a, "ref");
-        let (x, y) = match element(&ctx, &t, &a, "ref")? {
-            Some(el) => d.center(&el).await?,
-            None => match point(&d, &a, "x", "y", "nx", "ny") {
-                Some(p) => p,
-                // No point: the middle of the named target's window, else of the screen.
-                None => d.target_center(aim).await?.unwrap_or_else(|| {
-                    let (w, h) = d.screen();
-                    (i32::from(w) / 2, i32::from(h) / 2)
-                }),
-            },
-        };
-        let direction = s(&a, "direction").unwrap_or("down");
-        let clicks = match (int(&a, "amount"), a.get("pages").and_then(Value::as_f64)) {
-            (Some(px), _) => (px as u32).div_ceil(50),
-            (None, Some(p)) => (p * 8.0).ceil() as u32,
-            _ => 3,
-        };
-        let r = d.scroll(x, y, direction, clicks, aim).await?;
-        Ok(acted(&t, r, json!({"direction": direction, "wheel_clicks": clicks})))
-    })
+pub(super) async fn scroll(ctx: Ctx, p: computer::Scroll) -> Result<Output, DaemonError> {
+    let d = desktop(&ctx)?;
+    let t = target(&ctx, &d, &p.common).await?;
+    let named = p.target.as_ref().and_then(|t| t.element()).map(String::as_str);
+    let aim = t.aim(named);
+    let (x, y) = match &p.target {
+        Some(Target::Element(r)) => d.center(&element(&ctx, &t, r)?).await?,
+        Some(Target::Point(pt)) => point(&d, pt),
+        // No point: the middle of the named target's window, else of the screen.
+        None => d.target_center(aim).await?.unwrap_or_else(|| {
+            let (w, h) = d.screen();
+            (i32::from(w) / 2, i32::from(h) / 2)
+        }),
+    };
+    let direction = p.direction.as_str();
+    let clicks = match (p.amount, p.pages) {
+        (Some(px), _) => px.div_ceil(50),
+        (None, Some(pages)) => (pages * 8.0).ceil() as u32,
+        _ => 3,
+    };
+    let r = d.scroll(x, y, direction, clicks, aim).await?;
+    Ok(acted(&t, r, json!({"direction": direction, "wheel_clicks": clicks})))
 }
 
-pub(super) fn drag(ctx: Ctx, call: Checked) -> Fut {
-    Box::pin(async move {
-        let d = desktop(&ctx)?;
-        let a = call.args;
-        let t = target(&ctx, &d, &a).await?;
-        let from = point(&d, &a, "x", "y", "nx", "ny")
-            .ok_or_else(|| DaemonError::ActionFailed("drag needs a start point".into()))?;
-        let to = match element(&ctx, &t, &a, "target_ref")? {
-            Some(el) => d.center(&el).await?,
-            None => point(&d, &a, "to_x", "to_y", "to_nx", "to_ny")
-                .ok_or_else(|| DaemonError::ActionFailed("drag needs a drop point".into()))?,
-        };
-        let r = d.drag(from, to, button(&a), t.aim(&a, "target_ref")).await?;
-        Ok(acted(&t, r, json!({"from": {"x": from.0, "y": from.1}, "to": {"x": to.0, "y": to.1}})))
-    })
+pub(super) async fn drag(ctx: Ctx, p: computer::Drag) -> Result<Output, DaemonError> {
+    let d = desktop(&ctx)?;
+    let t = target(&ctx, &d, &p.common).await?;
+    let from = point(&d, &p.point);
+    // The drop target: an element, else a point (the contract asks for one of them).
+    let to = match (&p.target_ref, keys::point(p.to_x, p.to_y, p.to_nx, p.to_ny)) {
+        (Some(r), _) => d.center(&element(&ctx, &t, r)?).await?,
+        (None, Some(pt)) => point(&d, &pt),
+        (None, None) => return Err(DaemonError::ActionFailed("drag needs a drop point".into())),
+    };
+    let r = d.drag(from, to, button(p.button), t.aim(p.target_ref.as_deref())).await?;
+    Ok(acted(&t, r, json!({"from": {"x": from.0, "y": from.1}, "to": {"x": to.0, "y": to.1}})))
 }
 
 fn held_buttons(ctx: &Ctx) -> Vec<u8> {
     ctx.session.held.lock().map(|h| h.desktop_buttons.iter().copied().collect()).unwrap_or_default()
 }
 
-pub(super) fn mouse_move(ctx: Ctx, call: Checked) -> Fut {
-    Box::pin(async move {
-        let d = desktop(&ctx)?;
-        let a = call.args;
-        let t = target(&ctx, &d, &a).await?;
-        let (x, y) = point(&d, &a, "x", "y", "nx", "ny")
-            .ok_or_else(|| DaemonError::ActionFailed("mouse_move needs a point".into()))?;
-        let r = d.mouse_move(x, y, t.aim(&a, "ref")).await?;
-        Ok(acted(&t, r, json!({"buttons_held": held_buttons(&ctx)})))
-    })
+pub(super) async fn mouse_move(ctx: Ctx, p: computer::MouseMove) -> Result<Output, DaemonError> {
+    let d = desktop(&ctx)?;
+    let t = target(&ctx, &d, &p.common).await?;
+    let (x, y) = point(&d, &p.point);
+    let r = d.mouse_move(x, y, t.aim(None)).await?;
+    Ok(acted(&t, r, json!({"buttons_held": held_buttons(&ctx)})))
 }
 
-pub(super) fn mouse_down(ctx: Ctx, call: Checked) -> Fut {
-    mouse_updown(ctx, call, true)
+pub(super) async fn mouse_down(ctx: Ctx, p: computer::MouseDown) -> Result<Output, DaemonError> {
+    mouse_button(&ctx, &p.common, p.point.as_ref(), p.button, true).await
 }
 
-pub(super) fn mouse_up(ctx: Ctx, call: Checked) -> Fut {
-    mouse_updown(ctx, call, false)
+pub(super) async fn mouse_up(ctx: Ctx, p: computer::MouseUp) -> Result<Output, DaemonError> {
+    mouse_button(&ctx, &p.common, p.point.as_ref(), p.button, false).await
 }
 
-fn mouse_updown(ctx: Ctx, call: Checked, down: bool) -> Fut {
-    Box::pin(async move {
-        let d = desktop(&ctx)?;
-        let a = call.args;
-        let t = target(&ctx, &d, &a).await?;
-        let b = button(&a);
-        let at = point(&d, &a, "x", "y", "nx", "ny");
-        if down {
-            if let Ok(mut h) = ctx.session.held.lock() {
-                h.desktop_buttons.insert(b);
-            }
+/// Press or release a button, held in the session until released or an error.
+async fn mouse_button(
+    ctx: &Ctx,
+    common: &computer::Common,
+    at: Option<&computer::Point>,
+    b: computer::Button,
+    down: bool,
+) -> Result<Output, DaemonError> {
+    let d = desktop(ctx)?;
+    let t = target(ctx, &d, common).await?;
+    let b = button(b);
+    let at = at.map(|pt| point(&d, pt));
+    if down {
+        if let Ok(mut h) = ctx.session.held.lock() {
+            h.desktop_buttons.insert(b);
         }
-        let r = d.mouse_button(at, b, down, if down { t.aim(&a, "ref") } else { Aim::Free }).await;
-        if !down || r.is_err() {
-            if let Ok(mut h) = ctx.session.held.lock() {
-                h.desktop_buttons.remove(&b);
-            }
+    }
+    let r = d.mouse_button(at, b, down, if down { t.aim(None) } else { Aim::Free }).await;
+    if !down || r.is_err() {
+        if let Ok(mut h) = ctx.session.held.lock() {
+            h.desktop_buttons.remove(&b);
         }
-        Ok(acted(&t, r?, json!({"buttons_held": held_buttons(&ctx)})))
-    })
+    }
+    Ok(acted(&t, r?, json!({"buttons_held": held_buttons(ctx)})))
 }

@@ -3,20 +3,35 @@
 
 use std::time::{Duration, Instant};
 
-use glovebox_protocol::contract::Checked;
-use serde_json::{json, Value};
+use glovebox_protocol::actions::computer::{self, Until};
+use serde_json::json;
 
-use super::{desktop, element, int, out, s, target, Args, Fut, Target};
+use super::{desktop, element_opt, out, target, Target};
 use crate::desktop::{Desktop, El};
 use crate::dispatch::{wait, Ctx, Output};
 use crate::error::DaemonError;
 use crate::registry::snapshots::{Budget, Scope, View};
 
-fn budget(a: &Args) -> Budget {
+/// What an outline asks for: its page budget, a subtree, a depth.
+pub(super) struct Outline<'a> {
+    pub budget: Budget,
+    pub scope_ref: Option<&'a str>,
+    pub max_depth: Option<u32>,
+}
+
+impl Outline<'_> {
+    /// The whole target at the table's default page size.
+    pub(super) fn whole() -> Self {
+        let limit = computer::Snapshot::default().limit;
+        Outline { budget: budget(limit, None, false), scope_ref: None, max_depth: None }
+    }
+}
+
+pub(super) fn budget(limit: u32, query: Option<&str>, disable_diffing: bool) -> Budget {
     Budget {
-        limit: int(a, "limit").unwrap_or(300) as usize,
-        query: s(a, "query").map(String::from),
-        disable_diffing: a.get("disable_diffing").and_then(Value::as_bool).unwrap_or(false),
+        limit: limit as usize,
+        query: query.map(String::from),
+        disable_diffing,
         ..Budget::default()
     }
 }
@@ -74,17 +89,17 @@ pub(super) async fn take_snapshot(
     ctx: &Ctx,
     d: &Desktop,
     t: &Target,
-    a: &Args,
+    o: &Outline<'_>,
 ) -> Result<View, DaemonError> {
-    let b = budget(a);
-    let scope = element(ctx, t, a, "scope_ref")?;
+    let b = &o.budget;
+    let scope = element_opt(ctx, t, o.scope_ref)?;
     match t.pid {
         Some(pid) => {
-            let depth = int(a, "max_depth").unwrap_or(60) as u16;
-            snapshot_app(ctx, d, pid, scope.as_ref(), t.window_title.as_deref(), depth, &b).await
+            let depth = o.max_depth.unwrap_or(60) as u16;
+            snapshot_app(ctx, d, pid, scope.as_ref(), t.window_title.as_deref(), depth, b).await
         }
         None => {
-            let depth = int(a, "max_depth").unwrap_or(3) as u16;
+            let depth = o.max_depth.unwrap_or(3) as u16;
             let observed = d.observe_desktop(depth).await?;
             let nodes = crate::desktop::nodes(&observed.elems);
             let mut snaps = ctx
@@ -92,84 +107,77 @@ pub(super) async fn take_snapshot(
                 .snapshots
                 .lock()
                 .map_err(|_| DaemonError::ActionFailed("snapshot registry poisoned".into()))?;
-            let mut view = snaps.record("desktop", Scope::Whole, &nodes, &b);
+            let mut view = snaps.record("desktop", Scope::Whole, &nodes, b);
             view.warnings = observed.warnings;
             Ok(view)
         }
     }
 }
 
-pub(super) fn snapshot(ctx: Ctx, call: Checked) -> Fut {
-    Box::pin(async move {
-        let d = desktop(&ctx)?;
-        let a = call.args;
-        if let Some(cursor) = s(&a, "cursor") {
-            let snaps = ctx
-                .session
-                .snapshots
-                .lock()
-                .map_err(|_| DaemonError::ActionFailed("snapshot registry poisoned".into()))?;
-            let v = snaps.continue_from(cursor, &budget(&a))?;
-            return Ok(Output::new(v.to_json()));
-        }
-        let t = target(&ctx, &d, &a).await?;
-        let started = Instant::now();
-        let v = take_snapshot(&ctx, &d, &t, &a).await?;
-        let mut r = v.to_json();
-        r["elapsed_ms"] = json!(started.elapsed().as_millis() as u64);
-        Ok(out(&t, r))
-    })
+pub(super) async fn snapshot(ctx: Ctx, p: computer::Snapshot) -> Result<Output, DaemonError> {
+    let d = desktop(&ctx)?;
+    let budget = budget(p.limit, p.query.as_deref(), p.disable_diffing);
+    if let Some(cursor) = &p.cursor {
+        let snaps = ctx
+            .session
+            .snapshots
+            .lock()
+            .map_err(|_| DaemonError::ActionFailed("snapshot registry poisoned".into()))?;
+        let v = snaps.continue_from(cursor, &budget)?;
+        return Ok(Output::new(v.to_json()));
+    }
+    let t = target(&ctx, &d, &p.common).await?;
+    let started = Instant::now();
+    let o = Outline { budget, scope_ref: p.scope_ref.as_deref(), max_depth: p.max_depth };
+    let v = take_snapshot(&ctx, &d, &t, &o).await?;
+    let mut r = v.to_json();
+    r["elapsed_ms"] = json!(started.elapsed().as_millis() as u64);
+    Ok(out(&t, r))
 }
 
 /// `wait`: a fixed pause, or until an element appears/disappears or a window opens.
-pub(super) fn wait_for(ctx: Ctx, call: Checked) -> Fut {
-    let Some(until) = s(&call.args, "until").map(String::from) else {
-        return wait::pause(ctx, call);
+pub(super) async fn wait(ctx: Ctx, p: computer::Wait) -> Result<Output, DaemonError> {
+    let Some(until) = p.until else {
+        // The contract gives a wait without until its duration_ms.
+        return wait::pause(&ctx, p.duration_ms.unwrap_or_default()).await;
     };
-    Box::pin(async move {
-        let d = desktop(&ctx)?;
-        let a = call.args;
-        let t = target(&ctx, &d, &a).await?;
-        let query = s(&a, "query").unwrap_or_default().to_lowercase();
-        let timeout = Duration::from_millis(int(&a, "timeout").unwrap_or(30_000) as u64);
-        let deadline = (Instant::now() + timeout).min(ctx.op.deadline);
-        let started = Instant::now();
-        let words: Vec<&str> = query.split_whitespace().collect();
-        let hit = |line: &str| {
-            let l = line.to_lowercase();
-            words.iter().all(|w| l.contains(w))
+    let d = desktop(&ctx)?;
+    let t = target(&ctx, &d, &p.common).await?;
+    let query = p.query.as_deref().unwrap_or_default().to_lowercase();
+    let timeout = Duration::from_millis(u64::from(p.timeout.unwrap_or(30_000)));
+    let deadline = (Instant::now() + timeout).min(ctx.op.deadline);
+    let started = Instant::now();
+    let words: Vec<&str> = query.split_whitespace().collect();
+    let hit = |line: &str| {
+        let l = line.to_lowercase();
+        words.iter().all(|w| l.contains(w))
+    };
+    loop {
+        let found = match until {
+            Until::WindowOpens => d.windows().await?.iter().any(|w| hit(&w.title)),
+            Until::ElementAppears | Until::ElementDisappears => {
+                let observed = match t.pid {
+                    Some(pid) => d.observe_app(pid, None, None, 60, true).await?,
+                    None => d.observe_desktop(8).await?,
+                };
+                let nodes = crate::desktop::nodes(&observed.elems);
+                let present = nodes.iter().any(|n| hit(&format!("{} {}", n.head, n.tail)));
+                present == (until == Until::ElementAppears)
+            }
         };
-        loop {
-            let found = match until.as_str() {
-                "window_opens" => d.windows().await?.iter().any(|w| hit(&w.title)),
-                _ => {
-                    let observed = match t.pid {
-                        Some(pid) => d.observe_app(pid, None, None, 60, true).await?,
-                        None => d.observe_desktop(8).await?,
-                    };
-                    let nodes = crate::desktop::nodes(&observed.elems);
-                    let present = nodes.iter().any(|n| hit(&format!("{} {}", n.head, n.tail)));
-                    if until == "element_appears" {
-                        present
-                    } else {
-                        !present
-                    }
-                }
-            };
-            if found {
-                return Ok(out(
-                    &t,
-                    json!({"until": until, "query": query, "happened": true,
-                                         "waited_ms": started.elapsed().as_millis() as u64}),
-                ));
-            }
-            if Instant::now() >= deadline {
-                return Err(DaemonError::Timeout { ms: timeout.as_millis() as u64 });
-            }
-            tokio::select! {
-                _ = tokio::time::sleep(Duration::from_millis(100)) => {}
-                _ = ctx.op.cancel.cancelled() => return Err(DaemonError::Cancelled),
-            }
+        if found {
+            return Ok(out(
+                &t,
+                json!({"until": until.as_str(), "query": query, "happened": true,
+                       "waited_ms": started.elapsed().as_millis() as u64}),
+            ));
         }
-    })
+        if Instant::now() >= deadline {
+            return Err(DaemonError::Timeout { ms: timeout.as_millis() as u64 });
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_millis(100)) => {}
+            _ = ctx.op.cancel.cancelled() => return Err(DaemonError::Cancelled),
+        }
+    }
 }
