@@ -76,6 +76,17 @@ pub enum DaemonError {
     /// The port answers before the desktop is up; calls wait for nothing.
     #[error("the desktop backend is unavailable: {}", crate::desktop::slot::STARTING)]
     DesktopStarting,
+    #[error(
+        "a JavaScript {kind} dialog is open ({message:?}); answer it with browser.dialog first"
+    )]
+    DialogOpen { kind: String, message: String },
+    #[error("{key} is not held down on this tab")]
+    NotHeld { key: String },
+    #[error("the element did not become {state} within {ms} ms")]
+    NotReached { state: &'static str, ms: u64 },
+    /// A lock a panic left poisoned: the state behind it is unusable.
+    #[error("{0} is unusable after a panic")]
+    Poisoned(&'static str),
     #[error("{0}")]
     ActionFailed(String),
     #[error("op {0} was already used for a different call")]
@@ -131,7 +142,11 @@ impl DaemonError {
             BackendUnavailable { .. } | ShuttingDown | DesktopStarting => {
                 ErrorCode::BackendUnavailable
             }
-            ActionFailed(_) => ErrorCode::ActionFailed,
+            ActionFailed(_)
+            | DialogOpen { .. }
+            | NotHeld { .. }
+            | NotReached { .. }
+            | Poisoned(_) => ErrorCode::ActionFailed,
             BinaryFrame { .. } | BadId { .. } => ErrorCode::InvalidRequest,
             RequestTooLarge { .. } => ErrorCode::RequestTooLarge,
             BatchTooLarge { .. } => ErrorCode::BatchTooLarge,
@@ -197,7 +212,9 @@ impl DaemonError {
             RateLimited { .. } => format!("{self}; slow down and retry"),
             BackendUnavailable { remedy, .. } => format!("{self}; {remedy}"),
             ShuttingDown | DesktopStarting => format!("{self}; {}", self.remedy()),
-            ActionFailed(_) => self.to_string(),
+            ActionFailed(_) | DialogOpen { .. } | NotHeld { .. } | NotReached { .. } | Poisoned(_) => {
+                self.to_string()
+            }
             OpIdReused(_) => format!("{self}; use a fresh op_id for a new call"),
             BinaryFrame { .. } => format!("{self}; send each request as a text frame"),
             BadId { .. } => format!("{self}; nothing ran"),
@@ -274,6 +291,7 @@ impl DaemonError {
             }
             BatchRateLimited { ops, per_sec } => Some(json!({"ops": ops, "per_sec": per_sec})),
             HandshakeRequired | AlreadyHello | Cancelled | ActionFailed(_) | Revoked => None,
+            DialogOpen { .. } | NotHeld { .. } | NotReached { .. } | Poisoned(_) => None,
         }
     }
 
@@ -297,5 +315,34 @@ impl DaemonError {
 impl From<Violation> for DaemonError {
     fn from(v: Violation) -> Self {
         DaemonError::Contract(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the typed variants decided in the backends and handlers say on the wire: the code
+    /// and the sentence `ActionFailed(String)` carried before them.
+    #[test]
+    fn typed_failures_keep_their_wire_form() {
+        let cases = [
+            (
+                DaemonError::DialogOpen { kind: "alert".into(), message: "hi".into() },
+                "a JavaScript alert dialog is open (\"hi\"); answer it with browser.dialog first",
+            ),
+            (DaemonError::NotHeld { key: "Shift".into() }, "Shift is not held down on this tab"),
+            (
+                DaemonError::NotReached { state: "visible", ms: 500 },
+                "the element did not become visible within 500 ms",
+            ),
+        ];
+        for (e, message) in cases {
+            let data = e.to_data();
+            assert_eq!(
+                (data.code, data.message.as_str(), data.details),
+                (ErrorCode::ActionFailed, message, None)
+            );
+        }
     }
 }

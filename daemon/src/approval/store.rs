@@ -190,10 +190,8 @@ impl Approvals {
             .by_id
             .get(id)
             .ok_or_else(|| DaemonError::TargetNotFound { kind: "approval", id: id.to_owned() })?;
-        let mut state = entry
-            .state
-            .lock()
-            .map_err(|_| DaemonError::ActionFailed("approval state poisoned".into()))?;
+        let mut state =
+            entry.state.lock().map_err(|_| DaemonError::Poisoned("the approval store"))?;
         if *state != State::Pending {
             return Err(DaemonError::TargetNotFound {
                 kind: "pending approval",

@@ -136,13 +136,6 @@ impl Tab {
         *self.watch.navigations.borrow()
     }
 
-    fn dialog_error(d: &Dialog) -> BrowserError {
-        BrowserError::Failed(format!(
-            "a JavaScript {} dialog is open ({:?}); answer it with browser.dialog first",
-            d.kind, d.message
-        ))
-    }
-
     /// A page-level command. A dialog already open refuses it; one that opens meanwhile
     /// ends the wait with `DialogOpened`.
     pub async fn cmd(&self, method: &'static str, params: Value) -> Result<Value, BrowserError> {
@@ -153,7 +146,7 @@ impl Tab {
             });
         }
         if let Some(d) = self.dialog() {
-            return Err(Self::dialog_error(&d));
+            return Err(BrowserError::DialogOpen(d));
         }
         let mut rx = self.watch.dialog.clone();
         tokio::select! {

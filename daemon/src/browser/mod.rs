@@ -64,6 +64,9 @@ pub enum BrowserError {
     /// The policy inside the browser stopped a load the action led to (a redirect, say).
     #[error("the browser's guard blocked {url}")]
     Blocked { url: String, rule: String },
+    /// A JavaScript dialog was already open, so the command was not sent.
+    #[error("a JavaScript {} dialog is open ({:?}); answer it with browser.dialog first", .0.kind, .0.message)]
+    DialogOpen(cdp::Dialog),
     /// A JavaScript dialog opened while the command ran (the command may still be pending).
     #[error("a JavaScript {} dialog opened: {:?}", .0.kind, .0.message)]
     DialogOpened(cdp::Dialog),
@@ -102,6 +105,9 @@ impl From<BrowserError> for DaemonError {
                 DaemonError::Ambiguous { kind, query, candidates }
             }
             BrowserError::Failed(m) => DaemonError::ActionFailed(m),
+            BrowserError::DialogOpen(d) => {
+                DaemonError::DialogOpen { kind: d.kind, message: d.message }
+            }
             e @ BrowserError::DialogOpened(_) => {
                 DaemonError::ActionFailed(format!("{e}; answer it with browser.dialog"))
             }

@@ -112,7 +112,7 @@ pub(super) fn select(ctx: &Ctx, browser_id: &str, tab_id: &str) {
 }
 
 fn poisoned() -> DaemonError {
-    DaemonError::ActionFailed("the session's state is unusable after a panic".into())
+    DaemonError::Poisoned("the session's snapshot registry")
 }
 
 fn with_dialog(mut v: Value, d: Option<crate::browser::cdp::Dialog>) -> Value {

@@ -145,7 +145,7 @@ fn element(ctx: &Ctx, t: &Target, r: &str) -> Result<El, DaemonError> {
         .session
         .snapshots
         .lock()
-        .map_err(|_| DaemonError::ActionFailed("snapshot registry poisoned".into()))?;
+        .map_err(|_| DaemonError::Poisoned("the session's snapshot registry"))?;
     let key = snaps.resolve(&t.key, r, t.snapshot_id.as_deref())?;
     Ok(El { key, label: crate::registry::snapshots::normalize_ref(r) })
 }

@@ -405,6 +405,13 @@ fn approve(
     }
 }
 
+/// A drag without a drop target: the contract's rules refuse one before any handler runs, so
+/// reaching this names a rule and a handler that disagree.
+pub(crate) fn no_drop_target(method: &str) -> DaemonError {
+    let reason = "the contract requires a drop target".into();
+    DaemonError::InvalidParams { method: method.to_owned(), reason }
+}
+
 /// Releases the desktop keys and buttons `session` holds and forgets them (on error, cancel,
 /// timeout and when its connection closes).
 pub fn release_held(daemon: &Daemon, session: &Session) {

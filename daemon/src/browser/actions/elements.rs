@@ -16,6 +16,7 @@ impl Tab {
         let params = json!({"backendNodeId": id, "executionContextId": ctx});
         let r = self.cmd("DOM.resolveNode", params).await.map_err(|e| match e {
             BrowserError::Failed(m) => BrowserError::Gone(m),
+            e @ BrowserError::DialogOpen(_) => BrowserError::Gone(e.to_string()),
             other => other,
         })?;
         let object_id = r["object"]["objectId"]
@@ -76,7 +77,7 @@ impl Tab {
         );
         let quads = match r {
             Ok(r) => r["quads"].as_array().cloned().unwrap_or_default(),
-            Err(BrowserError::Failed(_)) => Vec::new(),
+            Err(BrowserError::Failed(_) | BrowserError::DialogOpen(_)) => Vec::new(),
             Err(e) => return Err(e),
         };
         for q in quads {

@@ -29,8 +29,7 @@ impl Tab {
             match self.eval("document.readyState").await {
                 Ok(v) if v != "loading" => return Ok(()),
                 Err(e @ BrowserError::Unavailable(_)) => return Err(e),
-                Err(BrowserError::DialogOpened(_)) => return Ok(()),
-                Err(BrowserError::Failed(m)) if m.contains("dialog is open") => return Ok(()),
+                Err(BrowserError::DialogOpened(_) | BrowserError::DialogOpen(_)) => return Ok(()),
                 _ => {}
             }
             if Instant::now() > deadline {

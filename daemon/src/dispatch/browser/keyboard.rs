@@ -88,7 +88,7 @@ pub(super) async fn keyup(cx: TabCx, p: browser::Keyup) -> Result<Value, DaemonE
         .map(|h| h.browser_keys.iter().any(|(t, x)| t == tab_id && *x == k.key))
         .unwrap_or(false);
     if !is_held {
-        return Err(DaemonError::ActionFailed(format!("{} is not held down on this tab", k.key)));
+        return Err(DaemonError::NotHeld { key: k.key });
     }
     cx.tab.key_event(false, &k, cx.held_modifiers() & !bit).await?;
     if let Ok(mut h) = cx.ctx.session.held.lock() {

@@ -95,7 +95,7 @@ pub(super) async fn drag(cx: TabCx, p: browser::Drag) -> Result<Value, DaemonErr
     let to = match (drop_el, keys::point(p.to_x, p.to_y, p.to_nx, p.to_ny)) {
         (Some(e), _) => tab.center(&cx.element(&e, &p.common).await?).await?,
         (None, Some(pt)) => cx.point(&pt).await?,
-        (None, None) => return Err(DaemonError::ActionFailed("give the drop target".into())),
+        (None, None) => return Err(crate::dispatch::no_drop_target("browser.drag")),
     };
     tab.drag(from, to, p.button.as_str(), cx.held_modifiers()).await?;
     Ok(json!({"from": {"x": from.0, "y": from.1}, "to": {"x": to.0, "y": to.1}}))

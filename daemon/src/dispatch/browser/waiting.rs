@@ -66,11 +66,8 @@ pub(super) async fn wait(ctx: Ctx, p: browser::Wait) -> Result<Output, DaemonErr
             });
         }
         if Instant::now() >= deadline {
-            return Err(DaemonError::ActionFailed(format!(
-                "the element did not become {} within {} ms",
-                state.as_str(),
-                limit.as_millis()
-            )));
+            let ms = limit.as_millis() as u64;
+            return Err(DaemonError::NotReached { state: state.as_str(), ms });
         }
         tokio::select! {
             _ = tokio::time::sleep(Duration::from_millis(50)) => {}

@@ -100,7 +100,7 @@ pub(super) async fn drag(ctx: Ctx, p: computer::Drag) -> Result<Output, DaemonEr
     let to = match (&p.target_ref, keys::point(p.to_x, p.to_y, p.to_nx, p.to_ny)) {
         (Some(r), _) => d.center(&element(&ctx, &t, r)?).await?,
         (None, Some(pt)) => point(&d, &pt),
-        (None, None) => return Err(DaemonError::ActionFailed("drag needs a drop point".into())),
+        (None, None) => return Err(crate::dispatch::no_drop_target("computer.drag")),
     };
     let r = d.drag(from, to, button(p.button), t.aim(p.target_ref.as_deref())).await?;
     Ok(acted(&t, r, json!({"from": {"x": from.0, "y": from.1}, "to": {"x": to.0, "y": to.1}})))

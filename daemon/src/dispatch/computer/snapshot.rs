@@ -67,7 +67,7 @@ pub(in crate::dispatch) async fn snapshot_app(
         .session
         .snapshots
         .lock()
-        .map_err(|_| DaemonError::ActionFailed("snapshot registry poisoned".into()))?;
+        .map_err(|_| DaemonError::Poisoned("the session's snapshot registry"))?;
     // A subtree or one window of the app is a view: refs of the rest keep resolving.
     let scope = match (scope, window_title) {
         (Some(e), _) => Scope::Subtree(e.label.as_str()),
@@ -106,7 +106,7 @@ pub(super) async fn take_snapshot(
                 .session
                 .snapshots
                 .lock()
-                .map_err(|_| DaemonError::ActionFailed("snapshot registry poisoned".into()))?;
+                .map_err(|_| DaemonError::Poisoned("the session's snapshot registry"))?;
             let mut view = snaps.record("desktop", Scope::Whole, &nodes, b);
             view.warnings = observed.warnings;
             Ok(view)
@@ -122,7 +122,7 @@ pub(super) async fn snapshot(ctx: Ctx, p: computer::Snapshot) -> Result<Output, 
             .session
             .snapshots
             .lock()
-            .map_err(|_| DaemonError::ActionFailed("snapshot registry poisoned".into()))?;
+            .map_err(|_| DaemonError::Poisoned("the session's snapshot registry"))?;
         let v = snaps.continue_from(cursor, &budget)?;
         return Ok(Output::new(v.to_json()));
     }
