@@ -1,60 +1,13 @@
-//! When and how long to settle after an action: which actions change the screen (and so
-//! settle and capture), the quiet window that ends a settle, and a cap per kind of action.
+//! How long to settle after an action: the quiet window that ends a settle and a cap per
+//! kind of action (which actions settle, and as what kind, the contract entry says).
 //!
 //! The waiting itself is the backends': screen damage for the desktop
 //! (`desktop::x11::Damage`), network and DOM activity for a tab (`browser::settle`).
 
 use std::time::Duration;
 
-/// Kinds of state-changing actions, each with its own cap.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Pointer,
-    Type,
-    Key,
-    Scroll,
-    Navigate,
-    Window,
-}
-
-impl Kind {
-    pub const ALL: [Kind; 6] =
-        [Kind::Pointer, Kind::Type, Kind::Key, Kind::Scroll, Kind::Navigate, Kind::Window];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Pointer => "pointer",
-            Kind::Type => "type",
-            Kind::Key => "key",
-            Kind::Scroll => "scroll",
-            Kind::Navigate => "navigate",
-            Kind::Window => "window",
-        }
-    }
-
-    /// The kind of `tool.action`, or `None` when it changes nothing on screen (observing,
-    /// holding a key, marking a tab, the clipboard).
-    pub fn of(tool: &str, action: &str) -> Option<Kind> {
-        Some(match (tool, action) {
-            ("browser", "navigate" | "go_back" | "go_forward" | "reload" | "tab_new")
-            | ("browser", "tab_select") => Kind::Navigate,
-            (
-                "browser" | "computer",
-                "click" | "double_click" | "hover" | "focus" | "check" | "uncheck" | "select"
-                | "drag" | "dialog" | "upload" | "evaluate" | "secondary_action" | "mouse_move"
-                | "mouse_down" | "mouse_up",
-            ) => Kind::Pointer,
-            (
-                "browser" | "computer",
-                "type" | "fill" | "set_value" | "paste" | "select_text" | "keyboard_type",
-            ) => Kind::Type,
-            ("browser", "press") | ("computer", "key") => Kind::Key,
-            ("browser" | "computer", "scroll" | "scroll_into_view") => Kind::Scroll,
-            ("computer", "window") | ("context", "focus_window") => Kind::Window,
-            _ => return None,
-        })
-    }
-}
+/// Kinds of state-changing actions, each with its own cap: the contract entry's `settle`.
+pub use glovebox_protocol::contract::Settle as Kind;
 
 /// The settle settings (`--settle-quiet-ms`, `--settle-cap kind=ms`).
 #[derive(Debug, Clone)]
@@ -106,17 +59,6 @@ pub fn text_tokens(bytes: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn kinds_cover_acting_and_skip_observing() {
-        assert_eq!(Kind::of("browser", "click"), Some(Kind::Pointer));
-        assert_eq!(Kind::of("computer", "key"), Some(Kind::Key));
-        assert_eq!(Kind::of("browser", "navigate"), Some(Kind::Navigate));
-        assert_eq!(Kind::of("context", "focus_window"), Some(Kind::Window));
-        for quiet in [("browser", "snapshot"), ("computer", "keydown"), ("browser", "tab_mark")] {
-            assert_eq!(Kind::of(quiet.0, quiet.1), None, "{quiet:?}");
-        }
-    }
 
     #[test]
     fn caps_parse_by_kind() {

@@ -16,7 +16,7 @@
 //! symlinks resolved, and the desktop entry's id and name), so a rule about `*xterm*` also
 //! stops `XTerm`, `/usr/bin/xterm` and `x-terminal-emulator`.
 
-use glovebox_protocol::contract::{Action, Class, Tool};
+use glovebox_protocol::contract::{Action, Class, Gate};
 use glovebox_protocol::url::Site;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -149,22 +149,21 @@ impl Policy {
     }
 
     /// Decide one validated call.
-    pub fn decide(&self, tool: &Tool, action: &Action, args: &Map<String, Value>) -> Decision {
-        self.decide_resolved(tool, action, args, &Resolved::default())
+    pub fn decide(&self, action: &Action, args: &Map<String, Value>) -> Decision {
+        self.decide_resolved(action, args, &Resolved::default())
     }
 
     /// Decide one validated call, its `app` also judged by the names it resolves to.
     pub fn decide_resolved(
         &self,
-        tool: &Tool,
         action: &Action,
         args: &Map<String, Value>,
         resolved: &Resolved,
     ) -> Decision {
         let defaults = Self::defaults();
-        let url = navigation_url(tool, action, args);
+        let url = navigation_url(action, args);
         for rule in self.rules.iter().chain(defaults.iter()) {
-            if applies(rule, tool, action, args, url, resolved) {
+            if applies(rule, action, args, url, resolved) {
                 return Decision { verdict: rule.decision, rule: Some(rule.name.clone()) };
             }
         }
@@ -209,24 +208,15 @@ impl Policy {
     }
 }
 
-/// The URL a call would load, if it loads one.
-fn navigation_url<'a>(
-    tool: &Tool,
-    action: &Action,
-    args: &'a Map<String, Value>,
-) -> Option<&'a str> {
-    match (tool.name, action.name) {
-        ("browser", "navigate" | "tab_new") => args.get("url").and_then(Value::as_str),
+/// The URL a call would load, if it loads one (an action gated as `navigate` loads its `url`).
+fn navigation_url<'a>(action: &Action, args: &'a Map<String, Value>) -> Option<&'a str> {
+    match action.gate {
+        Some(Gate::Navigate) => args.get("url").and_then(Value::as_str),
         _ => None,
     }
 }
 
-fn class_of(
-    tool: &Tool,
-    action: &Action,
-    args: &Map<String, Value>,
-    url: Option<&str>,
-) -> Vec<ActionClass> {
+fn class_of(action: &Action, args: &Map<String, Value>, url: Option<&str>) -> Vec<ActionClass> {
     let mut classes = vec![ActionClass::Any];
     if action.class.mutating() {
         classes.push(ActionClass::Mutating);
@@ -234,11 +224,11 @@ fn class_of(
     if action.class == Class::Exec && args.get("launch") == Some(&Value::Bool(true)) {
         classes.push(ActionClass::Exec);
     }
-    match (tool.name, action.name) {
-        ("browser", "evaluate") => classes.push(ActionClass::Evaluate),
-        ("browser", "upload") => classes.push(ActionClass::Upload),
-        ("computer", "clipboard_get") => classes.push(ActionClass::ClipboardRead),
-        _ => {}
+    match action.gate {
+        Some(Gate::Evaluate) => classes.push(ActionClass::Evaluate),
+        Some(Gate::Upload) => classes.push(ActionClass::Upload),
+        Some(Gate::ClipboardRead) => classes.push(ActionClass::ClipboardRead),
+        Some(Gate::Navigate) | None => {}
     }
     if url.is_some() {
         classes.push(ActionClass::Navigate);
@@ -248,13 +238,12 @@ fn class_of(
 
 fn applies(
     rule: &Rule,
-    tool: &Tool,
     action: &Action,
     args: &Map<String, Value>,
     url: Option<&str>,
     resolved: &Resolved,
 ) -> bool {
-    if !class_of(tool, action, args, url).contains(&rule.class) {
+    if !class_of(action, args, url).contains(&rule.class) {
         return false;
     }
     if !rule.schemes.is_empty() || !rule.hosts.is_empty() {
@@ -328,7 +317,7 @@ mod tests {
     fn decide(policy: &Policy, tool_name: &str, args: &Value) -> (Verdict, Option<String>) {
         let t = tool(tool_name).expect("tool");
         let c = validate_tool_call(t, args).expect("valid");
-        let d = policy.decide(c.tool, c.action, &c.args);
+        let d = policy.decide(c.action, &c.args);
         (d.verdict, d.rule)
     }
 
@@ -412,7 +401,7 @@ mod tests {
         let nav = |u: &str| {
             let t = tool("browser").expect("tool");
             match validate_tool_call(t, &json!({"action": "navigate", "url": u})) {
-                Ok(c) => p.decide(c.tool, c.action, &c.args).rule.unwrap_or_default(),
+                Ok(c) => p.decide(c.action, &c.args).rule.unwrap_or_default(),
                 Err(v) => format!("refused: {}", v.field),
             }
         };
@@ -457,7 +446,7 @@ mod tests {
             let args = json!({"action": "get_app", "app": app, "launch": true});
             let c = validate_tool_call(t, &args).expect("valid");
             let r = Resolved { app: names.iter().map(|n| n.to_string()).collect() };
-            p.decide_resolved(c.tool, c.action, &c.args, &r).verdict
+            p.decide_resolved(c.action, &c.args, &r).verdict
         };
         assert_eq!(judge("XTerm", &[]), Verdict::Deny, "case does not matter");
         assert_eq!(judge("/usr/bin/xterm", &[]), Verdict::Deny);

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use glovebox_protocol::contract::{Checked, Tool};
+use glovebox_protocol::contract::{Backend, Checked, Tool};
 use glovebox_protocol::error::ErrorData;
 use glovebox_protocol::wire::{OpOutcome, Timing, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, OP_KEYS};
 use serde_json::{json, Value};
@@ -226,16 +226,14 @@ pub async fn call(
         let fut = route.run(ctx, checked);
         async move {
             let mark = match &browsers {
-                Some(b) if tool.name != "computer" => Some(b.effects_mark().await),
+                Some(b) if action.backend != Backend::Desktop => Some(b.effects_mark().await),
                 _ => None,
             };
             // What the page schedules during the action counts for its settle: its input
             // runs under a trace.
             let trace = match &browsers {
                 Some(b)
-                    if tool.name == "browser"
-                        && want_capture
-                        && crate::settle::Kind::of(tool.name, action.name).is_some() =>
+                    if action.backend == Backend::Browser && want_capture && action.captures() =>
                 {
                     b.trace_action().await
                 }
@@ -243,10 +241,7 @@ pub async fn call(
             };
             // No instrumentation pause may drop the input this action sends.
             let hold = match &browsers {
-                Some(b)
-                    if tool.name == "browser"
-                        && crate::settle::Kind::of(tool.name, action.name).is_some() =>
-                {
+                Some(b) if action.backend == Backend::Browser && action.captures() => {
                     Some(b.hold_input().await)
                 }
                 _ => None,
@@ -274,11 +269,10 @@ pub async fn call(
             }
             let after = if want_capture {
                 let span = settle::Span { started, ended: Instant::now() };
-                let (t, a) = (tool.name, action.name);
                 let front = opened.is_some();
                 let target = out.target.as_ref();
                 let acted = settle::Acted { target, result: &out.result, trace };
-                settle::after(&daemon, &session_id, t, a, acted, span, deadline, front).await
+                settle::after(&daemon, &session_id, action, acted, span, deadline, front).await
             } else {
                 settle::After::default()
             };
@@ -373,12 +367,7 @@ fn approve(
     fingerprint: &str,
 ) -> Result<(), DaemonError> {
     let resolved = resolve_for_policy(daemon, checked);
-    let decision = daemon.config.policy.decide_resolved(
-        checked.tool,
-        checked.action,
-        &checked.args,
-        &resolved,
-    );
+    let decision = daemon.config.policy.decide_resolved(checked.action, &checked.args, &resolved);
     let rule = decision.rule.unwrap_or_default();
     match decision.verdict {
         Verdict::Allow => Ok(()),

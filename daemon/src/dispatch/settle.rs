@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use glovebox_protocol::contract::{Action, Backend};
 use glovebox_protocol::wire::Settle;
 use serde_json::Value;
 
@@ -44,14 +45,13 @@ pub struct Acted<'a> {
     pub trace: Option<crate::browser::settle::ActionTrace>,
 }
 
-/// Settles and captures after `tool.action`, which acted during `span`; `front`: bring a
+/// Settles and captures after `action`, which acted during `span`; `front`: bring a
 /// tab back to the front first (the action opened another one over it).
 #[allow(clippy::too_many_arguments)]
 pub async fn after(
     daemon: &Arc<Daemon>,
     session: &str,
-    tool: &str,
-    action: &str,
+    action: &Action,
     acted: Acted<'_>,
     span: Span,
     deadline: Instant,
@@ -59,23 +59,23 @@ pub async fn after(
 ) -> After {
     let Acted { target, result, trace } = acted;
     let since = span.ended;
-    let Some(kind) = Kind::of(tool, action) else { return After::default() };
+    let Some(kind) = action.settle else { return After::default() };
     let policy = &daemon.config.settle;
     // A key that may open or close a window waits for it up to the `window` kind's cap.
-    let opens = tool == "computer"
-        && action == "key"
+    let opens = action.backend == Backend::Desktop
+        && action.name == "key"
         && result["key"].as_str().is_some_and(crate::desktop::may_open_window);
     let wait =
         if opens { policy.cap(kind).max(policy.cap(Kind::Window)) } else { policy.cap(kind) };
     let cap = (since + wait).min(deadline.checked_sub(CAPTURE_MARGIN).unwrap_or(since));
     let browser_tab = target
-        .filter(|_| tool == "browser")
+        .filter(|_| action.backend == Backend::Browser)
         .and_then(|t| Some((t["browser_id"].as_str()?, t["tab_id"].as_str()?)));
     let (settle, capture) = match browser_tab {
         Some((browser_id, tab_id)) => {
             browser(daemon, (browser_id, tab_id), span, cap, front, trace).await
         }
-        None if tool == "browser" => {
+        None if action.backend == Backend::Browser => {
             let why = "the action names no tab to capture".to_owned();
             return After { no_capture: Some(why), ..After::default() };
         }

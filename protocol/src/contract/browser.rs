@@ -2,7 +2,8 @@
 
 use super::params::*;
 use super::rules::{self as r, action};
-use super::spec::{Action, Class, DefaultValue as D, Locator as L, Param, Tool, Ty};
+use super::spec::{Action, Backend, Class, DefaultValue as D, Gate as G, Locator as L, Param};
+use super::spec::{Settle as S, Tool, Ty, BROWSER_EVENTS};
 
 const fn p(name: &'static str, ty: Ty, doc: &'static str) -> Param {
     Param { name, ty, doc, default: None }
@@ -47,12 +48,16 @@ const SCRIPT: Param =
 
 /// A browser action that changes the page or the selection.
 const fn act(name: &'static str, summary: &'static str, locator: L) -> Action {
-    action(name, summary, Class::Act, locator).check(&[r::tab_pick_exclusive])
+    action(name, summary, Class::Act, locator)
+        .check(&[r::tab_pick_exclusive])
+        .on(Backend::Browser, BROWSER_EVENTS)
 }
 
 /// A browser action that only reads.
 const fn observe(name: &'static str, summary: &'static str, locator: L) -> Action {
-    action(name, summary, Class::Observe, locator).check(&[r::tab_pick_exclusive])
+    action(name, summary, Class::Observe, locator)
+        .check(&[r::tab_pick_exclusive])
+        .on(Backend::Browser, &[])
 }
 
 #[rustfmt::skip] // one line per action: the table reads as a table
@@ -69,60 +74,60 @@ pub static BROWSER: Tool = Tool {
     common: &[BROWSER_ID, TAB_ID, TAB_INDEX, SNAPSHOT_ID],
     actions: &[
         // Acting.
-        act("navigate", "open url in the tab and wait until it is interactive; returns the final url", L::None)
+        act("navigate", "open url in the tab and wait until it is interactive; returns the final url", L::None).settles(S::Navigate).gated(G::Navigate)
             .req(&[URL]).opt(&[TIMEOUT]),
-        act("click", "click an element or a viewport point; returns what was clicked and where", L::ElementOrPoint)
+        act("click", "click an element or a viewport point; returns what was clicked and where", L::ElementOrPoint).settles(S::Pointer)
             .opt(&[BUTTON, CLICK_COUNT]),
-        act("double_click", "double-click an element or a viewport point; returns what was clicked and where", L::ElementOrPoint)
+        act("double_click", "double-click an element or a viewport point; returns what was clicked and where", L::ElementOrPoint).settles(S::Pointer)
             .opt(&[BUTTON, DOUBLE_CLICK_COUNT]).check(&[r::tab_pick_exclusive, r::double_click_count]),
-        act("hover", "move the mouse over an element or a viewport point; returns the point", L::ElementOrPoint),
-        act("focus", "focus an element; returns the element that really has focus", L::Element),
-        act("type", "type text at the caret of an element (mode insert, or keys: key events per character); read back; returns the text typed, the value and verified", L::Element)
+        act("hover", "move the mouse over an element or a viewport point; returns the point", L::ElementOrPoint).settles(S::Pointer),
+        act("focus", "focus an element; returns the element that really has focus", L::Element).settles(S::Pointer),
+        act("type", "type text at the caret of an element (mode insert, or keys: key events per character); read back; returns the text typed, the value and verified", L::Element).settles(S::Type)
             .req(&[TEXT_PARAM]).opt(&[TYPE_MODE]),
-        act("fill", "replace the value of any field a person types into or picks in (text-like inputs, textarea, contenteditable, number, date, time, datetime-local, month, week, color, range, <select> by value or label, values for a multiple select) and read it back; returns the value; NOT_EDITABLE names what fits instead (upload for a file input, check for a checkbox)", L::Element)
+        act("fill", "replace the value of any field a person types into or picks in (text-like inputs, textarea, contenteditable, number, date, time, datetime-local, month, week, color, range, <select> by value or label, values for a multiple select) and read it back; returns the value; NOT_EDITABLE names what fits instead (upload for a file input, check for a checkbox)", L::Element).settles(S::Type)
             .opt(&[FILL_TEXT_OPT, OPTION_VALUES]).excl(&[("text", "values")]).check(&[r::tab_pick_exclusive, r::fill_text_or_values]),
-        act("set_value", "set a field's value (the native setter, then input/change); returns the value", L::Element)
+        act("set_value", "set a field's value (the native setter, then input/change); returns the value", L::Element).settles(S::Type)
             .req(&[VALUE]),
-        act("select", "choose the option with this value, else this label (in a <select>; it must exist; option lines show value=\"...\" where it differs from the label; or several with values in a multiple one); returns the value", L::Element)
+        act("select", "choose the option with this value, else this label (in a <select>; it must exist; option lines show value=\"...\" where it differs from the label; or several with values in a multiple one); returns the value", L::Element).settles(S::Pointer)
             .opt(&[SELECT_VALUE, OPTION_VALUES]).excl(&[("value", "values")]).check(&[r::tab_pick_exclusive, r::select_value_or_values]),
-        act("check", "check a checkbox or radio button; returns the verified final state", L::Element),
-        act("uncheck", "uncheck a checkbox; returns the verified final state", L::Element),
-        act("paste", "paste text as a real paste event into an element or the focus; returns how it landed", L::ElementOptional)
+        act("check", "check a checkbox or radio button; returns the verified final state", L::Element).settles(S::Pointer),
+        act("uncheck", "uncheck a checkbox; returns the verified final state", L::Element).settles(S::Pointer),
+        act("paste", "paste text as a real paste event into an element or the focus; returns how it landed", L::ElementOptional).settles(S::Type)
             .req(&[PASTE_TEXT]).opt(&[BROWSER_PASTE_FORMAT]).check(&[r::tab_pick_exclusive, r::browser_paste_format]),
-        act("select_text", "select the unique match of text in an element, or put the caret next to it; returns the offsets", L::Element)
+        act("select_text", "select the unique match of text in an element, or put the caret next to it; returns the offsets", L::Element).settles(S::Type)
             .req(&[SELECT_TEXT]).opt(&[PREFIX, SUFFIX, SELECTION_TYPE]),
-        act("secondary_action", "run a named element action; the DOM has none, so this returns UNSUPPORTED with the reason", L::Element)
+        act("secondary_action", "run a named element action; the DOM has none, so this returns UNSUPPORTED with the reason", L::Element).settles(S::Pointer)
             .req(&[DOM_ACTION_NAME]),
-        act("press", "press a key or chord (releasing modifiers even on failure); returns the chord", L::None)
+        act("press", "press a key or chord (releasing modifiers even on failure); returns the chord", L::None).settles(S::Key)
             .req(&[KEY]),
-        act("keyboard_type", "type text into the focused element, or into ref/selector focused first (mode insert, or keys: key events per character); returns the text", L::ElementOptional)
+        act("keyboard_type", "type text into the focused element, or into ref/selector focused first (mode insert, or keys: key events per character); returns the text", L::ElementOptional).settles(S::Type)
             .req(&[TEXT_PARAM]).opt(&[TYPE_MODE]),
         act("keydown", "hold a key down; later presses include it; returns the keys held", L::None)
             .req(&[KEY]),
         act("keyup", "release a held key; returns the keys still held", L::None)
             .req(&[KEY]),
-        act("scroll", "scroll an element, at a point or the page (by pixels or pages); returns the position before and after", L::AnyOptional)
+        act("scroll", "scroll an element, at a point or the page (by pixels or pages); returns the position before and after", L::AnyOptional).settles(S::Scroll)
             .opt(&[DIRECTION, AMOUNT, PAGES]).excl(&[("amount", "pages")]),
-        act("scroll_into_view", "scroll an element to the middle of the viewport; returns its box", L::Element),
-        act("drag", "drag from an element or point to a drop target (releasing the button on failure); returns both points", L::ElementOrPoint)
+        act("scroll_into_view", "scroll an element to the middle of the viewport; returns its box", L::Element).settles(S::Scroll),
+        act("drag", "drag from an element or point to a drop target (releasing the button on failure); returns both points", L::ElementOrPoint).settles(S::Pointer)
             .opt(&[TARGET_REF, TARGET_SELECTOR, VIEWPORT_TO_X, VIEWPORT_TO_Y, TO_NX, TO_NY, BUTTON])
             .check(&[r::tab_pick_exclusive, r::browser_drag_target]),
-        act("upload", "set the files of a file input; returns the files set", L::Element)
+        act("upload", "set the files of a file input; returns the files set", L::Element).settles(S::Pointer).gated(G::Upload)
             .req(&[FILES]),
         observe("wait", "wait for an element (timeout, state) or pause for duration_ms; returns what was waited for and how long", L::ElementOptional)
             .opt(&[WAIT_TIMEOUT, DURATION_MS, WAIT_STATE]).excl(&[("timeout", "duration_ms")])
             .check(&[r::tab_pick_exclusive, r::browser_wait]),
-        act("dialog", "accept or dismiss the open dialog (alert, confirm, prompt, beforeunload); returns its type and message", L::None)
+        act("dialog", "accept or dismiss the open dialog (alert, confirm, prompt, beforeunload); returns its type and message", L::None).settles(S::Pointer)
             .opt(&[ACCEPT, PROMPT_TEXT]).check(&[r::tab_pick_exclusive, r::dialog_prompt]),
-        act("go_back", "go one step back in the tab's history and wait until ready; returns the url", L::None)
+        act("go_back", "go one step back in the tab's history and wait until ready; returns the url", L::None).settles(S::Navigate)
             .opt(&[TIMEOUT]),
-        act("go_forward", "go one step forward in the tab's history and wait until ready; returns the url", L::None)
+        act("go_forward", "go one step forward in the tab's history and wait until ready; returns the url", L::None).settles(S::Navigate)
             .opt(&[TIMEOUT]),
-        act("reload", "reload the tab and wait until ready; returns the url", L::None)
+        act("reload", "reload the tab and wait until ready; returns the url", L::None).settles(S::Navigate)
             .opt(&[TIMEOUT]),
-        act("tab_new", "open a tab (about:blank without url) and make it the session's tab; returns its tab_id", L::None)
+        act("tab_new", "open a tab (about:blank without url) and make it the session's tab; returns its tab_id", L::None).settles(S::Navigate).gated(G::Navigate)
             .opt(&[URL, VISIBLE]),
-        act("tab_select", "bring a tab to the front and make it the session's tab; returns its identity", L::None)
+        act("tab_select", "bring a tab to the front and make it the session's tab; returns its identity", L::None).settles(S::Navigate)
             .check(&[r::tab_pick_exclusive, r::tab_required]),
         observe("tab_get", "describe a tab without selecting it: url, title, state, mark, latest snapshot", L::None)
             .check(&[r::tab_pick_exclusive, r::tab_required]),
@@ -146,7 +151,7 @@ pub static BROWSER: Tool = Tool {
         observe("state_and_screenshot", "a snapshot and a screenshot together; returns both and a consistent flag", L::None)
             .opt(&[LIMIT, SCOPE_REF, DISABLE_DIFFING, QUERY, FULL_PAGE, BROWSER_IMAGE_FORMAT, QUALITY, MAX_WIDTH])
             .check(&[r::tab_pick_exclusive, r::image_format]),
-        act("evaluate", "run JavaScript in the page (it may change it); returns the JSON value, exceptions as ACTION_FAILED", L::None)
+        act("evaluate", "run JavaScript in the page (it may change it); returns the JSON value, exceptions as ACTION_FAILED", L::None).settles(S::Pointer).gated(G::Evaluate)
             .req(&[SCRIPT]),
         observe("pdf", "print the page to PDF; returns an artifact, not inline data", L::None),
         observe("tab_list", "the browser's tabs with tab_id, url, title, selected and mark", L::None),

@@ -3,7 +3,8 @@
 
 use super::params::*;
 use super::rules::{self as r, action};
-use super::spec::{Action, Class, DefaultValue as D, Locator as L, Param, Tool, Ty};
+use super::spec::{Action, Backend, Class, DefaultValue as D, Gate as G, Locator as L, Param};
+use super::spec::{Settle as S, Tool, Ty, DESKTOP_EVENTS};
 
 const fn p(name: &'static str, ty: Ty, doc: &'static str) -> Param {
     Param { name, ty, doc, default: None }
@@ -38,12 +39,12 @@ const CLIPBOARD_TEXT: Param =
 
 /// A computer action that changes the desktop.
 const fn act(name: &'static str, summary: &'static str, locator: L) -> Action {
-    action(name, summary, Class::Act, locator)
+    action(name, summary, Class::Act, locator).on(Backend::Desktop, DESKTOP_EVENTS)
 }
 
 /// A computer action that only reads.
 const fn observe(name: &'static str, summary: &'static str, locator: L) -> Action {
-    action(name, summary, Class::Observe, locator)
+    action(name, summary, Class::Observe, locator).on(Backend::Desktop, &[])
 }
 
 #[rustfmt::skip] // one line per action: the table reads as a table
@@ -63,40 +64,40 @@ pub static COMPUTER: Tool = Tool {
     common: &[APP_ID, WINDOW_ID, SNAPSHOT_ID],
     actions: &[
         // Acting: every result says via and actual_dispatch.
-        act("click", "click an element (its accessibility action when plain) or a screen point; returns via and where", L::ElementOrPoint)
+        act("click", "click an element (its accessibility action when plain) or a screen point; returns via and where", L::ElementOrPoint).settles(S::Pointer)
             .opt(&[BUTTON, CLICK_COUNT, DISPATCH]).check(&[r::background_needs_ref]),
-        act("double_click", "double-click an element or a screen point; returns via and where", L::ElementOrPoint)
+        act("double_click", "double-click an element or a screen point; returns via and where", L::ElementOrPoint).settles(S::Pointer)
             .opt(&[BUTTON, DOUBLE_CLICK_COUNT, DISPATCH]).check(&[r::double_click_count, r::background_needs_ref]),
-        act("type", "type any Unicode text into an element (EditableText, replacing its selection) or as keystrokes into the named target (its window activated first) (else NOT_FOCUSED); read back with a ref; returns via, value, delivered_to", L::ElementOptional)
+        act("type", "type any Unicode text into an element (EditableText, replacing its selection) or as keystrokes into the named target (its window activated first) (else NOT_FOCUSED); read back with a ref; returns via, value, delivered_to", L::ElementOptional).settles(S::Type)
             .req(&[TEXT_PARAM]).opt(&[DISPATCH]),
-        act("fill", "replace an element's or the focused widget's text (\"\" clears it); returns the value and via", L::ElementOptional)
+        act("fill", "replace an element's or the focused widget's text (\"\" clears it); returns the value and via", L::ElementOptional).settles(S::Type)
             .req(&[FILL_TEXT]).opt(&[DISPATCH]),
-        act("set_value", "set an element's text or numeric value (range-checked); returns the value and via", L::Element)
+        act("set_value", "set an element's text or numeric value (range-checked); returns the value and via", L::Element).settles(S::Type)
             .req(&[VALUE]).opt(&[DISPATCH]),
-        act("paste", "paste through the clipboard (saved and restored) into an element or the target's focus (its window activated first), replacing a selection; ACTION_FAILED when it did not land; returns value, delivered_to and the clipboard outcome", L::ElementOptional)
+        act("paste", "paste through the clipboard (saved and restored) into an element or the target's focus (its window activated first), replacing a selection; ACTION_FAILED when it did not land; returns value, delivered_to and the clipboard outcome", L::ElementOptional).settles(S::Type)
             .req(&[PASTE_TEXT]).opt(&[COMPUTER_TEXT_FORMAT, DISPATCH]).check(&[r::text_format]),
-        act("select_text", "select the unique match of text in an element, or put the caret next to it; returns the offsets", L::Element)
+        act("select_text", "select the unique match of text in an element, or put the caret next to it; returns the offsets", L::Element).settles(S::Type)
             .req(&[SELECT_TEXT]).opt(&[PREFIX, SUFFIX, SELECTION_TYPE, DISPATCH]),
-        act("secondary_action", "run an action the snapshot listed for the element (actions=...); returns what ran", L::Element)
+        act("secondary_action", "run an action the snapshot listed for the element (actions=...); returns what ran", L::Element).settles(S::Pointer)
             .req(&[ACTION_NAME]).opt(&[DISPATCH]),
-        act("key", "press a key or chord (any key: F1-F24, Insert, media keys, +) in the named target (activated first) or the active window; returns the chord and delivered_to", L::None)
+        act("key", "press a key or chord (any key: F1-F24, Insert, media keys, +) in the named target (activated first) or the active window; returns the chord and delivered_to", L::None).settles(S::Key)
             .req(&[KEY]).opt(&[DISPATCH]),
         act("keydown", "hold a key down; later keys include it; returns the keys held", L::None)
             .req(&[KEY]).opt(&[DISPATCH]),
         act("keyup", "release a held key; returns the keys still held", L::None)
             .req(&[KEY]).opt(&[DISPATCH]),
-        act("scroll", "scroll an element, at a point or at the screen centre (by pixels or pages); returns where and how far", L::AnyOptional)
+        act("scroll", "scroll an element, at a point or at the screen centre (by pixels or pages); returns where and how far", L::AnyOptional).settles(S::Scroll)
             .opt(&[DIRECTION, AMOUNT, PAGES, DISPATCH]).excl(&[("amount", "pages")]).check(&[r::background_needs_ref]),
-        act("drag", "press at a point, move to the drop target and release (also on failure); returns both points", L::Point)
+        act("drag", "press at a point, move to the drop target and release (also on failure); returns both points", L::Point).settles(S::Pointer)
             .opt(&[SCREEN_TO_X, SCREEN_TO_Y, TO_NX, TO_NY, TARGET_REF, BUTTON, DISPATCH])
             .check(&[r::computer_drag_target, r::pointer_input]),
-        act("mouse_move", "move the pointer to a point; returns it and the buttons held", L::Point)
+        act("mouse_move", "move the pointer to a point; returns it and the buttons held", L::Point).settles(S::Pointer)
             .opt(&[DISPATCH]).check(&[r::pointer_input]),
-        act("mouse_down", "press a mouse button, at a point or where the pointer is; held until mouse_up or an error", L::PointOptional)
+        act("mouse_down", "press a mouse button, at a point or where the pointer is; held until mouse_up or an error", L::PointOptional).settles(S::Pointer)
             .opt(&[BUTTON, DISPATCH]).check(&[r::pointer_input]),
-        act("mouse_up", "release a held mouse button, at a point or where the pointer is; returns the buttons held", L::PointOptional)
+        act("mouse_up", "release a held mouse button, at a point or where the pointer is; returns the buttons held", L::PointOptional).settles(S::Pointer)
             .opt(&[BUTTON, DISPATCH]).check(&[r::pointer_input]),
-        act("window", "minimize, maximize, restore, close, move or resize a window (window_id); returns its new state", L::None)
+        act("window", "minimize, maximize, restore, close, move or resize a window (window_id); returns its new state", L::None).settles(S::Window)
             .req(&[WINDOW_OP]).opt(&[SCREEN_X, SCREEN_Y, WIDTH, HEIGHT])
             .check(&[r::window_id_required, r::window_geometry]),
         observe("wait", "pause for duration_ms, or wait until an element appears/disappears or a window opens; returns what happened", L::None)
@@ -115,9 +116,9 @@ pub static COMPUTER: Tool = Tool {
             .check(&[r::image_format]),
         observe("get_text", "an element's whole text with its caret and selection; offset and length read a range; returns text, total_chars, truncated and next_offset when more follows", L::Element)
             .opt(&[TEXT_OFFSET, TEXT_LENGTH]),
-        action("clipboard_get", "the clipboard's content as text or html (actors and admins: it may hold secrets)", Class::ClipboardRead, L::None)
+        action("clipboard_get", "the clipboard's content as text or html (actors and admins: it may hold secrets)", Class::ClipboardRead, L::None).gated(G::ClipboardRead).on(Backend::Desktop, &[])
             .opt(&[COMPUTER_TEXT_FORMAT]).check(&[r::text_format]),
-        act("clipboard_set", "put text or html on the clipboard; returns what was set", L::None)
+        act("clipboard_set", "put text or html on the clipboard; returns what was set", L::None).on(Backend::Desktop, &[])
             .req(&[CLIPBOARD_TEXT]).opt(&[COMPUTER_TEXT_FORMAT]).check(&[r::text_format]),
         observe("probe", "what works: accessibility, display, input, screenshot and clipboard, each with a reason when not", L::None),
     ],

@@ -2,7 +2,9 @@
 //! contract itself as documentation.
 
 use super::params::{APP_ID, BROWSER_ID, WINDOW_ID};
-use super::spec::{Action, Class, DefaultValue as D, Locator, Param, Tool, Ty};
+use super::rules::action;
+use super::spec::LAUNCH_EVENTS;
+use super::spec::{Action, Backend, Class, DefaultValue as D, Locator, Param, Settle, Tool, Ty};
 
 const APP: Param = Param {
     name: "app",
@@ -31,17 +33,9 @@ const URL_MATCH: Param = Param {
 };
 const WINDOW_ID_REQUIRED: Param = WINDOW_ID;
 
-const fn observe(name: &'static str, summary: &'static str) -> Action {
-    Action {
-        name,
-        summary,
-        class: Class::Observe,
-        locator: Locator::None,
-        required: &[],
-        optional: &[],
-        exclusive: &[],
-        rules: &[],
-    }
+/// A context action that only reads, from `backend`.
+const fn observe(name: &'static str, summary: &'static str, backend: Backend) -> Action {
+    action(name, summary, Class::Observe, Locator::None).on(backend, &[])
 }
 
 pub static CONTEXT: Tool = Tool {
@@ -55,64 +49,54 @@ pub static CONTEXT: Tool = Tool {
         observe(
             "get_state",
             "apps, browsers, windows and the session's selection; each domain reports its own error",
+            Backend::Daemon,
         ),
-        observe("list_apps", "apps on the accessibility bus with app_id, pid, toolkit, windows and responding (false: the app did not answer in time and is listed as last seen)"),
-        Action {
-            name: "get_app",
-            summary: "select an app and return its snapshot; several matches give candidates; \
-                      a launched app's window is waited for and made active (window_id, \
-                      window_active) unless background",
-            class: Class::Exec,
-            locator: Locator::None,
-            required: &[APP],
-            optional: &[LAUNCH, BACKGROUND],
-            exclusive: &[],
-            rules: &[],
-        },
-        Action {
-            name: "list_windows",
-            summary: "top-level windows with window_id, app_id, pid, title, frame and state",
-            class: Class::Observe,
-            locator: Locator::None,
-            required: &[],
-            optional: &[APP_ID],
-            exclusive: &[],
-            rules: &[],
-        },
-        Action {
-            name: "focus_window",
-            summary: "activate a window; focus_verified is true only when it really is active",
-            class: Class::Act,
-            locator: Locator::None,
-            required: &[WINDOW_ID_REQUIRED],
-            optional: &[],
-            exclusive: &[],
-            rules: &[],
-        },
+        observe("list_apps", "apps on the accessibility bus with app_id, pid, toolkit, windows and responding (false: the app did not answer in time and is listed as last seen)", Backend::Desktop),
+        action(
+            "get_app",
+            "select an app and return its snapshot; several matches give candidates; a launched \
+             app's window is waited for and made active (window_id, window_active) unless \
+             background",
+            Class::Exec,
+            Locator::None,
+        )
+        .req(&[APP])
+        .opt(&[LAUNCH, BACKGROUND])
+        .on(Backend::Desktop, LAUNCH_EVENTS),
+        observe(
+            "list_windows",
+            "top-level windows with window_id, app_id, pid, title, frame and state",
+            Backend::Desktop,
+        )
+        .opt(&[APP_ID]),
+        action(
+            "focus_window",
+            "activate a window; focus_verified is true only when it really is active",
+            Class::Act,
+            Locator::None,
+        )
+        .req(&[WINDOW_ID_REQUIRED])
+        .settles(Settle::Window)
+        .on(Backend::Desktop, &["window.focused", "focus.changed"]),
         observe(
             "list_browsers",
             "Chromium instances with a debugging port: browser_id, pid, default, status, tabs",
+            Backend::Browser,
         ),
-        Action {
-            name: "get_browser",
-            summary: "select a browser (the default one starts on demand) or the one tab with a URL",
-            class: Class::Act,
-            locator: Locator::None,
-            required: &[],
-            optional: &[BROWSER_ID, URL_MATCH],
-            exclusive: &[],
-            rules: &[],
-        },
-        Action {
-            name: "documentation",
-            summary: "this contract: every action's parameters, identity, coordinate and timing \
-                      rules, and each backend's capabilities",
-            class: Class::Observe,
-            locator: Locator::None,
-            required: &[],
-            optional: &[BROWSER_ID, APP_ID],
-            exclusive: &[],
-            rules: &[],
-        },
+        action(
+            "get_browser",
+            "select a browser (the default one starts on demand) or the one tab with a URL",
+            Class::Act,
+            Locator::None,
+        )
+        .opt(&[BROWSER_ID, URL_MATCH])
+        .on(Backend::Browser, &[]),
+        observe(
+            "documentation",
+            "this contract: every action's parameters, identity, coordinate and timing rules, \
+             and each backend's capabilities",
+            Backend::Daemon,
+        )
+        .opt(&[BROWSER_ID, APP_ID]),
     ],
 };

@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 use super::schema::{action_schema, param_schema, tool_description, tool_schema};
-use super::spec::{Tool, Ty};
+use super::spec::{Action, Tool, Ty};
 use super::TOOLS;
 use crate::error::ErrorCode;
 use crate::methods::METHODS;
@@ -63,6 +63,7 @@ fn tool_doc(tool: &Tool) -> Value {
                 "target": a.locator.describe(&tool.element_key_names()),
                 "exclusive": a.exclusive,
                 "allow_empty": allow_empty,
+                "facts": facts(a),
             })
         })
         .collect();
@@ -82,12 +83,27 @@ fn tool_doc(tool: &Tool) -> Value {
     })
 }
 
+/// What the daemon does around an action, from its entry: the settle (and capture) after it,
+/// what the approval policy singles out, the backend it needs and the events it may lead to.
+pub fn facts(a: &Action) -> Value {
+    json!({
+        "settle": a.settle.map(|k| k.name()),
+        "captures": a.captures(),
+        "approval": a.gate.map(|g| g.name()),
+        "backend": a.backend.name(),
+        "events": a.events,
+    })
+}
+
 /// A short stable hash of everything a client depends on.
 pub fn contract_version() -> String {
     let mut text = String::new();
     for tool in TOOLS {
         text.push_str(&tool_schema(tool).to_string());
         text.push_str(&tool_description(tool));
+        for a in tool.actions {
+            text.push_str(&facts(a).to_string());
+        }
     }
     for m in METHODS {
         text.push_str(m.name);
@@ -144,6 +160,7 @@ pub fn openrpc(daemon_version: &str) -> Value {
                 "paramStructure": "by-name",
                 "params": params,
                 "result": {"name": "outcome", "schema": {"type": "object"}},
+                "x-glovebox": facts(action),
             }));
         }
     }
@@ -167,19 +184,21 @@ pub fn reference_markdown() -> String {
             let common: Vec<String> = tool.common.iter().map(|p| format!("`{}`", p.name)).collect();
             out.push_str(&format!("Every action also accepts {}.\n\n", common.join(", ")));
         }
-        out.push_str("| action | target | required | optional | does |\n");
-        out.push_str("| --- | --- | --- | --- | --- |\n");
+        out.push_str("| action | target | required | optional | settles | does |\n");
+        out.push_str("| --- | --- | --- | --- | --- | --- |\n");
         for a in tool.actions {
             let list = |ps: &[super::spec::Param]| {
                 ps.iter().map(|p| format!("`{}`", p.name)).collect::<Vec<_>>().join(", ")
             };
             let target = a.locator.describe(&tool.element_key_names()).unwrap_or_default();
+            let settles = a.settle.map(|k| k.name()).unwrap_or("no");
             out.push_str(&format!(
-                "| `{}` | {} | {} | {} | {} |\n",
+                "| `{}` | {} | {} | {} | {} | {} |\n",
                 a.name,
                 target,
                 list(a.required),
                 list(a.optional),
+                settles,
                 a.summary
             ));
         }

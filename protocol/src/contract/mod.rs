@@ -18,7 +18,9 @@ mod tests;
 pub use browser::BROWSER;
 pub use computer::COMPUTER;
 pub use context::CONTEXT;
-pub use spec::{Action, Class, DefaultValue, IdKind, Locator, Param, Tool, Ty};
+pub use spec::{
+    Action, Backend, Class, DefaultValue, Gate, IdKind, Locator, Param, Settle, Tool, Ty,
+};
 pub use validate::{validate_direct, validate_tool_call, Checked, Violation};
 
 /// Every tool, in the order `tools.list` presents them.

@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use super::spec::{Action, Class, Locator, Param, Rule};
+use super::spec::{Action, Backend, Class, Gate, Locator, Param, Rule, Settle};
 use super::validate::Violation;
 
 type Args = Map<String, Value>;
@@ -31,10 +31,27 @@ pub(crate) const fn action(
         optional: &[],
         exclusive: &[],
         rules: &[],
+        settle: None,
+        gate: None,
+        backend: Backend::Daemon,
+        events: &[],
     }
 }
 
 impl Action {
+    /// Settles (and captures) as `kind` after it runs.
+    pub(crate) const fn settles(self, kind: Settle) -> Self {
+        Action { settle: Some(kind), ..self }
+    }
+
+    pub(crate) const fn gated(self, gate: Gate) -> Self {
+        Action { gate: Some(gate), ..self }
+    }
+
+    pub(crate) const fn on(self, backend: Backend, events: &'static [&'static str]) -> Self {
+        Action { backend, events, ..self }
+    }
+
     pub(crate) const fn req(self, required: &'static [Param]) -> Self {
         Action { required, ..self }
     }

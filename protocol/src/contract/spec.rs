@@ -167,6 +167,94 @@ impl Class {
     }
 }
 
+/// What an action's settle waits for after it, each kind with its own cap
+/// (`--settle-cap kind=ms`). An action with a kind settles and comes back with a capture; one
+/// without changes nothing on screen (observing, holding a key, marking a tab, the clipboard).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settle {
+    Pointer,
+    Type,
+    Key,
+    Scroll,
+    Navigate,
+    Window,
+}
+
+impl Settle {
+    pub const ALL: [Settle; 6] = [
+        Settle::Pointer,
+        Settle::Type,
+        Settle::Key,
+        Settle::Scroll,
+        Settle::Navigate,
+        Settle::Window,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Settle::Pointer => "pointer",
+            Settle::Type => "type",
+            Settle::Key => "key",
+            Settle::Scroll => "scroll",
+            Settle::Navigate => "navigate",
+            Settle::Window => "window",
+        }
+    }
+}
+
+/// What the approval policy may single out in an action beyond its class (`Class::mutating`,
+/// and `Class::Exec` with `launch`): a rule for `evaluate`, `upload`, `clipboard_read` or
+/// `navigate` applies to the actions that carry it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gate {
+    /// Runs the caller's JavaScript.
+    Evaluate,
+    /// Hands workspace files to a page.
+    Upload,
+    /// Reads the clipboard.
+    ClipboardRead,
+    /// Loads the URL of its `url` parameter, when given.
+    Navigate,
+}
+
+impl Gate {
+    pub fn name(self) -> &'static str {
+        match self {
+            Gate::Evaluate => "evaluate",
+            Gate::Upload => "upload",
+            Gate::ClipboardRead => "clipboard_read",
+            Gate::Navigate => "navigate",
+        }
+    }
+}
+
+/// The backend an action needs; without it the action answers `BACKEND_UNAVAILABLE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Browser,
+    Desktop,
+    /// The daemon itself (the contract, the state of every backend).
+    Daemon,
+}
+
+impl Backend {
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Browser => "browser",
+            Backend::Desktop => "desktop",
+            Backend::Daemon => "daemon",
+        }
+    }
+}
+
+/// The events an action may lead to, besides its answer (a page's input can open a tab, start
+/// a download or a dialog; a desktop action can open, close or focus windows).
+pub const BROWSER_EVENTS: &[&str] =
+    &["tab.created", "tab.closed", "download.finished", "dialog.opened"];
+pub const DESKTOP_EVENTS: &[&str] =
+    &["window.opened", "window.closed", "window.focused", "focus.changed"];
+pub const LAUNCH_EVENTS: &[&str] = &["app.started", "window.opened", "window.focused"];
+
 /// A cross-parameter rule that the generic checks cannot express.
 pub type Rule = fn(&Map<String, Value>) -> Result<(), Violation>;
 
@@ -183,9 +271,22 @@ pub struct Action {
     pub exclusive: &'static [(&'static str, &'static str)],
     /// Extra checks run after the generic ones.
     pub rules: &'static [Rule],
+    /// What its settle waits for; `None`: no settle and no capture.
+    pub settle: Option<Settle>,
+    /// What the approval policy singles out in it.
+    pub gate: Option<Gate>,
+    /// The backend it needs.
+    pub backend: Backend,
+    /// The events it may lead to.
+    pub events: &'static [&'static str],
 }
 
 impl Action {
+    /// Whether a capture of the settled screen follows it (when the call asks for one).
+    pub fn captures(&self) -> bool {
+        self.settle.is_some()
+    }
+
     /// Every parameter name the action accepts besides the tool's common ones and locators.
     pub fn own_params(&self) -> impl Iterator<Item = &'static Param> {
         self.required.iter().chain(self.optional.iter())

@@ -870,3 +870,98 @@ fn tools_list_fits_in_20_kb() {
     eprintln!("tools.list: {bytes} bytes");
     assert!(bytes <= 20 * 1024, "tools.list is {bytes} bytes");
 }
+
+/// The facts the daemon reads from each entry, as a table: what settles as what, what the
+/// approval policy singles out, the backend each needs and the events acting ones lead to.
+#[test]
+fn per_action_facts() {
+    use super::spec::{Backend, Gate};
+    let mut table = String::new();
+    for tool in super::TOOLS {
+        for a in tool.actions {
+            // Only what changes something settles; reading never does.
+            if a.settle.is_some() {
+                assert!(a.class.mutating(), "{}.{} settles but changes nothing", tool.name, a.name);
+            }
+            if a.gate == Some(Gate::Navigate) {
+                assert!(
+                    a.own_params().any(|p| p.name == "url"),
+                    "{}.{} has no url",
+                    tool.name,
+                    a.name
+                );
+            }
+            let backend = match tool.name {
+                "browser" => Some(Backend::Browser),
+                "computer" => Some(Backend::Desktop),
+                _ => None,
+            };
+            assert!(backend.is_none_or(|b| b == a.backend), "{}.{}", tool.name, a.name);
+            if a.settle.is_none() && a.gate.is_none() && a.events.is_empty() {
+                continue;
+            }
+            table.push_str(&format!(
+                "{}.{}: settle {}, approval {}, {}, events {}\n",
+                tool.name,
+                a.name,
+                a.settle.map_or("-", |k| k.name()),
+                a.gate.map_or("-", |g| g.name()),
+                a.backend.name(),
+                if a.events.is_empty() { "-".to_owned() } else { a.events.join(" ") },
+            ));
+        }
+    }
+    expect![[r#"
+        context.get_app: settle -, approval -, desktop, events app.started window.opened window.focused
+        context.focus_window: settle window, approval -, desktop, events window.focused focus.changed
+        browser.navigate: settle navigate, approval navigate, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.click: settle pointer, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.double_click: settle pointer, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.hover: settle pointer, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.focus: settle pointer, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.type: settle type, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.fill: settle type, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.set_value: settle type, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.select: settle pointer, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.check: settle pointer, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.uncheck: settle pointer, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.paste: settle type, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.select_text: settle type, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.secondary_action: settle pointer, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.press: settle key, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.keyboard_type: settle type, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.keydown: settle -, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.keyup: settle -, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.scroll: settle scroll, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.scroll_into_view: settle scroll, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.drag: settle pointer, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.upload: settle pointer, approval upload, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.dialog: settle pointer, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.go_back: settle navigate, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.go_forward: settle navigate, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.reload: settle navigate, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.tab_new: settle navigate, approval navigate, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.tab_select: settle navigate, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.tab_close: settle -, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.tab_mark: settle -, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.evaluate: settle pointer, approval evaluate, browser, events tab.created tab.closed download.finished dialog.opened
+        computer.click: settle pointer, approval -, desktop, events window.opened window.closed window.focused focus.changed
+        computer.double_click: settle pointer, approval -, desktop, events window.opened window.closed window.focused focus.changed
+        computer.type: settle type, approval -, desktop, events window.opened window.closed window.focused focus.changed
+        computer.fill: settle type, approval -, desktop, events window.opened window.closed window.focused focus.changed
+        computer.set_value: settle type, approval -, desktop, events window.opened window.closed window.focused focus.changed
+        computer.paste: settle type, approval -, desktop, events window.opened window.closed window.focused focus.changed
+        computer.select_text: settle type, approval -, desktop, events window.opened window.closed window.focused focus.changed
+        computer.secondary_action: settle pointer, approval -, desktop, events window.opened window.closed window.focused focus.changed
+        computer.key: settle key, approval -, desktop, events window.opened window.closed window.focused focus.changed
+        computer.keydown: settle -, approval -, desktop, events window.opened window.closed window.focused focus.changed
+        computer.keyup: settle -, approval -, desktop, events window.opened window.closed window.focused focus.changed
+        computer.scroll: settle scroll, approval -, desktop, events window.opened window.closed window.focused focus.changed
+        computer.drag: settle pointer, approval -, desktop, events window.opened window.closed window.focused focus.changed
+        computer.mouse_move: settle pointer, approval -, desktop, events window.opened window.closed window.focused focus.changed
+        computer.mouse_down: settle pointer, approval -, desktop, events window.opened window.closed window.focused focus.changed
+        computer.mouse_up: settle pointer, approval -, desktop, events window.opened window.closed window.focused focus.changed
+        computer.window: settle window, approval -, desktop, events window.opened window.closed window.focused focus.changed
+        computer.clipboard_get: settle -, approval clipboard_read, desktop, events -
+    "#]].assert_eq(&table);
+}
