@@ -6,6 +6,7 @@
 //! closes its connections.
 
 pub mod approval;
+pub mod auth;
 pub mod browser;
 mod capture;
 pub mod desktop;
@@ -76,7 +77,7 @@ pub async fn run_mcp_stdio(
         }
     };
     let result = tokio::select! {
-        r = mcp::stdio::serve(daemon, rpc::auth::Role::Actor) => r,
+        r = mcp::stdio::serve(daemon, auth::Role::Actor) => r,
         () = drained => Ok(()),
     };
     let _ = stop.send(());

@@ -9,10 +9,10 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
 use clap::Parser;
+use glovebox_daemon::auth::Tokens;
 use glovebox_daemon::desktop::embedded::{self, DesktopMode};
 use glovebox_daemon::desktop::Slot;
 use glovebox_daemon::process::Supervisor;
-use glovebox_daemon::rpc::auth::Tokens;
 use glovebox_daemon::Config;
 use glovebox_protocol::wire::BackendStatus;
 use tokio::signal::unix::{signal, Signal, SignalKind};
@@ -155,7 +155,7 @@ fn default_state_dir() -> PathBuf {
 fn tokens(cli: &Cli) -> anyhow::Result<(Tokens, String, Option<PathBuf>)> {
     if let Ok(t) = std::env::var("GLOVEBOX_TOKEN") {
         if !t.trim().is_empty() {
-            let tokens = glovebox_daemon::rpc::auth::from_env(&t)?;
+            let tokens = glovebox_daemon::auth::from_env(&t)?;
             return Ok((tokens, "$GLOVEBOX_TOKEN".into(), None));
         }
     }

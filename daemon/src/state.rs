@@ -7,9 +7,9 @@ use std::time::Instant;
 
 use glovebox_protocol::wire::BackendStatus;
 
+use crate::auth::Tokens;
 use crate::dispatch::ops::Ops;
 use crate::events::EventBus;
-use crate::rpc::auth::Tokens;
 use crate::session::Sessions;
 
 /// Reports each backend's current state (`session.hello`, `/healthz`, `context.get_state`).
@@ -164,14 +164,14 @@ impl Daemon {
     }
 
     /// The role of a presented token, if it is accepted.
-    pub fn role_of(&self, token: &str) -> Option<crate::rpc::auth::Role> {
+    pub fn role_of(&self, token: &str) -> Option<crate::auth::Role> {
         self.tokens.read().ok()?.role_of(token)
     }
 
     /// Read the token file again (SIGHUP) and close the open connections whose token it
     /// revoked or whose role it changed: (tokens now, connections closed). On error the old
     /// tokens stay in force and nothing is closed.
-    pub fn reload_tokens(&self) -> Result<(usize, usize), crate::rpc::auth::TokenError> {
+    pub fn reload_tokens(&self) -> Result<(usize, usize), crate::auth::TokenError> {
         let Some(path) = &self.config.token_file else { return Ok((0, 0)) };
         let fresh = Tokens::load_or_create(path)?;
         Ok((fresh.len(), self.set_tokens(fresh)))

@@ -13,7 +13,7 @@ pub mod witness;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use glovebox_daemon::rpc::auth::{Role, Tokens};
+use glovebox_daemon::auth::{Role, Tokens};
 use glovebox_daemon::Config;
 use tokio::sync::oneshot;
 

@@ -27,8 +27,8 @@ use serde_json::{json, Value};
 
 use crate::approval::policy::Verdict;
 use crate::approval::store::Gate;
+use crate::auth::Role;
 use crate::error::DaemonError;
-use crate::rpc::auth::Role;
 use crate::session::Session;
 use crate::state::Daemon;
 use ops::{OpContext, Started};

@@ -29,9 +29,10 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 
+use crate::auth::Role;
 use crate::dispatch::{self, Caller};
 use crate::error::DaemonError;
-use crate::rpc::auth::{self, Role};
+use crate::rpc::auth;
 use crate::session::{Owner, Session};
 use crate::state::Daemon;
 

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use rmcp::ServiceExt as _;
 
 use super::Handler;
+use crate::auth::Role;
 use crate::error::DaemonError;
-use crate::rpc::auth::Role;
 use crate::state::Daemon;
 
 /// Why serving MCP on stdio stopped short.

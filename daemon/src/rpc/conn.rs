@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use jsonrpsee::server::ServerHandle;
 
-use super::auth::{Role, Tokens};
+use crate::auth::{Role, Tokens};
 use crate::session::{Owner, Session};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);

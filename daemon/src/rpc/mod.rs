@@ -21,6 +21,7 @@ use serde_json::json;
 use tokio::net::TcpListener;
 use tower::Service as _;
 
+use crate::auth::Role;
 use crate::state::Daemon;
 use conn::Conn;
 use routes::{plain, Route};
@@ -35,7 +36,7 @@ pub enum ServeError {
 
 /// An accepted upgrade: the token's role and its place among that token's connections.
 struct Admitted {
-    role: auth::Role,
+    role: Role,
     /// Whose sessions it may use.
     owner: crate::session::Owner,
     slot: conn::TokenSlot,
@@ -59,7 +60,7 @@ fn unauthorized() -> Response<HttpBody> {
 fn authenticate<B>(
     daemon: &Daemon,
     req: &Request<B>,
-) -> Result<(String, auth::Role), Box<Response<HttpBody>>> {
+) -> Result<(String, Role), Box<Response<HttpBody>>> {
     if let Some(origin) = req.headers().get(http::header::ORIGIN) {
         let origin = origin.to_str().unwrap_or_default();
         if !daemon.config.allowed_origins.iter().any(|o| o == origin) {
@@ -109,7 +110,7 @@ fn admit<B>(
                     "code": "TOO_MANY_CONNECTIONS", "limit": limit, "max": max}),
         ))
     })?;
-    let owner = crate::session::Owner::of_token(&token, role == auth::Role::Admin);
+    let owner = crate::session::Owner::of_token(&token, role == Role::Admin);
     Ok(Admitted { role, owner, slot, token })
 }
 
