@@ -191,8 +191,8 @@ impl Policy {
     }
 
     /// [`Policy::judge_navigation`] as the browser's guard takes it.
-    pub fn judge_url(&self, url: &str) -> crate::browser::guard::Verdict {
-        use crate::browser::guard::Verdict as G;
+    pub fn judge_url(&self, url: &str) -> crate::browser::cdp::guard::Verdict {
+        use crate::browser::cdp::guard::Verdict as G;
         let d = self.judge_navigation(url);
         let rule = d.rule.unwrap_or_default();
         match d.verdict {

@@ -11,6 +11,8 @@ mod forms;
 mod keyboard;
 mod navigation;
 mod pointer;
+mod settle;
+pub mod trace;
 pub mod world;
 
 use std::path::PathBuf;

@@ -2,6 +2,9 @@
 //! method name, per-tab watchers for navigations, JavaScript dialogs and network activity, and
 //! the browser's tab and download events.
 
+pub mod frames;
+pub mod guard;
+
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -28,12 +31,12 @@ use serde_json::{json, Value};
 use tokio::sync::watch;
 
 use super::effects::Effect;
-use super::frames::Frames;
 use super::settle::instrument::Instrument;
 use super::settle::work::Work;
 use super::settle::Net;
 use super::{lock, tab_id_of, BrowserError, Invalidator};
 use crate::events::SinkSlot;
+use frames::Frames;
 
 /// A download the browser announced: its URL, file name and the tab that started it.
 type Started = (String, String, Option<String>);
@@ -117,7 +120,7 @@ pub struct Conn {
     /// The page targets the browser has open, kept by its target events.
     live: Arc<Mutex<std::collections::HashSet<String>>>,
     /// The policy inside the browser.
-    guard: Arc<super::guard::Guard>,
+    guard: Arc<guard::Guard>,
     /// One action's input traced at a time (a trace is browser-wide).
     trace_turn: Arc<tokio::sync::Mutex<()>>,
     /// What happened in the browser, for the results of the actions that caused it.
@@ -185,7 +188,7 @@ impl Conn {
         endpoint: Endpoint,
         invalidator: Invalidator,
         events: SinkSlot,
-        guard: Arc<super::guard::Guard>,
+        guard: Arc<guard::Guard>,
         effects: Arc<super::effects::Log>,
     ) -> Result<Arc<Conn>, BrowserError> {
         let port = endpoint.port;
@@ -244,7 +247,7 @@ impl Conn {
         lock(&conn.tasks).extend(guard_tasks);
         let frame_tasks = conn.frames.listen(&conn.browser).await;
         lock(&conn.tasks).extend(frame_tasks);
-        if let Some(task) = super::frames::follow(&conn).await {
+        if let Some(task) = frames::follow(&conn).await {
             lock(&conn.tasks).push(task);
         }
         Ok(conn)
@@ -396,7 +399,7 @@ impl Conn {
         self.trace_turn.clone()
     }
 
-    pub fn guard(&self) -> &super::guard::Guard {
+    pub fn guard(&self) -> &guard::Guard {
         &self.guard
     }
 
@@ -424,7 +427,7 @@ impl Conn {
             let tree = page.execute(Raw::new("Page.getFrameTree", json!({}))).await;
             let mut ids = std::collections::HashSet::new();
             if let Ok(tree) = tree {
-                super::guard::frame_ids(&tree.result["frameTree"], &mut ids);
+                guard::frame_ids(&tree.result["frameTree"], &mut ids);
             }
             if ids.contains(frame_id) {
                 return Some(tab_id_of(&target));

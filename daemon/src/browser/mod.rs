@@ -3,7 +3,7 @@
 //! The daemon drives its own default Chromium, started on first use and again if it died,
 //! whose DevTools are on a pipe only ([`pipe`]), plus the browsers an operator names with
 //! `--browser-allow chrome-<port>`; no other Chromium on the host is listed or reachable.
-//! One CDP connection per browser ([`cdp::Conn`]), each with the policy's [`guard::Guard`] on
+//! One CDP connection per browser ([`cdp::Conn`]), each with the policy's [`cdp::guard::Guard`] on
 //! every navigation; tabs are named by a stable id taken from their CDP target id, so a tab
 //! keeps its id for its whole life, across daemon restarts too (tab marks rely on that).
 
@@ -12,8 +12,6 @@ pub mod annotate;
 pub mod cdp;
 pub mod discovery;
 pub mod effects;
-pub mod frames;
-pub mod guard;
 pub mod input;
 pub mod launch;
 pub mod pipe;
@@ -199,7 +197,7 @@ pub struct Browsers {
     /// Restarts of the default browser so far.
     restarts: std::sync::atomic::AtomicU32,
     /// The policy inside every browser the daemon drives.
-    guard: Arc<guard::Guard>,
+    guard: Arc<cdp::guard::Guard>,
     /// What happened in them, for results.
     effects: Arc<effects::Log>,
     /// Where the default browser's relay listens, kept across restarts (its id stays).
@@ -265,7 +263,7 @@ impl Browsers {
     }
 
     /// The policy's guard inside the browsers.
-    pub fn guard(&self) -> &guard::Guard {
+    pub fn guard(&self) -> &cdp::guard::Guard {
         &self.guard
     }
 
@@ -313,9 +311,9 @@ impl Browsers {
 
     /// Starts tracing a browser for an action's input (what its handlers schedule): the
     /// browser with the tabs the daemon watches; `None` when it is taken or there is none.
-    pub async fn trace_action(&self) -> Option<settle::ActionTrace> {
+    pub async fn trace_action(&self) -> Option<actions::trace::ActionTrace> {
         let conn = self.conns.lock().await.values().find(|c| !c.watches().is_empty()).cloned()?;
-        settle::ActionTrace::start(conn).await
+        actions::trace::ActionTrace::start(conn).await
     }
 
     /// What happened since `mark` that the action on `tab_id` led to: in that tab, in a tab

@@ -42,7 +42,7 @@ pub struct Acted<'a> {
     pub target: Option<&'a Value>,
     pub result: &'a Value,
     /// The trace of its input, when a tab's browser was traced.
-    pub trace: Option<crate::browser::settle::ActionTrace>,
+    pub trace: Option<crate::browser::actions::trace::ActionTrace>,
 }
 
 /// Settles and captures after `action`, which acted during `span`; `front`: bring a
@@ -155,7 +155,7 @@ async fn browser(
     span: Span,
     cap: Instant,
     front: bool,
-    trace: Option<crate::browser::settle::ActionTrace>,
+    trace: Option<crate::browser::actions::trace::ActionTrace>,
 ) -> (Settle, CaptureFut) {
     let since = span.ended;
     let Some(b) = daemon.config.browser.clone() else {

@@ -17,9 +17,9 @@ use futures::StreamExt;
 use serde_json::{json, Value};
 use tokio::sync::oneshot;
 
-use super::cdp::Conn;
-use super::settle::Net;
-use super::{lock, BrowserError};
+use super::Conn;
+use crate::browser::settle::Net;
+use crate::browser::{lock, BrowserError};
 
 /// How long a frame has to answer one command.
 const ANSWER: Duration = Duration::from_secs(20);

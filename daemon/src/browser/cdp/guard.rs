@@ -22,8 +22,8 @@ use chromiumoxide::cdp::browser_protocol::network::{ErrorReason, ResourceType};
 use futures::StreamExt;
 use serde_json::json;
 
-use super::effects::Effect;
-use super::{lock, BrowserError};
+use crate::browser::effects::Effect;
+use crate::browser::{lock, BrowserError};
 
 /// What the policy says of one URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,7 +115,7 @@ impl Guard {
     /// Pause document requests on `conn`'s browser and judge each one, from now on.
     pub(super) async fn listen(
         self: &Arc<Self>,
-        conn: &Arc<super::cdp::Conn>,
+        conn: &Arc<super::Conn>,
     ) -> Result<Vec<tokio::task::JoinHandle<()>>, BrowserError> {
         let fail = |e: chromiumoxide::error::CdpError| {
             BrowserError::Unavailable(format!(
@@ -141,8 +141,7 @@ impl Guard {
             .execute(EnableParams::builder().patterns(patterns).build())
             .await
             .map_err(fail)?;
-        let (guard, weak): (Arc<Guard>, Weak<super::cdp::Conn>) =
-            (self.clone(), Arc::downgrade(conn));
+        let (guard, weak): (Arc<Guard>, Weak<super::Conn>) = (self.clone(), Arc::downgrade(conn));
         let (events, browser_id) = (conn.events_slot(), conn.browser_id.clone());
         let task = tokio::spawn(async move {
             while let Some(ev) = paused.next().await {
@@ -193,7 +192,7 @@ fn unfragmented(url: &str) -> &str {
 }
 
 /// Frame ids seen in a frame tree (`Page.getFrameTree`'s answer).
-pub(super) fn frame_ids(tree: &serde_json::Value, out: &mut HashSet<String>) {
+pub(crate) fn frame_ids(tree: &serde_json::Value, out: &mut HashSet<String>) {
     if let Some(id) = tree["frame"]["id"].as_str() {
         out.insert(id.to_owned());
     }

@@ -1,0 +1,230 @@
+//! Settling a tab after an action: every request started since the action over (the tab's
+//! own, and those of its cross-site frames through their sessions), every timer, animation
+//! frame and animation the page scheduled since due within the cap done (`settle/work.rs`),
+//! then no network activity and no DOM mutation (in the tab and in its cross-site frames) for
+//! the quiet window, and a painted frame; or the cap.
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::trace::ActionTrace;
+use super::Tab;
+use crate::browser::settle::{instrument, trace, work, Report, WORK_HORIZON};
+
+/// The ms since the last DOM mutation in this world, watched from the first call on (a
+/// MutationObserver kept on the world until `DOM_STOP`); `since` ms are taken as quiet
+/// already on the first call (the time since the action ended).
+fn dom_idle_js(since: u128) -> String {
+    format!(
+        "(() => {{ const g = globalThis.__glovebox; if (!g) return {{noworld: true}}; \
+         if (!g.settle) {{ const s = g.settle = {{last: performance.now() - {since}}}; \
+           s.mo = new MutationObserver(() => {{ s.last = performance.now(); }}); \
+           s.mo.observe(document, {{subtree: true, childList: true, attributes: true, \
+             characterData: true}}); }} \
+         return performance.now() - g.settle.last; }})()\n//# sourceURL={}",
+        instrument::OWN_URL
+    )
+}
+
+const DOM_STOP: &str = "(() => { const g = globalThis.__glovebox; \
+    if (g && g.settle) { g.settle.mo.disconnect(); g.settle = null; } return true; })()";
+
+/// Two animation frames when visible, so what changed is painted (a tab that paints no frame
+/// within 500 ms is taken as it is).
+fn painted_js() -> String {
+    format!(
+        "new Promise(res => {{ if (document.visibilityState !== 'visible') return res(true); \
+         requestAnimationFrame(() => requestAnimationFrame(() => res(true))); \
+         setTimeout(() => res(true), 500); }})\n//# sourceURL={}",
+        instrument::OWN_URL
+    )
+}
+
+impl Tab {
+    /// Waits until the tab is settled after an action that ran from `since` to `ended`
+    /// (requests and timers it set off count; `trace`: the trace of its input), or until
+    /// `cap`.
+    pub async fn settle(
+        &self,
+        since: Instant,
+        ended: Instant,
+        quiet: Duration,
+        cap: Instant,
+        trace: Option<ActionTrace>,
+    ) -> Report {
+        let (net, work) = (&self.watch.net, &self.watch.work);
+        // Scheduled work counts when due within the cap and `WORK_HORIZON` of the action (a
+        // navigation's cap is 10 s; a page's own 5 s timer at load is not the action's).
+        let horizon = cap.min(since + WORK_HORIZON);
+        // No input is sent from here on: the page may be paused for a moment.
+        self.watch.instrument.arm().await;
+        let mut armed = true;
+        let traced = trace
+            .filter(|t| t.conn().browser_id == self.browser_id)
+            .map(|t| self.read_trace(t, since));
+        let (mut ticks, mut wticks) = (net.ticks(), work.ticks());
+        let frames: Vec<String> = match self.conn.frame_tree(&self.target_id).await {
+            Ok(t) => t.into_iter().map(|(f, _)| f).collect(),
+            Err(_) => Vec::new(),
+        };
+        // In case a frame's target came before its document request was seen starting.
+        for f in &frames {
+            net.handed_over(f);
+        }
+        // The mutation watch starts now, so what changes while the trace is read counts.
+        let from = Instant::now().saturating_duration_since(ended).as_millis();
+        let _ = self.dom_idle(&frames, from, cap).await;
+        let mut report = Report::default();
+        let quiet_now = loop {
+            let now = Instant::now();
+            let n = net.busy_since(since, now);
+            let w = work.pending(since, now, horizon);
+            report.timers = w.timers;
+            report.animations = w.animations;
+            report.requests = n.started;
+            report.ignored = w.ignored.clone();
+            report.frames_loading = n.frames_loading.clone();
+            // An open dialog is the final state: nothing paints behind it.
+            if self.dialog().is_some() {
+                break true;
+            }
+            let tracing = traced.as_ref().is_some_and(|t| !t.is_finished());
+            if now >= cap {
+                report.busy = n.busy.iter().map(|u| format!("request {u}")).collect();
+                report.busy.extend(w.busy.iter().map(|(what, _)| what.clone()));
+                if tracing {
+                    report.busy.push("the input's trace".into());
+                }
+                break false;
+            }
+            ticks.borrow_and_update();
+            wticks.borrow_and_update();
+            let last = n.last.max(w.last);
+            let quiet_at = last.map(|t| t + quiet).filter(|t| *t > now);
+            let wake = if !n.busy.is_empty() {
+                Some(n.frame_deadline.unwrap_or(cap))
+            } else if tracing {
+                Some((now + Duration::from_millis(5)).min(cap))
+            } else if let Some(due) = w.busy.iter().map(|(_, due)| *due + work::LATE).min() {
+                Some(due)
+            } else {
+                quiet_at
+            };
+            if let Some(wake) = wake {
+                let wake = wake.min(cap);
+                tokio::select! {
+                    _ = ticks.changed() => {}
+                    _ = wticks.changed() => {}
+                    _ = tokio::time::sleep_until(wake.into()) => {}
+                }
+                continue;
+            }
+            // Nothing scheduled is left: the DOM must be quiet too, in every world.
+            let stamp = net.stamp();
+            let from = now.saturating_duration_since(ended).as_millis();
+            match self.dom_idle(&frames, from, cap).await {
+                Some(idle) if idle >= quiet => {}
+                Some(idle) => {
+                    let wake = (now + (quiet - idle)).min(cap);
+                    tokio::select! {
+                        _ = ticks.changed() => {}
+                        _ = wticks.changed() => {}
+                        _ = tokio::time::sleep_until(wake.into()) => {}
+                    }
+                    continue;
+                }
+                None if now >= cap => continue,
+                // The document went away under the script (a navigation): again in the new one.
+                None => {
+                    let _ = tokio::time::timeout(Duration::from_millis(20), ticks.changed()).await;
+                    continue;
+                }
+            }
+            // The paint wait's own animation frames would pause the page: the breakpoints'
+            // removal goes out first, the paint wait right behind it (one session's commands
+            // run in order; a pause of the daemon's own frame would be resumed at once).
+            let js = painted_js();
+            let paint = tokio::time::timeout_at(cap.into(), self.world_eval(None, &js));
+            let ((), painted) = futures::join!(self.watch.instrument.disarm(), paint);
+            armed = false;
+            // Something woke up meanwhile (a request, a timer due): wait for it too.
+            let now = Instant::now();
+            let still = !net.busy_since(since, now).busy.is_empty()
+                || !work.pending(since, now, horizon).busy.is_empty();
+            if painted.is_ok() && net.stamp() == stamp && !still {
+                break true;
+            }
+            self.watch.instrument.arm().await;
+            armed = true;
+        };
+        report.quiet = quiet_now;
+        if armed {
+            self.watch.instrument.disarm().await;
+        }
+        // A trace still being read finishes on its own (bounded), so the browser's tracing
+        // is over for the next action.
+        drop(traced);
+        self.dom_stop(&frames).await;
+        report
+    }
+
+    /// Ends the input's trace in the background and hands what it saw to the tab's work.
+    fn read_trace(&self, trace: ActionTrace, since: Instant) -> tokio::task::JoinHandle<()> {
+        let work = self.watch.work.clone();
+        let page = self.page().clone();
+        let target = self.target_id.clone();
+        tokio::spawn(async move {
+            let mut frames = std::collections::HashSet::from([target]);
+            let tree = page
+                .execute(crate::browser::cdp::Raw::new("Page.getFrameTree", serde_json::json!({})))
+                .await;
+            if let Ok(tree) = tree {
+                crate::browser::cdp::guard::frame_ids(&tree.result["frameTree"], &mut frames);
+            }
+            let (events, asked) = trace.finish().await;
+            let (installs, last) = trace::installs(&events, &frames);
+            for t in installs {
+                let ago = Duration::from_micros(last.saturating_sub(t.at_us).max(0) as u64);
+                let at = asked.checked_sub(ago).unwrap_or(since).max(since);
+                work.traced(&t, at);
+            }
+        })
+    }
+
+    /// The shortest time since the last DOM mutation over the tab's world and its cross-site
+    /// frames' (a frame whose world is gone counts as quiet); `None` when the tab's own world
+    /// could not answer.
+    async fn dom_idle(&self, frames: &[String], from: u128, cap: Instant) -> Option<Duration> {
+        let js = dom_idle_js(from);
+        let ask = |frame: Option<String>| {
+            let js = js.clone();
+            async move {
+                let r = tokio::time::timeout_at(cap.into(), self.world_eval(frame.as_deref(), &js));
+                match r.await {
+                    Ok(Ok((_, v))) => ms_of(&v),
+                    _ => None,
+                }
+            }
+        };
+        let own = ask(None);
+        let others = futures::future::join_all(frames.iter().cloned().map(|f| ask(Some(f))));
+        let (own, others) = futures::join!(own, others);
+        let idle = others.into_iter().flatten().fold(own?, f64::min);
+        Some(Duration::from_secs_f64(idle.max(0.0) / 1000.0))
+    }
+
+    /// Stops the mutation watch of the worlds (best effort: a world gone took it along).
+    async fn dom_stop(&self, frames: &[String]) {
+        let stop = |frame: Option<String>| async move {
+            let r = self.world_eval(frame.as_deref(), DOM_STOP);
+            let _ = tokio::time::timeout(Duration::from_millis(200), r).await;
+        };
+        let all = std::iter::once(None).chain(frames.iter().cloned().map(Some));
+        futures::future::join_all(all.map(stop)).await;
+    }
+}
+
+fn ms_of(v: &Value) -> Option<f64> {
+    v["result"]["value"].as_f64()
+}
