@@ -167,8 +167,62 @@ async fn discover_and_documentation_cover_the_contract() {
             let a = a.unwrap_or_else(|| panic!("{tool}.{action} undocumented"));
             assert!(a["summary"].as_str().is_some_and(|s| !s.is_empty()));
         }
-        assert!(docs["capabilities"][tool]["available"].is_array());
+        // Each action is either available now or named under its backend with the reason.
+        let caps = &docs["capabilities"][tool];
+        let mut seen: Vec<String> = caps["available"]
+            .as_array()
+            .expect("available")
+            .iter()
+            .filter_map(|a| a.as_str().map(String::from))
+            .collect();
+        for (backend, why) in caps["unavailable"].as_object().expect("unavailable") {
+            let reason = why["reason"].as_str().unwrap_or_default();
+            assert!(!reason.is_empty(), "{tool}: {backend} unavailable without a reason");
+            seen.extend(
+                why["actions"]
+                    .as_array()
+                    .expect("actions")
+                    .iter()
+                    .filter_map(|a| a.as_str().map(String::from)),
+            );
+        }
+        seen.sort();
+        let mut all: Vec<String> = glovebox_protocol::contract::TOOLS
+            .iter()
+            .find(|t| t.name == tool)
+            .expect("a tool")
+            .actions
+            .iter()
+            .map(|a| a.name.to_owned())
+            .collect();
+        all.sort();
+        assert_eq!(seen, all, "{tool}: every action once, available or not");
     }
+    // The facts of each entry, in the documentation and in rpc.discover.
+    let browser = docs["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .find(|t| t["name"] == "browser")
+        .expect("browser")
+        .clone();
+    let click = browser["actions"]
+        .as_array()
+        .expect("actions")
+        .iter()
+        .find(|a| a["name"] == "click")
+        .expect("click")
+        .clone();
+    assert_eq!(click["facts"]["settle"], "pointer", "{click}");
+    assert_eq!(click["facts"]["backend"], "browser");
+    let m = doc["methods"]
+        .as_array()
+        .expect("methods")
+        .iter()
+        .find(|m| m["name"] == "browser.evaluate")
+        .expect("evaluate")
+        .clone();
+    assert_eq!(m["x-glovebox"]["approval"], "evaluate", "{m}");
     for rule in ["identity", "refs", "coordinates", "timing", "validation"] {
         assert!(docs["rules"][rule].is_string(), "rule {rule}");
     }

@@ -5,7 +5,7 @@
 
 use glovebox_protocol::actions::context;
 use glovebox_protocol::contract::docs;
-use glovebox_protocol::contract::TOOLS;
+use glovebox_protocol::contract::{Backend, TOOLS};
 use serde_json::{json, Map, Value};
 
 use super::table::Routes;
@@ -25,22 +25,45 @@ pub(super) fn routes(t: Routes) -> Routes {
         .on::<context::Documentation>(documentation)
 }
 
-/// `documentation`: the contract, with what this build implements and each backend's state.
+/// `documentation`: the contract, with each backend's state and, per tool, which actions can
+/// run now and, for the others, why not (their backend is down, starting or absent).
 async fn documentation(ctx: Ctx, _: context::Documentation) -> Result<Output, DaemonError> {
     let mut doc = docs::documentation();
     let backends = ctx.daemon.backends();
+    // Why a backend cannot run an action now; `None`: it can (a degraded browser restarts
+    // on the next call).
+    let blocked = |backend: Backend| -> Option<String> {
+        if backend == Backend::Daemon {
+            return None;
+        }
+        let name = backend.name();
+        match backends.get(name) {
+            None => Some(format!("this daemon has no {name} backend")),
+            Some(s) if matches!(s.status.as_str(), "down" | "starting") => Some(
+                s.reason.clone().unwrap_or_else(|| format!("the {name} backend is {}", s.status)),
+            ),
+            Some(_) => None,
+        }
+    };
     let mut capabilities = Map::new();
     for tool in TOOLS {
-        let available = implemented(tool.name);
-        let missing: Vec<&str> = tool
-            .actions
-            .iter()
-            .map(|a| a.name)
-            .filter(|a| !available.iter().any(|x| x == a))
-            .collect();
+        let handled = implemented(tool.name);
+        let (mut available, mut unavailable) = (Vec::new(), Map::new());
+        for a in tool.actions.iter().filter(|a| handled.iter().any(|h| h == a.name)) {
+            let Some(reason) = blocked(a.backend) else {
+                available.push(a.name);
+                continue;
+            };
+            let entry = unavailable
+                .entry(a.backend.name())
+                .or_insert_with(|| json!({"reason": reason, "actions": []}));
+            if let Some(list) = entry["actions"].as_array_mut() {
+                list.push(json!(a.name));
+            }
+        }
         capabilities.insert(
             tool.name.to_owned(),
-            json!({"available": available, "not_supported_yet": missing}),
+            json!({"available": available, "unavailable": unavailable}),
         );
     }
     doc["capabilities"] = Value::Object(capabilities);
@@ -55,7 +78,7 @@ async fn get_state(ctx: Ctx, _: context::GetState) -> Result<Output, DaemonError
         let status = backends.get(name);
         let reason = status
             .and_then(|s| s.reason.clone())
-            .unwrap_or_else(|| format!("the {name} backend does not list {key} in this build yet"));
+            .unwrap_or_else(|| format!("the {name} backend is not running, so it lists no {key}"));
         json!({"code": "BACKEND_UNAVAILABLE", "message": reason})
     };
     // Apps and windows come from the desktop backend when it is there; each domain

@@ -183,7 +183,7 @@ pub async fn call(
         return Err(DaemonError::Unsupported {
             tool: tool.name.into(),
             action: action.name.into(),
-            reason: format!("this daemon build has no {} backend for it yet", tool.name),
+            reason: format!("this daemon has no handler for {}.{}", tool.name, action.name),
             available: implemented(tool.name),
         }
         .to_data());
