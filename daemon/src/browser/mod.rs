@@ -85,10 +85,13 @@ impl BrowserError {
         if !alive {
             return BrowserError::Unavailable(format!("{browser_id} is gone ({e})"));
         }
-        let text = e.to_string();
-        if let Some((size, limit)) = pipe::too_large(&text) {
-            return BrowserError::TooLarge { size, limit };
+        // The relay's stand-in for an answer it let go by (`pipe/split.rs`), known by its code.
+        if let chromiumoxide::error::CdpError::Chrome(c) = e {
+            if let Some((size, limit)) = pipe::too_large(c) {
+                return BrowserError::TooLarge { size, limit };
+            }
         }
+        let text = e.to_string();
         if text.contains("No node with given id") || text.contains("Could not find node") {
             return BrowserError::Gone(text);
         }

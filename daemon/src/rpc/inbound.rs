@@ -147,7 +147,7 @@ impl Inbound {
                 // The header says how long the frame is: a message that will pass the limit
                 // is refused whole, so none of it is unmasked or held (a client sending
                 // 17 MiB messages kept 16 MiB of each in memory before).
-                if frame.read == 0 && message.size + frame.len > self.limit {
+                if frame.read == 0 && message.size.saturating_add(frame.len) > self.limit {
                     message.over = true;
                     message.payload = Vec::new();
                 }
@@ -196,9 +196,9 @@ impl Inbound {
                 self.last = Some(Verdict::Refused(kind_of(&params)));
                 stand_in(&params)
             }
-            None => match fix_ids(&m.payload, self.max_batch) {
-                Some(fixed) => {
-                    self.last = Some(Verdict::Refused("bad_id"));
+            None => match fix_calls(&m.payload, self.max_batch) {
+                Some((kind, fixed)) => {
+                    self.last = Some(Verdict::Refused(kind));
                     fixed
                 }
                 None => {
@@ -313,20 +313,20 @@ fn bad_id(entry: &RawValue) -> Option<&'static str> {
 }
 
 /// The message again with each request of a bad `id` replaced by its stand-in, or one
-/// stand-in for a batch over `max_batch`, or `None` when every id is fine (or the message is
-/// no request at all: jsonrpsee answers that).
-fn fix_ids(payload: &[u8], max_batch: usize) -> Option<Vec<u8>> {
+/// stand-in for a batch over `max_batch`, with why; `None` when every id is fine (or the
+/// message is no request at all: jsonrpsee answers that).
+fn fix_calls(payload: &[u8], max_batch: usize) -> Option<(&'static str, Vec<u8>)> {
     let text = std::str::from_utf8(payload).ok()?;
     let start = text.trim_start().as_bytes().first()?;
     let refusal = |got: &str| stand_in(&json!({"kind": "bad_id", "got": got}));
     if *start == b'{' {
         let entry: &RawValue = serde_json::from_str(text).ok()?;
-        return bad_id(entry).map(refusal);
+        return bad_id(entry).map(|got| ("bad_id", refusal(got)));
     }
     let entries: Vec<&RawValue> = serde_json::from_str(text).ok()?;
     if entries.len() > max_batch {
-        return Some(stand_in(&json!({"kind": "batch_too_large", "len": entries.len(),
-                                     "limit": max_batch})));
+        let params = json!({"kind": "batch_too_large", "len": entries.len(), "limit": max_batch});
+        return Some(("batch_too_large", stand_in(&params)));
     }
     let bad: Vec<Option<&'static str>> = entries.iter().map(|e| bad_id(e)).collect();
     if bad.iter().all(Option::is_none) {
@@ -337,7 +337,7 @@ fn fix_ids(payload: &[u8], max_batch: usize) -> Option<Vec<u8>> {
         .zip(bad)
         .map(|(e, b)| b.map_or_else(|| e.get().as_bytes().to_vec(), refusal))
         .collect();
-    Some([b"[".to_vec(), parts.join(&b","[..]), b"]".to_vec()].concat())
+    Some(("bad_id", [b"[".to_vec(), parts.join(&b","[..]), b"]".to_vec()].concat()))
 }
 
 #[cfg(test)]

@@ -175,7 +175,6 @@ fn phase(bin: &std::path::Path, o: &Options, with_hostile: bool) -> anyhow::Resu
     let after = loadavg();
     let log = if result.is_err() { d.log_tail(20) } else { String::new() };
     let held = held_input(&d.display);
-    let _ = std::fs::copy(d.log(), format!("/tmp/h1-daemon-{}.log", d.pid)); // TEMP
     let stop = d.stop();
     let m = result.with_context(|| format!("the daemon log ends with:\n{log}"))?;
     Ok(Phase {

@@ -9,8 +9,8 @@
 //! could only end as `RESULT_TOO_LARGE`, yet carried whole it costs seconds of parsing, during
 //! which no other answer of that browser gets through, and several copies of itself in
 //! memory (a full-page PNG of a noisy page is over 130 MB). So the relay lets such an answer
-//! go by unread, keeping only its id and its session, and hands on an error in its place
-//! that [`too_large`] reads back.
+//! go by unread, keeping only its id and its session, and hands on an error in its place:
+//! [`too_large`] knows it by its code, which no DevTools answer uses.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -20,8 +20,14 @@ use serde_json::{json, Value};
 /// Ids of the captures asked for and not answered yet.
 pub(super) type Captures = Arc<Mutex<HashSet<u64>>>;
 
-/// How the error that replaces an answer over the bound starts.
-const MARK: &str = "answer over the relay's bound: ";
+/// The code of the error that replaces an answer over the bound. DevTools answers errors
+/// with -32000 and the JSON-RPC codes (-32001, -326xx, -32700), never this one, and nothing
+/// but this relay writes to the daemon's end of the pipe.
+const OVER_BOUND: i64 = -32_099;
+
+/// How the message of that error reads around its two numbers.
+const SAYS: (&str, &str, &str) =
+    ("the answer has ", " bytes, over the relay's bound of ", " bytes");
 
 /// How much of a skipped answer's end is kept: enough for its `"sessionId":"…"}`.
 const TAIL: usize = 256;
@@ -41,11 +47,16 @@ pub(super) fn note_call(captures: &Captures, text: &str) {
     }
 }
 
-/// The `(size, limit)` of an answer the relay replaced, read from the browser error's text.
-pub fn too_large(text: &str) -> Option<(usize, usize)> {
-    let (_, rest) = text.split_once(MARK)?;
-    let mut words = rest.split(|c: char| !c.is_ascii_digit()).filter(|w| !w.is_empty());
-    Some((words.next()?.parse().ok()?, words.next()?.parse().ok()?))
+/// The `(size, limit)` of an answer the relay replaced, if `e` is that stand-in. It is known
+/// by its code; the two numbers are read back from the message `Skip::error` writes, the
+/// one place that text is made (CDP errors carry a code and a message, nothing more).
+pub fn too_large(e: &chromiumoxide::types::Error) -> Option<(usize, usize)> {
+    if e.code != OVER_BOUND {
+        return None;
+    }
+    let rest = e.message.strip_prefix(SAYS.0)?.strip_suffix(SAYS.2)?;
+    let (size, limit) = rest.split_once(SAYS.1)?;
+    Some((size.parse().ok()?, limit.parse().ok()?))
 }
 
 /// The id an answer starts with (`{"id":12,…`); events start with `"method"`.
@@ -77,8 +88,8 @@ impl Skip {
             .rsplit_once("\"sessionId\":\"")
             .and_then(|(_, s)| s.split_once('"'))
             .map(|(s, _)| s.to_owned());
-        let message = format!("{MARK}{} bytes, over the limit of {limit} bytes", self.bytes);
-        let mut v = json!({"id": self.id, "error": {"code": -32000, "message": message}});
+        let message = format!("{}{}{}{limit}{}", SAYS.0, self.bytes, SAYS.1, SAYS.2);
+        let mut v = json!({"id": self.id, "error": {"code": OVER_BOUND, "message": message}});
         if let Some(s) = session {
             v["sessionId"] = json!(s);
         }
@@ -192,8 +203,12 @@ mod tests {
         let error: Value = serde_json::from_str(&got[0]).expect("JSON");
         assert_eq!(error["id"], 7);
         assert_eq!(error["sessionId"], "S1");
-        let message = error["error"]["message"].as_str().expect("a message");
-        assert_eq!(too_large(message), Some((answer.len(), 1000)), "{message}");
+        let e: chromiumoxide::types::Error =
+            serde_json::from_value(error["error"].clone()).expect("a CDP error");
+        assert_eq!(too_large(&e), Some((answer.len(), 1000)), "{e}");
+        // Only the relay's code says so, whatever a message reads like.
+        let page = chromiumoxide::types::Error { code: -32000, ..e.clone() };
+        assert_eq!(too_large(&page), None);
         assert_eq!(got[1], small, "an answer under the limit passes");
         assert_eq!(got[2], other, "only captures are bounded");
         assert!(lock(&captures).is_empty(), "answered captures are forgotten");

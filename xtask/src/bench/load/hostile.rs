@@ -172,11 +172,7 @@ struct Hostile {
 /// Run the three loops until `until`; what the daemon answered them.
 pub async fn run(url: &str, token: &str, page: &str, until: Instant) -> Report {
     let mut tasks = tokio::task::JoinSet::new();
-    let pick = std::env::var("H1_LOOPS").unwrap_or_else(|_| "page,protocol,connections".into()); // TEMP
     for which in [Loop::Page, Loop::Protocol, Loop::Connections] {
-        if !pick.contains(which.name()) {
-            continue;
-        }
         let h = Hostile {
             url: url.to_owned(),
             token: token.to_owned(),
