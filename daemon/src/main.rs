@@ -60,7 +60,8 @@ struct Cli {
     /// Largest accepted message in bytes (over it: REQUEST_TOO_LARGE).
     #[arg(long, global = true, default_value_t = 16 * 1024 * 1024)]
     max_message_bytes: u32,
-    /// Largest answer frame in bytes (over it: RESULT_TOO_LARGE).
+    /// Largest answer frame in bytes (over it: RESULT_TOO_LARGE); a browser capture larger
+    /// than this is refused the same way before the daemon reads it, over MCP too.
     #[arg(long, global = true, default_value_t = 16 * 1024 * 1024)]
     max_response_bytes: usize,
     /// Most calls in one JSON-RPC batch (over it: BATCH_TOO_LARGE, nothing runs).

@@ -156,6 +156,7 @@ impl Daemon {
         if let Some(b) = &daemon.config.browser {
             b.set_event_sink(sink("browser"));
             b.set_downloads_quota(daemon.config.downloads_quota_bytes);
+            b.set_max_answer(daemon.config.max_response_bytes);
             let policy = daemon.config.policy.clone();
             let sub_requests = policy.has_host_rules();
             b.guard().set_judge(Arc::new(move |url: &str| policy.judge_url(url)), sub_requests);

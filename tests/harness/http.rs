@@ -89,6 +89,11 @@ impl Http {
         reply
     }
 
+    /// The connection itself, after an upgrade, and the bytes already read past the answer.
+    pub fn into_parts(self) -> (TcpStream, Vec<u8>) {
+        (self.stream, self.buf)
+    }
+
     async fn fill(&mut self) {
         let mut chunk = [0u8; 4096];
         let n = self.stream.read(&mut chunk).await.expect("read");

@@ -1,7 +1,7 @@
 //! Hardening, second part, through the real daemon: what each role may read (the clipboard,
 //! approval arguments), approvals a session may pile up, the policy judging what a launch
 //! really runs, and bounds on what a page can make the daemon carry (evaluate, content,
-//! full-page screenshots, annotation labels).
+//! full-page screenshots, captures over the answer limit, annotation labels).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -243,6 +243,66 @@ async fn a_huge_full_page_screenshot_is_clamped_and_chromium_lives() {
         url["result"]["result"]["url"].as_str().is_some_and(|u| u.ends_with("wide.html")),
         "{url}"
     );
+}
+
+/// A canvas of noise `w` x `h` px put first in the page: no capture of it compresses.
+fn noise(w: u32, h: u32) -> String {
+    format!(
+        "const c = document.createElement('canvas'); c.width = {w}; c.height = {h}; \
+         const g = c.getContext('2d'); const img = g.createImageData({w}, {h}); \
+         const px = new Uint32Array(img.data.buffer); let x = 0x9e3779b9; \
+         for (let i = 0; i < px.length; i++) {{ x ^= x << 13; x ^= x >>> 17; x ^= x << 5; px[i] = x | 0xff000000; }} \
+         g.putImageData(img, 0, 0); document.body.prepend(c); return c.width;"
+    )
+}
+
+/// The default browser's process id, as the daemon lists it.
+async fn browser_pid(c: &mut Raw) -> Option<u64> {
+    let list = c.call("context.list_browsers", json!({})).await;
+    let browsers = list["result"]["result"]["browsers"].as_array()?.clone();
+    browsers.iter().find(|b| b["default"] == true)?["pid"].as_u64()
+}
+
+/// A capture whose answer would pass `--max-response-bytes` is refused as RESULT_TOO_LARGE
+/// (the browser's relay lets it go by unread), and the same browser answers the next calls,
+/// captures included.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_capture_over_the_answer_limit_is_refused_and_the_browser_goes_on() {
+    const LIMIT: usize = 1024 * 1024;
+    let extra: glovebox_tests::Configure = Arc::new(|c| c.max_response_bytes = LIMIT);
+    let env = BrowserEnv::with_config(json!({"rules": []}), extra).await;
+    let mut c = env.daemon.actor().await;
+    let url = env.site.url("wide.html");
+    let nav = c.call("browser.navigate", json!({"url": url, "capture": false})).await;
+    assert!(nav.get("result").is_some(), "{nav}");
+    let painted = c.call("browser.evaluate", json!({"script": noise(2000, 1200)})).await;
+    assert_eq!(painted["result"]["result"]["value"], 2000, "{painted}");
+    let pid = browser_pid(&mut c).await;
+    assert!(pid.is_some(), "the default browser runs");
+    let shot = c
+        .call(
+            "browser.screenshot",
+            json!({"full_page": true, "format": "png", "timeout_ms": 60000}),
+        )
+        .await;
+    assert_eq!(
+        code(&shot),
+        "RESULT_TOO_LARGE",
+        "{}",
+        &shot.to_string()[..300.min(shot.to_string().len())]
+    );
+    let details = &shot["error"]["data"]["details"];
+    assert_eq!(details["limit"], LIMIT, "{shot}");
+    // 2000 x 1200 px of noise: megabytes of PNG, whatever the gradient beside it adds.
+    assert!(details["size"].as_u64().is_some_and(|n| n > 4 * LIMIT as u64), "{shot}");
+    // The browser is the same and answers: its text, and a small capture of the same page.
+    let got = c.call("browser.get_url", json!({})).await;
+    assert_eq!(got["result"]["result"]["url"], url, "{got}");
+    let small = c.call("browser.screenshot", json!({"max_width": 64})).await;
+    let r = &small["result"]["result"];
+    assert_eq!(r["width"], 64, "{}", &small.to_string()[..300.min(small.to_string().len())]);
+    assert!(r["data"].as_str().is_some_and(|d| !d.is_empty()));
+    assert_eq!(browser_pid(&mut c).await, pid, "the same Chromium");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

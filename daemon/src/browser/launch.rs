@@ -44,20 +44,21 @@ pub fn argv(program: &str, profile: &Path, port: Option<u16>) -> Vec<String> {
     argv
 }
 
-/// Spawn the daemon's own Chromium with DevTools on its pipe and relay that pipe; returns its
-/// pid and the relay. It is ready: the relay answers once the browser reads its pipe.
+/// Spawn the daemon's own Chromium with DevTools on its pipe and relay that pipe on
+/// `listener`, captures bounded at `capture_limit` bytes; returns its pid and the relay. It
+/// is ready: the relay answers once the browser reads its pipe.
 pub async fn start_piped(
     supervisor: &Supervisor,
     program: &str,
     profile: &Path,
     env: &[(String, String)],
-    listener: std::sync::Arc<tokio::net::TcpListener>,
+    (listener, capture_limit): (std::sync::Arc<tokio::net::TcpListener>, usize),
 ) -> Result<(u32, super::pipe::Relay), BrowserError> {
     clear_locks(profile);
     let (pid, to_browser, from_browser) = supervisor
         .spawn_piped("chromium", &argv(program, profile, None), env)
         .map_err(|e| BrowserError::Unavailable(format!("cannot start chromium: {e}")))?;
-    match super::pipe::Relay::start(listener, to_browser, from_browser).await {
+    match super::pipe::Relay::start(listener, to_browser, from_browser, capture_limit).await {
         Ok(relay) => Ok((pid, relay)),
         Err(e) => {
             let _ = supervisor.stop_pid(pid);

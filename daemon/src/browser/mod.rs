@@ -65,6 +65,9 @@ pub enum BrowserError {
     /// A JavaScript dialog was already open, so the command was not sent.
     #[error("a JavaScript {} dialog is open ({:?}); answer it with browser.dialog first", .0.kind, .0.message)]
     DialogOpen(cdp::Dialog),
+    /// The answer was longer than the daemon may send (the relay let it go by unread).
+    #[error("the answer has {size} bytes, over the limit of {limit}")]
+    TooLarge { size: usize, limit: usize },
     /// A JavaScript dialog opened while the command ran (the command may still be pending).
     #[error("a JavaScript {} dialog opened: {:?}", .0.kind, .0.message)]
     DialogOpened(cdp::Dialog),
@@ -79,6 +82,12 @@ impl BrowserError {
     ) -> Self {
         if !alive {
             return BrowserError::Unavailable(format!("{browser_id} is gone ({e})"));
+        }
+        // The relay's stand-in for an answer it let go by (`pipe/split.rs`), known by its code.
+        if let chromiumoxide::error::CdpError::Chrome(c) = e {
+            if let Some((size, limit)) = pipe::too_large(c) {
+                return BrowserError::TooLarge { size, limit };
+            }
         }
         let text = e.to_string();
         if text.contains("No node with given id") || text.contains("Could not find node") {
@@ -106,6 +115,7 @@ impl From<BrowserError> for DaemonError {
             BrowserError::DialogOpen(d) => {
                 DaemonError::DialogOpen { kind: d.kind, message: d.message }
             }
+            BrowserError::TooLarge { size, limit } => DaemonError::ResultTooLarge { size, limit },
             e @ BrowserError::DialogOpened(_) => {
                 DaemonError::ActionFailed(format!("{e}; answer it with browser.dialog"))
             }
@@ -208,6 +218,9 @@ pub struct Browsers {
     downloads_quota: std::sync::atomic::AtomicU64,
     /// The last look for the default browser's program (`ready.rs`).
     start_check: Mutex<Option<(std::time::Instant, Result<(), String>)>>,
+    /// The longest answer the daemon sends (`--max-response-bytes`): the relay of the default
+    /// browser lets a longer capture go by unread.
+    max_answer: std::sync::atomic::AtomicUsize,
 }
 
 impl std::fmt::Debug for Browsers {
@@ -220,6 +233,11 @@ impl Browsers {
     /// The bytes the state dir's `downloads/` may hold; older files go first.
     pub fn set_downloads_quota(&self, bytes: u64) {
         self.downloads_quota.store(bytes, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// The longest answer the daemon sends; a browser started from now on is held to it.
+    pub fn set_max_answer(&self, bytes: usize) {
+        self.max_answer.store(bytes, std::sync::atomic::Ordering::SeqCst);
     }
 
     pub fn downloads_quota(&self) -> u64 {
@@ -241,6 +259,7 @@ impl Browsers {
             marks: Mutex::new(()),
             restarts: std::sync::atomic::AtomicU32::new(0),
             downloads_quota: std::sync::atomic::AtomicU64::new(crate::files::DOWNLOADS_QUOTA),
+            max_answer: std::sync::atomic::AtomicUsize::new(16 * 1024 * 1024),
             guard: Arc::default(),
             effects: Arc::default(),
             relay_listener: tokio::sync::OnceCell::new(),
@@ -390,9 +409,15 @@ impl Browsers {
         let listener = self.relay_listener.get_or_try_init(pipe::Relay::listener).await?.clone();
         // The old relay stops taking connections before the new one starts.
         *d = None;
-        let (pid, relay) =
-            launch::start_piped(&self.supervisor, &self.program, &profile, &self.env, listener)
-                .await?;
+        let limit = self.max_answer.load(std::sync::atomic::Ordering::SeqCst);
+        let (pid, relay) = launch::start_piped(
+            &self.supervisor,
+            &self.program,
+            &profile,
+            &self.env,
+            (listener, limit),
+        )
+        .await?;
         let port = relay.port;
         *d = Some(DefaultChrome { port, pid, relay: Arc::new(relay) });
         Ok(format!("chrome-{port}"))

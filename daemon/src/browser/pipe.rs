@@ -3,6 +3,7 @@
 //! it. chromiumoxide speaks WebSocket only, so the daemon relays the pipe to one loopback
 //! WebSocket on a random port and a random 128-bit path, which refuses every request that
 //! carries an `Origin` (every WebSocket a page opens does) and every path but its own.
+//! `pipe/split.rs` cuts the browser's bytes into messages and bounds what a capture answers.
 
 use std::os::fd::OwnedFd;
 use std::sync::{Arc, Mutex};
@@ -16,8 +17,13 @@ use tokio_tungstenite::tungstenite::http::StatusCode;
 use tokio_tungstenite::tungstenite::Message;
 
 use super::{lock, BrowserError};
+use split::{Captures, Split};
 
-/// The largest message Chromium may send in one go (a full-page screenshot is big).
+mod split;
+
+pub use split::too_large;
+
+/// The largest message Chromium may send in one go (a PDF is big).
 const MAX_MESSAGE: usize = 512 * 1024 * 1024;
 
 /// One browser's relay; dropping it ends the relay (the browser's pipe closes with it).
@@ -49,11 +55,13 @@ impl Relay {
         Ok(Arc::new(l))
     }
 
-    /// Relays `to_browser` (its fd 3) and `from_browser` (its fd 4) on `listener`.
+    /// Relays `to_browser` (its fd 3) and `from_browser` (its fd 4) on `listener`; a capture
+    /// answering more than `capture_limit` bytes is answered with an error instead.
     pub async fn start(
         listener: Arc<tokio::net::TcpListener>,
         to_browser: OwnedFd,
         from_browser: OwnedFd,
+        capture_limit: usize,
     ) -> Result<Relay, BrowserError> {
         let fail = |e: std::io::Error| BrowserError::Unavailable(format!("DevTools pipe: {e}"));
         let writer = pipe::Sender::from_owned_fd(to_browser).map_err(fail)?;
@@ -70,8 +78,10 @@ impl Relay {
         let (msg_tx, msg_rx) = mpsc::unbounded_channel::<String>();
         let inbox: Inbox = Arc::new(Mutex::new(Some(msg_rx)));
         let writer = Arc::new(tokio::sync::Mutex::new(writer));
-        let read_task = tokio::spawn(read_pipe(reader, msg_tx, alive_tx));
-        let accept_task = tokio::spawn(accept(listener, path.clone(), inbox, writer));
+        let captures = Captures::default();
+        let split = Split::new(captures.clone(), capture_limit);
+        let read_task = tokio::spawn(read_pipe(reader, split, msg_tx, alive_tx));
+        let accept_task = tokio::spawn(accept(listener, path.clone(), inbox, writer, captures));
         Ok(Relay {
             url: format!("ws://127.0.0.1:{port}{path}"),
             port,
@@ -96,24 +106,19 @@ type Inbox = Arc<Mutex<Option<mpsc::UnboundedReceiver<String>>>>;
 /// Chromium's side: JSON messages, each ended by a NUL byte.
 async fn read_pipe(
     mut reader: pipe::Receiver,
+    mut split: Split,
     tx: mpsc::UnboundedSender<String>,
     alive: watch::Sender<bool>,
 ) {
-    let mut buf: Vec<u8> = Vec::new();
     let mut chunk = vec![0u8; 256 * 1024];
     loop {
         match reader.read(&mut chunk).await {
             Ok(0) | Err(_) => break,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Ok(n) => split.push(&chunk[..n], |msg| {
+                let _ = tx.send(msg);
+            }),
         }
-        let mut start = 0;
-        while let Some(end) = buf[start..].iter().position(|b| *b == 0) {
-            let msg = String::from_utf8_lossy(&buf[start..start + end]).into_owned();
-            let _ = tx.send(msg);
-            start += end + 1;
-        }
-        buf.drain(..start);
-        if buf.len() > MAX_MESSAGE {
+        if split.pending() > MAX_MESSAGE {
             tracing::warn!("the browser sent a DevTools message over {MAX_MESSAGE} bytes");
             break;
         }
@@ -126,6 +131,7 @@ async fn accept(
     path: String,
     inbox: Inbox,
     writer: Arc<tokio::sync::Mutex<pipe::Sender>>,
+    captures: Captures,
 ) {
     while let Ok((stream, _)) = listener.accept().await {
         // The browser's messages go out one small frame each, often several back to back:
@@ -134,6 +140,7 @@ async fn accept(
             tracing::debug!(%e, "cannot set TCP_NODELAY on the DevTools relay");
         }
         let (path, inbox, writer) = (path.clone(), inbox.clone(), writer.clone());
+        let captures = captures.clone();
         tokio::spawn(async move {
             // The error type is the one tungstenite's callback takes.
             #[allow(clippy::result_large_err)]
@@ -150,6 +157,7 @@ async fn accept(
                     },
                     frame = incoming.next() => match frame {
                         Some(Ok(Message::Text(t))) => {
+                            split::note_call(&captures, &t);
                             let mut w = writer.lock().await;
                             if w.write_all(t.as_bytes()).await.is_err() || w.write_all(&[0]).await.is_err() {
                                 break;

@@ -125,8 +125,13 @@ fn server_info() -> ServerConfig {
     info
 }
 
-/// The three tools as `tools.list` gives them.
+/// The three tools as `tools.list` gives them, built once (see `rpc::methods::tools_list`).
 fn tools() -> Vec<Tool> {
+    static TOOLS: std::sync::OnceLock<Vec<Tool>> = std::sync::OnceLock::new();
+    TOOLS.get_or_init(build_tools).clone()
+}
+
+fn build_tools() -> Vec<Tool> {
     contract::TOOLS
         .iter()
         .filter_map(|t| {

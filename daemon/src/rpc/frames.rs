@@ -3,8 +3,8 @@
 //! gets a bare error without `data` (an oversized one, `data` as a string); those answers get
 //! the `data {code, message}` every other error carries, by rewriting the server's outgoing
 //! WebSocket text frames on their way out. Incoming: once the upgrade went out, the client's
-//! frames pass through [`Inbound`] (binary, bad UTF-8, oversized, bad ids). Everything else
-//! passes through untouched: bytes are only parsed far enough to find frame boundaries
+//! frames pass through [`Inbound`] (binary, bad UTF-8, oversized, bad ids, batches over the
+//! limit). Everything else passes through untouched: bytes are only parsed far enough to find frame boundaries
 //! (server frames are never masked), and HTTP answers to `HEAD` are known to have no body.
 
 use std::io;
@@ -15,7 +15,7 @@ use glovebox_protocol::error::ErrorCode;
 use serde_json::{json, Value};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-use super::inbound::Inbound;
+use super::inbound::{Inbound, Limits};
 
 /// Larger text frames are passed on without a look (envelope errors are tiny).
 const INSPECT_BELOW: usize = 64 * 1024;
@@ -43,8 +43,8 @@ pub struct Patched<S> {
     gone: tokio::sync::watch::Sender<bool>,
     /// Whether each HTTP request answered next was a `HEAD` (its answer has no body).
     heads: Heads,
-    /// The largest message a client may send.
-    limit: usize,
+    /// The largest message and batch a client may send.
+    limits: Limits,
     /// The client's frames, once the upgrade went out.
     inbound: Option<Inbound>,
 }
@@ -56,7 +56,7 @@ impl<S> Patched<S> {
     /// The socket wrapped; the receiver turns true once the peer is gone, which can be long
     /// before the server ends the connection (it lets the calls in flight finish first). The
     /// service notes each request's method in `Heads` before it answers.
-    pub fn new(inner: S, limit: usize) -> (Self, tokio::sync::watch::Receiver<bool>, Heads) {
+    pub fn new(inner: S, limits: Limits) -> (Self, tokio::sync::watch::Receiver<bool>, Heads) {
         let (gone, seen) = tokio::sync::watch::channel(false);
         let heads = Heads::default();
         let p = Patched {
@@ -66,7 +66,7 @@ impl<S> Patched<S> {
             out: Vec::new(),
             gone,
             heads: heads.clone(),
-            limit,
+            limits,
             inbound: None,
         };
         (p, seen, heads)
@@ -85,7 +85,7 @@ impl<S> Patched<S> {
                         && self.heads.lock().ok().and_then(|mut h| h.pop_front()) == Some(true);
                     let body = if head.starts_with(b"HTTP/1.1 101") {
                         self.phase = Phase::Frames;
-                        self.inbound = Some(Inbound::new(self.limit));
+                        self.inbound = Some(Inbound::new(self.limits));
                         0
                     } else if head_request || interim {
                         0
@@ -339,7 +339,7 @@ mod tests {
     }
 
     fn run(chunks: &[&[u8]]) -> Vec<u8> {
-        let (mut p, _, _) = Patched::new((), 1 << 20);
+        let (mut p, _, _) = Patched::new((), Limits { message: 1 << 20, batch: 64 });
         for c in chunks {
             p.pending.extend_from_slice(c);
             p.process();
@@ -387,7 +387,7 @@ mod tests {
 
     #[test]
     fn a_head_answer_passes_at_once_and_oversize_data_becomes_an_object() {
-        let (mut p, _, heads) = Patched::new((), 1 << 20);
+        let (mut p, _, heads) = Patched::new((), Limits { message: 1 << 20, batch: 64 });
         heads.lock().expect("lock").extend([true, false]);
         let head: &[u8] = b"HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 40\r\n\r\n";
         p.pending.extend_from_slice(head);

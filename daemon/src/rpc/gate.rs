@@ -43,6 +43,7 @@ fn refused(params: Option<&str>) -> ErrorObjectOwned {
     let e = match p["kind"].as_str() {
         Some("binary") => DaemonError::BinaryFrame { bytes: n("bytes") },
         Some("too_large") => DaemonError::RequestTooLarge { size: n("size"), limit: n("limit") },
+        Some("batch_too_large") => DaemonError::BatchTooLarge { len: n("len"), limit: n("limit") },
         _ => {
             let got = match p["got"].as_str() {
                 Some("an object") => "an object",

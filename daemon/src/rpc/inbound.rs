@@ -1,8 +1,10 @@
 //! The client's WebSocket frames on their way into jsonrpsee, checked for what jsonrpsee would
 //! get wrong: a binary message (it would run it), a text message that is not UTF-8 (it would
 //! call it a parse error; RFC 6455 says close with 1007), a message over the size limit (its
-//! error would have `data` as a string) and a request whose `id` is an object, array, float,
-//! bool or negative number (it would take it for a notification and never answer).
+//! error would have `data` as a string), a request whose `id` is an object, array, float,
+//! bool or negative number (it would take it for a notification and never answer) and a
+//! batch over the batch limit (it would parse every call of it first, only for the gate to
+//! refuse it whole).
 //!
 //! Those messages never reach jsonrpsee as they are: each becomes a small request to
 //! [`REFUSED`] that the gate answers with a coded error and `id: null`, or (bad UTF-8) a
@@ -46,11 +48,23 @@ struct Frame {
 struct Message {
     binary: bool,
     size: usize,
+    /// A frame of it said it would pass the limit: its payload is not kept.
+    over: bool,
     payload: Vec<u8>,
+}
+
+/// What the messages of one connection may be.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Bytes in one message.
+    pub message: usize,
+    /// Calls in one batch.
+    pub batch: usize,
 }
 
 pub struct Inbound {
     limit: usize,
+    max_batch: usize,
     /// Bytes from the socket not yet looked at.
     raw: Vec<u8>,
     /// Bytes for the server.
@@ -69,9 +83,10 @@ pub struct Inbound {
 }
 
 impl Inbound {
-    pub fn new(limit: usize) -> Self {
+    pub fn new(limits: Limits) -> Self {
         Inbound {
-            limit,
+            limit: limits.message,
+            max_batch: limits.batch,
             raw: Vec::new(),
             ready: Vec::new(),
             frame: None,
@@ -126,14 +141,19 @@ impl Inbound {
                 let message = self.message.get_or_insert_with(|| Message {
                     binary: frame.opcode == BINARY,
                     size: 0,
+                    over: false,
                     payload: Vec::new(),
                 });
+                // The header says how long the frame is: a message that will pass the limit
+                // is refused whole, so none of it is unmasked or held (a client sending
+                // 17 MiB messages kept 16 MiB of each in memory before).
+                if frame.read == 0 && message.size.saturating_add(frame.len) > self.limit {
+                    message.over = true;
+                    message.payload = Vec::new();
+                }
                 message.size += take;
-                if !message.binary && message.size <= self.limit {
-                    let start = frame.read;
-                    message.payload.extend(
-                        chunk.iter().enumerate().map(|(i, b)| b ^ frame.mask[(start + i) % 4]),
-                    );
+                if !message.binary && !message.over {
+                    unmask(&mut message.payload, chunk, frame.mask, frame.read);
                 }
             }
             frame.read += take;
@@ -176,9 +196,9 @@ impl Inbound {
                 self.last = Some(Verdict::Refused(kind_of(&params)));
                 stand_in(&params)
             }
-            None => match fix_ids(&m.payload) {
-                Some(fixed) => {
-                    self.last = Some(Verdict::Refused("bad_id"));
+            None => match fix_calls(&m.payload, self.max_batch) {
+                Some((kind, fixed)) => {
+                    self.last = Some(Verdict::Refused(kind));
                     fixed
                 }
                 None => {
@@ -191,10 +211,22 @@ impl Inbound {
     }
 }
 
+/// Appends `chunk` unmasked; it starts `offset` bytes into its frame. The key is turned
+/// once so that the loop is a plain XOR the compiler vectorizes.
+fn unmask(out: &mut Vec<u8>, chunk: &[u8], mask: [u8; 4], offset: usize) {
+    let key: [u8; 4] = std::array::from_fn(|i| mask[(offset + i) % 4]);
+    let at = out.len();
+    out.extend_from_slice(chunk);
+    for (i, b) in out[at..].iter_mut().enumerate() {
+        *b ^= key[i & 3];
+    }
+}
+
 fn kind_of(params: &Value) -> &'static str {
     match params["kind"].as_str() {
         Some("binary") => "binary",
         Some("too_large") => "too_large",
+        Some("batch_too_large") => "batch_too_large",
         _ => "bad_id",
     }
 }
@@ -261,7 +293,11 @@ struct Probe<'a> {
 /// Why a request's `id` is one jsonrpsee cannot take, if it is.
 fn bad_id(entry: &RawValue) -> Option<&'static str> {
     let id = serde_json::from_str::<Probe<'_>>(entry.get()).ok()?.id?;
-    if serde_json::from_str::<Id<'_>>(id.get()).is_ok() {
+    // The usual ids first, without serde: `Id` is an untagged enum, whose every try builds
+    // an error, and a batch has thousands of ids.
+    let plain = id.get() == "null"
+        || (id.get().len() <= 19 && id.get().bytes().all(|b| b.is_ascii_digit()));
+    if plain || serde_json::from_str::<Id<'_>>(id.get()).is_ok() {
         return None;
     }
     let text = id.get();
@@ -276,17 +312,22 @@ fn bad_id(entry: &RawValue) -> Option<&'static str> {
     })
 }
 
-/// The message again with each request of a bad `id` replaced by its stand-in, or `None`
-/// when every id is fine (or the message is no request at all: jsonrpsee answers that).
-fn fix_ids(payload: &[u8]) -> Option<Vec<u8>> {
+/// The message again with each request of a bad `id` replaced by its stand-in, or one
+/// stand-in for a batch over `max_batch`, with why; `None` when every id is fine (or the
+/// message is no request at all: jsonrpsee answers that).
+fn fix_calls(payload: &[u8], max_batch: usize) -> Option<(&'static str, Vec<u8>)> {
     let text = std::str::from_utf8(payload).ok()?;
     let start = text.trim_start().as_bytes().first()?;
     let refusal = |got: &str| stand_in(&json!({"kind": "bad_id", "got": got}));
     if *start == b'{' {
         let entry: &RawValue = serde_json::from_str(text).ok()?;
-        return bad_id(entry).map(refusal);
+        return bad_id(entry).map(|got| ("bad_id", refusal(got)));
     }
     let entries: Vec<&RawValue> = serde_json::from_str(text).ok()?;
+    if entries.len() > max_batch {
+        let params = json!({"kind": "batch_too_large", "len": entries.len(), "limit": max_batch});
+        return Some(("batch_too_large", stand_in(&params)));
+    }
     let bad: Vec<Option<&'static str>> = entries.iter().map(|e| bad_id(e)).collect();
     if bad.iter().all(Option::is_none) {
         return None;
@@ -296,7 +337,7 @@ fn fix_ids(payload: &[u8]) -> Option<Vec<u8>> {
         .zip(bad)
         .map(|(e, b)| b.map_or_else(|| e.get().as_bytes().to_vec(), refusal))
         .collect();
-    Some([b"[".to_vec(), parts.join(&b","[..]), b"]".to_vec()].concat())
+    Some(("bad_id", [b"[".to_vec(), parts.join(&b","[..]), b"]".to_vec()].concat()))
 }
 
 #[cfg(test)]

@@ -235,17 +235,23 @@ fn close(d: &Arc<Daemon>, ext: &Extensions) -> RpcResult {
     Ok(json!({"session_id": s.id, "closed": conn.role.can_act()}))
 }
 
+/// `tools.list`: the same for the daemon's life, so built once (the schemas cost ms, and the
+/// call is not an op: no rate limit keeps a client from repeating it).
 fn tools_list() -> RpcResult {
-    let tools: Vec<ToolInfo> = TOOLS
-        .iter()
-        .map(|t| ToolInfo {
-            name: t.name.into(),
-            description: schema::tool_description(t),
-            input_schema: schema::tool_schema(t),
-            output_schema: Some(schema::tool_output_schema(t)),
-        })
-        .collect();
-    Ok(json!({"tools": tools}))
+    static LIST: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    let list = LIST.get_or_init(|| {
+        let tools: Vec<ToolInfo> = TOOLS
+            .iter()
+            .map(|t| ToolInfo {
+                name: t.name.into(),
+                description: schema::tool_description(t),
+                input_schema: schema::tool_schema(t),
+                output_schema: Some(schema::tool_output_schema(t)),
+            })
+            .collect();
+        json!({"tools": tools})
+    });
+    Ok(list.clone())
 }
 
 fn caller<'a>(conn: &'a Conn, session: &'a Arc<Session>, ext: &Extensions) -> Caller<'a> {

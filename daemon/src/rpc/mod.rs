@@ -191,8 +191,11 @@ pub async fn serve(
         let builder = builder.clone();
         let per_token = per_token.clone();
         let mcp_service = mcp_service.clone();
-        let limit = daemon.config.max_message_bytes as usize;
-        let (io, peer_gone, heads) = frames::Patched::new(sock, limit);
+        let limits = inbound::Limits {
+            message: daemon.config.max_message_bytes as usize,
+            batch: daemon.config.max_batch,
+        };
+        let (io, peer_gone, heads) = frames::Patched::new(sock, limits);
         let svc = tower::service_fn(move |mut req: Request<hyper::body::Incoming>| {
             // In request order, before the answer is written: a HEAD's answer has no body.
             if let Ok(mut h) = heads.lock() {

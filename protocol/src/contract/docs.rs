@@ -95,8 +95,15 @@ pub fn facts(a: &Action) -> Value {
     })
 }
 
-/// A short stable hash of everything a client depends on.
+/// A short stable hash of everything a client depends on. Every `session.hello` answers it,
+/// so it is worked out once: building every tool's schema took about 2 ms, most of the
+/// daemon's work under a flood of connections.
 pub fn contract_version() -> String {
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    VERSION.get_or_init(hash_contract).clone()
+}
+
+fn hash_contract() -> String {
     let mut text = String::new();
     for tool in TOOLS {
         text.push_str(&tool_schema(tool).to_string());

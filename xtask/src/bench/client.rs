@@ -8,7 +8,7 @@ use anyhow::{bail, Context as _};
 use futures::{SinkExt as _, StreamExt as _};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 pub struct Client {
@@ -56,13 +56,22 @@ impl Client {
         let text =
             format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{params}}}"#);
         let start = Instant::now();
+        self.send_text(text).await?;
+        let answer = self.next_text().await?;
+        Ok((answer, start.elapsed()))
+    }
+
+    /// Send one text frame as it is: a batch, or a message no well-behaved client sends.
+    pub async fn send_text(&mut self, text: impl Into<Utf8Bytes>) -> anyhow::Result<()> {
         self.ws.send(Message::text(text)).await?;
+        Ok(())
+    }
+
+    /// The next text frame from the daemon.
+    pub async fn next_text(&mut self) -> anyhow::Result<String> {
         loop {
             match self.ws.next().await.context("the daemon closed the connection")?? {
-                Message::Text(t) => {
-                    let took = start.elapsed();
-                    return Ok((t.as_str().to_owned(), took));
-                }
+                Message::Text(t) => return Ok(t.as_str().to_owned()),
                 Message::Ping(_) | Message::Pong(_) => continue,
                 other => bail!("unexpected frame {other:?}"),
             }

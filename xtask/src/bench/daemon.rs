@@ -60,15 +60,26 @@ impl Daemon {
 
     /// The same with more flags.
     pub fn start_with(bin: &Path, desktop: &str, extra: &[String]) -> anyhow::Result<Daemon> {
+        Daemon::start_prepared(bin, desktop, |_| Ok(extra.to_vec()))
+    }
+
+    /// The same, with `prepare` first given the fresh state dir to write files into (a
+    /// token file there replaces the generated one); it answers the extra flags.
+    pub fn start_prepared(
+        bin: &Path,
+        desktop: &str,
+        prepare: impl FnOnce(&Path) -> anyhow::Result<Vec<String>>,
+    ) -> anyhow::Result<Daemon> {
         let nanos = SystemTime::now().duration_since(UNIX_EPOCH)?.subsec_nanos();
         let state =
             std::env::temp_dir().join(format!("glovebox-bench-{}-{nanos}", std::process::id()));
         std::fs::create_dir_all(&state).with_context(|| format!("creating {}", state.display()))?;
+        let extra = prepare(&state)?;
         let log = std::fs::File::create(state.join("gloveboxd.log"))?;
         let mut child = Command::new(bin)
             .args(["--listen", "127.0.0.1:0", "--desktop", desktop, "--state-dir"])
             .arg(&state)
-            .args(extra)
+            .args(&extra)
             .env_remove("GLOVEBOX_TOKEN")
             .stdout(Stdio::piped())
             .stderr(log)

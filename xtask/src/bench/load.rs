@@ -9,10 +9,24 @@
 //! every answer must be a success or an error with a code and a message, every session must
 //! answer again once the faults stop, nothing may be held, and the user's clipboard must be
 //! what it was.
+//!
+//! With `--hostile` (`load/hostile.rs`) the same run (with or without faults) happens twice,
+//! each on a fresh daemon: first as it is, then with a hostile client beside the sessions
+//! on a token of its own (huge batches and messages, a 200 MB evaluate, full-page
+//! screenshots of a page 100,000 px wide, approval and connection floods). The table puts
+//! the two side by side (`load/print.rs`): the other sessions' p99 may grow at most 2x, the
+//! daemon's peak RSS must stay under 1 GiB and Chromium must live (the same process, in a
+//! run without faults); it also counts what the hostile client was refused with.
+//!
+//! The sessions share a few tokens (32 sessions a token; the daemon allows 64 connections a
+//! token), written to the daemon's token file with the hostile one, and an `ask` policy rule
+//! that only the hostile client's calls meet.
 
 mod faults;
+mod hostile;
+mod print;
+mod session;
 
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -24,79 +38,19 @@ use x11rb::protocol::xproto::ConnectionExt as _;
 
 use super::client::Client;
 use super::daemon::{self, Daemon};
-use super::stats::Summary;
+use session::{session, Tally, CALM};
 
 struct Options {
     sessions: usize,
     seconds: u64,
     faults: bool,
+    hostile: bool,
+    /// The hostile tab's page is noise: no capture of it compresses.
+    noise: bool,
 }
 
-/// How long the faults stop before the end, for the sessions to show they recovered.
-const CALM: Duration = Duration::from_secs(8);
-/// A call that takes longer than this never answered (ops time out at 30 s).
-const NO_ANSWER: Duration = Duration::from_secs(60);
-
-/// What a session may call: (label, observe?, method, params); `{app}` is the app id.
-const MIX: &[(&str, bool, &str, &str)] = &[
-    ("session.status", true, "session.status", "{}"),
-    ("computer.screenshot", true, "computer.screenshot", r#"{"max_width":320,"format":"jpeg"}"#),
-    ("computer.snapshot", true, "computer.snapshot", r#"{"app_id":"{app}","limit":200}"#),
-    ("context.list_windows", true, "context.list_windows", "{}"),
-    ("browser.snapshot", true, "browser.snapshot", r#"{"limit":200}"#),
-    ("browser.get_url", true, "browser.get_url", "{}"),
-    ("computer.mouse_move", false, "computer.mouse_move", r#"{"x":1200,"y":780,"capture":false}"#),
-    ("computer.key Shift", false, "computer.key", r#"{"key":"Shift","capture":false}"#),
-    (
-        "browser.scroll",
-        false,
-        "browser.scroll",
-        r#"{"direction":"down","amount":120,"capture":false}"#,
-    ),
-    ("computer.mouse_move + capture", false, "computer.mouse_move", r#"{"x":1210,"y":790}"#),
-];
-
-/// Added to the mix under `--faults`: pastes, which borrow the user's clipboard.
-const FAULT_MIX: &[(&str, bool, &str, &str)] = &[(
-    "computer.paste",
-    false,
-    "computer.paste",
-    r#"{"app_id":"{app}","text":"pasted ","capture":false}"#,
-)];
-
-#[derive(Default)]
-struct Tally {
-    samples: BTreeMap<&'static str, Vec<Duration>>,
-    errors: BTreeMap<String, u64>,
-    busy: u64,
-    calls: u64,
-    /// Errors without a code or a message.
-    unclear: u64,
-    /// Calls that never answered.
-    unanswered: u64,
-    /// Connections dropped mid-call (and resumed).
-    dropped: u64,
-    /// Sessions that answered every probe after the faults stopped.
-    recovered: u64,
-}
-
-impl Tally {
-    /// Add one session's counts to these.
-    fn absorb(&mut self, t: Tally) {
-        for (k, v) in t.samples {
-            self.samples.entry(k).or_default().extend(v);
-        }
-        for (k, v) in t.errors {
-            *self.errors.entry(k).or_default() += v;
-        }
-        self.busy += t.busy;
-        self.calls += t.calls;
-        self.unclear += t.unclear;
-        self.unanswered += t.unanswered;
-        self.dropped += t.dropped;
-        self.recovered += t.recovered;
-    }
-}
+/// Sessions that share one token.
+const SESSIONS_PER_TOKEN: usize = 32;
 
 /// What `--faults` adds to the report.
 struct FaultReport {
@@ -105,7 +59,7 @@ struct FaultReport {
 }
 
 pub fn run(args: &[String]) -> anyhow::Result<()> {
-    let mut o = Options { sessions: 100, seconds: 60, faults: false };
+    let mut o = Options { sessions: 100, seconds: 60, faults: false, hostile: false, noise: false };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().with_context(|| format!("{a} needs a value"));
@@ -113,28 +67,162 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
             "--sessions" => o.sessions = value()?.parse()?,
             "--seconds" => o.seconds = value()?.parse()?,
             "--faults" => o.faults = true,
-            _ => bail!("unknown argument {a:?}; usage: cargo xtask bench load [--sessions N] [--seconds S] [--faults]"),
+            "--hostile" => o.hostile = true,
+            "--noise" => (o.hostile, o.noise) = (true, true),
+            _ => bail!("unknown argument {a:?}; usage: cargo xtask bench load [--sessions N] [--seconds S] [--faults] [--hostile [--noise]]"),
         }
     }
     let bin = daemon::build()?;
-    let mut d = Daemon::start(&bin)?;
-    eprintln!("bench: gloveboxd pid {} at {} (DISPLAY={})", d.pid, d.url, d.display);
+    let quiet = phase(&bin, &o, false)?;
+    print::phase(&o, &quiet)?;
+    if o.hostile {
+        let loud = phase(&bin, &o, true)?;
+        print::phase(&o, &loud)?;
+        print::compare(&o, &quiet, &loud)?;
+    }
+    Ok(())
+}
+
+/// Whether the browser lived through a run: a call answered at the end, and its process.
+struct Chromium {
+    answered: bool,
+    pid_before: Option<u64>,
+    pid_after: Option<u64>,
+    running: bool,
+}
+
+/// One run on its own daemon, and what it found.
+struct Phase {
+    tally: Tally,
+    peak_kib: u64,
+    elapsed: Duration,
+    held: anyhow::Result<(usize, u16)>,
+    exit: String,
+    faults: Option<FaultReport>,
+    hostile: Option<hostile::Report>,
+    chromium: Chromium,
+    /// /proc/loadavg's first three fields at the start and the end.
+    loadavg: (String, String),
+    /// CPU seconds spent during the run.
+    cpu: Cpu,
+}
+
+/// CPU seconds spent during a run by the daemon, its Chromium (the processes alive at the
+/// end) and this bench process (the sessions and the hostile client).
+#[derive(Debug, Clone, Copy, Default)]
+struct Cpu {
+    daemon: f64,
+    chromium: f64,
+    bench: f64,
+}
+
+impl Cpu {
+    fn now(d: &Daemon) -> Cpu {
+        let secs = |ticks: u64| ticks as f64 / daemon::ticks_per_second();
+        let profile = d.state.display().to_string();
+        let mut chromium = 0;
+        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let dir = entry.path();
+            let cmdline = std::fs::read(dir.join("cmdline")).unwrap_or_default();
+            let cmdline = String::from_utf8_lossy(&cmdline);
+            if cmdline.contains("chromium") && cmdline.contains(&profile) {
+                let stat = dir.join("stat").display().to_string();
+                chromium += daemon::cpu_ticks(&stat).unwrap_or(0);
+            }
+        }
+        Cpu {
+            daemon: secs(d.cpu_ticks().unwrap_or(0)),
+            chromium: secs(chromium),
+            bench: secs(daemon::cpu_ticks("/proc/self/stat").unwrap_or(0)),
+        }
+    }
+
+    fn since(self, start: Cpu) -> Cpu {
+        Cpu {
+            daemon: self.daemon - start.daemon,
+            chromium: (self.chromium - start.chromium).max(0.0),
+            bench: self.bench - start.bench,
+        }
+    }
+}
+
+/// The tokens of one run: the sessions' (a few) and the hostile client's.
+struct Tokens {
+    sessions: Vec<String>,
+    hostile: String,
+}
+
+fn phase(bin: &std::path::Path, o: &Options, with_hostile: bool) -> anyhow::Result<Phase> {
+    let groups = o.sessions.div_ceil(SESSIONS_PER_TOKEN).max(1);
+    let tokens = Tokens {
+        sessions: (0..groups).map(|_| fresh_token()).collect::<anyhow::Result<_>>()?,
+        hostile: fresh_token()?,
+    };
+    let mut d = Daemon::start_prepared(bin, "auto", |state| {
+        let mut file: String = tokens.sessions.iter().map(|t| format!("{t}\n")).collect();
+        file.push_str(&format!("{}\n", tokens.hostile));
+        std::fs::write(state.join("token"), file)?;
+        let policy = state.join("bench-policy.json");
+        std::fs::write(&policy, hostile::policy())?;
+        Ok(vec!["--policy".into(), policy.display().to_string()])
+    })?;
+    let what = if with_hostile { "with the hostile client" } else { "as it is" };
+    eprintln!("bench: gloveboxd pid {} at {} (DISPLAY={}), run {what}", d.pid, d.url, d.display);
+    let before = loadavg();
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    let result = rt.block_on(measure(&d, &o));
+    let result = rt.block_on(measure(&d, o, &tokens, with_hostile));
+    drop(rt);
+    let after = loadavg();
     let log = if result.is_err() { d.log_tail(20) } else { String::new() };
     let held = held_input(&d.display);
     let stop = d.stop();
-    let (tally, peak_kib, elapsed, faults) =
-        result.with_context(|| format!("the daemon log ends with:\n{log}"))?;
-    let stop = stop?;
-    print(&o, &tally, peak_kib, elapsed, &held, &stop.to_string(), faults.as_ref())
+    let m = result.with_context(|| format!("the daemon log ends with:\n{log}"))?;
+    Ok(Phase {
+        tally: m.tally,
+        peak_kib: m.peak_kib,
+        elapsed: m.elapsed,
+        held,
+        exit: stop?.to_string(),
+        faults: m.faults,
+        hostile: m.hostile,
+        chromium: m.chromium,
+        loadavg: (before, after),
+        cpu: m.cpu,
+    })
 }
 
-type Measured = (Tally, u64, Duration, Option<FaultReport>);
+/// 32 random bytes as hex, like the daemon's own tokens.
+fn fresh_token() -> anyhow::Result<String> {
+    use std::io::Read as _;
+    let mut bytes = [0u8; 32];
+    std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
 
-async fn measure(d: &Daemon, o: &Options) -> anyhow::Result<Measured> {
-    let site = serve().await?;
-    let mut setup = Client::connect(&d.url, &d.token).await?;
+fn loadavg() -> String {
+    let text = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    text.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+}
+
+struct Measured {
+    tally: Tally,
+    peak_kib: u64,
+    elapsed: Duration,
+    faults: Option<FaultReport>,
+    hostile: Option<hostile::Report>,
+    chromium: Chromium,
+    cpu: Cpu,
+}
+
+async fn measure(
+    d: &Daemon,
+    o: &Options,
+    tokens: &Tokens,
+    with_hostile: bool,
+) -> anyhow::Result<Measured> {
+    let (site, hostile_page) = serve(o.noise).await?;
+    let token0 = tokens.sessions[0].clone();
+    let mut setup = Client::connect(&d.url, &token0).await?;
     setup.hello().await?;
     let got = call(&mut setup, "context.get_app", r#"{"app":"mousepad","launch":true}"#).await?;
     let app = got["result"]["app_id"].as_str().context("no app_id")?.to_owned();
@@ -144,6 +232,7 @@ async fn measure(d: &Daemon, o: &Options) -> anyhow::Result<Measured> {
         let preset = json!({"text": faults::USER_CLIPBOARD}).to_string();
         call(&mut setup, "computer.clipboard_set", &preset).await?;
     }
+    let pid_before = browser_pid(&mut setup).await;
     let app = Arc::new(std::sync::Mutex::new(app));
 
     let peak = Arc::new(AtomicU64::new(0));
@@ -157,15 +246,21 @@ async fn measure(d: &Daemon, o: &Options) -> anyhow::Result<Measured> {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     });
+    let cpu_start = Cpu::now(d);
     let started = Instant::now();
     let until = started + Duration::from_secs(o.seconds);
     let injector = o.faults.then(|| {
-        let (url, token, app) = (d.url.clone(), d.token.clone(), app.clone());
+        let (url, token, app) = (d.url.clone(), token0.clone(), app.clone());
         tokio::spawn(async move { faults::inject(&url, &token, app, until - CALM).await })
+    });
+    let hostile = with_hostile.then(|| {
+        let (url, token) = (d.url.clone(), tokens.hostile.clone());
+        tokio::spawn(async move { hostile::run(&url, &token, &hostile_page, until).await })
     });
     let mut tasks = tokio::task::JoinSet::new();
     for s in 0..o.sessions {
-        let (url, token, app) = (d.url.clone(), d.token.clone(), app.clone());
+        let token = tokens.sessions[s % tokens.sessions.len()].clone();
+        let (url, app) = (d.url.clone(), app.clone());
         let faulty = o.faults;
         tasks.spawn(async move { session(&url, &token, app, s as u64, until, faulty).await });
     }
@@ -174,10 +269,12 @@ async fn measure(d: &Daemon, o: &Options) -> anyhow::Result<Measured> {
         tally.absorb(r??);
     }
     let elapsed = started.elapsed();
-    done.store(true, Ordering::SeqCst);
-    let _ = sampler.await;
-    let hwm = hwm_kib(d.pid).unwrap_or(0);
-    let report = match injector {
+    let cpu = Cpu::now(d).since(cpu_start);
+    let hostile = match hostile {
+        Some(task) => Some(task.await?),
+        None => None,
+    };
+    let faults = match injector {
         Some(task) => {
             let injected = task.await??;
             let clip = call(&mut setup, "computer.clipboard_get", "{}").await?;
@@ -186,82 +283,31 @@ async fn measure(d: &Daemon, o: &Options) -> anyhow::Result<Measured> {
         }
         None => None,
     };
-    Ok((tally, peak.load(Ordering::SeqCst).max(hwm), elapsed, report))
+    let answered = call(&mut setup, "browser.get_url", "{}").await.is_ok();
+    let pid_after = browser_pid(&mut setup).await;
+    let running = pid_after.is_some_and(|p| std::path::Path::new(&format!("/proc/{p}")).exists());
+    done.store(true, Ordering::SeqCst);
+    let _ = sampler.await;
+    let hwm = hwm_kib(d.pid).unwrap_or(0);
+    Ok(Measured {
+        tally,
+        peak_kib: peak.load(Ordering::SeqCst).max(hwm),
+        elapsed,
+        faults,
+        hostile,
+        chromium: Chromium { answered, pid_before, pid_after, running },
+        cpu,
+    })
 }
 
-/// One session: calls from the mix, picked by a per-session generator, until `until`. Under
-/// faults it also drops its connection mid-call now and then (and resumes by name), and
-/// ends with probes that must all answer.
-async fn session(
-    url: &str,
-    token: &str,
-    app: Arc<std::sync::Mutex<String>>,
-    seed: u64,
-    until: Instant,
-    faulty: bool,
-) -> anyhow::Result<Tally> {
-    let name = format!("load-{seed}");
-    let mut c = Client::connect(url, token).await?;
-    c.hello_as(Some(&name)).await?;
-    let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut t = Tally::default();
-    let extra = if faulty { FAULT_MIX.len() } else { 0 };
-    while Instant::now() < until {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        let k = (rng % (MIX.len() + extra) as u64) as usize;
-        let (label, _, method, params) =
-            MIX.get(k).copied().unwrap_or_else(|| FAULT_MIX[k - MIX.len()]);
-        let params = params.replace("{app}", &faults::lock(&app));
-        if faulty && (rng >> 20).is_multiple_of(40) && Instant::now() + CALM < until {
-            c.send_and_drop(method, &params).await?;
-            c = Client::connect(url, token).await?;
-            c.hello_as(Some(&name)).await?;
-            t.dropped += 1;
-            continue;
-        }
-        let Ok(answer) = tokio::time::timeout(NO_ANSWER, c.call(method, &params)).await else {
-            t.unanswered += 1;
-            break;
-        };
-        let (text, took) = answer?;
-        t.calls += 1;
-        let v: Value = serde_json::from_str(&text)?;
-        match v["error"]["data"]["code"].as_str() {
-            None if v.get("error").is_some() => t.unclear += 1,
-            None => t.samples.entry(label).or_default().push(took),
-            Some("BUSY") => t.busy += 1,
-            Some(code) => {
-                if v["error"]["message"].as_str().is_none_or(str::is_empty) {
-                    t.unclear += 1;
-                }
-                *t.errors.entry(format!("{label}: {code}")).or_default() += 1;
-                if !faulty && t.errors.len() == 1 && t.errors.values().sum::<u64>() == 1 {
-                    eprintln!("bench: first error: {}", text.chars().take(400).collect::<String>());
-                }
-            }
-        }
-    }
-    if faulty {
-        let app = faults::lock(&app).clone();
-        let probes = [
-            ("session.status", "{}".to_owned()),
-            ("browser.get_url", "{}".to_owned()),
-            ("computer.snapshot", json!({"app_id": app, "limit": 20}).to_string()),
-        ];
-        let mut all = true;
-        for (method, params) in probes {
-            let answered = tokio::time::timeout(NO_ANSWER, c.call(method, &params)).await;
-            let ok = matches!(&answered, Ok(Ok((text, _))) if text.contains("\"result\""));
-            if !ok {
-                eprintln!("bench: session {name} did not recover: {method} -> {answered:?}");
-            }
-            all &= ok;
-        }
-        t.recovered += u64::from(all);
-    }
-    Ok(t)
+/// The default Chromium's process id, as the daemon lists it.
+async fn browser_pid(c: &mut Client) -> Option<u64> {
+    let list = call(c, "context.list_browsers", "{}").await.ok()?;
+    list["result"]["browsers"]
+        .as_array()?
+        .iter()
+        .find(|b| b["default"] == true)
+        .and_then(|b| b["pid"].as_u64())
 }
 
 async fn call(c: &mut Client, method: &str, params: &str) -> anyhow::Result<Value> {
@@ -296,9 +342,15 @@ fn held_input(display: &str) -> anyhow::Result<(usize, u16)> {
     Ok((keys, mask))
 }
 
-/// A loopback page long enough to scroll.
-async fn serve() -> anyhow::Result<String> {
-    super::site::serve(|_| {
+/// A loopback page long enough to scroll, for the sessions, and the hostile client's page
+/// on another site of the same server (`localhost`, so Chromium gives it its own renderer).
+async fn serve(noise: bool) -> anyhow::Result<(String, String)> {
+    let hostile_page = hostile::page(noise);
+    let base = super::site::serve(move |path| {
+        if path == "/hostile" {
+            let body = hostile_page.clone();
+            return super::site::Page { delay: Duration::ZERO, mime: "text/html", body };
+        }
         let rows: String = (0..200)
             .map(|i| {
                 format!("<p>row {i} <button>act {i}</button> <a href=\"#{i}\">link {i}</a></p>")
@@ -307,94 +359,7 @@ async fn serve() -> anyhow::Result<String> {
         let body = format!("<!doctype html><title>load</title><h1>Load</h1>{rows}");
         super::site::Page { delay: Duration::ZERO, mime: "text/html", body }
     })
-    .await
-}
-
-fn print(
-    o: &Options,
-    t: &Tally,
-    peak_kib: u64,
-    elapsed: Duration,
-    held: &anyhow::Result<(usize, u16)>,
-    exit: &str,
-    faults: Option<&FaultReport>,
-) -> anyhow::Result<()> {
-    use std::io::Write as _;
-    let mut out = std::io::stdout().lock();
-    let secs = elapsed.as_secs_f64();
-    writeln!(
-        out,
-        "\nbench load: {} sessions for {:.0} s on the real desktop and browser: {} calls ({:.0}/s), {} BUSY",
-        o.sessions, secs, t.calls, t.calls as f64 / secs, t.busy
-    )?;
-    writeln!(out, "  {:<32}{:>8}{:>10}{:>10}{:>10}{:>10}", "ms", "n", "p50", "p90", "p99", "max")?;
-    let mut row = |label: &str, s: Summary| {
-        let ms = |us: f64| us / 1000.0;
-        writeln!(
-            out,
-            "  {:<32}{:>8}{:>10.1}{:>10.1}{:>10.1}{:>10.1}",
-            label,
-            s.n,
-            ms(s.p50),
-            ms(s.p90),
-            ms(s.p99),
-            ms(s.max)
-        )
-    };
-    let mut all = Vec::new();
-    for (label, samples) in &t.samples {
-        all.extend(samples.iter().copied());
-        row(label, Summary::of(&mut samples.clone()))?;
-    }
-    row("all", Summary::of(&mut all))?;
-    let errors: u64 = t.errors.values().sum();
-    writeln!(out, "errors other than BUSY: {errors}")?;
-    for (k, v) in &t.errors {
-        writeln!(out, "  {k}: {v}")?;
-    }
-    writeln!(
-        out,
-        "daemon peak RSS: {:.1} MiB; exit after SIGTERM: {exit}",
-        peak_kib as f64 / 1024.0
-    )?;
-    let held_ok = match held {
-        Ok((keys, mask)) => {
-            writeln!(out, "held afterwards: {keys} keys, button mask {mask:#x}")?;
-            *keys == 0 && *mask == 0
-        }
-        Err(e) => {
-            writeln!(out, "held afterwards: cannot ask the X server ({e})")?;
-            false
-        }
-    };
-    if let Some(f) = faults {
-        writeln!(
-            out,
-            "faults: browser killed {} times, app killed {} times, {} connections dropped mid-call",
-            f.injected.browser_kills, f.injected.app_kills, t.dropped
-        )?;
-        writeln!(
-            out,
-            "errors without a code or message: {}; calls never answered: {}; sessions answering again after the faults: {} of {}; user's clipboard kept: {}",
-            t.unclear, t.unanswered, t.recovered, o.sessions, f.clipboard_kept
-        )?;
-        let ok = t.unclear == 0
-            && t.unanswered == 0
-            && t.recovered == o.sessions as u64
-            && f.clipboard_kept
-            && held_ok;
-        writeln!(
-            out,
-            "check: every error clear, every session recovered, clipboard kept, nothing held -> {}",
-            if ok { "met" } else { "missed" }
-        )?;
-        return Ok(());
-    }
-    let ok = errors == 0 && held_ok;
-    writeln!(
-        out,
-        "check: no error but BUSY and nothing held -> {}",
-        if ok { "met" } else { "missed" }
-    )?;
-    Ok(())
+    .await?;
+    let other = format!("{}/hostile", base.replace("127.0.0.1", "localhost"));
+    Ok((base, other))
 }

@@ -24,7 +24,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         Some((name, rest)) if name == "settle" => settle::run(rest),
         Some((name, rest)) if name == "load" => load::run(rest),
         Some((name, _)) => bail!("unknown bench {name:?}; known: rpc, browser, desktop, settle, load"),
-        None => bail!("usage: cargo xtask bench <name> [args]\n  rpc [--iterations N] [--seconds S] [--rounds R] [--connections C]\n  browser [--rounds R] [--snapshots N] [--clicks N] [--fills N] [--shots N] [--no-peer]\n  desktop [--rounds R] [--samples N]\n  settle [--runs N]\n  load [--sessions N] [--seconds S]"),
+        None => bail!("usage: cargo xtask bench <name> [args]\n  rpc [--iterations N] [--seconds S] [--rounds R] [--connections C]\n  browser [--rounds R] [--snapshots N] [--clicks N] [--fills N] [--shots N] [--no-peer]\n  desktop [--rounds R] [--samples N]\n  settle [--runs N]\n  load [--sessions N] [--seconds S] [--faults] [--hostile]"),
     }
 }
 

@@ -35,8 +35,12 @@ fn frames(out: &[u8]) -> Vec<(u8, Vec<u8>)> {
     v
 }
 
+fn limits(message: usize) -> Limits {
+    Limits { message, batch: 64 }
+}
+
 fn run(limit: usize, input: &[u8], step: usize) -> Inbound {
-    let mut inb = Inbound::new(limit);
+    let mut inb = Inbound::new(limits(limit));
     for chunk in input.chunks(step) {
         inb.feed(chunk);
     }
@@ -81,6 +85,32 @@ fn binary_oversized_and_bad_ids_become_stand_ins() {
 }
 
 #[test]
+fn a_message_over_the_limit_is_not_held_while_it_arrives() {
+    let big = vec![b'x'; 5000];
+    let input = frame(true, TEXT, &big);
+    let mut inb = Inbound::new(limits(1024));
+    inb.feed(&input[..3000]);
+    let held = inb.message.as_ref().map(|m| m.payload.capacity());
+    assert_eq!(held, Some(0), "the header said 5000 bytes");
+    inb.feed(&input[3000..]);
+    let out = frames(&inb.ready);
+    assert_eq!(refusal(&out[0].1), json!({"kind": "too_large", "size": 5000, "limit": 1024}));
+    // Split in frames, the message is cut off once a frame passes the limit.
+    let parts = [frame(false, TEXT, &big[..800]), frame(true, CONTINUATION, &big[800..])];
+    let out = frames(&run(1024, &parts.concat(), 333).ready);
+    assert_eq!(refusal(&out[0].1), json!({"kind": "too_large", "size": 5000, "limit": 1024}));
+    // Ids of every shape keep their answers: plain numbers and null pass, a long one too.
+    for id in ["0", "18446744073709551615", "null", "\"a\""] {
+        let req = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"a"}}"#);
+        let out = frames(&run(1024, &frame(true, TEXT, req.as_bytes()), 1000).ready);
+        assert_eq!(out, vec![(TEXT, req.into_bytes())], "{id}");
+    }
+    let req = br#"{"jsonrpc":"2.0","id":18446744073709551616,"method":"a"}"#;
+    let out = frames(&run(1024, &frame(true, TEXT, req), 1000).ready);
+    assert_eq!(refusal(&out[0].1), json!({"kind": "bad_id", "got": "a number over 2^64-1"}));
+}
+
+#[test]
 fn a_batch_keeps_its_good_entries_and_replaces_the_bad_ones() {
     let batch =
         br#"[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":false,"method":"b"}]"#;
@@ -88,6 +118,14 @@ fn a_batch_keeps_its_good_entries_and_replaces_the_bad_ones() {
     let v: Value = serde_json::from_slice(&out[0].1).expect("json");
     assert_eq!(v[0]["method"], "a");
     assert_eq!(v[1]["params"]["got"], "true or false");
+    // A batch over the limit is refused whole before anything parses its calls.
+    let call = r#"{"jsonrpc":"2.0","id":1,"method":"a"}"#;
+    let long = format!("[{}]", vec![call; 65].join(","));
+    let out = frames(&run(1 << 20, &frame(true, TEXT, long.as_bytes()), 1000).ready);
+    assert_eq!(refusal(&out[0].1), json!({"kind": "batch_too_large", "len": 65, "limit": 64}));
+    let full = format!("[{}]", vec![call; 64].join(","));
+    let out = frames(&run(1 << 20, &frame(true, TEXT, full.as_bytes()), 1000).ready);
+    assert_eq!(out, vec![(TEXT, full.into_bytes())], "64 calls pass");
     // Fine ids, a notification and non-requests are left for jsonrpsee to answer.
     for text in [r#"{"jsonrpc":"2.0","id":null,"method":"a"}"#, r#"{"method":"a"}"#, "[1,2]", "x"] {
         let out = frames(&run(1024, &frame(true, TEXT, text.as_bytes()), 1000).ready);
