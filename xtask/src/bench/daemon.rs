@@ -60,6 +60,16 @@ impl Daemon {
 
     /// The same with more flags.
     pub fn start_with(bin: &Path, desktop: &str, extra: &[String]) -> anyhow::Result<Daemon> {
+        Daemon::start_env(bin, desktop, extra, &[])
+    }
+
+    /// The same with more environment variables (`GLOVEBOX_CHROMIUM`, say).
+    pub fn start_env(
+        bin: &Path,
+        desktop: &str,
+        extra: &[String],
+        env: &[(String, String)],
+    ) -> anyhow::Result<Daemon> {
         let nanos = SystemTime::now().duration_since(UNIX_EPOCH)?.subsec_nanos();
         let state =
             std::env::temp_dir().join(format!("glovebox-bench-{}-{nanos}", std::process::id()));
@@ -69,6 +79,7 @@ impl Daemon {
             .args(["--listen", "127.0.0.1:0", "--desktop", desktop, "--state-dir"])
             .arg(&state)
             .args(extra)
+            .envs(env.iter().map(|(k, v)| (k, v)))
             .env_remove("GLOVEBOX_TOKEN")
             .stdout(Stdio::piped())
             .stderr(log)
