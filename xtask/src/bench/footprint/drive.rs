@@ -97,12 +97,13 @@ pub async fn ready(d: &Daemon, t0: Instant) -> anyhow::Result<Duration> {
         .to_owned();
     let deadline = Instant::now() + READY_DEADLINE;
     loop {
-        let last = match tokio::time::timeout(Duration::from_secs(5), status_of(&addr, "/readyz")).await {
-            Ok(Ok(200)) => return Ok(t0.elapsed()),
-            Ok(Ok(code)) => format!("HTTP {code}"),
-            Ok(Err(e)) => format!("{e:#}"),
-            Err(_) => "no answer within 5 s".to_owned(),
-        };
+        let last =
+            match tokio::time::timeout(Duration::from_secs(5), status_of(&addr, "/readyz")).await {
+                Ok(Ok(200)) => return Ok(t0.elapsed()),
+                Ok(Ok(code)) => format!("HTTP {code}"),
+                Ok(Err(e)) => format!("{e:#}"),
+                Err(_) => "no answer within 5 s".to_owned(),
+            };
         if Instant::now() > deadline {
             bail!("/readyz was not 200 within {READY_DEADLINE:?}; last: {last}");
         }
@@ -198,7 +199,10 @@ impl Agent {
     /// mousepad through `context.get_app`, then snapshots until its text view shows.
     async fn launch(&mut self) -> anyhow::Result<(String, String)> {
         let got = self
-            .call("context.get_app", json!({"app": "mousepad", "launch": true, "timeout_ms": 60000}))
+            .call(
+                "context.get_app",
+                json!({"app": "mousepad", "launch": true, "timeout_ms": 60000}),
+            )
             .await?;
         let app = got["app_id"].as_str().context("no app_id")?.to_owned();
         let deadline = Instant::now() + Duration::from_secs(30);

@@ -54,7 +54,8 @@ fn medians(r: &Results) -> Vec<(usize, BTreeMap<&'static str, f64>)> {
         .iter()
         .enumerate()
         .map(|(i, &n)| {
-            let per_round: Vec<_> = r.rounds.iter().map(|round| figures(&round.levels[i])).collect();
+            let per_round: Vec<_> =
+                r.rounds.iter().map(|round| figures(&round.levels[i])).collect();
             (n, median_map(&per_round))
         })
         .collect()
@@ -69,7 +70,8 @@ fn median_map(per_round: &[BTreeMap<&'static str, f64>]) -> BTreeMap<&'static st
 
 /// The trimmed Chromium's figures (median over rounds), when measured.
 fn trimmed(r: &Results) -> Option<BTreeMap<&'static str, f64>> {
-    let per_round: Vec<_> = r.rounds.iter().filter_map(|x| x.trimmed.as_ref()).map(figures).collect();
+    let per_round: Vec<_> =
+        r.rounds.iter().filter_map(|x| x.trimmed.as_ref()).map(figures).collect();
     (!per_round.is_empty()).then(|| median_map(&per_round))
 }
 
@@ -84,7 +86,13 @@ fn breakdown(levels: &[&Level]) -> BTreeMap<&'static str, (usize, f64)> {
     by.into_iter()
         .map(|(k, v)| {
             let counts: Vec<f64> = v.iter().map(|(c, _)| *c as f64).collect();
-            (k, (median(&counts).round() as usize, median(&v.iter().map(|x| x.1).collect::<Vec<_>>())))
+            (
+                k,
+                (
+                    median(&counts).round() as usize,
+                    median(&v.iter().map(|x| x.1).collect::<Vec<_>>()),
+                ),
+            )
         })
         .collect()
 }
@@ -122,7 +130,14 @@ fn goals(r: &Results) -> Vec<Goal> {
     ];
     if let Some((n, most)) = m.last().filter(|(n, _)| *n > 1) {
         let nf = *n as f64;
-        for key in ["idle_pss_mib", "peak_pss_mib", "idle_cpu_millicores", "driven_cpu_millicores", "ready_ms", "first_snapshot_ms"] {
+        for key in [
+            "idle_pss_mib",
+            "peak_pss_mib",
+            "idle_cpu_millicores",
+            "driven_cpu_millicores",
+            "ready_ms",
+            "first_snapshot_ms",
+        ] {
             let label = METRICS.iter().find(|(k, _, _)| *k == key).map_or(key, |(_, l, _)| l);
             out.push(Goal {
                 metric: format!("{label}, {n} / one"),
@@ -141,8 +156,13 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     let cpus = std::thread::available_parallelism().map_or(0, usize::from);
     writeln!(out, "\nbench footprint: {} round(s), gloveboxd (release) with --desktop embedded, {}, {cpus} CPUs", o.rounds, r.chromium)?;
-    writeln!(out, "load average (1, 5, 15 min) {} at start, {} at end; per round at its start: {}", r.loadavg.0, r.loadavg.1,
-        r.rounds.iter().map(|x| x.loadavg.as_str()).collect::<Vec<_>>().join(" | "))?;
+    writeln!(
+        out,
+        "load average (1, 5, 15 min) {} at start, {} at end; per round at its start: {}",
+        r.loadavg.0,
+        r.loadavg.1,
+        r.rounds.iter().map(|x| x.loadavg.as_str()).collect::<Vec<_>>().join(" | ")
+    )?;
     writeln!(out, "each workspace: spawn, /readyz, first browser snapshot, {} agent loops (navigate, snapshot, click, mousepad snapshot, type, screenshot; the first launches mousepad), then idle; idle read {} s after the last drive over {} s", o.loops, o.settle, o.idle)?;
     writeln!(out, "PSS: smaps_rollup summed over the daemon's process tree; CPU: utime+stime(+reaped children) of the tree; m = 1/1000 of a core")?;
     writeln!(out, "\nper workspace, median of {} round(s) (idle: over all up; the rest: over the ones started for that count)", o.rounds)?;
@@ -164,19 +184,34 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
     let trim_levels: Vec<&Level> = r.rounds.iter().filter_map(|x| x.trimmed.as_ref()).collect();
     let (b, t) = (breakdown(&base), breakdown(&trim_levels));
     writeln!(out, "\none workspace idle, PSS by process (median of rounds)")?;
-    writeln!(out, "  {:<22}{:>16}{:>20}", "", "default", if t.is_empty() { "" } else { "trimmed Chromium" })?;
+    writeln!(
+        out,
+        "  {:<22}{:>16}{:>20}",
+        "",
+        "default",
+        if t.is_empty() { "" } else { "trimmed Chromium" }
+    )?;
     let kinds: std::collections::BTreeSet<&str> = b.keys().chain(t.keys()).copied().collect();
-    let cell = |x: Option<&(usize, f64)>| x.map_or("-".to_owned(), |(c, mib)| format!("{c} x {mib:.1} MiB"));
+    let cell = |x: Option<&(usize, f64)>| {
+        x.map_or("-".to_owned(), |(c, mib)| format!("{c} x {mib:.1} MiB"))
+    };
     for k in kinds {
         let tc = if t.is_empty() { String::new() } else { cell(t.get(k)) };
         writeln!(out, "  {k:<22}{:>16}{:>20}", cell(b.get(k)), tc)?;
     }
     let chromium: f64 = b.iter().filter(|(k, _)| k.starts_with("chromium")).map(|(_, v)| v.1).sum();
     let all: f64 = b.values().map(|v| v.1).sum();
-    writeln!(out, "  Chromium's share: {chromium:.1} of {all:.1} MiB ({:.0} %)", 100.0 * chromium / all.max(1e-9))?;
+    writeln!(
+        out,
+        "  Chromium's share: {chromium:.1} of {all:.1} MiB ({:.0} %)",
+        100.0 * chromium / all.max(1e-9)
+    )?;
 
     if let Some(tr) = trimmed(r) {
-        writeln!(out, "\ntrimmed Chromium beside the default, one workspace alone (median of rounds)")?;
+        writeln!(
+            out,
+            "\ntrimmed Chromium beside the default, one workspace alone (median of rounds)"
+        )?;
         writeln!(out, "  {:<30}{:>10}{:>10}{:>8}", "", "default", "trimmed", "ratio")?;
         for (key, label, unit) in METRICS {
             let (d, x) = (m[0].1[key], tr[key]);
@@ -186,14 +221,21 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
         for (flag, saves, costs) in trim::FLAGS {
             writeln!(out, "    {flag}: {saves}; {costs}")?;
         }
-        let (flag, saves, costs) = trim::NOT_MEASURED;
-        writeln!(out, "  not measured (one site here): {flag}: {saves}; {costs}")?;
+        writeln!(out, "  left out (what it would remove; why not):")?;
+        for (flag, saves, why) in trim::NOT_TAKEN {
+            writeln!(out, "    {flag}: {saves}; {why}")?;
+        }
     }
 
     writeln!(out, "\n  {:<34}{:>12}{:>12}  verdict", "goal", "value", "goal")?;
     for g in goals(r) {
         let verdict = if g.pass() { "PASS" } else { "MISS" };
-        writeln!(out, "  {:<34}{:>8.1} {:<3}{:>8.1} {:<3}  {verdict}", g.metric, g.value, g.unit, g.goal, g.unit)?;
+        let digits = if g.unit == "x" { 2 } else { 1 };
+        writeln!(
+            out,
+            "  {:<34}{:>8.digits$} {:<3}{:>8.digits$} {:<3}  {verdict}",
+            g.metric, g.value, g.unit, g.goal, g.unit
+        )?;
     }
     let left = if r.left.is_empty() { "none".to_owned() } else { r.left.join(", ") };
     writeln!(out, "processes of the workspaces left running after the stop: {left}")?;
@@ -224,7 +266,10 @@ fn rounded(m: &BTreeMap<&'static str, f64>) -> Value {
 }
 
 fn flags_json() -> Value {
-    json!(trim::FLAGS.iter().map(|(f, saves, costs)| json!({"flag": f, "removes": saves, "costs": costs})).collect::<Vec<_>>())
+    json!(trim::FLAGS
+        .iter()
+        .map(|(f, saves, costs)| json!({"flag": f, "removes": saves, "costs": costs}))
+        .collect::<Vec<_>>())
 }
 
 pub fn write_json(r: &Results, path: &Path) -> anyhow::Result<()> {
@@ -270,7 +315,9 @@ pub fn write_deploy(r: &Results, path: &Path) -> anyhow::Result<()> {
     let growth = m.last().filter(|(n, _)| *n > 1).map(|(n, most)| {
         let ratios: serde_json::Map<String, Value> = METRICS
             .iter()
-            .map(|(k, _, _)| ((*k).to_owned(), json!((*n as f64 * most[k] / one[k] * 100.0).round() / 100.0)))
+            .map(|(k, _, _)| {
+                ((*k).to_owned(), json!((*n as f64 * most[k] / one[k] * 100.0).round() / 100.0))
+            })
             .collect();
         json!({"workspaces": n, "total_over_one": ratios, "per_workspace": rounded(most)})
     });

@@ -5,8 +5,8 @@
 //! How a tree is summed. Memory: `Pss` of `/proc/<pid>/smaps_rollup` added over the tree's
 //! live processes. PSS divides each resident page by the number of processes mapping it, so
 //! a page shared inside the tree (Chromium's binary in its six processes) counts once in the
-//! sum, and one shared with other workspaces counts the tree's share only. CPU: utime + stime
-//! + cutime + cstime of `/proc/<pid>/stat` added over the live processes, so a helper that
+//! sum, and one shared with other workspaces counts the tree's share only. CPU: the utime,
+//! stime, cutime and cstime of `/proc/<pid>/stat` added over the live processes, so a helper that
 //! exited within the tree and was reaped there still counts (in its parent's cutime), and a
 //! live one is not counted twice (a parent's cutime holds only reaped children).
 
@@ -145,7 +145,8 @@ fn kind(is_root: bool, comm: &str, cmdline: &[u8]) -> &'static str {
     if is_root {
         return "gloveboxd";
     }
-    let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+    // Chromium's helpers rewrite their title: one string with spaces, not NUL-separated.
+    let args: Vec<&[u8]> = cmdline.split(|b| *b == 0 || *b == b' ').collect();
     let program = args.first().copied().unwrap_or_default();
     let base = program.rsplit(|b| *b == b'/').next().unwrap_or_default();
     let chromium = comm.starts_with("chrom") || base.starts_with(b"chrom");
@@ -198,9 +199,14 @@ mod tests {
         let cmd = |s: &str| s.replace(' ', "\0").into_bytes();
         let k = |comm, line: &str| kind(false, comm, &cmd(line));
         assert_eq!(k("chromium", "/usr/lib/chromium/chromium --no-sandbox"), "chromium browser");
-        assert_eq!(k("chromium", "/usr/lib/chromium/chromium --type=renderer --x"), "chromium renderer");
+        assert_eq!(
+            k("chromium", "/usr/lib/chromium/chromium --type=renderer --x"),
+            "chromium renderer"
+        );
         assert_eq!(k("chromium", "/usr/lib/chromium/chromium --type=gpu-process"), "chromium gpu");
         assert_eq!(k("chromium", "/usr/lib/chromium/chromium --type=zygote"), "chromium zygote");
+        let retitled = b"/usr/lib/chromium/chromium --type=utility --utility-sub-type=x\0".to_vec();
+        assert_eq!(kind(false, "chromium", &retitled), "chromium utility");
         assert_eq!(k("Xvfb", "Xvfb :99"), "Xvfb");
         assert_eq!(k("at-spi2-registr", "/usr/libexec/at-spi2-registryd"), "at-spi");
         assert_eq!(kind(true, "gloveboxd", &cmd("gloveboxd --listen")), "gloveboxd");
@@ -210,10 +216,11 @@ mod tests {
     #[test]
     fn the_tree_of_this_process_holds_it_and_its_child() {
         let me = std::process::id();
-        let mut child = std::process::Command::new("sleep").arg("5").spawn().unwrap();
+        let mut child =
+            std::process::Command::new("sleep").arg("5").spawn().expect("spawning sleep");
         let tree = Tree::read(me);
-        child.kill().unwrap();
-        child.wait().unwrap();
+        child.kill().expect("killing sleep");
+        child.wait().expect("reaping sleep");
         let pids: Vec<u32> = tree.procs.iter().map(|p| p.pid).collect();
         assert!(pids.contains(&me) && pids.contains(&child.id()), "{pids:?}");
         assert!(tree.pss_kib() > 0);
