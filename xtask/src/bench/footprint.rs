@@ -255,7 +255,7 @@ async fn workspace(
 /// Let them all settle, then read every tree's CPU over the idle window and its PSS.
 async fn idle(
     up: &[Daemon],
-    new: Vec<Workspace>,
+    mut new: Vec<Workspace>,
     o: &Options,
     seen: &mut Vec<(u32, u64, String)>,
 ) -> anyhow::Result<Level> {
@@ -270,6 +270,12 @@ async fn idle(
         for p in &t.procs {
             seen.push((p.pid, p.start, p.kind.to_owned()));
         }
+    }
+    // A workspace's peak is the highest PSS seen from its spawn to its first idle read (it
+    // may still grow after the drive: a renderer kept warm, caches filled).
+    let first_new = up.len() - new.len();
+    for (w, t) in new.iter_mut().zip(&trees[first_new..]) {
+        w.drive.peak_pss_kib = w.drive.peak_pss_kib.max(t.pss_kib());
     }
     let idle_millicores = before
         .iter()

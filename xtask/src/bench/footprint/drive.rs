@@ -31,7 +31,7 @@ pub struct Startup {
 #[derive(Debug, Clone, Copy)]
 pub struct Drive {
     /// The highest tree PSS sampled (every 100 ms and after each step) from the spawn to
-    /// the end of the loops, in KiB.
+    /// the end of the loops and at the first idle read, in KiB.
     pub peak_pss_kib: u64,
     /// CPU of the tree over the warm loops (all but the first, which launches mousepad)
     /// divided by their wall time, in thousandths of a core.
