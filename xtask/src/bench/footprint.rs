@@ -96,6 +96,8 @@ pub struct Level {
     pub new: Vec<Workspace>,
     /// Every tree's PSS at the end of the idle window, in KiB.
     pub idle_pss_kib: Vec<u64>,
+    /// And its private pages (USS).
+    pub idle_uss_kib: Vec<u64>,
     /// Every tree's CPU over the idle window, in thousandths of a core.
     pub idle_millicores: Vec<f64>,
     /// The first workspace's tree at the end of the window (for the breakdown).
@@ -286,6 +288,7 @@ async fn idle(
         n: up.len(),
         new,
         idle_pss_kib: trees.iter().map(Tree::pss_kib).collect(),
+        idle_uss_kib: trees.iter().map(Tree::uss_kib).collect(),
         idle_millicores,
         first_tree: trees.first().cloned().context("no workspace up")?,
     };

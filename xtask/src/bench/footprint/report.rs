@@ -16,6 +16,7 @@ use crate::bench::stats::{median, round1};
 /// The per-workspace figures of one level, in table order: (key, label, unit).
 const METRICS: &[(&str, &str, &str)] = &[
     ("idle_pss_mib", "idle PSS", "MiB"),
+    ("idle_uss_mib", "idle USS (private)", "MiB"),
     ("peak_pss_mib", "peak PSS (sampled)", "MiB"),
     ("idle_cpu_millicores", "idle CPU", "m"),
     ("driven_cpu_millicores", "driven CPU", "m"),
@@ -37,6 +38,7 @@ fn figures(l: &Level) -> BTreeMap<&'static str, f64> {
     let new = |f: fn(&super::Workspace) -> f64| mean(l.new.iter().map(f));
     BTreeMap::from([
         ("idle_pss_mib", l.idle_pss_kib.iter().sum::<u64>() as f64 / 1024.0 / n),
+        ("idle_uss_mib", l.idle_uss_kib.iter().sum::<u64>() as f64 / 1024.0 / n),
         ("peak_pss_mib", new(|w| w.drive.peak_pss_kib as f64 / 1024.0)),
         ("idle_cpu_millicores", l.idle_millicores.iter().sum::<f64>() / n),
         ("driven_cpu_millicores", new(|w| w.drive.driven_millicores)),
@@ -166,7 +168,7 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
         r.rounds.iter().map(|x| x.loadavg.as_str()).collect::<Vec<_>>().join(" | ")
     )?;
     writeln!(out, "each workspace: spawn, /readyz, first browser snapshot, {} agent loops (navigate, snapshot, click, mousepad snapshot, type, screenshot; the first launches mousepad), then idle; idle read {} s after the last drive over {} s", o.loops, o.settle, o.idle)?;
-    writeln!(out, "PSS: smaps_rollup summed over the daemon's process tree; CPU: utime+stime(+reaped children) of the tree; m = 1/1000 of a core")?;
+    writeln!(out, "PSS: smaps_rollup summed over the daemon's process tree (a page shared with other processes counts its share, so it falls as more Chromiums run on the machine, the other workspaces' or anyone's); USS: the tree's private pages, the floor; CPU: utime+stime(+reaped children) of the tree; m = 1/1000 of a core")?;
     writeln!(out, "\nper workspace, median of {} round(s) (idle: over all up; the rest: over the ones started for that count)", o.rounds)?;
     write!(out, "  {:<26}", "workspaces up")?;
     for (n, _) in &m {
@@ -248,6 +250,7 @@ fn level_json(l: &Level) -> Value {
     json!({
         "workspaces": l.n,
         "idle_pss_mib": l.idle_pss_kib.iter().map(|k| round1(*k as f64 / 1024.0)).collect::<Vec<_>>(),
+        "idle_uss_mib": l.idle_uss_kib.iter().map(|k| round1(*k as f64 / 1024.0)).collect::<Vec<_>>(),
         "idle_cpu_millicores": l.idle_millicores.iter().map(|m| round1(*m)).collect::<Vec<_>>(),
         "started": l.new.iter().map(|w| json!({
             "ready_ms": round1(w.startup.ready_ms),
@@ -331,6 +334,7 @@ pub fn write_deploy(r: &Results, path: &Path) -> anyhow::Result<()> {
         ("workspaces", json!(1)),
         ("idle_pss_mib", json!(round1(one["idle_pss_mib"]))),
         ("peak_pss_mib", json!(round1(one["peak_pss_mib"]))),
+        ("idle_uss_mib", json!(round1(one["idle_uss_mib"]))),
         ("idle_cpu_millicores", json!(round1(one["idle_cpu_millicores"]))),
         ("driven_cpu_millicores", json!(round1(one["driven_cpu_millicores"]))),
         ("cpu_ms_per_loop", json!(round1(one["cpu_ms_per_loop"]))),

@@ -18,6 +18,8 @@ pub struct Proc {
     pub pid: u32,
     pub kind: &'static str,
     pub pss_kib: u64,
+    /// Its private pages (USS): what stopping it alone would free.
+    pub uss_kib: u64,
     /// When it started (clock ticks after boot): with the pid, names it across reuse.
     pub start: u64,
 }
@@ -43,14 +45,22 @@ impl Tree {
             let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
             let comm = table.get(&pid).map_or("", |(_, c, _)| c.as_str());
             let kind = kind(pid == root, comm, &cmdline);
-            let pss_kib = rollup_pss_kib(&rollup).unwrap_or(0);
-            procs.push(Proc { pid, kind, pss_kib, start });
+            let pss_kib = rollup_kib(&rollup, "Pss:").unwrap_or(0);
+            let uss_kib = rollup_kib(&rollup, "Private_Clean:").unwrap_or(0)
+                + rollup_kib(&rollup, "Private_Dirty:").unwrap_or(0);
+            procs.push(Proc { pid, kind, pss_kib, uss_kib, start });
         }
         Tree { procs }
     }
 
     pub fn pss_kib(&self) -> u64 {
         self.procs.iter().map(|p| p.pss_kib).sum()
+    }
+
+    /// The private pages of every process: a lower bound of the tree's memory whatever else
+    /// runs on the machine (PSS moves with how many other processes map the same files).
+    pub fn uss_kib(&self) -> u64 {
+        self.procs.iter().map(|p| p.uss_kib).sum()
     }
 
     /// CPU time only (no smaps walk): cheaper, for the start and end of a window.
@@ -133,10 +143,10 @@ fn stat_ticks(stat: &str) -> Option<u64> {
     (11..15).map(|i| stat_field(stat, i)).sum()
 }
 
-/// The `Pss:` line of a `smaps_rollup`, in KiB.
-fn rollup_pss_kib(text: &str) -> Option<u64> {
-    let line = text.lines().find(|l| l.starts_with("Pss:"))?;
-    line["Pss:".len()..].trim().trim_end_matches("kB").trim().parse().ok()
+/// The line `key` (`Pss:`, say) of a `smaps_rollup`, in KiB.
+fn rollup_kib(text: &str, key: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with(key))?;
+    line[key.len()..].trim().trim_end_matches("kB").trim().parse().ok()
 }
 
 /// What a process is, for the breakdown: from its command name and, for Chromium's helpers,
@@ -189,9 +199,10 @@ mod tests {
 
     #[test]
     fn pss_is_read_from_the_rollup() {
-        let text = "5590-7ffe ---p 00000000 00:00 0  [rollup]\nRss:   1784 kB\nPss:    300 kB\nPss_Anon:  112 kB\n";
-        assert_eq!(rollup_pss_kib(text), Some(300));
-        assert_eq!(rollup_pss_kib("Rss: 1 kB\n"), None);
+        let text = "5590-7ffe ---p 00000000 00:00 0  [rollup]\nRss:   1784 kB\nPss:    300 kB\nPss_Anon:  112 kB\nPrivate_Clean:  60 kB\n";
+        assert_eq!(rollup_kib(text, "Pss:"), Some(300));
+        assert_eq!(rollup_kib(text, "Private_Clean:"), Some(60));
+        assert_eq!(rollup_kib("Rss: 1 kB\n", "Pss:"), None);
     }
 
     #[test]
