@@ -60,7 +60,17 @@ impl Daemon {
 
     /// The same with more flags.
     pub fn start_with(bin: &Path, desktop: &str, extra: &[String]) -> anyhow::Result<Daemon> {
-        Daemon::start_prepared(bin, desktop, |_| Ok(extra.to_vec()))
+        Daemon::start_prepared(bin, desktop, |_| Ok(extra.to_vec()), &[])
+    }
+
+    /// The same with more environment variables (`GLOVEBOX_CHROMIUM`, say).
+    pub fn start_env(
+        bin: &Path,
+        desktop: &str,
+        extra: &[String],
+        env: &[(String, String)],
+    ) -> anyhow::Result<Daemon> {
+        Daemon::start_prepared(bin, desktop, |_| Ok(extra.to_vec()), env)
     }
 
     /// The same, with `prepare` first given the fresh state dir to write files into (a
@@ -69,6 +79,7 @@ impl Daemon {
         bin: &Path,
         desktop: &str,
         prepare: impl FnOnce(&Path) -> anyhow::Result<Vec<String>>,
+        env: &[(String, String)],
     ) -> anyhow::Result<Daemon> {
         let nanos = SystemTime::now().duration_since(UNIX_EPOCH)?.subsec_nanos();
         let state =
@@ -80,6 +91,7 @@ impl Daemon {
             .args(["--listen", "127.0.0.1:0", "--desktop", desktop, "--state-dir"])
             .arg(&state)
             .args(&extra)
+            .envs(env.iter().map(|(k, v)| (k, v)))
             .env_remove("GLOVEBOX_TOKEN")
             .stdout(Stdio::piped())
             .stderr(log)

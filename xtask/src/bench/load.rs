@@ -158,14 +158,19 @@ fn phase(bin: &std::path::Path, o: &Options, with_hostile: bool) -> anyhow::Resu
         sessions: (0..groups).map(|_| fresh_token()).collect::<anyhow::Result<_>>()?,
         hostile: fresh_token()?,
     };
-    let mut d = Daemon::start_prepared(bin, "auto", |state| {
-        let mut file: String = tokens.sessions.iter().map(|t| format!("{t}\n")).collect();
-        file.push_str(&format!("{}\n", tokens.hostile));
-        std::fs::write(state.join("token"), file)?;
-        let policy = state.join("bench-policy.json");
-        std::fs::write(&policy, hostile::policy())?;
-        Ok(vec!["--policy".into(), policy.display().to_string()])
-    })?;
+    let mut d = Daemon::start_prepared(
+        bin,
+        "auto",
+        |state| {
+            let mut file: String = tokens.sessions.iter().map(|t| format!("{t}\n")).collect();
+            file.push_str(&format!("{}\n", tokens.hostile));
+            std::fs::write(state.join("token"), file)?;
+            let policy = state.join("bench-policy.json");
+            std::fs::write(&policy, hostile::policy())?;
+            Ok(vec!["--policy".into(), policy.display().to_string()])
+        },
+        &[],
+    )?;
     let what = if with_hostile { "with the hostile client" } else { "as it is" };
     eprintln!("bench: gloveboxd pid {} at {} (DISPLAY={}), run {what}", d.pid, d.url, d.display);
     let before = loadavg();

@@ -143,7 +143,13 @@ pub fn loadavg() -> String {
     text.split_whitespace().next().unwrap_or("?").to_owned()
 }
 
-fn git_describe() -> String {
+/// The 1-, 5- and 15-minute load averages.
+pub fn loadavg_all() -> String {
+    let text = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    text.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+}
+
+pub fn git_describe() -> String {
     std::process::Command::new("git")
         .args(["describe", "--always", "--dirty"])
         .current_dir(super::root())

@@ -207,7 +207,7 @@ mod tests {
             serde_json::from_value(error["error"].clone()).expect("a CDP error");
         assert_eq!(too_large(&e), Some((answer.len(), 1000)), "{e}");
         // Only the relay's code says so, whatever a message reads like.
-        let page = chromiumoxide::types::Error { code: -32000, ..e.clone() };
+        let page = chromiumoxide::types::Error { code: -32000, ..e };
         assert_eq!(too_large(&page), None);
         assert_eq!(got[1], small, "an answer under the limit passes");
         assert_eq!(got[2], other, "only captures are bounded");
