@@ -128,6 +128,13 @@ pub fn approval_for(approval: &mut Value, approver: bool) {
     }
 }
 
+impl Scoped {
+    /// The event itself, as every viewer allowed the whole of it reads it.
+    pub fn event(&self) -> &Event {
+        &self.event
+    }
+}
+
 impl Viewer {
     fn sees(&self, s: &Scoped) -> bool {
         match &s.owner {
