@@ -135,13 +135,22 @@ impl ViewPage {
 
     /// A trusted click (CDP input) at page coordinates.
     pub async fn click(&self, x: f64, y: f64) {
-        self.page.click(Point { x, y }).await.expect("click");
+        tokio::time::timeout(DEADLINE, self.page.click(Point { x, y }))
+            .await
+            .expect("clicked in time")
+            .expect("click");
     }
 
     /// A trusted click on the element `selector` names.
     pub async fn click_on(&self, selector: &str) {
-        let el = self.page.find_element(selector).await.unwrap_or_else(|e| panic!("{selector}: {e}"));
-        el.click().await.unwrap_or_else(|e| panic!("click {selector}: {e}"));
+        let el = tokio::time::timeout(DEADLINE, self.page.find_element(selector))
+            .await
+            .expect("found in time")
+            .unwrap_or_else(|e| panic!("{selector}: {e}"));
+        tokio::time::timeout(DEADLINE, el.click())
+            .await
+            .expect("clicked in time")
+            .unwrap_or_else(|e| panic!("click {selector}: {e}"));
     }
 
     /// Page coordinates of screen pixel (x, y) on the view's canvas.

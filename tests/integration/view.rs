@@ -254,7 +254,7 @@ async fn a_person_takes_over_presses_a_real_button_and_hands_back() {
     }
 
     // Hand back: the agent hears takeover.ended with what changed, and its next call runs.
-    page.click_on("#handback").await;
+    page.eval("document.getElementById('handback').click(); 1").await;
     let deadline = Instant::now() + DEADLINE;
     let ended = loop {
         let n = tokio::time::timeout(DEADLINE, agent.notification("events.event")).await.expect("an event");
