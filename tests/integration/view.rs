@@ -336,3 +336,28 @@ async fn a_request_for_a_person_is_on_the_page_within_a_second() {
     assert_eq!(code(&r), "FORBIDDEN", "{r}");
     d.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn context_request_human_waits_for_the_hand_back() {
+    let d = InProcess::start().await;
+    let mut agent = d.actor().await;
+    // Nobody answers: the action says pending before its deadline, it does not time out.
+    let r = agent.call("context.request_human", json!({"reason": "log in, please", "timeout_ms": 600})).await;
+    assert_eq!(r["result"]["result"]["handed_back"], false, "{r}");
+    assert_eq!(r["result"]["result"]["state"], "pending", "{r}");
+
+    let viewer = Viewer::start().await;
+    let page = viewer.open(&link(&d, ACTOR).await).await;
+    page.wait_for("window.glovebox.state !== null", "state").await;
+    let call = agent.send("context.request_human", json!({"reason": "type the 2FA code", "timeout_ms": 20000})).await;
+    page.wait_for("window.glovebox.state.requests.some(r => r.state === 'pending' && r.reason.includes('2FA'))", "the request").await;
+    page.click_on("#takeover").await;
+    page.wait_for("window.glovebox.state.control && window.glovebox.state.control.mine", "in control").await;
+    page.eval("document.getElementById('handback').click(); 1").await;
+    let r = agent.response(call).await;
+    let out = &r["result"]["result"];
+    assert_eq!(out["handed_back"], true, "{r}");
+    assert!(out["takeover"]["by"].as_str().is_some_and(|b| b.starts_with("actor ")), "{r}");
+    page.wait_for("window.glovebox.state.requests.every(r => r.state === 'handed_back')", "answered on the page").await;
+    d.stop().await;
+}

@@ -38,6 +38,8 @@ pub struct View {
     changed: tokio::sync::watch::Sender<u64>,
     /// Bumped at every hand-back; `context.request_human` waits on it.
     ended: tokio::sync::watch::Sender<u64>,
+    /// The data of the last `takeover.ended`.
+    last_ended: Mutex<Option<serde_json::Value>>,
     next_socket: AtomicU64,
     /// View pages open now.
     pub open: AtomicUsize,
@@ -52,6 +54,7 @@ impl View {
             feed: feed::Feed::default(),
             changed: tokio::sync::watch::channel(0).0,
             ended: tokio::sync::watch::channel(0).0,
+            last_ended: Mutex::default(),
             next_socket: AtomicU64::new(1),
             open: AtomicUsize::new(0),
         }
@@ -62,6 +65,11 @@ impl View {
     pub fn human_in_control(&self, creator: &Owner) -> Option<String> {
         let c = self.control.lock().unwrap_or_else(|p| p.into_inner());
         c.as_ref().filter(|c| c.owner.may_use(creator)).map(|c| c.by.clone())
+    }
+
+    /// What the last hand-back said (`takeover.ended`'s data).
+    pub fn last_ended(&self) -> Option<serde_json::Value> {
+        self.last_ended.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     fn bump(&self) {

@@ -128,6 +128,7 @@ pub fn hand_back(daemon: &Daemon, socket: u64) -> Result<Value, Refused> {
     });
     tracing::info!(by = control.by, "the person handed the desktop back");
     publish(daemon, control.owner, "takeover.ended", data.clone());
+    *daemon.view.last_ended.lock().unwrap_or_else(|p| p.into_inner()) = Some(data.clone());
     daemon.view.ended.send_modify(|n| *n = n.wrapping_add(1));
     daemon.view.bump();
     Ok(data)

@@ -19,17 +19,22 @@ const LAUNCH: Param = Param {
 const BACKGROUND: Param = Param {
     name: "background",
     ty: Ty::Bool,
-    doc: "with launch: leave the new window where the window manager put it instead of \
-          making it the active window",
+    doc: "with launch: leave the new window where the window manager put it, inactive",
     default: Some(D::Bool(false)),
 };
 const URL_MATCH: Param = Param {
     name: "url",
     ty: Ty::Url,
-    doc: "select the one tab whose URL is this, or starts with it followed by / ? #",
+    doc: "the one tab whose URL is this, or starts with it and / ? #",
     default: None,
 };
 const WINDOW_ID_REQUIRED: Param = WINDOW_ID;
+const REASON: Param = Param {
+    name: "reason",
+    ty: Ty::Str { allow_empty: false },
+    doc: "what to do",
+    default: None,
+};
 
 const fn observe(name: &'static str, summary: &'static str) -> Action {
     Action {
@@ -46,8 +51,8 @@ const fn observe(name: &'static str, summary: &'static str) -> Action {
 
 pub static CONTEXT: Tool = Tool {
     name: "context",
-    description: "Discover and select what to work on: apps, windows, browsers and tabs, and \
-                  read this contract. Start here; ids come from these answers, never guesses.",
+    description: "Discover and select apps, windows, browsers and tabs; read this \
+                  contract. Start here; ids come from these answers, never guesses.",
     element_keys: &[],
     point_keys: &[],
     common: &[],
@@ -100,6 +105,16 @@ pub static CONTEXT: Tool = Tool {
             locator: Locator::None,
             required: &[],
             optional: &[BROWSER_ID, URL_MATCH],
+            exclusive: &[],
+            rules: &[],
+        },
+        Action {
+            name: "request_human",
+            summary: "ask a person for help (login, CAPTCHA, 2FA) on the view page; waits for the hand-back",
+            class: Class::AskHuman,
+            locator: Locator::None,
+            required: &[REASON],
+            optional: &[WINDOW_ID],
             exclusive: &[],
             rules: &[],
         },
