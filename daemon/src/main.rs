@@ -399,7 +399,9 @@ fn view_link(cli: &Cli) -> anyhow::Result<()> {
         let (mut ws, _) = tokio::time::timeout(std::time::Duration::from_secs(10), connect)
             .await
             .with_context(|| format!("no answer from a daemon at {addr} within 10 s"))?
-            .with_context(|| format!("cannot reach the daemon at ws://{addr}/rpc (is it running? give --listen)"))?;
+            .with_context(|| {
+                format!("cannot reach the daemon at ws://{addr}/rpc (is it running? give --listen)")
+            })?;
         let call = r#"{"jsonrpc":"2.0","id":1,"method":"view.link"}"#;
         ws.send(Message::text(call)).await?;
         let answer = tokio::time::timeout(std::time::Duration::from_secs(10), async {

@@ -206,7 +206,11 @@ impl Daemon {
 
     /// Grants or denies a waiting call and tells whoever may hear of it: the session's
     /// token, or (the session gone) admins and approvers only. The answered approval.
-    pub fn answer_approval(&self, id: &str, grant: bool) -> Result<serde_json::Value, crate::error::DaemonError> {
+    pub fn answer_approval(
+        &self,
+        id: &str,
+        grant: bool,
+    ) -> Result<serde_json::Value, crate::error::DaemonError> {
         let answered = self.approvals.answer(id, grant)?;
         let kind = if grant { "granted" } else { "denied" };
         let owner = answered["session"]

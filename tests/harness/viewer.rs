@@ -33,7 +33,8 @@ pub struct ViewPage {
 impl Viewer {
     pub async fn start() -> Viewer {
         let profile = TempDir::new("viewer");
-        let program = std::env::var("GLOVEBOX_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+        let program =
+            std::env::var("GLOVEBOX_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
         let child = Command::new(program)
             .args([
                 "--headless=new",
@@ -93,7 +94,10 @@ impl Viewer {
                 log.lock().unwrap_or_else(|p| p.into_inner()).push(url);
             }
         });
-        tokio::time::timeout(DEADLINE, page.goto(url)).await.expect("loads in time").expect("loads");
+        tokio::time::timeout(DEADLINE, page.goto(url))
+            .await
+            .expect("loads in time")
+            .expect("loads");
         ViewPage { page, urls }
     }
 }

@@ -38,7 +38,8 @@ async fn the_page_and_its_socket_need_a_code_or_its_cookie() {
         let addr = d.addr;
         async move {
             let mut h = Http::connect(addr).await;
-            let hs: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            let hs: Vec<(&str, &str)> =
+                headers.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
             h.send("GET", &path, &hs, within).await
         }
     };
@@ -70,8 +71,13 @@ async fn the_page_and_its_socket_need_a_code_or_its_cookie() {
     let page = get("/view".into(), with_host(&[("Cookie", &cookie)])).await;
     assert_eq!(page.status, 200);
     assert!(page.header("content-type").is_some_and(|t| t.starts_with("text/html")));
-    assert!(page.header("content-security-policy").is_some_and(|c| c.contains("connect-src 'self'")));
-    assert!(!page.body.contains("http://") && !page.body.contains("https://"), "nothing fetched from elsewhere");
+    assert!(page
+        .header("content-security-policy")
+        .is_some_and(|c| c.contains("connect-src 'self'")));
+    assert!(
+        !page.body.contains("http://") && !page.body.contains("https://"),
+        "nothing fetched from elsewhere"
+    );
 
     let mut socket = upgrade.to_vec();
     socket.push(("Cookie", &cookie));
@@ -154,7 +160,13 @@ async fn the_canvas_shows_the_desktop_live_and_nothing_leaves_loopback() {
     }
     let shot = ok(&agent.call("computer.screenshot", json!({"format": "png"})).await);
     let (w, h, rgb) = rgb_of(&shot);
-    assert_eq!(p.eval("[document.getElementById('screen').width, document.getElementById('screen').height]").await, json!([w, h]));
+    assert_eq!(
+        p.eval(
+            "[document.getElementById('screen').width, document.getElementById('screen').height]"
+        )
+        .await,
+        json!([w, h])
+    );
     let (gw, gh) = (32, 20);
     let want = grid(w, h, &rgb, gw, gh);
     let got = canvas_grid(&p, gw as u32, gh as u32).await;
@@ -173,12 +185,16 @@ async fn the_canvas_shows_the_desktop_live_and_nothing_leaves_loopback() {
     conn.flush().expect("flush");
     let mapped = Instant::now();
     loop {
-        let t = conn.translate_coordinates(win, root, 160, 100).expect("ask").reply().expect("where");
+        let t =
+            conn.translate_coordinates(win, root, 160, 100).expect("ask").reply().expect("where");
         let px = canvas_pixel(&p, i32::from(t.dst_x), i32::from(t.dst_y)).await;
         if px[0] > 200 && px[1] < 60 && px[2] < 60 {
             break;
         }
-        assert!(mapped.elapsed() < Duration::from_secs(1), "the red window is not on the canvas after 1 s: {px:?}");
+        assert!(
+            mapped.elapsed() < Duration::from_secs(1),
+            "the red window is not on the canvas after 1 s: {px:?}"
+        );
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 
@@ -186,8 +202,11 @@ async fn the_canvas_shows_the_desktop_live_and_nothing_leaves_loopback() {
     let urls = p.urls();
     assert!(urls.iter().any(|u| u.contains("/view/socket")), "{urls:?}");
     for u in &urls {
-        let local = u.starts_with(&format!("http://{own}/")) || u.starts_with(&format!("ws://{own}/"))
-            || u.starts_with("data:") || u.starts_with("blob:") || u == "about:blank";
+        let local = u.starts_with(&format!("http://{own}/"))
+            || u.starts_with(&format!("ws://{own}/"))
+            || u.starts_with("data:")
+            || u.starts_with("blob:")
+            || u == "about:blank";
         assert!(local, "a request left the daemon's origin: {u} (all: {urls:?})");
     }
     drop(conn);
@@ -218,38 +237,66 @@ async fn a_person_takes_over_presses_a_real_button_and_hands_back() {
 
     // An observer watches: no Take over, and its input is refused.
     let watch = viewer.open(&link(&f.daemon, OBSERVER).await).await;
-    watch.wait_for("window.glovebox.hello !== null && window.glovebox.state !== null", "hello").await;
+    watch
+        .wait_for("window.glovebox.hello !== null && window.glovebox.state !== null", "hello")
+        .await;
     assert_eq!(watch.eval("window.glovebox.hello.can_control").await, false);
     assert_eq!(watch.eval("document.getElementById('takeover').hidden").await, true);
     watch.eval("window.glovebox.send({t: 'take_over'}); window.glovebox.send({t: 'move', x: 3, y: 3}); 1").await;
-    watch.wait_for("window.glovebox.refused.filter(r => r.code === 'FORBIDDEN').length === 2", "both refused").await;
+    watch
+        .wait_for(
+            "window.glovebox.refused.filter(r => r.code === 'FORBIDDEN').length === 2",
+            "both refused",
+        )
+        .await;
     assert_eq!(watch.eval("window.glovebox.state.control").await, Value::Null, "nobody took over");
 
     // The actor's page takes over: the agent's mutating calls answer PAUSED with the reason.
     let page = viewer.open(&link(&f.daemon, ACTOR).await).await;
-    page.wait_for("window.glovebox.hello !== null && !document.getElementById('takeover').hidden", "Take over shown").await;
+    page.wait_for(
+        "window.glovebox.hello !== null && !document.getElementById('takeover').hidden",
+        "Take over shown",
+    )
+    .await;
     page.wait_for("window.glovebox.frames >= 1", "a frame").await;
     page.click_on("#takeover").await;
-    page.wait_for("window.glovebox.state.control && window.glovebox.state.control.mine === true", "in control").await;
+    page.wait_for(
+        "window.glovebox.state.control && window.glovebox.state.control.mine === true",
+        "in control",
+    )
+    .await;
     let r = agent.call("computer.click", json!({"x": 5, "y": 5})).await;
     assert_eq!(code(&r), "PAUSED", "{r}");
     assert_eq!(r["error"]["data"]["details"]["reason"], "human_in_control", "{r}");
-    assert!(r["error"]["data"]["message"].as_str().is_some_and(|m| m.contains("takeover.ended")), "{r}");
+    assert!(
+        r["error"]["data"]["message"].as_str().is_some_and(|m| m.contains("takeover.ended")),
+        "{r}"
+    );
     let status = agent.call("session.status", json!({})).await;
     assert!(status["result"]["human_in_control"].is_string(), "{status}");
     // A second person sees who is in control and cannot take it.
-    watch.wait_for("document.getElementById('control').textContent.startsWith('in control: actor')", "who").await;
+    watch
+        .wait_for(
+            "document.getElementById('control').textContent.startsWith('in control: actor')",
+            "who",
+        )
+        .await;
     let admin = viewer.open(&link(&f.daemon, ADMIN).await).await;
     admin.wait_for("window.glovebox.state !== null", "admin state").await;
     admin.eval("window.glovebox.send({t: 'take_over'}); 1").await;
-    admin.wait_for("window.glovebox.refused.some(r => r.code === 'IN_CONTROL')", "one controller").await;
+    admin
+        .wait_for("window.glovebox.refused.some(r => r.code === 'IN_CONTROL')", "one controller")
+        .await;
 
     // A click on the canvas at the button presses it in the real app: the dialog closes.
     let (x, y) = page.screen_point(bx, by).await;
     page.click(x, y).await;
     let deadline = Instant::now() + DEADLINE;
     while !f.windows_of(&mut agent, &app).await.is_empty() {
-        assert!(Instant::now() < deadline, "the dialog did not close after the click on the canvas");
+        assert!(
+            Instant::now() < deadline,
+            "the dialog did not close after the click on the canvas"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 
@@ -257,7 +304,9 @@ async fn a_person_takes_over_presses_a_real_button_and_hands_back() {
     page.eval("document.getElementById('handback').click(); 1").await;
     let deadline = Instant::now() + DEADLINE;
     let ended = loop {
-        let n = tokio::time::timeout(DEADLINE, agent.notification("events.event")).await.expect("an event");
+        let n = tokio::time::timeout(DEADLINE, agent.notification("events.event"))
+            .await
+            .expect("an event");
         if n["params"]["result"]["kind"] == "takeover.ended" {
             break n["params"]["result"]["data"].clone();
         }
@@ -288,15 +337,24 @@ async fn an_approval_granted_on_the_page_lets_the_call_run_once() {
     let viewer = Viewer::start().await;
     // The agent's own page lists it without its arguments and offers no Grant.
     let own = viewer.open(&link(&d, ACTOR).await).await;
-    own.wait_for(&format!("!!document.querySelector('#approvals li[data-id=\"{id}\"]')"), "listed").await;
+    own.wait_for(&format!("!!document.querySelector('#approvals li[data-id=\"{id}\"]')"), "listed")
+        .await;
     assert_eq!(own.eval("document.querySelectorAll('#approvals .grant').length").await, 0);
     own.eval(&format!("window.glovebox.send({{t: 'grant', approval_id: '{id}'}}); 1")).await;
-    own.wait_for("window.glovebox.refused.some(r => r.code === 'FORBIDDEN')", "an actor may not approve").await;
+    own.wait_for(
+        "window.glovebox.refused.some(r => r.code === 'FORBIDDEN')",
+        "an actor may not approve",
+    )
+    .await;
 
     let page = viewer.open(&link(&d, APPROVER).await).await;
     let item = format!("#approvals li[data-id=\"{id}\"]");
     page.wait_for(&format!("!!document.querySelector('{item} .grant')"), "Grant shown").await;
-    assert!(page.eval(&format!("document.querySelector('{item}').textContent")).await.as_str().is_some_and(|t| t.contains("70")));
+    assert!(page
+        .eval(&format!("document.querySelector('{item}').textContent"))
+        .await
+        .as_str()
+        .is_some_and(|t| t.contains("70")));
     page.click_on(&format!("{item} .grant")).await;
     page.wait_for(&format!("!document.querySelector('{item}')"), "answered").await;
     let ran = agent.call("computer.wait", call.clone()).await;
@@ -315,7 +373,12 @@ async fn a_request_for_a_person_is_on_the_page_within_a_second() {
     page.wait_for("window.glovebox.state !== null", "state").await;
     let bad = agent.call("session.request_human", json!({"reason": "  "})).await;
     assert_eq!(code(&bad), "CONTRACT_VIOLATION", "{bad}");
-    let r = agent.call("session.request_human", json!({"reason": "Solve the CAPTCHA on tab t1", "tab_id": "t1"})).await;
+    let r = agent
+        .call(
+            "session.request_human",
+            json!({"reason": "Solve the CAPTCHA on tab t1", "tab_id": "t1"}),
+        )
+        .await;
     let id = r["result"]["request_id"].as_str().unwrap_or_else(|| panic!("{r}")).to_owned();
     assert_eq!(r["result"]["state"], "pending");
     assert_eq!(r["result"]["view_pages_open"], 1, "{r}");
@@ -326,7 +389,11 @@ async fn a_request_for_a_person_is_on_the_page_within_a_second() {
             "the request on the page",
         )
         .await;
-    assert!(page.eval(&format!("document.querySelector('#requests li[data-id=\"{id}\"]').textContent")).await.as_str().is_some_and(|t| t.contains("CAPTCHA")));
+    assert!(page
+        .eval(&format!("document.querySelector('#requests li[data-id=\"{id}\"]').textContent"))
+        .await
+        .as_str()
+        .is_some_and(|t| t.contains("CAPTCHA")));
     let status = agent.call("session.status", json!({})).await;
     assert_eq!(status["result"]["human_requests"], json!([id]), "{status} ({took:?})");
     // An observer may not ask.
@@ -342,22 +409,34 @@ async fn context_request_human_waits_for_the_hand_back() {
     let d = InProcess::start().await;
     let mut agent = d.actor().await;
     // Nobody answers: the action says pending before its deadline, it does not time out.
-    let r = agent.call("context.request_human", json!({"reason": "log in, please", "timeout_ms": 600})).await;
+    let r = agent
+        .call("context.request_human", json!({"reason": "log in, please", "timeout_ms": 600}))
+        .await;
     assert_eq!(r["result"]["result"]["handed_back"], false, "{r}");
     assert_eq!(r["result"]["result"]["state"], "pending", "{r}");
 
     let viewer = Viewer::start().await;
     let page = viewer.open(&link(&d, ACTOR).await).await;
     page.wait_for("window.glovebox.state !== null", "state").await;
-    let call = agent.send("context.request_human", json!({"reason": "type the 2FA code", "timeout_ms": 20000})).await;
+    let call = agent
+        .send("context.request_human", json!({"reason": "type the 2FA code", "timeout_ms": 20000}))
+        .await;
     page.wait_for("window.glovebox.state.requests.some(r => r.state === 'pending' && r.reason.includes('2FA'))", "the request").await;
     page.click_on("#takeover").await;
-    page.wait_for("window.glovebox.state.control && window.glovebox.state.control.mine", "in control").await;
+    page.wait_for(
+        "window.glovebox.state.control && window.glovebox.state.control.mine",
+        "in control",
+    )
+    .await;
     page.eval("document.getElementById('handback').click(); 1").await;
     let r = agent.response(call).await;
     let out = &r["result"]["result"];
     assert_eq!(out["handed_back"], true, "{r}");
     assert!(out["takeover"]["by"].as_str().is_some_and(|b| b.starts_with("actor ")), "{r}");
-    page.wait_for("window.glovebox.state.requests.every(r => r.state === 'handed_back')", "answered on the page").await;
+    page.wait_for(
+        "window.glovebox.state.requests.every(r => r.state === 'handed_back')",
+        "answered on the page",
+    )
+    .await;
     d.stop().await;
 }

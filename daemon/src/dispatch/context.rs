@@ -35,15 +35,23 @@ async fn request_human(ctx: Ctx, p: context::RequestHuman) -> Result<Output, Dae
     handbacks.borrow_and_update();
     let req = crate::view::request_human(&ctx.daemon, &ctx.session, &p.reason, None, p.window_id)?;
     let id = req.request_id;
-    let until = ctx.op.deadline.checked_sub(std::time::Duration::from_millis(250)).unwrap_or(ctx.op.deadline);
+    let until = ctx
+        .op
+        .deadline
+        .checked_sub(std::time::Duration::from_millis(250))
+        .unwrap_or(ctx.op.deadline);
     loop {
         if view.request_state(&id) == Some("handed_back") {
             let ended = view.last_ended();
-            return Ok(Output::new(json!({"request_id": id, "handed_back": true, "takeover": ended})));
+            return Ok(Output::new(
+                json!({"request_id": id, "handed_back": true, "takeover": ended}),
+            ));
         }
         if tokio::time::timeout_at(until.into(), handbacks.changed()).await.is_err() {
-            return Ok(Output::new(json!({"request_id": id, "handed_back": false, "state": "pending",
-                "next": "wait for the takeover.ended event or poll session.status"})));
+            return Ok(Output::new(
+                json!({"request_id": id, "handed_back": false, "state": "pending",
+                "next": "wait for the takeover.ended event or poll session.status"}),
+            ));
         }
     }
 }

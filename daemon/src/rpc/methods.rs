@@ -262,11 +262,10 @@ fn request_human(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult
 fn view_link(d: &Arc<Daemon>, ext: &Extensions) -> RpcResult {
     let conn = conn_of(ext)?;
     let token = d.live.token_of(conn.id).ok_or_else(|| err(DaemonError::Revoked))?;
-    let code = d
-        .view
-        .access
-        .mint(&token)
-        .ok_or_else(|| err(DaemonError::ActionFailed("no randomness for a view code".into())))?;
+    let code =
+        d.view.access.mint(&token).ok_or_else(|| {
+            err(DaemonError::ActionFailed("no randomness for a view code".into()))
+        })?;
     Ok(json!({"path": format!("/view?code={code}"), "role": conn.role.as_str(),
               "expires_in_s": crate::view::access::CODE_TTL.as_secs()}))
 }

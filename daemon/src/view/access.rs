@@ -91,13 +91,20 @@ pub fn cookie_in(headers: &http::HeaderMap) -> Option<String> {
 
 /// The `code` in a query string.
 pub fn code_in(query: Option<&str>) -> Option<&str> {
-    query?.split('&').filter_map(|kv| kv.split_once('=')).find(|(k, _)| *k == "code").map(|(_, v)| v)
+    query?
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .find(|(k, _)| *k == "code")
+        .map(|(_, v)| v)
 }
 
 /// The `Set-Cookie` value handing out `cookie`: the script never reads it, no other site's
 /// request carries it, and only the view's paths get it.
 pub fn set_cookie(cookie: &str) -> String {
-    format!("{COOKIE}={cookie}; HttpOnly; SameSite=Strict; Path=/view; Max-Age={}", COOKIE_TTL.as_secs())
+    format!(
+        "{COOKIE}={cookie}; HttpOnly; SameSite=Strict; Path=/view; Max-Age={}",
+        COOKIE_TTL.as_secs()
+    )
 }
 
 #[cfg(test)]

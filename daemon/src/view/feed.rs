@@ -87,7 +87,10 @@ mod tests {
     #[test]
     fn ops_are_kept_per_session_with_their_outcome() {
         let f = Feed::default();
-        f.note("started", &json!({"session": "s", "op_id": "o1", "method": "computer.click", "summary": "{}"}));
+        f.note(
+            "started",
+            &json!({"session": "s", "op_id": "o1", "method": "computer.click", "summary": "{}"}),
+        );
         f.note("finished", &json!({"session": "s", "op_id": "o1", "state": "succeeded", "elapsed_ms": 12, "capture_id": "c1"}));
         for i in 0..KEPT + 3 {
             f.note("started", &json!({"session": "t", "op_id": format!("x{i}"), "method": "m"}));

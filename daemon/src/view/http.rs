@@ -25,7 +25,8 @@ const CSP: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 'un
 fn text(status: StatusCode, body: &str) -> Response<HttpBody> {
     let mut r = Response::new(HttpBody::from(body.to_owned()));
     *r.status_mut() = status;
-    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+    r.headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
     r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     r
 }
@@ -90,7 +91,8 @@ fn origin_ok<B>(daemon: &Daemon, req: &Request<B>) -> bool {
     let Some(origin) = req.headers().get(header::ORIGIN) else { return true };
     let origin = origin.to_str().unwrap_or_default();
     let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
-    (!host.is_empty() && (origin == format!("http://{host}") || origin == format!("https://{host}")))
+    (!host.is_empty()
+        && (origin == format!("http://{host}") || origin == format!("https://{host}")))
         || daemon.config.allowed_origins.iter().any(|o| o == origin)
 }
 
@@ -127,8 +129,12 @@ pub fn socket(
                 use tokio_tungstenite::tungstenite::protocol::{Role as WsRole, WebSocketConfig};
                 let io = hyper_util::rt::TokioIo::new(up);
                 let cfg = WebSocketConfig::default().max_message_size(Some(1 << 20));
-                let ws = tokio_tungstenite::WebSocketStream::from_raw_socket(io, WsRole::Server, Some(cfg))
-                    .await;
+                let ws = tokio_tungstenite::WebSocketStream::from_raw_socket(
+                    io,
+                    WsRole::Server,
+                    Some(cfg),
+                )
+                .await;
                 super::socket::run(d, ws, person).await;
             }
             Err(e) => tracing::debug!(%e, "the view socket's upgrade failed"),

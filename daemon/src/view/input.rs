@@ -14,21 +14,41 @@ pub enum Msg {
     TakeOver,
     HandBack,
     /// Pointer to (x, y) in screen pixels.
-    Move { x: i32, y: i32 },
+    Move {
+        x: i32,
+        y: i32,
+    },
     /// Button 1 left, 2 middle, 3 right, 4-7 wheel.
-    Button { button: u8, down: bool },
+    Button {
+        button: u8,
+        down: bool,
+    },
     /// A key by X keysym.
-    Key { keysym: u32, down: bool },
+    Key {
+        keysym: u32,
+        down: bool,
+    },
     /// Text typed as it is (a printable key, Unicode).
-    Text { text: String },
+    Text {
+        text: String,
+    },
     /// The page lost focus: let go of everything held.
     Release,
     /// Put text on the desktop's clipboard.
-    Paste { text: String },
-    Grant { approval_id: String },
-    Deny { approval_id: String },
+    Paste {
+        text: String,
+    },
+    Grant {
+        approval_id: String,
+    },
+    Deny {
+        approval_id: String,
+    },
     /// Send the thumbnail of a capture.
-    Thumb { session: String, capture_id: String },
+    Thumb {
+        session: String,
+        capture_id: String,
+    },
 }
 
 impl Msg {
@@ -36,7 +56,11 @@ impl Msg {
     pub fn is_input(&self) -> bool {
         matches!(
             self,
-            Msg::Move { .. } | Msg::Button { .. } | Msg::Key { .. } | Msg::Text { .. } | Msg::Paste { .. }
+            Msg::Move { .. }
+                | Msg::Button { .. }
+                | Msg::Key { .. }
+                | Msg::Text { .. }
+                | Msg::Paste { .. }
         )
     }
 }
@@ -82,7 +106,8 @@ mod tests {
 
     #[test]
     fn messages_parse_and_held_input_is_released_once() {
-        let m: Msg = serde_json::from_str(r#"{"t":"key","keysym":65293,"down":true}"#).expect("key");
+        let m: Msg =
+            serde_json::from_str(r#"{"t":"key","keysym":65293,"down":true}"#).expect("key");
         assert_eq!(m, Msg::Key { keysym: 65293, down: true });
         assert!(m.is_input());
         assert!(!serde_json::from_str::<Msg>(r#"{"t":"take_over"}"#).expect("take").is_input());

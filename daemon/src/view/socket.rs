@@ -217,13 +217,14 @@ async fn handle(
     msg: Msg,
 ) -> Vec<Message> {
     let in_control = daemon.view.controller().is_some_and(|(_, s)| s == person.socket);
-    if msg.is_input() || matches!(msg, Msg::TakeOver | Msg::HandBack) {
-        if !person.can_control() {
-            return vec![refused(
-                "FORBIDDEN",
-                &format!("the {} role watches; an actor or admin token may take over", person.role.as_str()),
-            )];
-        }
+    if (msg.is_input() || matches!(msg, Msg::TakeOver | Msg::HandBack)) && !person.can_control() {
+        return vec![refused(
+            "FORBIDDEN",
+            &format!(
+                "the {} role watches; an actor or admin token may take over",
+                person.role.as_str()
+            ),
+        )];
     }
     if msg.is_input() && !in_control {
         let why = match daemon.view.controller() {
@@ -273,7 +274,9 @@ async fn handle(
         Msg::Paste { text } => {
             let r = d.clipboard_set(&text, false).await.map_err(|e| e.to_string());
             if r.is_ok() {
-                return vec![Message::text(json!({"t": "pasted", "chars": text.chars().count()}).to_string())];
+                return vec![Message::text(
+                    json!({"t": "pasted", "chars": text.chars().count()}).to_string(),
+                )];
             }
             r
         }
@@ -294,11 +297,18 @@ async fn handle(
 }
 
 /// The messages that do not touch the display.
-async fn other(daemon: &Arc<Daemon>, person: &Person, thumbs: &mut HashSet<String>, msg: Msg) -> Vec<Message> {
+async fn other(
+    daemon: &Arc<Daemon>,
+    person: &Person,
+    thumbs: &mut HashSet<String>,
+    msg: Msg,
+) -> Vec<Message> {
     match msg {
-        Msg::TakeOver => match takeover::take(daemon, person.socket, person.owner, person.who.clone()) {
+        Msg::TakeOver => match takeover::take(daemon, person.socket, person.owner, &person.who) {
             Ok(()) => Vec::new(),
-            Err(takeover::Refused::Held(by)) => vec![refused("IN_CONTROL", &format!("in control: {by}"))],
+            Err(takeover::Refused::Held(by)) => {
+                vec![refused("IN_CONTROL", &format!("in control: {by}"))]
+            }
             Err(takeover::Refused::NotYours) => Vec::new(),
         },
         Msg::HandBack => match takeover::hand_back(daemon, person.socket) {
@@ -307,16 +317,23 @@ async fn other(daemon: &Arc<Daemon>, person: &Person, thumbs: &mut HashSet<Strin
         },
         Msg::Grant { approval_id } | Msg::Deny { approval_id } if !person.role.can_approve() => {
             let _ = approval_id;
-            vec![refused("FORBIDDEN", &format!("the {} role may not answer approvals", person.role.as_str()))]
+            vec![refused(
+                "FORBIDDEN",
+                &format!("the {} role may not answer approvals", person.role.as_str()),
+            )]
         }
         Msg::Grant { approval_id } => answer(daemon, &approval_id, true),
         Msg::Deny { approval_id } => answer(daemon, &approval_id, false),
         Msg::Thumb { session, capture_id } => {
-            let mine = daemon.sessions.get(&session).is_some_and(|s| person.owner.may_use(&s.creator));
+            let mine =
+                daemon.sessions.get(&session).is_some_and(|s| person.owner.may_use(&s.creator));
             let key = format!("{session}/{capture_id}");
             let image = daemon.captures.get(&session, &capture_id).filter(|_| mine);
             match image {
-                Some(img) if img["data"].as_str().is_some_and(|d| d.len() <= MAX_THUMB) && thumbs.insert(key) => {
+                Some(img)
+                    if img["data"].as_str().is_some_and(|d| d.len() <= MAX_THUMB)
+                        && thumbs.insert(key) =>
+                {
                     let m = json!({"t": "thumb", "session": session, "capture_id": capture_id,
                                    "mime": img["mime"], "data": img["data"]});
                     vec![Message::text(m.to_string())]
@@ -334,7 +351,8 @@ fn answer(daemon: &Daemon, id: &str, grant: bool) -> Vec<Message> {
         Ok(a) => vec![Message::text(json!({"t": "answered", "approval": a}).to_string())],
         Err(e) => {
             let data = e.to_data();
-            let v: Value = json!({"t": "refused", "code": data.code.as_str(), "message": data.message});
+            let v: Value =
+                json!({"t": "refused", "code": data.code.as_str(), "message": data.message});
             vec![Message::text(v.to_string())]
         }
     }

@@ -62,10 +62,8 @@ pub fn of(daemon: &Daemon, p: &Person) -> Value {
         .as_ref()
         .map(|b| b.marks().into_iter().map(|(tab, m)| json!({"tab": tab, "mark": m})).collect())
         .unwrap_or_default();
-    let control = daemon
-        .view
-        .controller()
-        .map(|(by, socket)| json!({"by": by, "mine": socket == p.socket}));
+    let control =
+        daemon.view.controller().map(|(by, socket)| json!({"by": by, "mine": socket == p.socket}));
     json!({
         "t": "state",
         "sessions": sessions,

@@ -48,7 +48,7 @@ fn publish(daemon: &Daemon, owner: Owner, kind: &str, data: Value) {
 }
 
 /// Takes control for page `socket` of token `owner`.
-pub fn take(daemon: &Arc<Daemon>, socket: u64, owner: Owner, by: String) -> Result<(), Refused> {
+pub fn take(daemon: &Arc<Daemon>, socket: u64, owner: Owner, by: &str) -> Result<(), Refused> {
     let mut control = daemon.view.control.lock().unwrap_or_else(|p| p.into_inner());
     if let Some(c) = control.as_ref() {
         return if c.socket == socket { Ok(()) } else { Err(Refused::Held(c.by.clone())) };
@@ -75,7 +75,7 @@ pub fn take(daemon: &Arc<Daemon>, socket: u64, owner: Owner, by: String) -> Resu
         .abort_handle()
     };
     *control = Some(Control {
-        by: by.clone(),
+        by: by.to_owned(),
         owner,
         socket,
         started: Instant::now(),

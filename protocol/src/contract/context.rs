@@ -29,12 +29,8 @@ const URL_MATCH: Param = Param {
     default: None,
 };
 const WINDOW_ID_REQUIRED: Param = WINDOW_ID;
-const REASON: Param = Param {
-    name: "reason",
-    ty: Ty::Str { allow_empty: false },
-    doc: "what to do",
-    default: None,
-};
+const REASON: Param =
+    Param { name: "reason", ty: Ty::Str { allow_empty: false }, doc: "what to do", default: None };
 
 const fn observe(name: &'static str, summary: &'static str) -> Action {
     Action {
