@@ -10,7 +10,9 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use crate::events::{next_event, Viewer};
+use tokio::sync::broadcast;
+
+use crate::events::{queued_events, Scoped, Viewer};
 use crate::session::Owner;
 use crate::state::Daemon;
 
@@ -24,8 +26,9 @@ pub struct Control {
     /// The page socket that holds control.
     pub socket: u64,
     started: Instant,
-    changes: Arc<Mutex<Vec<Value>>>,
-    collector: tokio::task::AbortHandle,
+    /// The bus from the takeover on, read as the person's token sees it at the hand-back
+    /// (a takeover longer than the bus's 1024 queued events loses the oldest).
+    changes: Mutex<broadcast::Receiver<Scoped>>,
 }
 
 /// Why a takeover or hand-back was refused.
@@ -53,34 +56,15 @@ pub fn take(daemon: &Arc<Daemon>, socket: u64, owner: Owner, by: &str) -> Result
     if let Some(c) = control.as_ref() {
         return if c.socket == socket { Ok(()) } else { Err(Refused::Held(c.by.clone())) };
     }
-    let changes = Arc::new(Mutex::new(Vec::new()));
-    let collector = {
-        let (changes, mut rx) = (changes.clone(), daemon.events.subscribe());
-        let viewer = Viewer { owner, approver: false };
-        tokio::spawn(async move {
-            let topics = ["desktop".to_owned(), "browser".to_owned()];
-            while let Some(ev) = next_event(&mut rx, &topics, &viewer).await {
-                let kept = matches!(
-                    ev.kind.as_str(),
-                    "window.opened" | "window.closed" | "navigated" | "tab.created" | "tab.closed"
-                );
-                if kept {
-                    let mut c = changes.lock().unwrap_or_else(|p| p.into_inner());
-                    if c.len() < 200 {
-                        c.push(json!({"kind": ev.kind, "data": ev.data}));
-                    }
-                }
-            }
-        })
-        .abort_handle()
-    };
+    // Read at the hand-back: everything queued by then counts, none is lost to a task
+    // that has not run yet.
+    let changes = Mutex::new(daemon.events.subscribe());
     *control = Some(Control {
         by: by.to_owned(),
         owner,
         socket,
         started: Instant::now(),
         changes,
-        collector,
     });
     drop(control);
     tracing::info!(by, "a person took over the desktop");
@@ -116,8 +100,21 @@ pub fn hand_back(daemon: &Daemon, socket: u64) -> Result<Value, Refused> {
         }
     };
     let Some(control) = control else { return Err(Refused::NotYours) };
-    control.collector.abort();
-    let changes = control.changes.lock().map(|c| c.clone()).unwrap_or_default();
+    let viewer = Viewer { owner: control.owner, approver: false };
+    let topics = ["desktop".to_owned(), "browser".to_owned()];
+    let changes: Vec<Value> = {
+        let mut rx = control.changes.lock().unwrap_or_else(|p| p.into_inner());
+        queued_events(&mut rx, &topics, &viewer)
+            .into_iter()
+            .filter(|ev| {
+                matches!(
+                    ev.kind.as_str(),
+                    "window.opened" | "window.closed" | "navigated" | "tab.created" | "tab.closed"
+                )
+            })
+            .map(|ev| json!({"kind": ev.kind, "data": ev.data}))
+            .collect()
+    };
     let requests = daemon.view.answer_requests(&control.owner);
     let data = json!({
         "by": control.by,
