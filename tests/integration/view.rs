@@ -227,7 +227,7 @@ fn centre(line: &str) -> (f64, f64) {
 async fn a_person_takes_over_presses_a_real_button_and_hands_back() {
     let f = DesktopFixture::start().await;
     let mut agent = f.daemon.actor().await;
-    agent.call("events.subscribe", json!({"topics": ["session"]})).await;
+    agent.call("events.subscribe", json!({"topics": ["session", "desktop"]})).await;
     let pid = f.launch(&["zenity", "--question", "--title", "Handoff", "--text", "Press Yes"]);
     let app = f.wait_app(&mut agent, pid).await;
     let (_, line) = f.wait_line(&mut agent, &app, &["button", "Yes", "@"]).await;
@@ -298,6 +298,19 @@ async fn a_person_takes_over_presses_a_real_button_and_hands_back() {
             "the dialog did not close after the click on the canvas"
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // The window's going is on the bus before the hand-back, which reports it.
+    let deadline = Instant::now() + DEADLINE;
+    loop {
+        let n = tokio::time::timeout(DEADLINE, agent.notification("events.event"))
+            .await
+            .expect("an event");
+        let ev = &n["params"]["result"];
+        if ev["kind"] == "window.closed" && ev["data"]["window_id"] == window.as_str() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no window.closed for {window}");
     }
 
     // Hand back: the agent hears takeover.ended with what changed, and its next call runs.

@@ -59,13 +59,7 @@ pub fn take(daemon: &Arc<Daemon>, socket: u64, owner: Owner, by: &str) -> Result
     // Read at the hand-back: everything queued by then counts, none is lost to a task
     // that has not run yet.
     let changes = Mutex::new(daemon.events.subscribe());
-    *control = Some(Control {
-        by: by.to_owned(),
-        owner,
-        socket,
-        started: Instant::now(),
-        changes,
-    });
+    *control = Some(Control { by: by.to_owned(), owner, socket, started: Instant::now(), changes });
     drop(control);
     tracing::info!(by, "a person took over the desktop");
     publish(daemon, owner, "takeover.started", json!({"by": by, "all_sessions": owner.admin}));
