@@ -22,6 +22,7 @@ pub use glovebox_protocol::actions::context::GetState as ContextGetState;
 pub use glovebox_protocol::actions::context::ListApps as ContextListApps;
 pub use glovebox_protocol::actions::context::ListBrowsers as ContextListBrowsers;
 pub use glovebox_protocol::actions::context::ListWindows as ContextListWindows;
+pub use glovebox_protocol::actions::context::RequestHuman as ContextRequestHuman;
 
 pub use glovebox_protocol::actions::browser::Check as BrowserCheck;
 pub use glovebox_protocol::actions::browser::Click as BrowserClick;
@@ -154,6 +155,15 @@ impl Client {
         PendingCall::new(self, args)
     }
 
+    /// `context.request_human`: ask a person for help (login, CAPTCHA, 2FA) on the view page; waits
+    /// for the hand-back. Asks a person (actor and admin roles); runs while a person is in control.
+    pub fn context_request_human(
+        &self,
+        args: ContextRequestHuman,
+    ) -> PendingCall<'_, ContextRequestHuman> {
+        PendingCall::new(self, args)
+    }
+
     /// `context.documentation`: this contract: every action's parameters, identity, coordinate and
     /// timing rules, and each backend's capabilities. Observes only (observer tokens may call it).
     pub fn context_documentation(
@@ -209,12 +219,12 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.fill`: replace the value of any field a person types into or picks in (text-like
-    /// inputs, textarea, contenteditable, number, date, time, datetime-local, month, week, color,
-    /// range, \<select\> by value or label, values for a multiple select) and read it back; returns
-    /// the value; NOT_EDITABLE names what fits instead (upload for a file input, check for a
-    /// checkbox). Target: ref|selector. Mutating (actor role); a capture follows unless the call
-    /// says capture false. `text` and `values` are exclusive.
+    /// `browser.fill`: replace the value of any field (text-like inputs, textarea, contenteditable,
+    /// number, date, time, datetime-local, month, week, color, range, \<select\> by value or label,
+    /// values for a multiple select) and read it back; returns the value; NOT_EDITABLE names what
+    /// fits instead (upload for a file input, check for a checkbox). Target: ref|selector. Mutating
+    /// (actor role); a capture follows unless the call says capture false. `text` and `values` are
+    /// exclusive.
     pub fn browser_fill(&self, args: BrowserFill) -> PendingCall<'_, BrowserFill> {
         PendingCall::new(self, args)
     }
@@ -404,10 +414,10 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.get_content`: the whole visible text of the page or an element, a form control's
-    /// whole value; offset and length read a range; returns text, total_chars, truncated and
-    /// next_offset when more follows. Optional target: ref|selector. Observes only (observer tokens
-    /// may call it).
+    /// `browser.get_content`: the visible text of the page or an element, or a form control's
+    /// value; offset and length read a range; returns text, total_chars, truncated and next_offset
+    /// when more follows. Optional target: ref|selector. Observes only (observer tokens may call
+    /// it).
     pub fn browser_get_content(
         &self,
         args: BrowserGetContent,
@@ -440,8 +450,8 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.screenshot_annotate`: a screenshot with ref labels drawn over the elements of a
-    /// full snapshot; returns image and labels. Observes only (observer tokens may call it).
+    /// `browser.screenshot_annotate`: a screenshot with ref labels over a full snapshot's elements;
+    /// returns image and labels. Observes only (observer tokens may call it).
     pub fn browser_screenshot_annotate(
         &self,
         args: BrowserScreenshotAnnotate,
@@ -533,7 +543,7 @@ impl Client {
     }
 
     /// `computer.paste`: paste through the clipboard (saved and restored) into an element or the
-    /// target's focus (its window activated first), replacing a selection; ACTION_FAILED when it
+    /// target's focus (its window activated first); a selection is replaced; ACTION_FAILED when it
     /// did not land; returns value, delivered_to and the clipboard outcome. Optional target: ref.
     /// Mutating (actor role); a capture follows unless the call says capture false.
     pub fn computer_paste(&self, args: ComputerPaste) -> PendingCall<'_, ComputerPaste> {
@@ -627,9 +637,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `computer.wait`: pause for duration_ms, or wait until an element appears/disappears or a
-    /// window opens; returns what happened. Observes only (observer tokens may call it). `timeout`
-    /// and `duration_ms` are exclusive.
+    /// `computer.wait`: pause for duration_ms, or until an element appears/disappears or a window
+    /// opens; returns what happened. Observes only (observer tokens may call it). `timeout` and
+    /// `duration_ms` are exclusive.
     pub fn computer_wait(&self, args: ComputerWait) -> PendingCall<'_, ComputerWait> {
         PendingCall::new(self, args)
     }

@@ -97,6 +97,11 @@ impl Tokens {
         self.entries.is_empty()
     }
 
+    /// The first token (the one the banner's view link is for).
+    pub fn first(&self) -> Option<String> {
+        self.entries.first().and_then(|(t, _)| String::from_utf8(t.clone()).ok())
+    }
+
     /// The role of `presented`, comparing against every token in constant time.
     pub fn role_of(&self, presented: &str) -> Option<Role> {
         let mut found = None;

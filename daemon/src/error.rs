@@ -32,6 +32,8 @@ pub enum DaemonError {
     SessionNotFound(String),
     #[error("session {0} is paused")]
     Paused(String),
+    #[error("session {session} is paused: a person ({by}) has taken over the desktop")]
+    HumanInControl { session: String, by: String },
     #[error("no {kind} {id}")]
     TargetNotFound { kind: &'static str, id: String },
     #[error("{kind}s match {query:?}")]
@@ -122,7 +124,7 @@ impl DaemonError {
             Forbidden { .. } | OutsideFiles { .. } | NotOwner(_) | Revoked => ErrorCode::Forbidden,
             SessionBusy(_) => ErrorCode::SessionBusy,
             SessionNotFound(_) => ErrorCode::SessionNotFound,
-            Paused(_) => ErrorCode::Paused,
+            Paused(_) | HumanInControl { .. } => ErrorCode::Paused,
             TargetNotFound { .. } => ErrorCode::TargetNotFound,
             Ambiguous { .. } => ErrorCode::AmbiguousTarget,
             NoSnapshot { .. } => ErrorCode::NoSnapshot,
@@ -185,6 +187,11 @@ impl DaemonError {
             ),
             SessionNotFound(_) => format!("{self}; session.hello starts a new one"),
             Paused(_) => format!("{self}; session.resume lets mutating calls run again"),
+            HumanInControl { .. } => format!(
+                "{self}; nothing ran: wait for the takeover.ended event (events.subscribe, topic \
+                 session), or poll session.status until human_in_control is false, then look again \
+                 and retry"
+            ),
             TargetNotFound { kind, .. } => format!("{self}; list the {kind}s to get a current id"),
             Ambiguous { .. } => format!("several {self}; pick one of details.candidates by id"),
             NoSnapshot { .. } => format!("{self}; take a snapshot before using refs"),
@@ -243,6 +250,9 @@ impl DaemonError {
             Forbidden { role, method } => Some(json!({"role": role, "method": method})),
             SessionBusy(s) | SessionNotFound(s) | Paused(s) | NotOwner(s) => {
                 Some(json!({"session": s}))
+            }
+            HumanInControl { session, by } => {
+                Some(json!({"session": session, "reason": "human_in_control", "by": by}))
             }
             OutsideFiles { path, roots, .. } => Some(json!({"path": path, "roots": roots})),
             TargetNotFound { kind, id } => Some(json!({"kind": kind, "id": id})),

@@ -128,6 +128,13 @@ pub fn approval_for(approval: &mut Value, approver: bool) {
     }
 }
 
+impl Scoped {
+    /// The event itself, as every viewer allowed the whole of it reads it.
+    pub fn event(&self) -> &Event {
+        &self.event
+    }
+}
+
 impl Viewer {
     fn sees(&self, s: &Scoped) -> bool {
         match &s.owner {
@@ -207,26 +214,51 @@ pub async fn next_event(
     let mut dropped = 0u64;
     loop {
         match rx.recv().await {
-            Ok(s) if topics.contains(&s.event.topic) && viewer.sees(&s) => {
-                let mut ev = s.event;
-                ev.dropped = dropped;
-                if ev.topic == "approvals" {
-                    approval_for(&mut ev.data, viewer.approver);
+            Ok(s) => {
+                if let Some(mut ev) = as_seen(s, topics, viewer) {
+                    ev.dropped = dropped;
+                    return Some(ev);
                 }
-                let owners = s.tab_owners.as_deref();
-                if owners.is_some_and(|o| !o.iter().any(|t| viewer.owner.may_use(t))) {
-                    redact(&mut ev.data);
-                    if let Some(m) = ev.data.as_object_mut() {
-                        m.insert("redacted".into(), Value::Bool(true));
-                    }
-                }
-                return Some(ev);
             }
-            Ok(_) => {}
             Err(broadcast::error::RecvError::Lagged(n)) => dropped += n,
             Err(broadcast::error::RecvError::Closed) => return None,
         }
     }
+}
+
+/// The events of `topics` `viewer` may see that are queued in `rx` now, without waiting.
+pub fn queued_events(
+    rx: &mut broadcast::Receiver<Scoped>,
+    topics: &[String],
+    viewer: &Viewer,
+) -> Vec<Event> {
+    let mut out = Vec::new();
+    loop {
+        match rx.try_recv() {
+            Ok(s) => out.extend(as_seen(s, topics, viewer)),
+            Err(broadcast::error::TryRecvError::Lagged(_)) => {}
+            Err(_) => return out,
+        }
+    }
+}
+
+/// An event as `viewer` reads it, or `None` when it is not for them.
+fn as_seen(s: Scoped, topics: &[String], viewer: &Viewer) -> Option<Event> {
+    if !topics.contains(&s.event.topic) || !viewer.sees(&s) {
+        return None;
+    }
+    let mut ev = s.event;
+    if ev.topic == "approvals" {
+        approval_for(&mut ev.data, viewer.approver);
+    }
+    let owners = s.tab_owners.as_deref();
+    if owners.is_some_and(|o| !o.iter().any(|t| viewer.owner.may_use(t))) {
+        redact(&mut ev.data);
+        if let Some(m) = ev.data.as_object_mut() {
+            m.insert("redacted".into(), Value::Bool(true));
+        }
+    }
+    Some(ev)
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ pub mod rpc;
 mod session;
 pub mod settle;
 pub mod state;
+pub mod view;
 
 use std::future::Future;
 

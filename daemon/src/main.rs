@@ -137,6 +137,10 @@ enum Command {
         #[arg(long)]
         url: Option<String>,
     },
+    /// Print a fresh link to the view page of the daemon at --listen (default
+    /// 127.0.0.1:7788) for the token in --token-file (its first line) or $GLOVEBOX_TOKEN: a
+    /// printed link's code works once. The daemon must be running.
+    ViewLink,
 }
 
 fn browser_port(id: &str) -> Result<u16, String> {
@@ -182,6 +186,9 @@ fn main() -> anyhow::Result<()> {
     let stdio = matches!(cli.command, Some(Command::Mcp { .. }));
     if let Some(Command::Mcp { url: Some(url) }) = &cli.command {
         return bridge(&cli, url);
+    }
+    if let Some(Command::ViewLink) = &cli.command {
+        return view_link(&cli);
     }
     // What the daemon and its children write (logs, cookies, PDFs, downloads, profiles) is
     // the user's alone: files 0600, dirs 0700.
@@ -318,7 +325,8 @@ async fn serve(
         }
         (Some(listener), None) => {
             let addr = listener.local_addr()?;
-            banner_head(addr, token_source);
+            let code = config.tokens.first().and_then(|t| config.view_access.mint(&t));
+            banner_head(addr, token_source, code.as_deref());
             // The port answers now (`/readyz`: 503 while the desktop starts); a desktop that
             // cannot start stops the daemon with its error.
             let failed = Arc::new(Mutex::new(None));
@@ -349,20 +357,22 @@ async fn serve(
             }
         }
         (None, None) => anyhow::bail!("nothing to serve: no listener and no stdio"),
+        (_, Some(Command::ViewLink)) => unreachable!("view-link returns before serving"),
     }
     tracing::info!("stopped");
     Ok(())
 }
 
-/// `gloveboxd mcp --url`: MCP on stdio, bridged to the daemon at `url`.
-fn bridge(cli: &Cli, url: &str) -> anyhow::Result<()> {
-    let token = match std::env::var("GLOVEBOX_TOKEN") {
+/// The token a client subcommand presents: `$GLOVEBOX_TOKEN`, else the token file's first.
+fn client_token(cli: &Cli, what: &str) -> anyhow::Result<String> {
+    Ok(match std::env::var("GLOVEBOX_TOKEN") {
         Ok(t) if !t.trim().is_empty() => t.trim().to_owned(),
         _ => {
-            let path = cli.token_file.as_ref().context(
-                "gloveboxd mcp --url needs the daemon's token: give --token-file PATH or set \
-                 GLOVEBOX_TOKEN",
-            )?;
+            let path = cli.token_file.as_ref().with_context(|| {
+                format!(
+                    "{what} needs the daemon's token: give --token-file PATH or set GLOVEBOX_TOKEN"
+                )
+            })?;
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read the token file {}", path.display()))?;
             text.lines()
@@ -372,7 +382,52 @@ fn bridge(cli: &Cli, url: &str) -> anyhow::Result<()> {
                 .map(str::to_owned)
                 .with_context(|| format!("the token file {} holds no token", path.display()))?
         }
-    };
+    })
+}
+
+/// `gloveboxd view-link`: asks the running daemon (`view.link` over `/rpc`) for a fresh
+/// single-use code of the token and prints the link.
+fn view_link(cli: &Cli) -> anyhow::Result<()> {
+    use futures::{SinkExt as _, StreamExt as _};
+    use tokio_tungstenite::tungstenite::{client::IntoClientRequest as _, Message};
+    let token = client_token(cli, "gloveboxd view-link")?;
+    let addr = cli.listen.unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 7788)));
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let path = runtime.block_on(async {
+        let mut req = format!("ws://{addr}/rpc").into_client_request()?;
+        req.headers_mut().insert("authorization", format!("Bearer {token}").parse()?);
+        let connect = tokio_tungstenite::connect_async(req);
+        let (mut ws, _) = tokio::time::timeout(std::time::Duration::from_secs(10), connect)
+            .await
+            .with_context(|| format!("no answer from a daemon at {addr} within 10 s"))?
+            .with_context(|| {
+                format!("cannot reach the daemon at ws://{addr}/rpc (is it running? give --listen)")
+            })?;
+        let call = r#"{"jsonrpc":"2.0","id":1,"method":"view.link"}"#;
+        ws.send(Message::text(call)).await?;
+        let answer = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+            while let Some(m) = ws.next().await {
+                if let Message::Text(t) = m? {
+                    return Ok::<_, anyhow::Error>(serde_json::from_str::<serde_json::Value>(&t)?);
+                }
+            }
+            anyhow::bail!("the daemon closed the connection")
+        })
+        .await
+        .context("the daemon did not answer view.link within 10 s")??;
+        let Some(path) = answer["result"]["path"].as_str() else {
+            anyhow::bail!("the daemon refused view.link: {}", answer["error"]);
+        };
+        Ok::<_, anyhow::Error>(path.to_owned())
+    })?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "http://{addr}{path}")?;
+    Ok(())
+}
+
+/// `gloveboxd mcp --url`: MCP on stdio, bridged to the daemon at `url`.
+fn bridge(cli: &Cli, url: &str) -> anyhow::Result<()> {
+    let token = client_token(cli, "gloveboxd mcp --url")?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(glovebox_daemon::mcp::bridge::serve(url, &token))?;
     Ok(())
@@ -380,10 +435,13 @@ fn bridge(cli: &Cli, url: &str) -> anyhow::Result<()> {
 
 /// What a person needs to connect, on stdout: the address at once (the first line is what
 /// tests parse) ...
-fn banner_head(addr: SocketAddr, token_source: &str) {
+fn banner_head(addr: SocketAddr, token_source: &str, view_code: Option<&str>) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "gloveboxd listening on ws://{addr}/rpc");
     let _ = writeln!(out, "  token: {token_source}");
+    if let Some(code) = view_code {
+        let _ = writeln!(out, "  view: http://{addr}/view?code={code} (works once; gloveboxd view-link prints another)");
+    }
     let _ = out.flush();
 }
 

@@ -60,6 +60,8 @@ pub struct Config {
     pub files: crate::files::FileRoots,
     /// How long running ops get to finish once the daemon drains (SIGTERM).
     pub shutdown_grace: std::time::Duration,
+    /// The view page's codes and cookies (`main` mints the code of the link it prints).
+    pub view_access: Arc<crate::view::Access>,
 }
 
 impl Config {
@@ -89,6 +91,7 @@ impl Config {
             settle: crate::settle::Policy::default(),
             files: crate::files::FileRoots::new(&state_dir, Vec::new(), Vec::new()),
             shutdown_grace: std::time::Duration::from_secs(10),
+            view_access: Arc::default(),
             state_dir,
         }
     }
@@ -107,6 +110,8 @@ pub struct Daemon {
     tokens: std::sync::RwLock<Tokens>,
     /// Open connections, re-checked against the tokens on every reload.
     pub(crate) live: crate::rpc::conn::Live,
+    /// The view page: who is in control, requests for a person, the ops feed.
+    pub view: crate::view::View,
 }
 
 impl Daemon {
@@ -119,6 +124,7 @@ impl Daemon {
         let daemon = Arc::new(Daemon {
             tokens: std::sync::RwLock::new(config.tokens.clone()),
             live: crate::rpc::conn::Live::default(),
+            view: crate::view::View::new(config.view_access.clone()),
             sessions: Sessions::new(config.session_ttl),
             config,
             ops: Ops::new(4096),
@@ -197,6 +203,23 @@ impl Daemon {
             }
         }
         closed.len()
+    }
+
+    /// Grants or denies a waiting call and tells whoever may hear of it: the session's
+    /// token, or (the session gone) admins and approvers only. The answered approval.
+    pub fn answer_approval(
+        &self,
+        id: &str,
+        grant: bool,
+    ) -> Result<serde_json::Value, crate::error::DaemonError> {
+        let answered = self.approvals.answer(id, grant)?;
+        let kind = if grant { "granted" } else { "denied" };
+        let owner = answered["session"]
+            .as_str()
+            .and_then(|id| self.sessions.get(id))
+            .map_or_else(crate::session::Owner::nobody, |s| s.creator);
+        self.events.publish_for(owner, "approvals", kind, answered.clone());
+        Ok(answered)
     }
 
     /// The desktop backend, once it is connected.

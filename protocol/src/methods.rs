@@ -86,6 +86,25 @@ pub static METHODS: &[Method] = &[
         params: &[],
     },
     Method {
+        name: "session.request_human",
+        summary: "ask a person for help (a login, a CAPTCHA, a 2FA code): shown on the view page \
+                  and as the session event human.requested; answers at once with a request_id; \
+                  wait for the takeover.ended event or poll session.status",
+        access: Access::Write,
+        params: &[
+            mp("reason", "string", true, "what the person should do, 1 to 500 characters"),
+            mp("tab_id", "string", false, "the tab it is about"),
+            mp("window_id", "string", false, "the window it is about"),
+        ],
+    },
+    Method {
+        name: "view.link",
+        summary: "a fresh single-use code of the view page for this connection's token: open \
+                  http://<daemon>/<path> in a browser (gloveboxd view-link prints it)",
+        access: Access::Open,
+        params: &[],
+    },
+    Method {
         name: "tools.list",
         summary: "the tools as LLM runtimes expect them: name, description, inputSchema",
         access: Access::Read,

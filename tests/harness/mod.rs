@@ -8,6 +8,7 @@ pub mod desktop;
 pub mod http;
 pub mod image;
 pub mod raw;
+pub mod viewer;
 pub mod witness;
 
 use std::path::PathBuf;

@@ -29,3 +29,4 @@ mod settle;
 mod settle_page;
 mod settle_windows;
 mod transport;
+mod view;

@@ -113,6 +113,9 @@ fn action_doc(tool: &Tool, action: &Action) -> String {
         }
         Class::Exec => "Starts processes (actor role; the approval policy treats it as exec).",
         Class::ClipboardRead => "Reads the clipboard (actor and admin roles; observers may not).",
+        Class::AskHuman => {
+            "Asks a person (actor and admin roles); runs while a person is in control."
+        }
     };
     doc.push(' ');
     doc.push_str(class);

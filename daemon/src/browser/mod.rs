@@ -724,6 +724,11 @@ impl Browsers {
         Ok(value)
     }
 
+    /// Every tab mark, by `<browser_id>/<tab_id>` (the view page lists them).
+    pub fn marks(&self) -> BTreeMap<String, Value> {
+        self.load_marks()
+    }
+
     pub fn mark_of(&self, browser_id: &str, tab_id: &str) -> Option<Value> {
         self.load_marks().get(&target_key(browser_id, tab_id)).cloned()
     }

@@ -7,6 +7,7 @@ mod aim;
 mod apps;
 mod clipboard;
 mod element;
+mod human;
 mod input;
 mod settle;
 mod snapshot;

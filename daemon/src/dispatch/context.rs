@@ -23,6 +23,37 @@ pub(super) fn routes(t: Routes) -> Routes {
         .on::<context::ListBrowsers>(browsers::list_browsers)
         .on::<context::GetBrowser>(browsers::get_browser)
         .on::<context::Documentation>(documentation)
+        .on::<context::RequestHuman>(request_human)
+}
+
+/// `request_human`: files the request (the page shows it at once), then waits for a
+/// hand-back that answers it, or answers a little before the op's deadline that it is still
+/// pending.
+async fn request_human(ctx: Ctx, p: context::RequestHuman) -> Result<Output, DaemonError> {
+    let view = &ctx.daemon.view;
+    let mut handbacks = view.handbacks();
+    handbacks.borrow_and_update();
+    let req = crate::view::request_human(&ctx.daemon, &ctx.session, &p.reason, None, p.window_id)?;
+    let id = req.request_id;
+    let until = ctx
+        .op
+        .deadline
+        .checked_sub(std::time::Duration::from_millis(250))
+        .unwrap_or(ctx.op.deadline);
+    loop {
+        if view.request_state(&id) == Some("handed_back") {
+            let ended = view.last_ended();
+            return Ok(Output::new(
+                json!({"request_id": id, "handed_back": true, "takeover": ended}),
+            ));
+        }
+        if tokio::time::timeout_at(until.into(), handbacks.changed()).await.is_err() {
+            return Ok(Output::new(
+                json!({"request_id": id, "handed_back": false, "state": "pending",
+                "next": "wait for the takeover.ended event or poll session.status"}),
+            ));
+        }
+    }
 }
 
 /// `documentation`: the contract, with each backend's state and, per tool, which actions can

@@ -134,8 +134,14 @@ pub async fn call(
     if action.class.actor_only() && !caller.role.can_act() {
         return Err(DaemonError::Forbidden { role: caller.role.as_str(), method }.to_data());
     }
-    if action.class.mutating() && caller.session.is_paused() {
-        return Err(DaemonError::Paused(caller.session.id.clone()).to_data());
+    if action.class.mutating() {
+        if let Some(by) = daemon.view.human_in_control(&caller.session.creator) {
+            let session = caller.session.id.clone();
+            return Err(DaemonError::HumanInControl { session, by }.to_data());
+        }
+        if caller.session.is_paused() {
+            return Err(DaemonError::Paused(caller.session.id.clone()).to_data());
+        }
     }
     if let Some(named) = options.session.as_deref().filter(|s| *s != caller.session.id) {
         let v = glovebox_protocol::contract::Violation::new(
@@ -210,13 +216,15 @@ pub async fn call(
     let d = daemon.clone();
     let want_capture = options.capture != Some(false);
     let follow = options.follow == Some(true);
+    let summary = summarize(&checked.args);
     let body = move |op: OpContext| {
         let op_id = op.op_id.clone();
         d.events.publish_for(
             session.creator,
             "ops",
             "started",
-            json!({"op_id": op_id, "session": session.id, "method": method}),
+            json!({"op_id": op_id, "session": session.id, "method": method,
+                   "summary": summary}),
         );
         let (daemon, session_id, deadline) = (d.clone(), session.id.clone(), op.deadline);
         let session_of_op = session.clone();
@@ -319,7 +327,9 @@ pub async fn call(
             "ops",
             "finished",
             json!({"op_id": status.op_id, "session": session_id, "state": status.state,
-                   "elapsed_ms": status.elapsed_ms}),
+                   "elapsed_ms": status.elapsed_ms,
+                   "capture_id": status.outcome.as_ref().and_then(|o| o.capture.as_ref())
+                       .and_then(|c| c.get("capture_id")).cloned()}),
         );
     };
     let started = daemon
@@ -340,6 +350,16 @@ pub async fn call(
         Started::New(e) | Started::Existing(e) => e,
     };
     entry.wait().await
+}
+
+/// A call's arguments in at most 120 characters, for the `ops.started` event (the view
+/// page's op list).
+fn summarize(args: &serde_json::Map<String, Value>) -> String {
+    let text = Value::Object(args.clone()).to_string();
+    match text.char_indices().nth(120) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
 }
 
 /// What the call's parameters stand for, for the policy: a launch's `app` by every name the

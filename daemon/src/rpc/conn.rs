@@ -148,6 +148,11 @@ impl Live {
         }
     }
 
+    /// The token connection `id` presented (`view.link` mints a code for it).
+    pub fn token_of(&self, id: u64) -> Option<String> {
+        self.conns.lock().ok()?.get(&id).map(|l| l.token.clone())
+    }
+
     pub fn remove(&self, id: u64) {
         if let Ok(mut c) = self.conns.lock() {
             c.remove(&id);

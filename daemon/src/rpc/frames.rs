@@ -47,7 +47,13 @@ pub struct Patched<S> {
     limits: Limits,
     /// The client's frames, once the upgrade went out.
     inbound: Option<Inbound>,
+    /// Set by the service before it upgrades a socket that is not JSON-RPC (the view's):
+    /// its frames then pass untouched both ways.
+    raw: Raw,
 }
+
+/// Whether the connection's upgrade is a raw one (see [`Patched::new`]).
+pub type Raw = std::sync::Arc<std::sync::atomic::AtomicBool>;
 
 /// The HTTP requests of a connection in the order they are answered: `true` for `HEAD`.
 pub type Heads = std::sync::Arc<std::sync::Mutex<std::collections::VecDeque<bool>>>;
@@ -56,9 +62,10 @@ impl<S> Patched<S> {
     /// The socket wrapped; the receiver turns true once the peer is gone, which can be long
     /// before the server ends the connection (it lets the calls in flight finish first). The
     /// service notes each request's method in `Heads` before it answers.
-    pub fn new(inner: S, limits: Limits) -> (Self, tokio::sync::watch::Receiver<bool>, Heads) {
+    pub fn new(inner: S, limits: Limits) -> (Self, tokio::sync::watch::Receiver<bool>, Heads, Raw) {
         let (gone, seen) = tokio::sync::watch::channel(false);
         let heads = Heads::default();
+        let raw = Raw::default();
         let p = Patched {
             inner,
             phase: Phase::Http,
@@ -68,8 +75,9 @@ impl<S> Patched<S> {
             heads: heads.clone(),
             limits,
             inbound: None,
+            raw: raw.clone(),
         };
-        (p, seen, heads)
+        (p, seen, heads, raw)
     }
 
     /// Moves every complete unit (an HTTP head, a frame) from `pending` to `out`.
@@ -83,7 +91,13 @@ impl<S> Patched<S> {
                     // A final answer to a HEAD has no body whatever its Content-Length says.
                     let head_request = !interim
                         && self.heads.lock().ok().and_then(|mut h| h.pop_front()) == Some(true);
-                    let body = if head.starts_with(b"HTTP/1.1 101") {
+                    let raw = self.raw.load(std::sync::atomic::Ordering::SeqCst);
+                    let body = if head.starts_with(b"HTTP/1.1 101") && raw {
+                        self.out.extend_from_slice(&self.pending[..end + 4]);
+                        self.pending.drain(..end + 4);
+                        self.phase = Phase::Opaque;
+                        continue;
+                    } else if head.starts_with(b"HTTP/1.1 101") {
                         self.phase = Phase::Frames;
                         self.inbound = Some(Inbound::new(self.limits));
                         0
@@ -339,7 +353,7 @@ mod tests {
     }
 
     fn run(chunks: &[&[u8]]) -> Vec<u8> {
-        let (mut p, _, _) = Patched::new((), Limits { message: 1 << 20, batch: 64 });
+        let (mut p, _, _, _) = Patched::new((), Limits { message: 1 << 20, batch: 64 });
         for c in chunks {
             p.pending.extend_from_slice(c);
             p.process();
@@ -387,7 +401,7 @@ mod tests {
 
     #[test]
     fn a_head_answer_passes_at_once_and_oversize_data_becomes_an_object() {
-        let (mut p, _, heads) = Patched::new((), Limits { message: 1 << 20, batch: 64 });
+        let (mut p, _, heads, _) = Patched::new((), Limits { message: 1 << 20, batch: 64 });
         heads.lock().expect("lock").extend([true, false]);
         let head: &[u8] = b"HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 40\r\n\r\n";
         p.pending.extend_from_slice(head);

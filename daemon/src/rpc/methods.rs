@@ -75,6 +75,10 @@ pub fn module(
     m.register_async_method("session.pause", |_, d, ext| async move { pause(&d, &ext, true) })?;
     m.register_async_method("session.resume", |_, d, ext| async move { pause(&d, &ext, false) })?;
     m.register_async_method("session.close", |_, d, ext| async move { close(&d, &ext) })?;
+    m.register_async_method("session.request_human", |p, d, ext| async move {
+        request_human(&d, &p, &ext)
+    })?;
+    m.register_async_method("view.link", |_, d, ext| async move { view_link(&d, &ext) })?;
     m.register_async_method("tools.list", |_, _, _| async move { tools_list() })?;
     m.register_async_method(
         "tools.call",
@@ -208,6 +212,8 @@ fn status(d: &Arc<Daemon>, ext: &Extensions) -> RpcResult {
         "session_id": s.id,
         "role": conn.role.as_str(),
         "paused": s.is_paused(),
+        "human_in_control": d.view.human_in_control(&s.creator),
+        "human_requests": d.view.pending_of(&s.id),
         "selection": s.selection(),
         "in_flight": conn.in_flight.load(std::sync::atomic::Ordering::SeqCst),
         "uptime_ms": d.started.elapsed().as_millis() as u64,
@@ -233,6 +239,35 @@ fn close(d: &Arc<Daemon>, ext: &Extensions) -> RpcResult {
         d.events.publish_for(s.creator, "session", "closed", json!({"session": s.id}));
     }
     Ok(json!({"session_id": s.id, "closed": conn.role.can_act()}))
+}
+
+/// `session.request_human`: shows the request on the view page and answers at once.
+fn request_human(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Ask {
+        reason: String,
+        tab_id: Option<String>,
+        window_id: Option<String>,
+    }
+    let conn = conn_of(ext)?;
+    let s = session_of(&conn)?;
+    let a: Ask = parse("session.request_human", p)?;
+    let req = crate::view::request_human(d, &s, &a.reason, a.tab_id, a.window_id).map_err(err)?;
+    Ok(json!({"request_id": req.request_id, "state": req.state,
+              "view_pages_open": d.view.open.load(std::sync::atomic::Ordering::SeqCst)}))
+}
+
+/// `view.link`: a fresh single-use code of the view page for this connection's own token.
+fn view_link(d: &Arc<Daemon>, ext: &Extensions) -> RpcResult {
+    let conn = conn_of(ext)?;
+    let token = d.live.token_of(conn.id).ok_or_else(|| err(DaemonError::Revoked))?;
+    let code =
+        d.view.access.mint(&token).ok_or_else(|| {
+            err(DaemonError::ActionFailed("no randomness for a view code".into()))
+        })?;
+    Ok(json!({"path": format!("/view?code={code}"), "role": conn.role.as_str(),
+              "expires_in_s": crate::view::access::CODE_TTL.as_secs()}))
 }
 
 /// `tools.list`: the same for the daemon's life, so built once (the schemas cost ms, and the
@@ -404,19 +439,7 @@ fn answer(d: &Arc<Daemon>, p: &Params<'_>, grant: bool) -> RpcResult {
     }
     let method = if grant { "approval.grant" } else { "approval.deny" };
     let r: ApprovalRef = parse(method, p)?;
-    let answered = d.approvals.answer(&r.approval_id, grant).map_err(err)?;
-    let kind = if grant { "granted" } else { "denied" };
-    match answered["session"].as_str().and_then(|id| d.sessions.get(id)) {
-        Some(s) => d.events.publish_for(s.creator, "approvals", kind, answered.clone()),
-        // The session is gone: only admins and approvers hear of it.
-        None => d.events.publish_for(
-            crate::session::Owner::nobody(),
-            "approvals",
-            kind,
-            answered.clone(),
-        ),
-    }
-    Ok(answered)
+    d.answer_approval(&r.approval_id, grant).map_err(err)
 }
 
 #[derive(serde::Deserialize, Default)]

@@ -1,4 +1,5 @@
-//! Transport: HTTP routing (`/rpc`, `/mcp`, `/healthz`, `/readyz`), auth and per-token connection limits on the
+//! Transport: HTTP routing (`/rpc`, `/mcp`, `/healthz`, `/readyz`, and `/view` handed to
+//! `view/http.rs`), auth and per-token connection limits on the
 //! upgrade, the jsonrpsee WebSocket server with its gate middleware, and connection lifetime.
 
 pub mod auth;
@@ -158,6 +159,7 @@ pub async fn serve(
         .to_service_builder();
     let methods: jsonrpsee::Methods = module.into();
     let mcp_service = mcp_service(&daemon);
+    crate::view::start(&daemon);
 
     tokio::pin!(shutdown);
     loop {
@@ -195,7 +197,7 @@ pub async fn serve(
             message: daemon.config.max_message_bytes as usize,
             batch: daemon.config.max_batch,
         };
-        let (io, peer_gone, heads) = frames::Patched::new(sock, limits);
+        let (io, peer_gone, heads, raw) = frames::Patched::new(sock, limits);
         let svc = tower::service_fn(move |mut req: Request<hyper::body::Incoming>| {
             // In request order, before the answer is written: a HEAD's answer has no body.
             if let Ok(mut h) = heads.lock() {
@@ -207,6 +209,7 @@ pub async fn serve(
             let conn_handle = conn_handle.clone();
             let mut svc = builder.clone().build(methods.clone(), stop.clone());
             let mut mcp_service = mcp_service.clone();
+            let raw = raw.clone();
             async move {
                 match routes::route(req.method(), req.uri().path()) {
                     probe @ (Route::Health | Route::Ready) => {
@@ -232,6 +235,10 @@ pub async fn serve(
                         return Ok(routes::readyz(&checks));
                     }
                     Route::Rpc => {}
+                    Route::View => return Ok(crate::view::http::page(&daemon, &req)),
+                    Route::ViewSocket => {
+                        return Ok(crate::view::http::socket(&daemon, &mut req, &raw));
+                    }
                     Route::Mcp => {
                         if let Err(resp) = authenticate(&daemon, &req) {
                             return Ok(*resp);

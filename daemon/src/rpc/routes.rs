@@ -23,6 +23,10 @@ pub enum Route {
     Rpc,
     /// `/mcp` (POST, GET, DELETE): auth, then MCP's Streamable HTTP.
     Mcp,
+    /// `GET /view`: the view page (`view/http.rs`).
+    View,
+    /// `GET /view/socket`: the view page's WebSocket.
+    ViewSocket,
     /// Anything else: 404, or 405 with the methods the path takes.
     NotFound,
     NotAllowed(&'static str),
@@ -38,6 +42,9 @@ pub fn route(method: &Method, path: &str) -> Route {
         "/rpc" => Route::NotAllowed("GET"),
         "/mcp" if [Method::POST, Method::GET, Method::DELETE].contains(method) => Route::Mcp,
         "/mcp" => Route::NotAllowed("POST, GET, DELETE"),
+        "/view" if method == Method::GET => Route::View,
+        "/view/socket" if method == Method::GET => Route::ViewSocket,
+        "/view" | "/view/socket" => Route::NotAllowed("GET"),
         _ => Route::NotFound,
     }
 }
@@ -63,7 +70,7 @@ pub fn refusal(route: &Route) -> Response<HttpBody> {
         }
         _ => plain(
             StatusCode::NOT_FOUND,
-            &json!({"error": "not found; the endpoints are /rpc (WebSocket) and /mcp (MCP)", "code": "NOT_FOUND"}),
+            &json!({"error": "not found; the endpoints are /rpc (WebSocket), /mcp (MCP) and /view (the view page)", "code": "NOT_FOUND"}),
         ),
     }
 }
@@ -179,6 +186,9 @@ mod tests {
         assert_eq!(route(&Method::GET, "/rpc"), Route::Rpc);
         assert_eq!(route(&Method::HEAD, "/rpc"), Route::NotAllowed("GET"));
         assert_eq!(route(&Method::PUT, "/x"), Route::NotFound);
+        assert_eq!(route(&Method::GET, "/view"), Route::View);
+        assert_eq!(route(&Method::GET, "/view/socket"), Route::ViewSocket);
+        assert_eq!(route(&Method::POST, "/view"), Route::NotAllowed("GET"));
     }
 
     #[test]

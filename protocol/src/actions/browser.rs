@@ -443,12 +443,11 @@ impl Shared for Type {
     }
 }
 
-/// `browser.fill`: replace the value of any field a person types into or picks in (text-like
-/// inputs, textarea, contenteditable, number, date, time, datetime-local, month, week, color,
-/// range, \<select\> by value or label, values for a multiple select) and read it back; returns the
-/// value; NOT_EDITABLE names what fits instead (upload for a file input, check for a checkbox).
-/// Target: ref|selector. Mutating (actor role); a capture follows unless the call says capture
-/// false. `text` and `values` are exclusive.
+/// `browser.fill`: replace the value of any field (text-like inputs, textarea, contenteditable,
+/// number, date, time, datetime-local, month, week, color, range, \<select\> by value or label,
+/// values for a multiple select) and read it back; returns the value; NOT_EDITABLE names what fits
+/// instead (upload for a file input, check for a checkbox). Target: ref|selector. Mutating (actor
+/// role); a capture follows unless the call says capture false. `text` and `values` are exclusive.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::Fill", into = "wire::Fill")]
 pub struct Fill {
@@ -1476,9 +1475,9 @@ impl Shared for Snapshot {
     }
 }
 
-/// `browser.get_content`: the whole visible text of the page or an element, a form control's whole
-/// value; offset and length read a range; returns text, total_chars, truncated and next_offset when
-/// more follows. Optional target: ref|selector. Observes only (observer tokens may call it).
+/// `browser.get_content`: the visible text of the page or an element, or a form control's value;
+/// offset and length read a range; returns text, total_chars, truncated and next_offset when more
+/// follows. Optional target: ref|selector. Observes only (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::GetContent", into = "wire::GetContent")]
 pub struct GetContent {
@@ -1655,8 +1654,8 @@ impl Shared for Screenshot {
     }
 }
 
-/// `browser.screenshot_annotate`: a screenshot with ref labels drawn over the elements of a full
-/// snapshot; returns image and labels. Observes only (observer tokens may call it).
+/// `browser.screenshot_annotate`: a screenshot with ref labels over a full snapshot's elements;
+/// returns image and labels. Observes only (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::ScreenshotAnnotate", into = "wire::ScreenshotAnnotate")]
 pub struct ScreenshotAnnotate {

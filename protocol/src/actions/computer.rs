@@ -434,7 +434,7 @@ impl Shared for SetValue {
 }
 
 /// `computer.paste`: paste through the clipboard (saved and restored) into an element or the
-/// target's focus (its window activated first), replacing a selection; ACTION_FAILED when it did
+/// target's focus (its window activated first); a selection is replaced; ACTION_FAILED when it did
 /// not land; returns value, delivered_to and the clipboard outcome. Optional target: ref. Mutating
 /// (actor role); a capture follows unless the call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -965,7 +965,7 @@ impl Shared for Window {
     }
 }
 
-/// `computer.wait`: pause for duration_ms, or wait until an element appears/disappears or a window
+/// `computer.wait`: pause for duration_ms, or until an element appears/disappears or a window
 /// opens; returns what happened. Observes only (observer tokens may call it). `timeout` and
 /// `duration_ms` are exclusive.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]

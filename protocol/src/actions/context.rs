@@ -1,8 +1,8 @@
 //! Typed params of the `context` tool's actions, generated from the contract table
 //! (`protocol/src/contract/context.rs`) by `cargo xtask codegen`; do not edit.
 //!
-//! Discover and select what to work on: apps, windows, browsers and tabs, and read this contract.
-//! Start here; ids come from these answers, never guesses.
+//! Discover and select apps, windows, browsers and tabs; read this contract. Start here; ids come
+//! from these answers, never guesses.
 
 // The contract's docs quote URLs as examples, not as links.
 #![allow(rustdoc::bare_urls)]
@@ -60,8 +60,7 @@ pub struct GetApp {
     pub app: String,
     /// start the app when it is not running (argv, never a shell). Default false.
     pub launch: bool,
-    /// with launch: leave the new window where the window manager put it instead of making it the
-    /// active window. Default false.
+    /// with launch: leave the new window where the window manager put it, inactive. Default false.
     pub background: bool,
 }
 
@@ -144,7 +143,7 @@ impl Params for ListBrowsers {
 pub struct GetBrowser {
     /// browser id chrome-\<port\> from list_browsers.
     pub browser_id: Option<String>,
-    /// select the one tab whose URL is this, or starts with it followed by / ? #.
+    /// the one tab whose URL is this, or starts with it and / ? #.
     pub url: Option<String>,
 }
 
@@ -158,6 +157,29 @@ impl Default for GetBrowser {
 impl Params for GetBrowser {
     const TOOL: &'static str = "context";
     const ACTION: &'static str = "get_browser";
+}
+
+/// `context.request_human`: ask a person for help (login, CAPTCHA, 2FA) on the view page; waits for
+/// the hand-back. Asks a person (actor and admin roles); runs while a person is in control.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(try_from = "wire::RequestHuman", into = "wire::RequestHuman")]
+pub struct RequestHuman {
+    /// **Required.** what to do. Not empty.
+    pub reason: String,
+    /// window id from list_windows.
+    pub window_id: Option<String>,
+}
+
+impl RequestHuman {
+    /// The required params; every other one at the table's default.
+    pub fn new(reason: impl Into<String>) -> Self {
+        RequestHuman { reason: reason.into(), window_id: None }
+    }
+}
+
+impl Params for RequestHuman {
+    const TOOL: &'static str = "context";
+    const ACTION: &'static str = "request_human";
 }
 
 /// `context.documentation`: this contract: every action's parameters, identity, coordinate and
@@ -192,6 +214,7 @@ pub static ROUND_TRIPS: &[(&str, super::RoundTrip)] = &[
     ("focus_window", super::round_trip::<FocusWindow>),
     ("list_browsers", super::round_trip::<ListBrowsers>),
     ("get_browser", super::round_trip::<GetBrowser>),
+    ("request_human", super::round_trip::<RequestHuman>),
     ("documentation", super::round_trip::<Documentation>),
 ];
 
@@ -347,6 +370,31 @@ pub mod wire {
 
         fn try_from(w: GetBrowser) -> Result<Self, Missing> {
             Ok(super::GetBrowser { browser_id: w.browser_id, url: w.url })
+        }
+    }
+
+    #[derive(Serialize, Deserialize, Default)]
+    pub struct RequestHuman {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub reason: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub window_id: Option<String>,
+    }
+
+    impl From<super::RequestHuman> for RequestHuman {
+        fn from(v: super::RequestHuman) -> Self {
+            RequestHuman { reason: Some(v.reason), window_id: v.window_id }
+        }
+    }
+
+    impl TryFrom<RequestHuman> for super::RequestHuman {
+        type Error = Missing;
+
+        fn try_from(w: RequestHuman) -> Result<Self, Missing> {
+            Ok(super::RequestHuman {
+                reason: w.reason.ok_or(Missing("reason"))?,
+                window_id: w.window_id,
+            })
         }
     }
 

@@ -84,7 +84,7 @@ pub static BROWSER: Tool = Tool {
         act("focus", "focus an element; returns the element that really has focus", L::Element).settles(S::Pointer),
         act("type", "type text at the caret of an element (mode insert, or keys: key events per character); read back; returns the text typed, the value and verified", L::Element).settles(S::Type)
             .req(&[TEXT_PARAM]).opt(&[TYPE_MODE]),
-        act("fill", "replace the value of any field a person types into or picks in (text-like inputs, textarea, contenteditable, number, date, time, datetime-local, month, week, color, range, <select> by value or label, values for a multiple select) and read it back; returns the value; NOT_EDITABLE names what fits instead (upload for a file input, check for a checkbox)", L::Element).settles(S::Type)
+        act("fill", "replace the value of any field (text-like inputs, textarea, contenteditable, number, date, time, datetime-local, month, week, color, range, <select> by value or label, values for a multiple select) and read it back; returns the value; NOT_EDITABLE names what fits instead (upload for a file input, check for a checkbox)", L::Element).settles(S::Type)
             .opt(&[FILL_TEXT_OPT, OPTION_VALUES]).excl(&[("text", "values")]).check(&[r::tab_pick_exclusive, r::fill_text_or_values]),
         act("set_value", "set a field's value (the native setter, then input/change); returns the value", L::Element).settles(S::Type)
             .req(&[VALUE]),
@@ -138,7 +138,7 @@ pub static BROWSER: Tool = Tool {
         observe("snapshot", "ref-annotated accessibility outline of the page (with its open shadow roots and iframes) (cross-site ones too); returns snapshot_id, mode full/incremental/continued, counts, truncation", L::None)
             .opt(&[LIMIT, SCOPE_REF, CURSOR, DISABLE_DIFFING, QUERY])
             .check(&[r::tab_pick_exclusive, r::cursor_alone]),
-        observe("get_content", "the whole visible text of the page or an element, a form control's whole value; offset and length read a range; returns text, total_chars, truncated and next_offset when more follows", L::ElementOptional)
+        observe("get_content", "the visible text of the page or an element, or a form control's value; offset and length read a range; returns text, total_chars, truncated and next_offset when more follows", L::ElementOptional)
             .opt(&[TEXT_OFFSET, TEXT_LENGTH]),
         observe("get_html", "the HTML of the page or of an element", L::ElementOptional),
         observe("get_url", "the tab's current URL", L::None),
@@ -146,7 +146,7 @@ pub static BROWSER: Tool = Tool {
         observe("screenshot", "capture the viewport or the full page; returns the image with width, height and scale", L::None)
             .opt(&[FULL_PAGE, BROWSER_IMAGE_FORMAT, QUALITY, MAX_WIDTH])
             .check(&[r::tab_pick_exclusive, r::image_format]),
-        observe("screenshot_annotate", "a screenshot with ref labels drawn over the elements of a full snapshot; returns image and labels", L::None)
+        observe("screenshot_annotate", "a screenshot with ref labels over a full snapshot's elements; returns image and labels", L::None)
             .opt(&[MAX_WIDTH]),
         observe("state_and_screenshot", "a snapshot and a screenshot together; returns both and a consistent flag", L::None)
             .opt(&[LIMIT, SCOPE_REF, DISABLE_DIFFING, QUERY, FULL_PAGE, BROWSER_IMAGE_FORMAT, QUALITY, MAX_WIDTH])

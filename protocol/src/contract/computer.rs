@@ -74,7 +74,7 @@ pub static COMPUTER: Tool = Tool {
             .req(&[FILL_TEXT]).opt(&[DISPATCH]),
         act("set_value", "set an element's text or numeric value (range-checked); returns the value and via", L::Element).settles(S::Type)
             .req(&[VALUE]).opt(&[DISPATCH]),
-        act("paste", "paste through the clipboard (saved and restored) into an element or the target's focus (its window activated first), replacing a selection; ACTION_FAILED when it did not land; returns value, delivered_to and the clipboard outcome", L::ElementOptional).settles(S::Type)
+        act("paste", "paste through the clipboard (saved and restored) into an element or the target's focus (its window activated first); a selection is replaced; ACTION_FAILED when it did not land; returns value, delivered_to and the clipboard outcome", L::ElementOptional).settles(S::Type)
             .req(&[PASTE_TEXT]).opt(&[COMPUTER_TEXT_FORMAT, DISPATCH]).check(&[r::text_format]),
         act("select_text", "select the unique match of text in an element, or put the caret next to it; returns the offsets", L::Element).settles(S::Type)
             .req(&[SELECT_TEXT]).opt(&[PREFIX, SUFFIX, SELECTION_TYPE, DISPATCH]),
@@ -100,7 +100,7 @@ pub static COMPUTER: Tool = Tool {
         act("window", "minimize, maximize, restore, close, move or resize a window (window_id); returns its new state", L::None).settles(S::Window)
             .req(&[WINDOW_OP]).opt(&[SCREEN_X, SCREEN_Y, WIDTH, HEIGHT])
             .check(&[r::window_id_required, r::window_geometry]),
-        observe("wait", "pause for duration_ms, or wait until an element appears/disappears or a window opens; returns what happened", L::None)
+        observe("wait", "pause for duration_ms, or until an element appears/disappears or a window opens; returns what happened", L::None)
             .opt(&[DURATION_MS, UNTIL, WAIT_QUERY, WAIT_TIMEOUT]).excl(&[("timeout", "duration_ms")])
             .check(&[r::computer_wait]),
         // Observing.

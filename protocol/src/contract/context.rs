@@ -21,17 +21,18 @@ const LAUNCH: Param = Param {
 const BACKGROUND: Param = Param {
     name: "background",
     ty: Ty::Bool,
-    doc: "with launch: leave the new window where the window manager put it instead of \
-          making it the active window",
+    doc: "with launch: leave the new window where the window manager put it, inactive",
     default: Some(D::Bool(false)),
 };
 const URL_MATCH: Param = Param {
     name: "url",
     ty: Ty::Url,
-    doc: "select the one tab whose URL is this, or starts with it followed by / ? #",
+    doc: "the one tab whose URL is this, or starts with it and / ? #",
     default: None,
 };
 const WINDOW_ID_REQUIRED: Param = WINDOW_ID;
+const REASON: Param =
+    Param { name: "reason", ty: Ty::Str { allow_empty: false }, doc: "what to do", default: None };
 
 /// A context action that only reads, from `backend`.
 const fn observe(name: &'static str, summary: &'static str, backend: Backend) -> Action {
@@ -40,8 +41,8 @@ const fn observe(name: &'static str, summary: &'static str, backend: Backend) ->
 
 pub static CONTEXT: Tool = Tool {
     name: "context",
-    description: "Discover and select what to work on: apps, windows, browsers and tabs, and \
-                  read this contract. Start here; ids come from these answers, never guesses.",
+    description: "Discover and select apps, windows, browsers and tabs; read this \
+                  contract. Start here; ids come from these answers, never guesses.",
     element_keys: &[],
     point_keys: &[],
     common: &[],
@@ -91,6 +92,15 @@ pub static CONTEXT: Tool = Tool {
         )
         .opt(&[BROWSER_ID, URL_MATCH])
         .on(Backend::Browser, &[]),
+        action(
+            "request_human",
+            "ask a person for help (login, CAPTCHA, 2FA) on the view page; waits for the hand-back",
+            Class::AskHuman,
+            Locator::None,
+        )
+        .req(&[REASON])
+        .opt(&[WINDOW_ID])
+        .on(Backend::Daemon, &["human.requested", "takeover.started", "takeover.ended"]),
         observe(
             "documentation",
             "this contract: every action's parameters, identity, coordinate and timing rules, \

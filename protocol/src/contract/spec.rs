@@ -152,6 +152,9 @@ pub enum Class {
     /// Reads what an observer may not see (the clipboard, which may hold secrets); changes
     /// nothing, but actor (or admin) only.
     ClipboardRead,
+    /// Asks a person for help and waits for the hand-back: changes nothing itself, actor (or
+    /// admin) only, and runs while a person is in control.
+    AskHuman,
 }
 
 impl Class {

@@ -1,0 +1,152 @@
+//! The view's HTTP side: `GET /view` (a link's single-use code exchanged for the cookie and
+//! a redirect to the bare path, or the page for a good cookie, else 401) and
+//! `GET /view/socket` (the cookie again, the page's own origin or an `--allow-origin` one,
+//! then the WebSocket upgrade).
+
+use std::sync::Arc;
+
+use http::{header, HeaderValue, Request, Response, StatusCode};
+use jsonrpsee::server::HttpBody;
+
+use super::access;
+use super::state::Person;
+use crate::auth::Role;
+use crate::session::Owner;
+use crate::state::Daemon;
+
+/// The page: one file, its script and style inline, nothing fetched from anywhere.
+const PAGE: &str = include_str!("page.html");
+
+/// What the page may load: itself, its socket, images it makes from frames.
+const CSP: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
+                   img-src data: blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; \
+                   frame-ancestors 'none'";
+
+fn text(status: StatusCode, body: &str) -> Response<HttpBody> {
+    let mut r = Response::new(HttpBody::from(body.to_owned()));
+    *r.status_mut() = status;
+    r.headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+    r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
+}
+
+fn unauthorized() -> Response<HttpBody> {
+    text(
+        StatusCode::UNAUTHORIZED,
+        "no valid view code or cookie: open the view link gloveboxd printed (its code works once), \
+         or print a fresh one with `gloveboxd view-link --token-file FILE`\n",
+    )
+}
+
+/// The token and role behind a request's view cookie.
+fn cookie_person<B>(daemon: &Daemon, req: &Request<B>) -> Option<(Role, Owner)> {
+    let value = access::cookie_in(req.headers())?;
+    let token = daemon.view.access.token_of_cookie(&value)?;
+    let role = daemon.role_of(&token)?;
+    Some((role, Owner::of_token(&token, role == Role::Admin)))
+}
+
+/// `GET /view`.
+pub fn page<B>(daemon: &Daemon, req: &Request<B>) -> Response<HttpBody> {
+    if let Some(code) = access::code_in(req.uri().query()) {
+        let redeemed = daemon.view.access.redeem(code).filter(|(_, t)| daemon.role_of(t).is_some());
+        let Some((cookie, _token)) = redeemed else {
+            // A spent code in a reloaded address bar still has its cookie.
+            if cookie_person(daemon, req).is_some() {
+                return see_other(None);
+            }
+            tracing::info!("refused a view code that is unknown, spent or expired");
+            return unauthorized();
+        };
+        return see_other(Some(&cookie));
+    }
+    if cookie_person(daemon, req).is_none() {
+        return unauthorized();
+    }
+    let mut r = Response::new(HttpBody::from(PAGE));
+    let h = r.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    h.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
+    r
+}
+
+/// 303 to the bare `/view`, handing out `cookie` when given.
+fn see_other(cookie: Option<&str>) -> Response<HttpBody> {
+    let mut r = text(StatusCode::SEE_OTHER, "");
+    r.headers_mut().insert(header::LOCATION, HeaderValue::from_static("/view"));
+    if let Some(c) = cookie.and_then(|c| HeaderValue::from_str(&access::set_cookie(c)).ok()) {
+        r.headers_mut().insert(header::SET_COOKIE, c);
+    }
+    r
+}
+
+/// Whether a WebSocket's `Origin` is the page's own (the scheme and the `Host` it was asked
+/// on) or one `--allow-origin` names. No `Origin`: not a browser, which the cookie covers.
+fn origin_ok<B>(daemon: &Daemon, req: &Request<B>) -> bool {
+    let Some(origin) = req.headers().get(header::ORIGIN) else { return true };
+    let origin = origin.to_str().unwrap_or_default();
+    let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
+    (!host.is_empty()
+        && (origin == format!("http://{host}") || origin == format!("https://{host}")))
+        || daemon.config.allowed_origins.iter().any(|o| o == origin)
+}
+
+/// `GET /view/socket`: checks, then the upgrade; the socket runs on its own task. `raw` is
+/// set so the connection's frame inspection (a JSON-RPC concern) leaves this socket alone.
+pub fn socket(
+    daemon: &Arc<Daemon>,
+    req: &mut Request<hyper::body::Incoming>,
+    raw: &std::sync::atomic::AtomicBool,
+) -> Response<HttpBody> {
+    let Some((role, owner)) = cookie_person(daemon, req) else { return unauthorized() };
+    if !origin_ok(daemon, req) {
+        tracing::warn!("refused a view socket from a foreign origin");
+        return text(StatusCode::FORBIDDEN, "this origin is not allowed to open the view socket\n");
+    }
+    let key = req.headers().get(header::SEC_WEBSOCKET_KEY).cloned();
+    let upgrade = req
+        .headers()
+        .get(header::UPGRADE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.eq_ignore_ascii_case("websocket"));
+    let Some(key) = key.filter(|_| upgrade) else {
+        return text(StatusCode::UPGRADE_REQUIRED, "/view/socket is a WebSocket; open one\n");
+    };
+    let accept = tokio_tungstenite::tungstenite::handshake::derive_accept_key(key.as_bytes());
+    let on_upgrade = hyper::upgrade::on(req);
+    raw.store(true, std::sync::atomic::Ordering::SeqCst);
+    let socket = daemon.view.next_socket.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let person = Person { role, owner, socket, who: super::who(role, &owner) };
+    let d = daemon.clone();
+    tokio::spawn(async move {
+        match on_upgrade.await {
+            Ok(up) => {
+                use tokio_tungstenite::tungstenite::protocol::{Role as WsRole, WebSocketConfig};
+                let io = hyper_util::rt::TokioIo::new(up);
+                let cfg = WebSocketConfig::default().max_message_size(Some(1 << 20));
+                let ws = tokio_tungstenite::WebSocketStream::from_raw_socket(
+                    io,
+                    WsRole::Server,
+                    Some(cfg),
+                )
+                .await;
+                super::socket::run(d, ws, person).await;
+            }
+            Err(e) => tracing::debug!(%e, "the view socket's upgrade failed"),
+        }
+    });
+    let mut r = Response::new(HttpBody::from(""));
+    *r.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
+    let h = r.headers_mut();
+    h.insert(header::UPGRADE, HeaderValue::from_static("websocket"));
+    h.insert(header::CONNECTION, HeaderValue::from_static("Upgrade"));
+    if let Ok(v) = HeaderValue::from_str(&accept) {
+        h.insert(header::SEC_WEBSOCKET_ACCEPT, v);
+    }
+    r
+}

@@ -1,0 +1,90 @@
+//! A person in the loop: the view page the daemon serves at `/view` (the live desktop, the
+//! sessions a token may see with their recent ops, pending approvals, handoff requests and
+//! marked tabs), its socket at `/view/socket`, and what a person does there: take over the
+//! desktop (the sessions it covers answer `PAUSED`, reason `human_in_control`), hand it back
+//! (`takeover.ended` with what changed), answer approvals. Agents ask for a person with
+//! `session.request_human` or the `context.request_human` action.
+
+pub mod access;
+mod feed;
+mod frames;
+pub mod http;
+mod input;
+mod requests;
+mod socket;
+mod state;
+mod takeover;
+
+use std::sync::atomic::{AtomicU64, AtomicUsize};
+use std::sync::{Arc, Mutex};
+
+pub use access::Access;
+pub use requests::Request;
+pub use takeover::Control;
+
+use crate::session::Owner;
+
+/// The view's shared state, one per daemon.
+#[derive(Debug)]
+pub struct View {
+    pub access: Arc<Access>,
+    /// The person in control now, if any.
+    control: Mutex<Option<Control>>,
+    /// What agents asked a person for.
+    requests: Mutex<Vec<Request>>,
+    /// Recent ops per session, from the event bus.
+    feed: feed::Feed,
+    /// Bumped whenever something a page shows changed outside the event bus (control).
+    changed: tokio::sync::watch::Sender<u64>,
+    /// Bumped at every hand-back; `context.request_human` waits on it.
+    ended: tokio::sync::watch::Sender<u64>,
+    /// The data of the last `takeover.ended`.
+    last_ended: Mutex<Option<serde_json::Value>>,
+    next_socket: AtomicU64,
+    /// View pages open now.
+    pub open: AtomicUsize,
+}
+
+impl View {
+    pub fn new(access: Arc<Access>) -> Self {
+        View {
+            access,
+            control: Mutex::default(),
+            requests: Mutex::default(),
+            feed: feed::Feed::default(),
+            changed: tokio::sync::watch::channel(0).0,
+            ended: tokio::sync::watch::channel(0).0,
+            last_ended: Mutex::default(),
+            next_socket: AtomicU64::new(1),
+            open: AtomicUsize::new(0),
+        }
+    }
+
+    /// Who is in control of the sessions `creator` made, if a person is: an actor's takeover
+    /// covers its own token's sessions, an admin's every session.
+    pub fn human_in_control(&self, creator: &Owner) -> Option<String> {
+        let c = self.control.lock().unwrap_or_else(|p| p.into_inner());
+        c.as_ref().filter(|c| c.owner.may_use(creator)).map(|c| c.by.clone())
+    }
+
+    /// What the last hand-back said (`takeover.ended`'s data).
+    pub fn last_ended(&self) -> Option<serde_json::Value> {
+        self.last_ended.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    fn bump(&self) {
+        self.changed.send_modify(|n| *n = n.wrapping_add(1));
+    }
+}
+
+/// Starts what the view keeps up to date from the bus (the ops feed).
+pub fn start(daemon: &Arc<crate::state::Daemon>) {
+    tokio::spawn(feed::follow(Arc::downgrade(daemon), daemon.events.subscribe()));
+}
+
+/// How a page names a token: its role and a short hash, never the token.
+pub fn who(role: crate::auth::Role, owner: &Owner) -> String {
+    format!("{} {}", role.as_str(), &owner.short()[..8])
+}
+
+pub use requests::request_human;
