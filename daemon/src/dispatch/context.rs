@@ -33,7 +33,8 @@ async fn request_human(ctx: Ctx, p: context::RequestHuman) -> Result<Output, Dae
     let view = &ctx.daemon.view;
     let mut handbacks = view.handbacks();
     handbacks.borrow_and_update();
-    let req = crate::view::request_human(&ctx.daemon, &ctx.session, &p.reason, None, p.window_id)?;
+    let req =
+        crate::view::request_human(&ctx.daemon, &ctx.session, &p.reason, p.tab_id, p.window_id)?;
     let id = req.request_id;
     let until = ctx
         .op

@@ -166,6 +166,8 @@ impl Params for GetBrowser {
 pub struct RequestHuman {
     /// **Required.** what to do. Not empty.
     pub reason: String,
+    /// the tab (from tab_list) the person should look at.
+    pub tab_id: Option<String>,
     /// window id from list_windows.
     pub window_id: Option<String>,
 }
@@ -173,7 +175,7 @@ pub struct RequestHuman {
 impl RequestHuman {
     /// The required params; every other one at the table's default.
     pub fn new(reason: impl Into<String>) -> Self {
-        RequestHuman { reason: reason.into(), window_id: None }
+        RequestHuman { reason: reason.into(), tab_id: None, window_id: None }
     }
 }
 
@@ -378,12 +380,14 @@ pub mod wire {
         #[serde(skip_serializing_if = "Option::is_none")]
         pub reason: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
+        pub tab_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         pub window_id: Option<String>,
     }
 
     impl From<super::RequestHuman> for RequestHuman {
         fn from(v: super::RequestHuman) -> Self {
-            RequestHuman { reason: Some(v.reason), window_id: v.window_id }
+            RequestHuman { reason: Some(v.reason), tab_id: v.tab_id, window_id: v.window_id }
         }
     }
 
@@ -393,6 +397,7 @@ pub mod wire {
         fn try_from(w: RequestHuman) -> Result<Self, Missing> {
             Ok(super::RequestHuman {
                 reason: w.reason.ok_or(Missing("reason"))?,
+                tab_id: w.tab_id,
                 window_id: w.window_id,
             })
         }

@@ -4,7 +4,9 @@
 use super::params::{APP_ID, BROWSER_ID, WINDOW_ID};
 use super::rules::action;
 use super::spec::LAUNCH_EVENTS;
-use super::spec::{Action, Backend, Class, DefaultValue as D, Locator, Param, Settle, Tool, Ty};
+use super::spec::{
+    Action, Backend, Class, DefaultValue as D, IdKind, Locator, Param, Settle, Tool, Ty,
+};
 
 const APP: Param = Param {
     name: "app",
@@ -31,6 +33,12 @@ const URL_MATCH: Param = Param {
     default: None,
 };
 const WINDOW_ID_REQUIRED: Param = WINDOW_ID;
+const HANDOFF_TAB: Param = Param {
+    name: "tab_id",
+    ty: Ty::Id(IdKind::Token),
+    doc: "the tab (from tab_list) the person should look at",
+    default: None,
+};
 const REASON: Param =
     Param { name: "reason", ty: Ty::Str { allow_empty: false }, doc: "what to do", default: None };
 
@@ -99,7 +107,7 @@ pub static CONTEXT: Tool = Tool {
             Locator::None,
         )
         .req(&[REASON])
-        .opt(&[WINDOW_ID])
+        .opt(&[HANDOFF_TAB, WINDOW_ID])
         .on(Backend::Daemon, &["human.requested", "takeover.started", "takeover.ended"]),
         observe(
             "documentation",

@@ -84,7 +84,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     let (rounds, screen) = measured.with_context(|| format!("the daemon log ends with:\n{log}"))?;
     exit?;
     let load = (load_before, super::report::loadavg());
-    let out = report(&rounds, screen, &load);
+    let out = report(&rounds, screen, &load)?;
     let path = super::target_dir()?.join("bench").join("view.json");
     std::fs::create_dir_all(path.parent().context("a parent")?)?;
     std::fs::write(&path, serde_json::to_string_pretty(&out)?)?;
@@ -194,7 +194,9 @@ async fn measure(d: &Daemon, o: &Options) -> anyhow::Result<(Vec<Round>, (u32, u
 }
 
 /// Prints the table with verdicts; the JSON written beside it.
-fn report(rounds: &[Round], screen: (u32, u32), load: &(String, String)) -> Value {
+fn report(rounds: &[Round], screen: (u32, u32), load: &(String, String)) -> anyhow::Result<Value> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
     let lat = Summary::median_of(&rounds.iter().map(|r| r.latency).collect::<Vec<_>>());
     let m = |f: fn(&Round) -> f64| median(&rounds.iter().map(f).collect::<Vec<_>>());
     let (p50, p99) = (lat.p50 / 1000.0, lat.p99 / 1000.0);
@@ -203,41 +205,55 @@ fn report(rounds: &[Round], screen: (u32, u32), load: &(String, String)) -> Valu
     let missed: usize = rounds.iter().map(|r| r.missed).sum();
     let idle_frames: usize = rounds.iter().map(|r| r.idle_frames).sum();
     let verdict = |ok: bool| if ok { "met" } else { "MISSED" };
-    println!(
+    writeln!(
+        out,
         "view bench: {} rounds, screen {}x{}, load average {} → {}",
         rounds.len(),
         screen.0,
         screen.1,
         load.0,
         load.1
-    );
-    println!("| measure | median of rounds | goal | verdict |");
-    println!("|---|---|---|---|");
-    println!(
+    )?;
+    writeln!(out, "| measure | median of rounds | goal | verdict |")?;
+    writeln!(out, "|---|---|---|---|")?;
+    writeln!(
+        out,
         "| X change → frame's last byte, p50 | {p50:.1} ms | ≤ {P50_GOAL_MS} ms | {} |",
         verdict(p50 <= P50_GOAL_MS)
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "| X change → frame's last byte, p99 | {p99:.1} ms | ≤ {P99_GOAL_MS} ms | {} |",
         verdict(p99 <= P99_GOAL_MS)
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "| changes with no frame within 2 s | {missed} of {} | 0 | {} |",
         lat.n + missed,
         verdict(missed == 0)
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "| frames/s while a window moves | {fps:.1} | ≥ {FPS_GOAL} | {} |",
         verdict(fps >= FPS_GOAL)
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "| daemon CPU, page open, idle screen | {cpu:.2} % of a core | ≤ {IDLE_CPU_GOAL} % | {} |",
         verdict(cpu <= IDLE_CPU_GOAL)
-    );
-    println!("| frames sent while idle | {idle_frames} | 0 | {} |", verdict(idle_frames == 0));
-    println!("| bytes per frame, one window changed | {:.0} | | |", m(|r| r.change_frame_bytes));
-    println!("| bytes per frame, a window moving | {:.0} | | |", m(|r| r.drag_frame_bytes));
-    json!({
+    )?;
+    writeln!(
+        out,
+        "| frames sent while idle | {idle_frames} | 0 | {} |",
+        verdict(idle_frames == 0)
+    )?;
+    writeln!(
+        out,
+        "| bytes per frame, one window changed | {:.0} | | |",
+        m(|r| r.change_frame_bytes)
+    )?;
+    writeln!(out, "| bytes per frame, a window moving | {:.0} | | |", m(|r| r.drag_frame_bytes))?;
+    Ok(json!({
         "screen": [screen.0, screen.1],
         "loadavg": [load.0, load.1],
         "latency_ms": {"p50": round1(p50), "p99": round1(p99), "max": round1(lat.max / 1000.0), "n": lat.n, "missed": missed},
@@ -250,5 +266,5 @@ fn report(rounds: &[Round], screen: (u32, u32), load: &(String, String)) -> Valu
             "latency": r.latency.to_json(), "missed": r.missed, "fps_moving": round1(r.fps),
             "idle_cpu_pct": (r.idle_cpu_pct * 100.0).round() / 100.0, "idle_frames": r.idle_frames,
         })).collect::<Vec<_>>(),
-    })
+    }))
 }
