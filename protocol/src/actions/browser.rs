@@ -678,9 +678,9 @@ pub struct SelectText {
     pub element: Element,
     /// **Required.** the text to find; it must match exactly once. Not empty.
     pub text: String,
-    /// text right before the match, to make it unique. Not empty.
+    /// text right before the match (to make it unique). Not empty.
     pub prefix: Option<String>,
-    /// text right after the match, to make it unique. Not empty.
+    /// text right after the match (to make it unique). Not empty.
     pub suffix: Option<String>,
     /// select the match, or put the caret before or after it. One of `select`, `cursor_before`,
     /// `cursor_after`. Default `select`.
@@ -1435,7 +1435,7 @@ pub struct Snapshot {
     pub scope_ref: Option<String>,
     /// next_cursor of the previous page to continue it.
     pub cursor: Option<String>,
-    /// always return the full outline instead of what changed. Default false.
+    /// always return the full outline (instead of what changed). Default false.
     pub disable_diffing: bool,
     /// words in any order, any case (snapshot keeps the lines holding them, every word in the line
     /// or its ancestors, else any word, query_match says which, with their ancestors and row
@@ -1618,9 +1618,9 @@ pub struct Screenshot {
     /// paste: text, html or markdown (default text); screenshots: png, jpeg or webp (default png).
     /// One of `png`, `jpeg`, `webp`, `text`, `html`, `markdown`. Default `png`.
     pub format: Format,
-    /// jpeg/webp quality; only with format jpeg or webp. Range 1..=100.
+    /// jpeg/webp quality (only with format jpeg or webp). Range 1..=100.
     pub quality: Option<u32>,
-    /// scale the image down to at most this width; scale says by how much. Range 16..=8192.
+    /// scale the image down to at most this width (scale says by how much). Range 16..=8192.
     pub max_width: Option<u32>,
     /// The params every action of the tool takes.
     pub common: Common,
@@ -1659,7 +1659,7 @@ impl Shared for Screenshot {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::ScreenshotAnnotate", into = "wire::ScreenshotAnnotate")]
 pub struct ScreenshotAnnotate {
-    /// scale the image down to at most this width; scale says by how much. Range 16..=8192.
+    /// scale the image down to at most this width (scale says by how much). Range 16..=8192.
     pub max_width: Option<u32>,
     /// The params every action of the tool takes.
     pub common: Common,
@@ -1696,7 +1696,7 @@ pub struct StateAndScreenshot {
     pub limit: u32,
     /// observe only the subtree of this ref.
     pub scope_ref: Option<String>,
-    /// always return the full outline instead of what changed. Default false.
+    /// always return the full outline (instead of what changed). Default false.
     pub disable_diffing: bool,
     /// words in any order, any case (snapshot keeps the lines holding them, every word in the line
     /// or its ancestors, else any word, query_match says which, with their ancestors and row
@@ -1708,9 +1708,9 @@ pub struct StateAndScreenshot {
     /// paste: text, html or markdown (default text); screenshots: png, jpeg or webp (default png).
     /// One of `png`, `jpeg`, `webp`, `text`, `html`, `markdown`. Default `png`.
     pub format: Format,
-    /// jpeg/webp quality; only with format jpeg or webp. Range 1..=100.
+    /// jpeg/webp quality (only with format jpeg or webp). Range 1..=100.
     pub quality: Option<u32>,
-    /// scale the image down to at most this width; scale says by how much. Range 16..=8192.
+    /// scale the image down to at most this width (scale says by how much). Range 16..=8192.
     pub max_width: Option<u32>,
     /// The params every action of the tool takes.
     pub common: Common,

@@ -125,8 +125,8 @@ pub const KEY: Param =
     p("key", TEXT, "a key or chord such as Enter, Control+Shift+T, F5, PageDown or +");
 pub const PASTE_TEXT: Param = p("text", TEXT, "what to paste");
 pub const SELECT_TEXT: Param = p("text", TEXT, "the text to find; it must match exactly once");
-pub const PREFIX: Param = p("prefix", TEXT, "text right before the match, to make it unique");
-pub const SUFFIX: Param = p("suffix", TEXT, "text right after the match, to make it unique");
+pub const PREFIX: Param = p("prefix", TEXT, "text right before the match (to make it unique)");
+pub const SUFFIX: Param = p("suffix", TEXT, "text right after the match (to make it unique)");
 pub const SELECTION_TYPE: Param = pd(
     "selection_type",
     Ty::Enum(&["select", "cursor_before", "cursor_after"]),
@@ -185,7 +185,7 @@ pub const CURSOR: Param =
 pub const DISABLE_DIFFING: Param = pd(
     "disable_diffing",
     Ty::Bool,
-    "always return the full outline instead of what changed",
+    "always return the full outline (instead of what changed)",
     D::Bool(false),
 );
 pub const QUERY: Param =
@@ -205,11 +205,11 @@ pub const COMPUTER_IMAGE_FORMAT: Param =
 pub const FULL_PAGE: Param =
     pd("full_page", Ty::Bool, "capture the whole page, not just the viewport", D::Bool(false));
 pub const QUALITY: Param =
-    p("quality", Ty::Int { min: 1, max: 100 }, "jpeg/webp quality; only with format jpeg or webp");
+    p("quality", Ty::Int { min: 1, max: 100 }, "jpeg/webp quality (only with format jpeg or webp)");
 pub const MAX_WIDTH: Param = p(
     "max_width",
     Ty::Int { min: 16, max: 8_192 },
-    "scale the image down to at most this width; scale says by how much",
+    "scale the image down to at most this width (scale says by how much)",
 );
 
 // Window geometry (computer window move/resize).

@@ -914,6 +914,7 @@ fn per_action_facts() {
     expect![[r#"
         context.get_app: settle -, approval -, desktop, events app.started window.opened window.focused
         context.focus_window: settle window, approval -, desktop, events window.focused focus.changed
+        context.request_human: settle -, approval -, daemon, events human.requested takeover.started takeover.ended
         browser.navigate: settle navigate, approval navigate, browser, events tab.created tab.closed download.finished dialog.opened
         browser.click: settle pointer, approval -, browser, events tab.created tab.closed download.finished dialog.opened
         browser.double_click: settle pointer, approval -, browser, events tab.created tab.closed download.finished dialog.opened
