@@ -89,6 +89,16 @@ struct Cli {
     /// the result says truncated and total_chars).
     #[arg(long, global = true, default_value_t = 1024 * 1024)]
     max_text_chars: usize,
+    /// Longest side of a browser capture in image pixels; a larger page is cut before
+    /// Chromium renders it (the answer says truncated).
+    #[arg(long, global = true, default_value_t = 16_384)]
+    max_capture_side: u32,
+    /// Most pixels of a browser capture (default 64 Mpx, 2^26); the height gives way.
+    #[arg(long, global = true, default_value_t = 64 * 1024 * 1024)]
+    max_capture_pixels: u64,
+    /// Most ref tags one screenshot_annotate draws (the answer says how many it left out).
+    #[arg(long, global = true, default_value_t = 500)]
+    max_annotate_labels: usize,
     /// Bytes the state dir's downloads/ may hold (downloads and PDFs); the oldest files go
     /// first.
     #[arg(long, global = true, default_value_t = 1024 * 1024 * 1024)]
@@ -288,6 +298,11 @@ async fn serve(
     config.max_in_flight = cli.max_in_flight;
     config.max_ops_per_sec = cli.max_ops_per_sec;
     config.max_text_chars = cli.max_text_chars;
+    config.max_capture = glovebox_daemon::browser::ShotLimit {
+        side: cli.max_capture_side,
+        pixels: cli.max_capture_pixels,
+    };
+    config.max_labels = cli.max_annotate_labels;
     config.downloads_quota_bytes = cli.downloads_quota_bytes;
     config.session_ttl = std::time::Duration::from_secs(cli.session_ttl_secs);
     config.settle.quiet = std::time::Duration::from_millis(cli.settle_quiet_ms);

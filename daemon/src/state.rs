@@ -41,6 +41,10 @@ pub struct Config {
     /// The most characters `evaluate`, `get_content` and `get_html` return; the page cuts
     /// longer ones and the result says `truncated` and `total_chars`.
     pub max_text_chars: usize,
+    /// The largest full-page capture Chromium is asked to render.
+    pub max_capture: crate::browser::ShotLimit,
+    /// The most ref tags one `screenshot_annotate` draws.
+    pub max_labels: usize,
     /// The bytes the state dir's `downloads/` may hold (downloads and PDFs); the oldest
     /// files go first.
     pub downloads_quota_bytes: u64,
@@ -82,6 +86,8 @@ impl Config {
             max_in_flight: 32,
             max_ops_per_sec: 50,
             max_text_chars: 1024 * 1024,
+            max_capture: crate::browser::ShotLimit::default(),
+            max_labels: 500,
             downloads_quota_bytes: crate::files::DOWNLOADS_QUOTA,
             session_ttl: std::time::Duration::from_secs(600),
             backends: Arc::new(BTreeMap::new),

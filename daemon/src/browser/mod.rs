@@ -29,7 +29,7 @@ use serde_json::{json, Value};
 use crate::error::DaemonError;
 use crate::process::Supervisor;
 
-pub use actions::Tab;
+pub use actions::{ShotLimit, Tab};
 use cdp::Conn;
 
 /// Called with (target key, reason) whenever a tab's refs go stale (navigation, reload, a

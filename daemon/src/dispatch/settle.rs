@@ -178,7 +178,7 @@ async fn browser(
         return (of_tab(since, report), Err(why.into()));
     }
     let shot = Box::pin(async move {
-        tab.screenshot(false, "png", None, None)
+        tab.screenshot(false, "png", None, None, Default::default())
             .await
             .map_err(|e| format!("the capture failed: {e}"))
     });

@@ -72,6 +72,7 @@ impl Tab {
         format: &str,
         quality: Option<u64>,
         max_width: Option<u64>,
+        limit: ShotLimit,
     ) -> Result<Value, BrowserError> {
         let mut p = json!({"format": format});
         if let Some(q) = quality.filter(|_| format != "png") {
@@ -94,11 +95,11 @@ impl Tab {
             )
         };
         let want_scale = max_width.map(|mw| (mw as f64 / w.max(1.0)).min(1.0)).unwrap_or(1.0);
-        // A very long or wide page is cut at MAX_SIDE image pixels a side and MAX_PIXELS in
-        // all before Chromium renders it (a larger image helps no model and could exhaust
+        // A very long or wide page is cut at `limit` (image pixels a side and in all) before
+        // Chromium renders it (a larger image helps no model and could exhaust
         // the browser's memory); the answer says so.
         let (full_w, full_h) = (w, h);
-        let (w, h) = clamp_clip(w, h, want_scale);
+        let (w, h) = limit.clip(w, h, want_scale);
         p["fromSurface"] = json!(true);
         p["captureBeyondViewport"] = json!(full_page);
         p["clip"] = json!({"x": x, "y": y, "width": w, "height": h, "scale": want_scale});
@@ -110,7 +111,7 @@ impl Tab {
         let mut shot = shot_json(format, (iw, ih), scale, full_page, &data);
         if h < full_h || w < full_w {
             shot["truncated"] = json!({"reason": "page larger than the image limit",
-                                       "limit_px": MAX_SIDE, "limit_pixels": MAX_PIXELS,
+                                       "limit_px": limit.side, "limit_pixels": limit.pixels,
                                        "page_width": full_w, "page_height": full_h});
         }
         Ok(shot)
@@ -247,20 +248,31 @@ impl Bounded {
     }
 }
 
-/// The longest side of a page capture, in image pixels.
-const MAX_SIDE: u32 = 16_384;
+/// The largest page capture, in image pixels: a side (`--max-capture-side`) and the whole
+/// (`--max-capture-pixels`). A larger image helps no model and can take Chromium down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShotLimit {
+    pub side: u32,
+    pub pixels: u64,
+}
 
-/// The most pixels of a page capture (64 Mpx).
-const MAX_PIXELS: f64 = 64.0 * 1024.0 * 1024.0;
+impl Default for ShotLimit {
+    /// 16,384 px a side and 64 Mpx (2^26 pixels).
+    fn default() -> Self {
+        ShotLimit { side: 16_384, pixels: 64 * 1024 * 1024 }
+    }
+}
 
-/// The CSS clip (width, height) of a capture at `scale` image px per CSS px: each side at
-/// most [`MAX_SIDE`] image pixels, and the area at most [`MAX_PIXELS`] (the height gives way,
-/// a page is read top-down).
-fn clamp_clip(w: f64, h: f64, scale: f64) -> (f64, f64) {
-    let side = f64::from(MAX_SIDE) / scale;
-    let (w, h) = (w.min(side), h.min(side));
-    let max_h = MAX_PIXELS / (w * scale).max(1.0) / scale;
-    (w, h.min(max_h))
+impl ShotLimit {
+    /// The CSS clip (width, height) of a capture at `scale` image px per CSS px: each side
+    /// at most `side` image pixels, and the area at most `pixels` (the height gives way, a
+    /// page is read top-down).
+    fn clip(self, w: f64, h: f64, scale: f64) -> (f64, f64) {
+        let side = f64::from(self.side) / scale;
+        let (w, h) = (w.min(side), h.min(side));
+        let max_h = self.pixels as f64 / (w * scale).max(1.0) / scale;
+        (w, h.min(max_h))
+    }
 }
 
 fn shot_json(format: &str, (w, h): (u32, u32), scale: f64, full_page: bool, data: &str) -> Value {
@@ -344,12 +356,18 @@ mod tests {
     #[test]
     fn clips_stay_under_the_side_and_area_limits() {
         let px = |(w, h): (f64, f64), s: f64| (w * s, h * s);
-        assert_eq!(clamp_clip(1280.0, 800.0, 1.0), (1280.0, 800.0));
-        let (w, h) = px(clamp_clip(100_000.0, 900.0, 1.0), 1.0);
+        let limit = ShotLimit::default();
+        let max = limit.pixels as f64;
+        assert_eq!(limit.clip(1280.0, 800.0, 1.0), (1280.0, 800.0));
+        let (w, h) = px(limit.clip(100_000.0, 900.0, 1.0), 1.0);
         assert_eq!((w, h), (16_384.0, 900.0));
-        let (w, h) = px(clamp_clip(100_000.0, 100_000.0, 1.0), 1.0);
-        assert!(w <= 16_384.0 && h <= 16_384.0 && w * h <= MAX_PIXELS, "{w} x {h}");
-        let (w, h) = px(clamp_clip(20_000.0, 300_000.0, 0.5), 0.5);
-        assert!(w <= 16_384.0 && h <= 16_384.0 && w * h <= MAX_PIXELS + 1.0, "{w} x {h}");
+        let (w, h) = px(limit.clip(100_000.0, 100_000.0, 1.0), 1.0);
+        assert!(w <= 16_384.0 && h <= 16_384.0 && w * h <= max, "{w} x {h}");
+        let (w, h) = px(limit.clip(20_000.0, 300_000.0, 0.5), 0.5);
+        assert!(w <= 16_384.0 && h <= 16_384.0 && w * h <= max + 1.0, "{w} x {h}");
+        // A smaller limit from the flags.
+        let small = ShotLimit { side: 1_000, pixels: 500_000 };
+        let (w, h) = px(small.clip(4_000.0, 4_000.0, 1.0), 1.0);
+        assert!(w <= 1_000.0 && h <= 1_000.0 && w * h <= 500_000.0, "{w} x {h}");
     }
 }

@@ -8,8 +8,9 @@ use serde_json::Value;
 
 use super::work::Install;
 
-/// One install the trace saw: what, when (trace µs), and whether a timer's or frame's
-/// callback made it (not the action's input).
+/// One install the trace saw: what, when (trace µs), and whether the callback of a timer or
+/// frame the action did not set made it (a ticker re-arming; not the input, nor a chain the
+/// input started).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Traced {
     pub install: Install,
@@ -19,55 +20,74 @@ pub struct Traced {
     pub over: bool,
 }
 
+/// A timer's or an animation frame's identity in a trace: ("timer" | "frame", its id).
+type Key = (&'static str, i64);
+
 /// The installs of `frames` (a tab's frame ids) in trace `events`, and the trace's last
 /// timestamp (when the end was asked, near enough).
 pub fn installs(events: &[Value], frames: &HashSet<String>) -> (Vec<Traced>, i64) {
     let ts = |e: &Value| e["ts"].as_i64().unwrap_or(0);
     let name = |e: &Value| e["name"].as_str().unwrap_or_default().to_owned();
     let data = |e: &Value| e["args"]["data"].clone();
+    let key = |e: &Value| -> Option<Key> {
+        let d = data(e);
+        let id = d["timerId"].as_i64().or(d["id"].as_i64())?;
+        match name(e).as_str() {
+            "TimerInstall" | "TimerFire" | "TimerRemove" => Some(("timer", id)),
+            "RequestAnimationFrame" | "FireAnimationFrame" | "CancelAnimationFrame" => {
+                Some(("frame", id))
+            }
+            _ => None,
+        }
+    };
     let last = events.iter().map(ts).max().unwrap_or(0);
-    // Callbacks running: (start, end) of TimerFire and FireAnimationFrame.
-    let callbacks: Vec<(i64, i64)> = events
+    // Callbacks running: (start, end, whose) of TimerFire and FireAnimationFrame.
+    let callbacks: Vec<(i64, i64, Option<Key>)> = events
         .iter()
         .filter(|e| matches!(name(e).as_str(), "TimerFire" | "FireAnimationFrame"))
-        .map(|e| (ts(e), ts(e) + e["dur"].as_i64().unwrap_or(0)))
+        .map(|e| (ts(e), ts(e) + e["dur"].as_i64().unwrap_or(0), key(e)))
         .collect();
-    let ended: HashSet<(String, i64)> = events
+    let ended: HashSet<Key> = events
         .iter()
-        .filter_map(|e| {
-            let n = name(e);
-            let id = data(e)["timerId"].as_i64().or(data(e)["id"].as_i64())?;
-            match n.as_str() {
-                "TimerFire" | "TimerRemove" => Some(("timer".to_owned(), id)),
-                "FireAnimationFrame" | "CancelAnimationFrame" => Some(("frame".to_owned(), id)),
-                _ => None,
-            }
+        .filter(|e| {
+            matches!(
+                name(e).as_str(),
+                "TimerFire" | "TimerRemove" | "FireAnimationFrame" | "CancelAnimationFrame"
+            )
         })
+        .filter_map(key)
         .collect();
+    // In time order, so a timer the input set is known as the action's before its callback
+    // runs: what that callback sets is the action's too (a chain), unlike what a ticker that
+    // was there before re-arms.
+    let mut sorted: Vec<&Value> = events.iter().collect();
+    sorted.sort_by_key(|e| ts(e));
+    let mut ours: HashSet<Key> = HashSet::new();
     let mut out = Vec::new();
-    for e in events {
+    for e in sorted {
         let d = data(e);
         if !d["frame"].as_str().is_some_and(|f| frames.contains(f)) {
             continue;
         }
-        let (install, key) = match name(e).as_str() {
-            "TimerInstall" => {
-                let timeout = d["timeout"].as_f64();
-                let install = if d["singleShot"] == false {
-                    Install::Interval(timeout)
-                } else {
-                    Install::Timeout(timeout)
-                };
-                (install, ("timer".to_owned(), d["timerId"].as_i64().unwrap_or(-1)))
-            }
-            "RequestAnimationFrame" => {
-                (Install::Frame, ("frame".to_owned(), d["id"].as_i64().unwrap_or(-1)))
-            }
+        let install = match name(e).as_str() {
+            "TimerInstall" if d["singleShot"] == false => Install::Interval(d["timeout"].as_f64()),
+            "TimerInstall" => Install::Timeout(d["timeout"].as_f64()),
+            "RequestAnimationFrame" => Install::Frame,
             _ => continue,
         };
+        let Some(k) = key(e) else { continue };
         let at = ts(e);
-        let from_callback = callbacks.iter().any(|(s, end)| *s <= at && at <= *end);
-        out.push(Traced { install, at_us: at, from_callback, over: ended.contains(&key) });
+        let inside = callbacks.iter().filter(|(s, end, _)| *s <= at && at <= *end);
+        let mut whose = inside.map(|(_, _, whose)| whose).peekable();
+        // A frame asked for from a frame's callback is a loop, whoever started it.
+        let chained = |w: &Option<Key>| {
+            w.is_some_and(|w| ours.contains(&w) && !(w.0 == "frame" && install == Install::Frame))
+        };
+        let from_callback = whose.peek().is_some() && !whose.any(chained);
+        if !from_callback {
+            ours.insert(k);
+        }
+        out.push(Traced { install, at_us: at, from_callback, over: ended.contains(&k) });
     }
     (out, last)
 }
@@ -78,7 +98,7 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn installs_by_the_input_are_told_from_those_timers_made() {
+    fn installs_by_the_input_and_its_chains_are_told_from_those_other_timers_made() {
         let events = vec![
             // A ticker's callback re-arms it: not the input's.
             json!({"name": "TimerFire", "ph": "X", "ts": 100, "dur": 50,
@@ -97,10 +117,17 @@ mod tests {
                    "args": {"data": {"frame": "G", "timerId": 9, "timeout": 5, "singleShot": true}}}),
             json!({"name": "FireAnimationFrame", "ph": "X", "ts": 400, "dur": 3,
                    "args": {"data": {"frame": "F", "id": 7}}}),
+            // The click's 0 ms timer fires within the trace and sets the next of its chain.
+            json!({"name": "TimerInstall", "ph": "I", "ts": 410,
+                   "args": {"data": {"frame": "F", "timerId": 5, "timeout": 0, "singleShot": true}}}),
+            json!({"name": "TimerFire", "ph": "X", "ts": 420, "dur": 10,
+                   "args": {"data": {"frame": "F", "timerId": 5}}}),
+            json!({"name": "TimerInstall", "ph": "I", "ts": 425,
+                   "args": {"data": {"frame": "F", "timerId": 6, "timeout": 300, "singleShot": true}}}),
         ];
         let frames = HashSet::from(["F".to_owned()]);
         let (got, last) = installs(&events, &frames);
-        assert_eq!(last, 400);
+        assert_eq!(last, 425);
         let t =
             |install, at_us, from_callback, over| Traced { install, at_us, from_callback, over };
         assert_eq!(
@@ -110,6 +137,8 @@ mod tests {
                 t(Install::Timeout(Some(400.0)), 300, false, false),
                 t(Install::Frame, 310, false, true),
                 t(Install::Interval(Some(0.0)), 320, false, false),
+                t(Install::Timeout(Some(0.0)), 410, false, true),
+                t(Install::Timeout(Some(300.0)), 425, false, false),
             ]
         );
     }

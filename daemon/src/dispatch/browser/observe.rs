@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use super::{poisoned, with_dialog, TabCx};
 use crate::browser::annotate::{self, Tag};
-use crate::browser::{snapshot, Tab};
+use crate::browser::snapshot;
 use crate::dispatch::text::{ranged, TextRange};
 use crate::error::DaemonError;
 use crate::registry::snapshots::{Budget, Scope};
@@ -60,7 +60,7 @@ pub(super) async fn screenshot(cx: TabCx, p: browser::Screenshot) -> Result<Valu
         quality: p.quality,
         max_width: p.max_width,
     };
-    shot(&cx.tab, &s).await
+    shot(&cx, &s).await
 }
 
 pub(super) async fn screenshot_annotate(
@@ -87,7 +87,7 @@ pub(super) async fn state_and_screenshot(
         quality: p.quality,
         max_width: p.max_width,
     };
-    let image = shot(&cx.tab, &s).await?;
+    let image = shot(&cx, &s).await?;
     Ok(json!({"snapshot": snap, "screenshot": image, "consistent": cx.tab.navigations() == before}))
 }
 
@@ -172,9 +172,6 @@ async fn snapshot_of(cx: &TabCx, o: &Outline<'_>, c: &Common) -> Result<Value, D
     Ok(v)
 }
 
-/// The most ref tags one `screenshot_annotate` draws.
-const MAX_LABELS: usize = 500;
-
 /// A full snapshot recorded for the session (its refs work at once), the viewport captured,
 /// and each control the viewport shows outlined and tagged with its ref on the image. The
 /// page itself is never touched.
@@ -183,13 +180,14 @@ async fn annotated(cx: &TabCx, max_width: Option<u32>) -> Result<Value, DaemonEr
     let (nodes, marks) = snapshot::outline_marked(tab, None).await?;
     let (snapshot_id, refs) =
         ctx.session.snapshots.lock().map_err(|_| poisoned())?.record_unseen(&tab.key(), &nodes);
-    let mut image = tab.screenshot(false, "png", None, max_width.map(u64::from)).await?;
+    let limits = (ctx.daemon.config.max_labels, ctx.daemon.config.max_capture);
+    let mut image = tab.screenshot(false, "png", None, max_width.map(u64::from), limits.1).await?;
     let mut marks: Vec<_> =
         marks.into_iter().filter_map(|m| Some((refs.get(&m.key)?.clone(), m))).collect();
     // Past a few hundred tags an image is unreadable and drawing costs; the first ones in
     // document order are drawn and the answer says how many were left out.
-    let omitted = marks.len().saturating_sub(MAX_LABELS);
-    marks.truncate(MAX_LABELS);
+    let omitted = marks.len().saturating_sub(limits.0);
+    marks.truncate(limits.0);
     let tags: Vec<Tag> =
         marks.iter().map(|(r, m)| Tag { r#ref: r.clone(), bounds: m.bounds }).collect();
     let scale = image["scale"].as_f64().unwrap_or(1.0);
@@ -210,7 +208,7 @@ async fn annotated(cx: &TabCx, max_width: Option<u32>) -> Result<Value, DaemonEr
     image["snapshot_id"] = json!(snapshot_id);
     if omitted > 0 {
         image["labels_omitted"] = json!(omitted);
-        image["labels_limit"] = json!(MAX_LABELS);
+        image["labels_limit"] = json!(limits.0);
     }
     if let Some(d) = tab.dialog() {
         image["dialog"] = json!(d);
@@ -222,9 +220,10 @@ fn base64_len(data: &str) -> usize {
     data.len() / 4 * 3 - data.bytes().rev().take_while(|b| *b == b'=').count()
 }
 
-async fn shot(tab: &Tab, s: &Shot) -> Result<Value, DaemonError> {
+async fn shot(cx: &TabCx, s: &Shot) -> Result<Value, DaemonError> {
     let (quality, max_width) = (s.quality.map(u64::from), s.max_width.map(u64::from));
-    Ok(tab.screenshot(s.full_page, s.format.as_str(), quality, max_width).await?)
+    let limit = cx.ctx.daemon.config.max_capture;
+    Ok(cx.tab.screenshot(s.full_page, s.format.as_str(), quality, max_width, limit).await?)
 }
 
 #[cfg(test)]
