@@ -133,8 +133,12 @@ impl Daemon {
             .and_then(|r| r.strip_suffix("/rpc"))
             .with_context(|| format!("unexpected first line {first:?}"))?;
         self.url = format!("ws://{addr}/rpc");
-        for _ in 0..2 {
-            let line = rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))?;
+        // The rest of the banner comes once the desktop is up and calls are taken (the port
+        // answers before, refusing calls): its `desktop:` line is when the bench may start.
+        loop {
+            let line = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).map_err(
+                |_| anyhow::anyhow!("gloveboxd took no calls within {START_DEADLINE:?}"),
+            )?;
             if let Some(d) = line.trim().strip_prefix("desktop: DISPLAY=") {
                 let (display, xauth) = d.split_once(" XAUTHORITY=").unwrap_or((d, ""));
                 self.display = display.to_owned();
@@ -143,6 +147,7 @@ impl Daemon {
                 if !xauth.is_empty() {
                     std::env::set_var("XAUTHORITY", xauth);
                 }
+                break;
             }
         }
         let text =
