@@ -178,7 +178,7 @@ fn short_tokens_are_refused_at_start() {
 }
 
 /// At trace level the daemon logs neither the `?token=` of the upgrade nor its
-/// `Authorization` header, and a client's name is logged escaped.
+/// `Authorization` header, and a client's name and a session name are logged escaped.
 #[tokio::test(flavor = "multi_thread")]
 async fn tokens_never_reach_the_log() {
     const TOKEN: &str = "trace-level-token-0123456789abcdef0123";
@@ -199,7 +199,8 @@ async fn tokens_never_reach_the_log() {
         .await;
     assert!(r.get("result").is_some(), "{r}");
     let mut h = Raw::connect(&d.url, Some(TOKEN)).await.expect("the header token works");
-    h.hello(None).await;
+    // An escape code in a session name would recolour (or rewrite) the reader's terminal.
+    h.hello(Some("esc\u{1b}[31mred")).await;
     assert_eq!(
         Raw::connect(&d.url, Some("wrong-token-0123456789abcdef0123456")).await.err(),
         Some(401)
@@ -213,6 +214,8 @@ async fn tokens_never_reach_the_log() {
     assert!(!text.contains("wrong-token-0123456789"), "nor a wrong one");
     assert!(text.contains("evil\\nFAKE line"), "the client name is escaped");
     assert!(!text.lines().any(|l| l.starts_with("FAKE line")), "no forged line");
+    assert!(text.contains("esc\\u{1b}[31mred"), "the session name is escaped");
+    assert!(!text.contains("esc\u{1b}[31mred"), "no raw escape code from a client");
 }
 
 /// What `gloveboxd` leaves behind and hands on: children (the embedded Xvfb, openbox, a

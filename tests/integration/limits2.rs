@@ -83,7 +83,7 @@ async fn approval_arguments_reach_approvers_and_admins_only() {
 }
 
 #[tokio::test]
-async fn a_session_cannot_pile_up_approvals() {
+async fn a_session_cannot_pile_up_approvals_nor_ask_without_end() {
     let d =
         with_policy(json!([{"name": "ask-all-waits", "class": "any", "decision": "ask"}])).await;
     let mut actor = d.actor().await;
@@ -103,6 +103,27 @@ async fn a_session_cannot_pile_up_approvals() {
         Some(16),
         "nothing more was parked"
     );
+    // Answered asks free their places, but a session asks at most 30 times a minute: the
+    // 16 denied and 14 more fill the minute, and the 31st is refused with its own limit.
+    let ids: Vec<String> = listed["result"]["approvals"]
+        .as_array()
+        .expect("approvals")
+        .iter()
+        .map(|a| a["approval_id"].as_str().expect("approval_id").to_owned())
+        .collect();
+    for id in ids {
+        let r = approver.call("approval.deny", json!({"approval_id": id})).await;
+        assert!(r.get("result").is_some(), "{r}");
+    }
+    for i in 17..31 {
+        let r =
+            actor.call("computer.wait", json!({"duration_ms": 1, "op_id": format!("p{i}")})).await;
+        assert_eq!(code(&r), "APPROVAL_REQUIRED", "{i}: {r}");
+    }
+    let r = actor.call("computer.wait", json!({"duration_ms": 1, "op_id": "p31"})).await;
+    assert_eq!(code(&r), "TOO_MANY_APPROVALS", "{r}");
+    assert_eq!(r["error"]["data"]["details"]["limit"], "asks_per_minute", "{r}");
+    assert_eq!(r["error"]["data"]["details"]["max"], 30, "{r}");
     d.stop().await;
 }
 

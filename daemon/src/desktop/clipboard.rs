@@ -1,7 +1,9 @@
 //! The CLIPBOARD selection, owned by one long-lived thread with its own X connection (the
 //! contents live as long as their owner, and there is no clipboard manager): it answers other
 //! clients' requests for text (UTF8_STRING, STRING, text/plain) and text/html, and reads
-//! whatever another owner offers.
+//! whatever another owner offers. The thread sleeps in the X connection until an event or a
+//! command comes (a command wakes it with a ClientMessage to its own window): an idle
+//! clipboard costs no CPU.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -9,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use x11rb::connection::Connection as _;
 use x11rb::protocol::xproto::{
-    Atom, AtomEnum, ConnectionExt as _, CreateWindowAux, EventMask, PropMode, SelectionNotifyEvent,
-    SelectionRequestEvent, Window, WindowClass,
+    Atom, AtomEnum, ClientMessageEvent, ConnectionExt as _, CreateWindowAux, EventMask, PropMode,
+    SelectionNotifyEvent, SelectionRequestEvent, Window, WindowClass,
 };
 use x11rb::protocol::Event;
 use x11rb::rust_connection::RustConnection;
@@ -39,15 +41,24 @@ enum Cmd {
     Release(mpsc::Sender<()>),
 }
 
-#[derive(Debug)]
 pub struct Clipboard {
     tx: std::sync::Mutex<mpsc::Sender<Cmd>>,
+    /// The owner thread's connection and window, to wake it when a command is queued.
+    conn: Arc<RustConnection>,
+    win: Window,
+    wake: Atom,
     /// How many times an app has read our content (text or html) from the selection.
     served: Arc<AtomicU64>,
 }
 
+impl std::fmt::Debug for Clipboard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Clipboard").field("win", &self.win).finish_non_exhaustive()
+    }
+}
+
 struct Owner {
-    conn: RustConnection,
+    conn: Arc<RustConnection>,
     win: Window,
     clipboard: Atom,
     targets: Atom,
@@ -90,6 +101,7 @@ impl Clipboard {
                 .map_err(|e| err(&e))?
                 .atom)
         };
+        let wake = atom("GLOVEBOX_CLIPBOARD_WAKE")?;
         let owner = Owner {
             clipboard: atom("CLIPBOARD")?,
             targets: atom("TARGETS")?,
@@ -102,20 +114,28 @@ impl Clipboard {
             win,
             content: None,
             served: Arc::new(AtomicU64::new(0)),
-            conn,
+            conn: Arc::new(conn),
         };
-        let served = owner.served.clone();
+        let (served, conn) = (owner.served.clone(), owner.conn.clone());
         let (tx, rx) = mpsc::channel();
         std::thread::Builder::new()
             .name("clipboard".into())
             .spawn(move || owner.run(&rx))
             .map_err(|e| err(&e))?;
-        Ok(Clipboard { tx: std::sync::Mutex::new(tx), served })
+        Ok(Clipboard { tx: std::sync::Mutex::new(tx), conn, win, wake, served })
     }
 
+    /// Queues `cmd` and wakes the owner thread: a ClientMessage to its window, which only
+    /// it receives (sent with no event mask, it goes to the window's creator).
     fn send(&self, cmd: Cmd) -> Result<(), Error> {
-        let tx = self.tx.lock().unwrap_or_else(|p| p.into_inner());
-        tx.send(cmd).map_err(|_| Error::Clipboard("the clipboard thread stopped".into()))
+        let stopped = || Error::Clipboard("the clipboard thread stopped".into());
+        {
+            let tx = self.tx.lock().unwrap_or_else(|p| p.into_inner());
+            tx.send(cmd).map_err(|_| stopped())?;
+        }
+        let wake = ClientMessageEvent::new(32, self.win, self.wake, [0u32; 5]);
+        self.conn.send_event(false, self.win, EventMask::NO_EVENT, wake).map_err(|_| stopped())?;
+        self.conn.flush().map_err(|_| stopped())
     }
 
     /// Count of content reads served so far; it grows when an app pastes our content.
@@ -158,16 +178,30 @@ async fn wait<T: Send + 'static>(rx: mpsc::Receiver<T>) -> Result<T, Error> {
 }
 
 impl Owner {
+    /// Commands queued so far, then events; asleep in the connection in between. A wake-up
+    /// taken by `pump` while a read waits is harmless: the queue is drained before each sleep.
     fn run(mut self, rx: &mpsc::Receiver<Cmd>) {
         loop {
-            match rx.recv_timeout(Duration::from_millis(5)) {
-                Ok(cmd) => self.command(cmd),
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => return,
+            loop {
+                match rx.try_recv() {
+                    Ok(cmd) => self.command(cmd),
+                    Err(mpsc::TryRecvError::Empty) => break,
+                    Err(mpsc::TryRecvError::Disconnected) => return,
+                }
             }
-            if self.pump(None).is_err() {
-                return;
+            match self.conn.wait_for_event() {
+                Ok(ev) => self.event(ev),
+                Err(_) => return,
             }
+        }
+    }
+
+    /// Another client's request for our content, or the news that we lost the selection.
+    fn event(&mut self, ev: Event) {
+        match ev {
+            Event::SelectionRequest(req) => self.answer(&req),
+            Event::SelectionClear(_) => self.content = None,
+            _ => {}
         }
     }
 
@@ -225,7 +259,7 @@ impl Owner {
             .convert_selection(self.win, self.clipboard, target, self.prop, CURRENT_TIME)
             .map_err(|e| err(&e))?;
         self.conn.flush().map_err(|e| err(&e))?;
-        let Some(notify) = self.pump(Some(Instant::now() + READ_TIMEOUT))? else {
+        let Some(notify) = self.pump(Instant::now() + READ_TIMEOUT)? else {
             return Err(Error::Clipboard("the clipboard owner did not answer".into()));
         };
         if notify.property == x11rb::NONE {
@@ -240,19 +274,15 @@ impl Owner {
         Ok(Some(String::from_utf8_lossy(&r.value).into_owned()))
     }
 
-    /// Serves selection requests; with a deadline, returns the first SelectionNotify for us.
-    fn pump(&mut self, until: Option<Instant>) -> Result<Option<SelectionNotifyEvent>, Error> {
+    /// Serves selection requests until the first SelectionNotify for us, or `until`.
+    fn pump(&mut self, until: Instant) -> Result<Option<SelectionNotifyEvent>, Error> {
         loop {
             let ev = self.conn.poll_for_event().map_err(|e| Error::Clipboard(e.to_string()))?;
             match ev {
-                Some(Event::SelectionRequest(req)) => self.answer(&req),
-                Some(Event::SelectionClear(_)) => self.content = None,
-                Some(Event::SelectionNotify(n)) if until.is_some() => return Ok(Some(n)),
-                Some(_) => {}
-                None => match until {
-                    Some(t) if Instant::now() < t => std::thread::sleep(Duration::from_millis(2)),
-                    _ => return Ok(None),
-                },
+                Some(Event::SelectionNotify(n)) => return Ok(Some(n)),
+                Some(ev) => self.event(ev),
+                None if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
+                None => return Ok(None),
             }
         }
     }

@@ -136,9 +136,10 @@ impl Daemon {
         // The rest of the banner comes once the desktop is up and calls are taken (the port
         // answers before, refusing calls): its `desktop:` line is when the bench may start.
         loop {
-            let line = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).map_err(
-                |_| anyhow::anyhow!("gloveboxd took no calls within {START_DEADLINE:?}"),
-            )?;
+            let line =
+                rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).map_err(
+                    |_| anyhow::anyhow!("gloveboxd took no calls within {START_DEADLINE:?}"),
+                )?;
             if let Some(d) = line.trim().strip_prefix("desktop: DISPLAY=") {
                 let (display, xauth) = d.split_once(" XAUTHORITY=").unwrap_or((d, ""));
                 self.display = display.to_owned();
