@@ -190,16 +190,16 @@ impl Owner {
                 }
             }
             match self.conn.wait_for_event() {
-                Ok(ev) => self.event(ev),
+                Ok(ev) => self.event(&ev),
                 Err(_) => return,
             }
         }
     }
 
     /// Another client's request for our content, or the news that we lost the selection.
-    fn event(&mut self, ev: Event) {
+    fn event(&mut self, ev: &Event) {
         match ev {
-            Event::SelectionRequest(req) => self.answer(&req),
+            Event::SelectionRequest(req) => self.answer(req),
             Event::SelectionClear(_) => self.content = None,
             _ => {}
         }
@@ -280,7 +280,7 @@ impl Owner {
             let ev = self.conn.poll_for_event().map_err(|e| Error::Clipboard(e.to_string()))?;
             match ev {
                 Some(Event::SelectionNotify(n)) => return Ok(Some(n)),
-                Some(ev) => self.event(ev),
+                Some(ev) => self.event(&ev),
                 None if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
                 None => return Ok(None),
             }
