@@ -25,7 +25,7 @@ use serde_json::{json, Value};
 use super::cdp::{Conn, Dialog, Raw, TabWatch};
 use super::{tab_id_of, target_key, BrowserError};
 
-pub use capture::{image_size, Ranged, ShotLimit};
+pub use capture::{image_size, Probed, Ranged, ShotLimit};
 pub use elements::Aim;
 pub use forms::{Fill, Filled, Typed};
 

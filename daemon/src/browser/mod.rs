@@ -57,6 +57,9 @@ pub enum BrowserError {
     NotEditable { what: String, available: Vec<String> },
     #[error("the element is gone: {0}")]
     Gone(String),
+    /// The execution context a command named is gone (its document was replaced).
+    #[error("{0}")]
+    ContextGone(String),
     #[error("{action} is not possible: {reason}")]
     Unsupported { action: String, reason: String },
     /// The policy inside the browser stopped a load the action led to (a redirect, say).
@@ -89,9 +92,18 @@ impl BrowserError {
                 return BrowserError::TooLarge { size, limit };
             }
         }
-        let text = e.to_string();
+        BrowserError::answered(method, &e.to_string())
+    }
+
+    /// An error Chromium answered `method` with. A node or an execution context that is gone
+    /// it says only in words: read here, once (for the tab's session and for a frame's), and
+    /// typed from here on.
+    pub fn answered(method: &str, text: &str) -> Self {
         if text.contains("No node with given id") || text.contains("Could not find node") {
-            return BrowserError::Gone(text);
+            return BrowserError::Gone(text.to_owned());
+        }
+        if text.contains("Cannot find context") {
+            return BrowserError::ContextGone(format!("{method}: {text}"));
         }
         BrowserError::Failed(format!("{method}: {text}"))
     }
@@ -111,7 +123,7 @@ impl From<BrowserError> for DaemonError {
             BrowserError::Ambiguous { kind, query, candidates } => {
                 DaemonError::Ambiguous { kind, query, candidates }
             }
-            BrowserError::Failed(m) => DaemonError::ActionFailed(m),
+            BrowserError::Failed(m) | BrowserError::ContextGone(m) => DaemonError::ActionFailed(m),
             BrowserError::DialogOpen(d) => {
                 DaemonError::DialogOpen { kind: d.kind, message: d.message }
             }

@@ -63,7 +63,7 @@ pub async fn after(
     let policy = &daemon.config.settle;
     // A key that may open or close a window waits for it up to the `window` kind's cap.
     let opens = action.backend == Backend::Desktop
-        && action.name == "key"
+        && kind == Kind::Key
         && result["key"].as_str().is_some_and(crate::desktop::may_open_window);
     let wait =
         if opens { policy.cap(kind).max(policy.cap(Kind::Window)) } else { policy.cap(kind) };
@@ -173,7 +173,7 @@ async fn browser(
         }
     }
     // A background tab paints nothing: its capture would wait until someone shows it.
-    if tab.eval("document.visibilityState").await.is_ok_and(|v| v != "visible") {
+    if tab.shown().await.is_ok_and(|shown| !shown) {
         let why = "the tab is in the background (tab_select shows it); it paints nothing";
         return (of_tab(since, report), Err(why.into()));
     }

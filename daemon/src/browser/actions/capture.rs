@@ -7,7 +7,31 @@ use serde_json::{json, Value};
 use super::{El, Tab};
 use crate::browser::BrowserError;
 
+/// What works on a tab (`probe`): script, the accessibility tree, layout metrics (which
+/// screenshots need).
+#[derive(Debug, Clone, Copy)]
+pub struct Probed {
+    pub script: bool,
+    pub accessibility: bool,
+    pub layout: bool,
+}
+
 impl Tab {
+    /// Whether the tab is the one its window shows: a background tab paints nothing.
+    pub async fn shown(&self) -> Result<bool, BrowserError> {
+        Ok(self.eval("document.visibilityState").await? == "visible")
+    }
+
+    /// One light call of each kind the tab's actions rely on.
+    pub async fn probe(&self) -> Probed {
+        let (script, ax, layout) = tokio::join!(
+            self.eval("1"),
+            self.cmd("Accessibility.getFullAXTree", json!({"depth": 1})),
+            self.cmd("Page.getLayoutMetrics", json!({}))
+        );
+        Probed { script: script.is_ok(), accessibility: ax.is_ok(), layout: layout.is_ok() }
+    }
+
     /// The whole visible text of the page or an element (a form control's whole value), or
     /// the range `offset`, `length` of it in Unicode characters, at most `max` of them: cut
     /// inside the page, so DevTools never carries more.

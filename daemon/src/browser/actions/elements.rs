@@ -15,7 +15,7 @@ impl Tab {
         let ctx = self.world(None).await?;
         let params = json!({"backendNodeId": id, "executionContextId": ctx});
         let r = self.cmd("DOM.resolveNode", params).await.map_err(|e| match e {
-            BrowserError::Failed(m) => BrowserError::Gone(m),
+            BrowserError::Failed(m) | BrowserError::ContextGone(m) => BrowserError::Gone(m),
             e @ BrowserError::DialogOpen(_) => BrowserError::Gone(e.to_string()),
             other => other,
         })?;
@@ -103,6 +103,19 @@ impl Tab {
     }
 
     /// The viewport size in CSS pixels.
+    /// Whether the element is in the document, and whether it shows (a box, not hidden);
+    /// (false, false) when it cannot be asked.
+    pub async fn presence(&self, el: &El) -> (bool, bool) {
+        let body = "if (!this.isConnected) return [false, false]; \
+                    const r = this.getBoundingClientRect(); const s = getComputedStyle(this); \
+                    return [true, r.width > 0 && r.height > 0 && s.visibility !== 'hidden' \
+                    && s.display !== 'none'];";
+        match self.call(el, body, &[]).await {
+            Ok(v) => (v[0] == true, v[1] == true),
+            Err(_) => (false, false),
+        }
+    }
+
     pub async fn viewport(&self) -> Result<(f64, f64), BrowserError> {
         let m = self.cmd("Page.getLayoutMetrics", json!({})).await?;
         let v = &m["cssVisualViewport"];

@@ -116,7 +116,7 @@ impl Tab {
                 )
                 .await;
             let gone = match &r {
-                Err(BrowserError::Failed(m)) => m.contains("Cannot find context"),
+                Err(BrowserError::ContextGone(_)) => true,
                 Ok(v) => v["result"]["value"]["noworld"] == true,
                 _ => false,
             };
@@ -218,9 +218,7 @@ return {x, y, id: G ? G.ids.get(this) : null};
 /// A world whose document was replaced: what its keys named is gone.
 pub(super) fn gone_context(e: BrowserError) -> BrowserError {
     match e {
-        BrowserError::Failed(m) if m.contains("Cannot find context") => {
-            BrowserError::Gone("its document was replaced".into())
-        }
+        BrowserError::ContextGone(_) => BrowserError::Gone("its document was replaced".into()),
         other => other,
     }
 }

@@ -176,11 +176,8 @@ impl Conn {
                 }
             };
             if let Some(err) = answer.get("error") {
-                let text = err["message"].as_str().unwrap_or("error").to_owned();
-                if text.contains("No node with given id") || text.contains("Could not find node") {
-                    return Err(BrowserError::Gone(text));
-                }
-                return Err(BrowserError::Failed(format!("{method}: {text}")));
+                let text = err["message"].as_str().unwrap_or("error");
+                return Err(BrowserError::answered(method, text));
             }
             return Ok(answer["result"].clone());
         }

@@ -101,13 +101,11 @@ pub(super) async fn pdf(cx: TabCx, _: browser::Pdf) -> Result<Value, DaemonError
 }
 
 pub(super) async fn probe(cx: TabCx, _: browser::Probe) -> Result<Value, DaemonError> {
-    let tab = &cx.tab;
     let started = Instant::now();
-    let cdp = tab.eval("1").await.is_ok();
-    let ax = tab.cmd("Accessibility.getFullAXTree", json!({"depth": 1})).await.is_ok();
-    let shot = tab.cmd("Page.getLayoutMetrics", json!({})).await.is_ok();
-    Ok(json!({"cdp": cdp, "input": cdp, "accessibility": ax, "screenshot": shot,
-              "dialog": tab.dialog(), "probe_ms": started.elapsed().as_millis() as u64}))
+    let p = cx.tab.probe().await;
+    Ok(json!({"cdp": p.script, "input": p.script, "accessibility": p.accessibility,
+              "screenshot": p.layout, "dialog": cx.tab.dialog(),
+              "probe_ms": started.elapsed().as_millis() as u64}))
 }
 
 /// What an outline asks for: its page budget, a page to continue, a subtree.

@@ -37,21 +37,9 @@ pub(super) async fn wait(ctx: Ctx, p: browser::Wait) -> Result<Output, DaemonErr
             Err(DaemonError::StaleRef { .. } | DaemonError::TargetNotFound { .. }) => None,
             Err(e) => return Err(e),
         };
-        let visible = match &el {
-            Some(e) => tab
-                .call(e, "if (!this.isConnected) return false; const r = this.getBoundingClientRect(); const s = getComputedStyle(this); return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';", &[])
-                .await
-                .map(|v| v == true)
-                .unwrap_or(false),
-            None => false,
-        };
-        let attached = match &el {
-            Some(e) => tab
-                .call(e, "return this.isConnected;", &[])
-                .await
-                .map(|v| v == true)
-                .unwrap_or(false),
-            None => false,
+        let (attached, visible) = match &el {
+            Some(e) => tab.presence(e).await,
+            None => (false, false),
         };
         let done = match state {
             State::Hidden => !visible,
