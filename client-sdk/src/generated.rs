@@ -137,8 +137,8 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `context.list_browsers`: Chromium instances with a debugging port: browser_id, pid, default,
-    /// status, tabs. Observes only (observer tokens may call it).
+    /// `context.list_browsers`: the Chromiums this daemon drives (its own, --browser-allow ones):
+    /// browser_id, pid, default, status, tabs. Observes only (observer tokens may call it).
     pub fn context_list_browsers(
         &self,
         args: ContextListBrowsers,

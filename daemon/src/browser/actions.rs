@@ -2,8 +2,9 @@
 //! screenshots. Commands race the tab's dialog watch, so an `alert()` never blocks a call.
 //!
 //! This module holds the tab handle and its command primitives (`cmd`, `eval`, `call`); the
-//! actions live by kind in `elements`, `pointer`, `keyboard`, `navigation`, `forms` and
-//! `capture`, each one more `impl Tab` block.
+//! actions live by kind in `world` (the isolated worlds), `elements`, `pointer`, `keyboard`,
+//! `navigation`, `forms`, `capture` and `settle`, each one more `impl Tab` block; `trace`
+//! runs an action's input under a trace for its settle.
 
 mod capture;
 mod elements;

@@ -2,7 +2,7 @@
 //!
 //! Every call freezes its target first (explicit ids, else the session's selection, else the
 //! browser's active tab) and echoes it with `tab_source`; refs resolve through the session's
-//! snapshot registry before the backend sees a backend node key.
+//! snapshot registry before the backend sees an element's snapshot key.
 //!
 //! This module holds the tool's table (`routes`, one line per action) and the pipeline of an
 //! action on a tab (`on_tab`: freeze, open the tab, run the handler with a [`TabCx`]); the

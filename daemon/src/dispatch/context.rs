@@ -133,8 +133,8 @@ async fn get_state(ctx: Ctx, _: context::GetState) -> Result<Output, DaemonError
             Err(e) => windows_error = Some(err(e)),
         }
     }
-    // Browsers: every Chromium with a debugging port (the default one is not started
-    // just to be listed).
+    // Browsers: the daemon's own Chromium and the --browser-allow ones (the default one is
+    // not started just to be listed).
     let (mut browsers, mut browsers_error) = (None, Some(domain("browser", "browsers")));
     if let Some(b) = ctx.daemon.config.browser.clone() {
         match b.list().await {

@@ -3,7 +3,8 @@
 //! its snapshot's target has not been invalidated (navigation, reload, app exit).
 //!
 //! Backends describe a tree as [`Node`]s keyed by something stable for the element's life
-//! (`<frame>:<backend node id>` in a page, `<bus name><object path>` on AT-SPI); this module
+//! (`w<context>:<serial>` in a page, `<frame>/w<context>:<serial>` in a cross-site frame,
+//! `<bus>|<path>` on AT-SPI, `<n>@<bus>|<path>` after its bus came back); this module
 //! assigns refs, renders lines, diffs against the previous snapshot (`diff.rs`), selects the
 //! lines of a query (`select.rs`) and pages the output.
 //!

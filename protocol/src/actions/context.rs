@@ -118,8 +118,8 @@ impl Params for FocusWindow {
     const ACTION: &'static str = "focus_window";
 }
 
-/// `context.list_browsers`: Chromium instances with a debugging port: browser_id, pid, default,
-/// status, tabs. Observes only (observer tokens may call it).
+/// `context.list_browsers`: the Chromiums this daemon drives (its own, --browser-allow ones):
+/// browser_id, pid, default, status, tabs. Observes only (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::ListBrowsers", into = "wire::ListBrowsers")]
 pub struct ListBrowsers {}

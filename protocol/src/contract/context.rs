@@ -89,7 +89,7 @@ pub static CONTEXT: Tool = Tool {
         .on(Backend::Desktop, &["window.focused", "focus.changed"]),
         observe(
             "list_browsers",
-            "Chromium instances with a debugging port: browser_id, pid, default, status, tabs",
+            "the Chromiums this daemon drives (its own, --browser-allow ones): browser_id, pid, default, status, tabs",
             Backend::Browser,
         ),
         action(

@@ -1,5 +1,6 @@
-//! Screen capture: GetImage of the root window (screen, window frame or region), scaled down
-//! to `max_width` by area averaging, encoded as PNG, JPEG or (lossless) WebP.
+//! Screen capture: MIT-SHM (GetImage where the server has no shared memory) of the root
+//! window (screen, window frame or region), scaled down to `max_width` by area averaging,
+//! encoded as PNG, JPEG or (lossless) WebP.
 
 use std::os::unix::fs::FileExt as _;
 use std::sync::Mutex;
