@@ -51,6 +51,18 @@ pub struct Clipboard {
     served: Arc<AtomicU64>,
 }
 
+/// The owner thread sleeps in its connection: it learns that the handle is gone from a last
+/// wake-up, after which its queue has no sender left.
+impl Drop for Clipboard {
+    fn drop(&mut self) {
+        let tx = self.tx.get_mut().unwrap_or_else(|p| p.into_inner());
+        *tx = mpsc::channel().0;
+        let wake = ClientMessageEvent::new(32, self.win, self.wake, [0u32; 5]);
+        let _ = self.conn.send_event(false, self.win, EventMask::NO_EVENT, wake);
+        let _ = self.conn.flush();
+    }
+}
+
 impl std::fmt::Debug for Clipboard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Clipboard").field("win", &self.win).finish_non_exhaustive()

@@ -177,8 +177,9 @@ async fn browser(
         let why = "the tab is in the background (tab_select shows it); it paints nothing";
         return (of_tab(since, report), Err(why.into()));
     }
+    let limit = daemon.config.max_capture;
     let shot = Box::pin(async move {
-        tab.screenshot(false, "png", None, None, Default::default())
+        tab.screenshot(false, "png", None, None, limit)
             .await
             .map_err(|e| format!("the capture failed: {e}"))
     });

@@ -1,7 +1,8 @@
 //! How an outcome is shaped for a model: its token estimate, and the MCP `tools/call` result
-//! (`tools.call` here, and MCP's `tools/call` over `/mcp` and stdio). An image is any object with an `image/*` `mime` and
-//! base64 `data`, in the result (a screenshot) or the capture: each goes out once, as an
-//! `image` content block, while text and `structuredContent` keep its metadata, never its data.
+//! (`tools.call` here, and MCP's `tools/call` over `/mcp` and stdio). An image is any object
+//! with an `image/*` `mime` and base64 `data`, in the result (a screenshot) or the capture:
+//! each goes out once, as an `image` content block, while text and `structuredContent` keep
+//! its metadata, never its data.
 
 use glovebox_protocol::error::ErrorData;
 use glovebox_protocol::wire::{OpOutcome, Tokens};

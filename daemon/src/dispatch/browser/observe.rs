@@ -178,14 +178,14 @@ async fn annotated(cx: &TabCx, max_width: Option<u32>) -> Result<Value, DaemonEr
     let (nodes, marks) = snapshot::outline_marked(tab, None).await?;
     let (snapshot_id, refs) =
         ctx.session.snapshots.lock().map_err(|_| poisoned())?.record_unseen(&tab.key(), &nodes);
-    let limits = (ctx.daemon.config.max_labels, ctx.daemon.config.max_capture);
-    let mut image = tab.screenshot(false, "png", None, max_width.map(u64::from), limits.1).await?;
+    let (max_labels, limit) = (ctx.daemon.config.max_labels, ctx.daemon.config.max_capture);
+    let mut image = tab.screenshot(false, "png", None, max_width.map(u64::from), limit).await?;
     let mut marks: Vec<_> =
         marks.into_iter().filter_map(|m| Some((refs.get(&m.key)?.clone(), m))).collect();
     // Past a few hundred tags an image is unreadable and drawing costs; the first ones in
     // document order are drawn and the answer says how many were left out.
-    let omitted = marks.len().saturating_sub(limits.0);
-    marks.truncate(limits.0);
+    let omitted = marks.len().saturating_sub(max_labels);
+    marks.truncate(max_labels);
     let tags: Vec<Tag> =
         marks.iter().map(|(r, m)| Tag { r#ref: r.clone(), bounds: m.bounds }).collect();
     let scale = image["scale"].as_f64().unwrap_or(1.0);
@@ -206,7 +206,7 @@ async fn annotated(cx: &TabCx, max_width: Option<u32>) -> Result<Value, DaemonEr
     image["snapshot_id"] = json!(snapshot_id);
     if omitted > 0 {
         image["labels_omitted"] = json!(omitted);
-        image["labels_limit"] = json!(limits.0);
+        image["labels_limit"] = json!(max_labels);
     }
     if let Some(d) = tab.dialog() {
         image["dialog"] = json!(d);
