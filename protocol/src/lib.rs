@@ -9,6 +9,7 @@ pub mod contract;
 pub mod error;
 pub mod methods;
 pub mod outline;
+pub mod results;
 pub mod url;
 pub mod wire;
 

@@ -1,0 +1,4 @@
+//! Typed results of the `browser` tool's actions.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
