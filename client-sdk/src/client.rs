@@ -215,6 +215,15 @@ impl Client {
         Ok(list.tools)
     }
 
+    /// `tools.list {per_action: true}`: the same, each tool with its actions, each action
+    /// with its input schema and the output schema of its typed result.
+    pub async fn tools_list_per_action(&self) -> Result<Vec<ToolInfo>, ClientError> {
+        let mut params = Map::new();
+        params.insert("per_action".into(), Value::Bool(true));
+        let list: ToolList = self.simple("tools.list", params).await?;
+        Ok(list.tools)
+    }
+
     /// `rpc.discover`: the OpenRPC document.
     pub async fn discover(&self) -> Result<Value, ClientError> {
         self.simple("rpc.discover", Map::new()).await

@@ -67,6 +67,25 @@ impl<'a, A: ActionArgs> PendingCall<'a, A> {
         self
     }
 
+    /// Await the call and read its result as the action's typed result (`A::Result`, from
+    /// [`glovebox_protocol::results`]); [`IntoFuture`] gives the whole outcome instead.
+    ///
+    /// ```no_run
+    /// # async fn f(client: &glovebox_client::Client) -> Result<(), glovebox_client::ClientError> {
+    /// use glovebox_client::generated::ComputerWait;
+    /// let args = ComputerWait { duration_ms: Some(10), ..Default::default() };
+    /// let waited = client.computer_wait(args).result().await?;
+    /// println!("waited {} ms", waited.waited_ms);
+    /// # Ok(()) }
+    /// ```
+    pub async fn result(self) -> Result<A::Result, ClientError>
+    where
+        A: Send + Sync + 'a,
+    {
+        let outcome = self.await?;
+        outcome.result_as::<A>().map_err(ClientError::Decode)
+    }
+
     /// Survive up to `attempts - 1` lost connections: reconnect and re-send with the same
     /// op id (minted when unset), which the daemon answers without running the op twice.
     pub fn retry(mut self, attempts: u32) -> Self {

@@ -89,6 +89,10 @@ pub enum DaemonError {
     /// A lock a panic left poisoned: the state behind it is unusable.
     #[error("{0} is unusable after a panic")]
     Poisoned(&'static str),
+    /// The backend answered something the action's typed result cannot hold: a bug, named
+    /// rather than passed on as a result the schema does not describe.
+    #[error("{method}'s answer does not fit its result type: {reason}")]
+    ResultShape { method: String, reason: String },
     #[error("{0}")]
     ActionFailed(String),
     #[error("op {0} was already used for a different call")]
@@ -148,7 +152,8 @@ impl DaemonError {
             | DialogOpen { .. }
             | NotHeld { .. }
             | NotReached { .. }
-            | Poisoned(_) => ErrorCode::ActionFailed,
+            | Poisoned(_)
+            | ResultShape { .. } => ErrorCode::ActionFailed,
             BinaryFrame { .. } | BadId { .. } => ErrorCode::InvalidRequest,
             RequestTooLarge { .. } => ErrorCode::RequestTooLarge,
             BatchTooLarge { .. } => ErrorCode::BatchTooLarge,
@@ -222,6 +227,7 @@ impl DaemonError {
             ActionFailed(_) | DialogOpen { .. } | NotHeld { .. } | NotReached { .. } | Poisoned(_) => {
                 self.to_string()
             }
+            ResultShape { .. } => format!("{self}; this is a daemon bug: report it"),
             OpIdReused(_) => format!("{self}; use a fresh op_id for a new call"),
             BinaryFrame { .. } => format!("{self}; send each request as a text frame"),
             BadId { .. } => format!("{self}; nothing ran"),
@@ -302,6 +308,7 @@ impl DaemonError {
             BatchRateLimited { ops, per_sec } => Some(json!({"ops": ops, "per_sec": per_sec})),
             HandshakeRequired | AlreadyHello | Cancelled | ActionFailed(_) | Revoked => None,
             DialogOpen { .. } | NotHeld { .. } | NotReached { .. } | Poisoned(_) => None,
+            ResultShape { .. } => None,
         }
     }
 

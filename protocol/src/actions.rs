@@ -11,6 +11,7 @@
 
 use std::fmt;
 
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -26,6 +27,13 @@ pub trait Params:
     const TOOL: &'static str;
     /// The action, e.g. `click`; the direct method is `TOOL.ACTION`.
     const ACTION: &'static str;
+    /// What the action answers in an outcome's `result` (`crate::results`, same name).
+    type Result: Serialize + DeserializeOwned + JsonSchema + Clone + fmt::Debug + Send + 'static;
+
+    /// The JSON Schema of [`Params::Result`], whole (no `$ref`s), so it can be embedded.
+    fn result_schema() -> schemars::Schema {
+        crate::results::generator().into_root_schema_for::<Self::Result>()
+    }
 }
 
 /// A screen rectangle in pixels (`Ty::Region` in the contract).

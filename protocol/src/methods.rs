@@ -106,9 +106,14 @@ pub static METHODS: &[Method] = &[
     },
     Method {
         name: "tools.list",
-        summary: "the tools as LLM runtimes expect them: name, description, inputSchema",
+        summary: "the tools as LLM runtimes expect them: name, description, inputSchema, outputSchema",
         access: Access::Read,
-        params: &[],
+        params: &[mp(
+            "per_action",
+            "boolean",
+            false,
+            "also list each tool's actions, each with its inputSchema and the outputSchema of its typed result",
+        )],
     },
     Method {
         name: "tools.call",

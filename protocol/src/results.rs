@@ -65,3 +65,95 @@ pub struct Outline {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
 }
+
+/// What a browser action caused beyond its own answer, added to its result by the daemon
+/// from the browser's effects log, each only when something of the kind happened.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Default)]
+pub struct Effects {
+    /// Loads the navigation policy refused.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub navigation_blocked: Vec<Blocked>,
+    /// Tabs the action opened (popups, target=_blank); `follow` moves the session there.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opened_tabs: Vec<Opened>,
+    /// Downloads the action started, saved under the session's downloads.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub downloads: Vec<Downloaded>,
+    /// Where the action's tab navigated, when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub navigated_to: Option<String>,
+}
+
+impl Effects {
+    pub fn is_empty(&self) -> bool {
+        *self == Effects::default()
+    }
+}
+
+/// A load the navigation policy refused.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
+pub struct Blocked {
+    pub url: String,
+    /// The rule that refused it.
+    pub rule: String,
+    /// The tab it was meant for.
+    pub tab_id: Option<String>,
+}
+
+/// A tab an action opened.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
+pub struct Opened {
+    pub tab_id: Option<String>,
+    pub url: String,
+}
+
+/// A download an action started.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
+pub struct Downloaded {
+    /// Where the file is (or will be) in the workspace.
+    pub path: String,
+    pub url: String,
+    /// Bytes received so far.
+    pub bytes: u64,
+    /// `in_progress`, `completed`, `canceled` or `refused`.
+    pub state: String,
+    /// Why it was refused or canceled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+/// The generator of every result schema: draft 2020-12, subschemas inlined so a schema can
+/// sit inside OpenRPC or an MCP tool without a `$defs` of its own.
+pub fn generator() -> schemars::SchemaGenerator {
+    schemars::generate::SchemaSettings::draft2020_12()
+        .with(|s| s.inline_subschemas = true)
+        .into_generator()
+}
+
+/// The schema of `tool.action`'s result as the wire carries it (a browser action's with the
+/// [`Effects`] it may name), titled with the method; `None` for an unknown action.
+pub fn schema(tool: &str, action: &str) -> Option<serde_json::Value> {
+    let list = match tool {
+        "context" => crate::actions::context::RESULT_SCHEMAS,
+        "browser" => crate::actions::browser::RESULT_SCHEMAS,
+        "computer" => crate::actions::computer::RESULT_SCHEMAS,
+        _ => return None,
+    };
+    let of = list.iter().find(|(a, _)| *a == action)?.1;
+    let mut s = of().to_value();
+    let entry = crate::contract::tool(tool)?.action(action)?;
+    if entry.backend == crate::contract::Backend::Browser {
+        let effects = generator().into_root_schema_for::<Effects>().to_value();
+        if let (Some(props), Some(more)) =
+            (s.get_mut("properties").and_then(|p| p.as_object_mut()), effects["properties"].as_object())
+        {
+            for (k, v) in more {
+                props.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+    }
+    if let Some(obj) = s.as_object_mut() {
+        obj.remove("$schema");
+        obj.insert("title".into(), format!("{tool}.{action} result").into());
+    }
+    Some(s)
+}

@@ -84,6 +84,22 @@ pub struct ToolInfo {
     /// What `structuredContent` holds, compact.
     #[serde(rename = "outputSchema", default, skip_serializing_if = "Option::is_none")]
     pub output_schema: Option<Value>,
+    /// With `tools.list {per_action: true}`: every action, its own input schema and the
+    /// schema of its outcome with its typed result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actions: Option<Vec<ActionInfo>>,
+}
+
+/// One action as `tools.list {per_action: true}` lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ActionInfo {
+    pub name: String,
+    pub description: String,
+    #[serde(rename = "inputSchema")]
+    pub input_schema: Value,
+    /// The op's outcome, its `result` the action's typed result.
+    #[serde(rename = "outputSchema")]
+    pub output_schema: Value,
 }
 
 /// Where the target of a call came from.
@@ -152,6 +168,13 @@ pub struct OpOutcome {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokens: Option<Tokens>,
     pub timing: Timing,
+}
+
+impl OpOutcome {
+    /// The result as `P`'s typed result (`crate::results`).
+    pub fn result_as<P: crate::actions::Params>(&self) -> Result<P::Result, serde_json::Error> {
+        P::Result::deserialize(&self.result)
+    }
 }
 
 /// `op.status` result.

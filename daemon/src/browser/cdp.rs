@@ -70,15 +70,8 @@ impl Command for Raw {
     type Response = Value;
 }
 
-/// An open JavaScript dialog.
-#[derive(Debug, Clone, Serialize)]
-pub struct Dialog {
-    #[serde(rename = "type")]
-    pub kind: String,
-    pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub default_prompt: Option<String>,
-}
+/// An open JavaScript dialog: the protocol's result type, as results name it.
+pub use glovebox_protocol::results::browser::JsDialog as Dialog;
 
 /// What the daemon watches on one tab.
 #[derive(Debug)]

@@ -190,14 +190,14 @@ pub(super) struct TabCx {
 /// the tab, run `act`; held keys are let go when it fails.
 fn on_tab<P, F, R>(
     act: F,
-) -> impl Fn(Ctx, P) -> futures::future::BoxFuture<'static, Result<Output, DaemonError>>
+) -> impl Fn(Ctx, P) -> futures::future::BoxFuture<'static, Result<Output<P::Result>, DaemonError>>
        + Send
        + Sync
        + 'static
 where
     P: Params + Shared,
     F: Fn(TabCx, P) -> R + Copy + Send + Sync + 'static,
-    R: Future<Output = Result<Value, DaemonError>> + Send + 'static,
+    R: Future<Output = Result<P::Result, DaemonError>> + Send + 'static,
 {
     move |ctx: Ctx, p: P| {
         Box::pin(async move {
@@ -216,11 +216,11 @@ async fn open_and_act<P, F, R>(
     b: Arc<Browsers>,
     p: P,
     act: F,
-) -> Result<Output, DaemonError>
+) -> Result<Output<P::Result>, DaemonError>
 where
     P: Params + Shared,
     F: Fn(TabCx, P) -> R,
-    R: Future<Output = Result<Value, DaemonError>>,
+    R: Future<Output = Result<P::Result, DaemonError>>,
 {
     let f = freeze(&ctx, &b, p.common(), p.named_ref()).await?;
     let tab = match b.tab(&f.browser_id, &f.tab_id).await {
@@ -241,7 +241,10 @@ where
 }
 
 /// `secondary_action`: DOM elements have no named secondary actions.
-async fn secondary_action(_: Ctx, _: browser::SecondaryAction) -> Result<Output, DaemonError> {
+async fn secondary_action(
+    _: Ctx,
+    _: browser::SecondaryAction,
+) -> Result<Output<results::SecondaryAction>, DaemonError> {
     Err(DaemonError::Unsupported {
         tool: "browser".into(),
         action: "secondary_action".into(),

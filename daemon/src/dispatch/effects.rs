@@ -2,7 +2,8 @@
 //! log: loads the policy blocked, tabs it opened, downloads it started and where its tab
 //! navigated, so an agent without an event channel (an MCP client) still learns of them.
 
-use serde_json::{json, Value};
+use glovebox_protocol::results::{Blocked, Downloaded, Effects, Opened};
+use serde_json::Value;
 
 use super::Output;
 use crate::browser::effects::Effect;
@@ -24,44 +25,44 @@ pub(super) fn opened_tab(b: &Browsers, mark: &EffectsMark, out: &Output) -> Opti
         .rfind(|t| *t != tab_id)
 }
 
-/// Adds `navigation_blocked`, `opened_tabs`, `downloads` and `navigated_to` to the result of
-/// a browser action on `tab` (browser id, tab id), each only when something of the kind
-/// happened.
+/// Adds `navigation_blocked`, `opened_tabs`, `downloads` and `navigated_to` (the protocol's
+/// [`Effects`]) to the result of a browser action on `tab` (browser id, tab id), each only when
+/// something of the kind happened.
 pub(super) fn name(b: &Browsers, mark: &EffectsMark, tab: &(String, String), out: &mut Output) {
     let (browser_id, tab_id) = tab;
-    let (mut blocked, mut opened, mut downloads, mut navigated) = (vec![], vec![], vec![], None);
+    let mut fx = Effects::default();
     for e in b.effects_since(mark, browser_id, tab_id) {
         match e.effect {
             Effect::Blocked { url, rule } => {
-                blocked.push(json!({"url": url, "rule": rule, "tab_id": e.tab_id}));
+                fx.navigation_blocked.push(Blocked { url, rule, tab_id: e.tab_id });
             }
             Effect::Opened { url } if e.tab_id.as_deref() != Some(tab_id.as_str()) => {
-                opened.push(json!({"tab_id": e.tab_id, "url": url}));
+                fx.opened_tabs.push(Opened { tab_id: e.tab_id, url });
             }
             Effect::Download { url, path, state, bytes, reason, .. } => {
-                let mut d = json!({"path": path, "url": url, "bytes": bytes, "state": state});
-                if let Some(why) = reason {
-                    d["reason"] = json!(why);
-                }
-                downloads.push(d);
+                let reason = reason.map(String::from);
+                fx.downloads.push(Downloaded { path, url, bytes, state, reason });
             }
             Effect::Navigated { url } if e.tab_id.as_deref() == Some(tab_id.as_str()) => {
-                navigated = Some(url)
+                fx.navigated_to = Some(url)
             }
             _ => {}
         }
     }
-    let Some(obj) = out.result.as_object_mut() else { return };
-    let mut add = |k: &str, v: Vec<Value>| {
-        if !v.is_empty() {
-            obj.insert(k.into(), json!(v));
-        }
+    if fx.is_empty() {
+        return;
+    }
+    let (Some(obj), Ok(Value::Object(fx))) = (out.result.as_object_mut(), serde_json::to_value(fx))
+    else {
+        return;
     };
-    add("navigation_blocked", blocked);
-    add("opened_tabs", opened);
-    add("downloads", downloads);
-    if let Some(url) = navigated {
-        obj.entry("navigated_to").or_insert(json!(url));
+    for (k, v) in fx {
+        // A result that says where it arrived keeps its own word for it.
+        if k == "navigated_to" {
+            obj.entry(k).or_insert(v);
+        } else {
+            obj.insert(k, v);
+        }
     }
 }
 

@@ -10,6 +10,7 @@ mod context_browser;
 mod context_desktop;
 mod effects;
 pub mod ops;
+mod results;
 mod settle;
 pub(crate) mod shape;
 mod table;
@@ -35,14 +36,15 @@ use ops::{OpContext, Started};
 
 pub use table::implemented;
 
-/// What a handler returns: the action's result and the target it acted on.
-pub struct Output {
-    pub result: Value,
+/// What a handler returns: the action's result (its typed `R`, the JSON the wire carries once
+/// the table wrote it) and the target it acted on.
+pub struct Output<R = Value> {
+    pub result: R,
     pub target: Option<Value>,
 }
 
-impl Output {
-    pub fn new(result: Value) -> Self {
+impl<R> Output<R> {
+    pub fn new(result: R) -> Self {
         Output { result, target: None }
     }
 }

@@ -2,7 +2,9 @@
 //! params, `.on::<browser::Click>(browser::on_tab(pointer::click))`, one line per action in
 //! each tool's `routes` (`context.rs`, `browser.rs`, `computer.rs`). A call's validated
 //! arguments are deserialized into the action's struct here, once, before the handler runs.
-//! A test fails when an action of the contract has no line or a line no action.
+//! Each handler returns its action's typed result (`P::Result`, from `glovebox_protocol::results`),
+//! written as JSON here. A test fails when an action of the contract has no line or a line no
+//! action.
 
 use std::future::Future;
 use std::sync::LazyLock;
@@ -37,18 +39,21 @@ pub struct Routes {
     routes: Vec<Route>,
 }
 
-/// A handler of `P`'s action: an `async fn(Ctx, P) -> Result<Output, DaemonError>`.
-pub trait Handler<P>: Send + Sync + 'static {
+/// A handler of `P`'s action: an `async fn(Ctx, P) -> Result<Output<P::Result>, DaemonError>`;
+/// the table writes its typed result as the wire's JSON.
+pub trait Handler<P: Params>: Send + Sync + 'static {
     fn call(&self, ctx: Ctx, p: P) -> Fut;
 }
 
 impl<P, F, R> Handler<P> for F
 where
+    P: Params,
     F: Fn(Ctx, P) -> R + Send + Sync + 'static,
-    R: Future<Output = Result<Output, DaemonError>> + Send + 'static,
+    R: Future<Output = Result<Output<P::Result>, DaemonError>> + Send + 'static,
 {
     fn call(&self, ctx: Ctx, p: P) -> Fut {
-        Box::pin(self(ctx, p))
+        let fut = self(ctx, p);
+        Box::pin(async move { super::results::to_wire::<P>(fut.await?) })
     }
 }
 

@@ -3,12 +3,11 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::json;
-
-use super::{Ctx, Output};
+use super::Ctx;
 use crate::error::DaemonError;
 
-pub async fn pause(ctx: &Ctx, ms: u32) -> Result<Output, DaemonError> {
+/// Pause `ms`; the ms waited.
+pub async fn pause(ctx: &Ctx, ms: u32) -> Result<u64, DaemonError> {
     let started = Instant::now();
     // The timer's granularity is a millisecond: a sleep of 0 would still wait for its tick.
     if ms > 0 {
@@ -17,5 +16,5 @@ pub async fn pause(ctx: &Ctx, ms: u32) -> Result<Output, DaemonError> {
             _ = ctx.op.cancel.cancelled() => return Err(DaemonError::Cancelled),
         }
     }
-    Ok(Output::new(json!({"waited_ms": started.elapsed().as_millis() as u64})))
+    Ok(started.elapsed().as_millis() as u64)
 }

@@ -79,7 +79,7 @@ pub fn module(
         request_human(&d, &p, &ext)
     })?;
     m.register_async_method("view.link", |_, d, ext| async move { view_link(&d, &ext) })?;
-    m.register_async_method("tools.list", |_, _, _| async move { tools_list() })?;
+    m.register_async_method("tools.list", |p, _, _| async move { tools_list(&p) })?;
     m.register_async_method(
         "tools.call",
         |p, d, ext| async move { tools_call(&d, &p, &ext).await },
@@ -270,11 +270,21 @@ fn view_link(d: &Arc<Daemon>, ext: &Extensions) -> RpcResult {
               "expires_in_s": crate::view::access::CODE_TTL.as_secs()}))
 }
 
+#[derive(serde::Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ToolsList {
+    #[serde(default)]
+    per_action: bool,
+}
+
 /// `tools.list`: the same for the daemon's life, so built once (the schemas cost ms, and the
-/// call is not an op: no rate limit keeps a client from repeating it).
-fn tools_list() -> RpcResult {
+/// call is not an op: no rate limit keeps a client from repeating it). With `per_action`, each
+/// tool also lists its actions with their own input and output schemas.
+fn tools_list(p: &Params<'_>) -> RpcResult {
     static LIST: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
-    let list = LIST.get_or_init(|| {
+    static PER_ACTION: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    let per_action = p.as_str().is_some() && parse::<ToolsList>("tools.list", p)?.per_action;
+    let build = |per_action: bool| {
         let tools: Vec<ToolInfo> = TOOLS
             .iter()
             .map(|t| ToolInfo {
@@ -282,11 +292,13 @@ fn tools_list() -> RpcResult {
                 description: schema::tool_description(t),
                 input_schema: schema::tool_schema(t),
                 output_schema: Some(schema::tool_output_schema(t)),
+                actions: per_action.then(|| schema::action_infos(t)),
             })
             .collect();
         json!({"tools": tools})
-    });
-    Ok(list.clone())
+    };
+    let list = if per_action { &PER_ACTION } else { &LIST };
+    Ok(list.get_or_init(|| build(per_action)).clone())
 }
 
 fn caller<'a>(conn: &'a Conn, session: &'a Arc<Session>, ext: &Extensions) -> Caller<'a> {

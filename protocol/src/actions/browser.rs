@@ -231,6 +231,7 @@ impl Navigate {
 impl Params for Navigate {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "navigate";
+    type Result = crate::results::browser::Navigate;
 }
 
 impl Shared for Navigate {
@@ -274,6 +275,7 @@ impl Click {
 impl Params for Click {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "click";
+    type Result = crate::results::browser::Click;
 }
 
 impl Shared for Click {
@@ -317,6 +319,7 @@ impl DoubleClick {
 impl Params for DoubleClick {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "double_click";
+    type Result = crate::results::browser::DoubleClick;
 }
 
 impl Shared for DoubleClick {
@@ -351,6 +354,7 @@ impl Hover {
 impl Params for Hover {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "hover";
+    type Result = crate::results::browser::Hover;
 }
 
 impl Shared for Hover {
@@ -384,6 +388,7 @@ impl Focus {
 impl Params for Focus {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "focus";
+    type Result = crate::results::browser::Focus;
 }
 
 impl Shared for Focus {
@@ -431,6 +436,7 @@ impl Type {
 impl Params for Type {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "type";
+    type Result = crate::results::browser::Type;
 }
 
 impl Shared for Type {
@@ -475,6 +481,7 @@ impl Fill {
 impl Params for Fill {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "fill";
+    type Result = crate::results::browser::Fill;
 }
 
 impl Shared for Fill {
@@ -511,6 +518,7 @@ impl SetValue {
 impl Params for SetValue {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "set_value";
+    type Result = crate::results::browser::SetValue;
 }
 
 impl Shared for SetValue {
@@ -551,6 +559,7 @@ impl Select {
 impl Params for Select {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "select";
+    type Result = crate::results::browser::Select;
 }
 
 impl Shared for Select {
@@ -584,6 +593,7 @@ impl Check {
 impl Params for Check {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "check";
+    type Result = crate::results::browser::Check;
 }
 
 impl Shared for Check {
@@ -617,6 +627,7 @@ impl Uncheck {
 impl Params for Uncheck {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "uncheck";
+    type Result = crate::results::browser::Uncheck;
 }
 
 impl Shared for Uncheck {
@@ -656,6 +667,7 @@ impl Paste {
 impl Params for Paste {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "paste";
+    type Result = crate::results::browser::Paste;
 }
 
 impl Shared for Paste {
@@ -706,6 +718,7 @@ impl SelectText {
 impl Params for SelectText {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "select_text";
+    type Result = crate::results::browser::SelectText;
 }
 
 impl Shared for SelectText {
@@ -743,6 +756,7 @@ impl SecondaryAction {
 impl Params for SecondaryAction {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "secondary_action";
+    type Result = crate::results::browser::SecondaryAction;
 }
 
 impl Shared for SecondaryAction {
@@ -776,6 +790,7 @@ impl Press {
 impl Params for Press {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "press";
+    type Result = crate::results::browser::Press;
 }
 
 impl Shared for Press {
@@ -823,6 +838,7 @@ impl KeyboardType {
 impl Params for KeyboardType {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "keyboard_type";
+    type Result = crate::results::browser::KeyboardType;
 }
 
 impl Shared for KeyboardType {
@@ -856,6 +872,7 @@ impl Keydown {
 impl Params for Keydown {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "keydown";
+    type Result = crate::results::browser::Keydown;
 }
 
 impl Shared for Keydown {
@@ -889,6 +906,7 @@ impl Keyup {
 impl Params for Keyup {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "keyup";
+    type Result = crate::results::browser::Keyup;
 }
 
 impl Shared for Keyup {
@@ -935,6 +953,7 @@ impl Default for Scroll {
 impl Params for Scroll {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "scroll";
+    type Result = crate::results::browser::Scroll;
 }
 
 impl Shared for Scroll {
@@ -969,6 +988,7 @@ impl ScrollIntoView {
 impl Params for ScrollIntoView {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "scroll_into_view";
+    type Result = crate::results::browser::ScrollIntoView;
 }
 
 impl Shared for ScrollIntoView {
@@ -1027,6 +1047,7 @@ impl Drag {
 impl Params for Drag {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "drag";
+    type Result = crate::results::browser::Drag;
 }
 
 impl Shared for Drag {
@@ -1062,6 +1083,7 @@ impl Upload {
 impl Params for Upload {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "upload";
+    type Result = crate::results::browser::Upload;
 }
 
 impl Shared for Upload {
@@ -1109,6 +1131,7 @@ impl Default for Wait {
 impl Params for Wait {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "wait";
+    type Result = crate::results::browser::Wait;
 }
 
 impl Shared for Wait {
@@ -1145,6 +1168,7 @@ impl Default for Dialog {
 impl Params for Dialog {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "dialog";
+    type Result = crate::results::browser::Dialog;
 }
 
 impl Shared for Dialog {
@@ -1178,6 +1202,7 @@ impl Default for GoBack {
 impl Params for GoBack {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "go_back";
+    type Result = crate::results::browser::GoBack;
 }
 
 impl Shared for GoBack {
@@ -1211,6 +1236,7 @@ impl Default for GoForward {
 impl Params for GoForward {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "go_forward";
+    type Result = crate::results::browser::GoForward;
 }
 
 impl Shared for GoForward {
@@ -1244,6 +1270,7 @@ impl Default for Reload {
 impl Params for Reload {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "reload";
+    type Result = crate::results::browser::Reload;
 }
 
 impl Shared for Reload {
@@ -1279,6 +1306,7 @@ impl Default for TabNew {
 impl Params for TabNew {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "tab_new";
+    type Result = crate::results::browser::TabNew;
 }
 
 impl Shared for TabNew {
@@ -1310,6 +1338,7 @@ impl Default for TabSelect {
 impl Params for TabSelect {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "tab_select";
+    type Result = crate::results::browser::TabSelect;
 }
 
 impl Shared for TabSelect {
@@ -1341,6 +1370,7 @@ impl Default for TabGet {
 impl Params for TabGet {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "tab_get";
+    type Result = crate::results::browser::TabGet;
 }
 
 impl Shared for TabGet {
@@ -1372,6 +1402,7 @@ impl Default for TabClose {
 impl Params for TabClose {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "tab_close";
+    type Result = crate::results::browser::TabClose;
 }
 
 impl Shared for TabClose {
@@ -1411,6 +1442,7 @@ impl Default for TabMark {
 impl Params for TabMark {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "tab_mark";
+    type Result = crate::results::browser::TabMark;
 }
 
 impl Shared for TabMark {
@@ -1463,6 +1495,7 @@ impl Default for Snapshot {
 impl Params for Snapshot {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "snapshot";
+    type Result = crate::results::browser::Snapshot;
 }
 
 impl Shared for Snapshot {
@@ -1503,6 +1536,7 @@ impl Default for GetContent {
 impl Params for GetContent {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "get_content";
+    type Result = crate::results::browser::GetContent;
 }
 
 impl Shared for GetContent {
@@ -1536,6 +1570,7 @@ impl Default for GetHtml {
 impl Params for GetHtml {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "get_html";
+    type Result = crate::results::browser::GetHtml;
 }
 
 impl Shared for GetHtml {
@@ -1566,6 +1601,7 @@ impl Default for GetUrl {
 impl Params for GetUrl {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "get_url";
+    type Result = crate::results::browser::GetUrl;
 }
 
 impl Shared for GetUrl {
@@ -1596,6 +1632,7 @@ impl Default for GetTitle {
 impl Params for GetTitle {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "get_title";
+    type Result = crate::results::browser::GetTitle;
 }
 
 impl Shared for GetTitle {
@@ -1642,6 +1679,7 @@ impl Default for Screenshot {
 impl Params for Screenshot {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "screenshot";
+    type Result = crate::results::browser::Screenshot;
 }
 
 impl Shared for Screenshot {
@@ -1675,6 +1713,7 @@ impl Default for ScreenshotAnnotate {
 impl Params for ScreenshotAnnotate {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "screenshot_annotate";
+    type Result = crate::results::browser::ScreenshotAnnotate;
 }
 
 impl Shared for ScreenshotAnnotate {
@@ -1736,6 +1775,7 @@ impl Default for StateAndScreenshot {
 impl Params for StateAndScreenshot {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "state_and_screenshot";
+    type Result = crate::results::browser::StateAndScreenshot;
 }
 
 impl Shared for StateAndScreenshot {
@@ -1770,6 +1810,7 @@ impl Evaluate {
 impl Params for Evaluate {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "evaluate";
+    type Result = crate::results::browser::Evaluate;
 }
 
 impl Shared for Evaluate {
@@ -1801,6 +1842,7 @@ impl Default for Pdf {
 impl Params for Pdf {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "pdf";
+    type Result = crate::results::browser::Pdf;
 }
 
 impl Shared for Pdf {
@@ -1832,6 +1874,7 @@ impl Default for TabList {
 impl Params for TabList {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "tab_list";
+    type Result = crate::results::browser::TabList;
 }
 
 impl Shared for TabList {
@@ -1864,6 +1907,7 @@ impl Default for Downloads {
 impl Params for Downloads {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "downloads";
+    type Result = crate::results::browser::Downloads;
 }
 
 impl Shared for Downloads {
@@ -1895,6 +1939,7 @@ impl Default for Probe {
 impl Params for Probe {
     const TOOL: &'static str = "browser";
     const ACTION: &'static str = "probe";
+    type Result = crate::results::browser::Probe;
 }
 
 impl Shared for Probe {
@@ -1954,6 +1999,55 @@ pub static ROUND_TRIPS: &[(&str, super::RoundTrip)] = &[
     ("tab_list", super::round_trip::<TabList>),
     ("downloads", super::round_trip::<Downloads>),
     ("probe", super::round_trip::<Probe>),
+];
+
+/// Every action's result schema by action name (`crate::results::browser`).
+pub static RESULT_SCHEMAS: &[(&str, fn() -> schemars::Schema)] = &[
+    ("navigate", <Navigate as Params>::result_schema),
+    ("click", <Click as Params>::result_schema),
+    ("double_click", <DoubleClick as Params>::result_schema),
+    ("hover", <Hover as Params>::result_schema),
+    ("focus", <Focus as Params>::result_schema),
+    ("type", <Type as Params>::result_schema),
+    ("fill", <Fill as Params>::result_schema),
+    ("set_value", <SetValue as Params>::result_schema),
+    ("select", <Select as Params>::result_schema),
+    ("check", <Check as Params>::result_schema),
+    ("uncheck", <Uncheck as Params>::result_schema),
+    ("paste", <Paste as Params>::result_schema),
+    ("select_text", <SelectText as Params>::result_schema),
+    ("secondary_action", <SecondaryAction as Params>::result_schema),
+    ("press", <Press as Params>::result_schema),
+    ("keyboard_type", <KeyboardType as Params>::result_schema),
+    ("keydown", <Keydown as Params>::result_schema),
+    ("keyup", <Keyup as Params>::result_schema),
+    ("scroll", <Scroll as Params>::result_schema),
+    ("scroll_into_view", <ScrollIntoView as Params>::result_schema),
+    ("drag", <Drag as Params>::result_schema),
+    ("upload", <Upload as Params>::result_schema),
+    ("wait", <Wait as Params>::result_schema),
+    ("dialog", <Dialog as Params>::result_schema),
+    ("go_back", <GoBack as Params>::result_schema),
+    ("go_forward", <GoForward as Params>::result_schema),
+    ("reload", <Reload as Params>::result_schema),
+    ("tab_new", <TabNew as Params>::result_schema),
+    ("tab_select", <TabSelect as Params>::result_schema),
+    ("tab_get", <TabGet as Params>::result_schema),
+    ("tab_close", <TabClose as Params>::result_schema),
+    ("tab_mark", <TabMark as Params>::result_schema),
+    ("snapshot", <Snapshot as Params>::result_schema),
+    ("get_content", <GetContent as Params>::result_schema),
+    ("get_html", <GetHtml as Params>::result_schema),
+    ("get_url", <GetUrl as Params>::result_schema),
+    ("get_title", <GetTitle as Params>::result_schema),
+    ("screenshot", <Screenshot as Params>::result_schema),
+    ("screenshot_annotate", <ScreenshotAnnotate as Params>::result_schema),
+    ("state_and_screenshot", <StateAndScreenshot as Params>::result_schema),
+    ("evaluate", <Evaluate as Params>::result_schema),
+    ("pdf", <Pdf as Params>::result_schema),
+    ("tab_list", <TabList as Params>::result_schema),
+    ("downloads", <Downloads as Params>::result_schema),
+    ("probe", <Probe as Params>::result_schema),
 ];
 
 /// The flat JSON shape of each action's params, as the wire has it: what the typed structs serialize to and deserialize from.

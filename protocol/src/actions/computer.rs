@@ -251,6 +251,7 @@ impl Click {
 impl Params for Click {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "click";
+    type Result = crate::results::computer::Click;
 }
 
 impl Shared for Click {
@@ -298,6 +299,7 @@ impl DoubleClick {
 impl Params for DoubleClick {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "double_click";
+    type Result = crate::results::computer::DoubleClick;
 }
 
 impl Shared for DoubleClick {
@@ -338,6 +340,7 @@ impl Type {
 impl Params for Type {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "type";
+    type Result = crate::results::computer::Type;
 }
 
 impl Shared for Type {
@@ -377,6 +380,7 @@ impl Fill {
 impl Params for Fill {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "fill";
+    type Result = crate::results::computer::Fill;
 }
 
 impl Shared for Fill {
@@ -421,6 +425,7 @@ impl SetValue {
 impl Params for SetValue {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "set_value";
+    type Result = crate::results::computer::SetValue;
 }
 
 impl Shared for SetValue {
@@ -470,6 +475,7 @@ impl Paste {
 impl Params for Paste {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "paste";
+    type Result = crate::results::computer::Paste;
 }
 
 impl Shared for Paste {
@@ -524,6 +530,7 @@ impl SelectText {
 impl Params for SelectText {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "select_text";
+    type Result = crate::results::computer::SelectText;
 }
 
 impl Shared for SelectText {
@@ -568,6 +575,7 @@ impl SecondaryAction {
 impl Params for SecondaryAction {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "secondary_action";
+    type Result = crate::results::computer::SecondaryAction;
 }
 
 impl Shared for SecondaryAction {
@@ -605,6 +613,7 @@ impl Key {
 impl Params for Key {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "key";
+    type Result = crate::results::computer::Key;
 }
 
 impl Shared for Key {
@@ -641,6 +650,7 @@ impl Keydown {
 impl Params for Keydown {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "keydown";
+    type Result = crate::results::computer::Keydown;
 }
 
 impl Shared for Keydown {
@@ -677,6 +687,7 @@ impl Keyup {
 impl Params for Keyup {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "keyup";
+    type Result = crate::results::computer::Keyup;
 }
 
 impl Shared for Keyup {
@@ -727,6 +738,7 @@ impl Default for Scroll {
 impl Params for Scroll {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "scroll";
+    type Result = crate::results::computer::Scroll;
 }
 
 impl Shared for Scroll {
@@ -786,6 +798,7 @@ impl Drag {
 impl Params for Drag {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "drag";
+    type Result = crate::results::computer::Drag;
 }
 
 impl Shared for Drag {
@@ -822,6 +835,7 @@ impl MouseMove {
 impl Params for MouseMove {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "mouse_move";
+    type Result = crate::results::computer::MouseMove;
 }
 
 impl Shared for MouseMove {
@@ -866,6 +880,7 @@ impl Default for MouseDown {
 impl Params for MouseDown {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "mouse_down";
+    type Result = crate::results::computer::MouseDown;
 }
 
 impl Shared for MouseDown {
@@ -910,6 +925,7 @@ impl Default for MouseUp {
 impl Params for MouseUp {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "mouse_up";
+    type Result = crate::results::computer::MouseUp;
 }
 
 impl Shared for MouseUp {
@@ -953,6 +969,7 @@ impl Window {
 impl Params for Window {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "window";
+    type Result = crate::results::computer::Window;
 }
 
 impl Shared for Window {
@@ -1001,6 +1018,7 @@ impl Default for Wait {
 impl Params for Wait {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "wait";
+    type Result = crate::results::computer::Wait;
 }
 
 impl Shared for Wait {
@@ -1056,6 +1074,7 @@ impl Default for Snapshot {
 impl Params for Snapshot {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "snapshot";
+    type Result = crate::results::computer::Snapshot;
 }
 
 impl Shared for Snapshot {
@@ -1089,6 +1108,7 @@ impl Default for GetWindowState {
 impl Params for GetWindowState {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "get_window_state";
+    type Result = crate::results::computer::GetWindowState;
 }
 
 impl Shared for GetWindowState {
@@ -1136,6 +1156,7 @@ impl Default for Screenshot {
 impl Params for Screenshot {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "screenshot";
+    type Result = crate::results::computer::Screenshot;
 }
 
 impl Shared for Screenshot {
@@ -1197,6 +1218,7 @@ impl Default for StateAndScreenshot {
 impl Params for StateAndScreenshot {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "state_and_screenshot";
+    type Result = crate::results::computer::StateAndScreenshot;
 }
 
 impl Shared for StateAndScreenshot {
@@ -1237,6 +1259,7 @@ impl GetText {
 impl Params for GetText {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "get_text";
+    type Result = crate::results::computer::GetText;
 }
 
 impl Shared for GetText {
@@ -1271,6 +1294,7 @@ impl Default for ClipboardGet {
 impl Params for ClipboardGet {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "clipboard_get";
+    type Result = crate::results::computer::ClipboardGet;
 }
 
 impl Shared for ClipboardGet {
@@ -1307,6 +1331,7 @@ impl ClipboardSet {
 impl Params for ClipboardSet {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "clipboard_set";
+    type Result = crate::results::computer::ClipboardSet;
 }
 
 impl Shared for ClipboardSet {
@@ -1338,6 +1363,7 @@ impl Default for Probe {
 impl Params for Probe {
     const TOOL: &'static str = "computer";
     const ACTION: &'static str = "probe";
+    type Result = crate::results::computer::Probe;
 }
 
 impl Shared for Probe {
@@ -1378,6 +1404,36 @@ pub static ROUND_TRIPS: &[(&str, super::RoundTrip)] = &[
     ("clipboard_get", super::round_trip::<ClipboardGet>),
     ("clipboard_set", super::round_trip::<ClipboardSet>),
     ("probe", super::round_trip::<Probe>),
+];
+
+/// Every action's result schema by action name (`crate::results::computer`).
+pub static RESULT_SCHEMAS: &[(&str, fn() -> schemars::Schema)] = &[
+    ("click", <Click as Params>::result_schema),
+    ("double_click", <DoubleClick as Params>::result_schema),
+    ("type", <Type as Params>::result_schema),
+    ("fill", <Fill as Params>::result_schema),
+    ("set_value", <SetValue as Params>::result_schema),
+    ("paste", <Paste as Params>::result_schema),
+    ("select_text", <SelectText as Params>::result_schema),
+    ("secondary_action", <SecondaryAction as Params>::result_schema),
+    ("key", <Key as Params>::result_schema),
+    ("keydown", <Keydown as Params>::result_schema),
+    ("keyup", <Keyup as Params>::result_schema),
+    ("scroll", <Scroll as Params>::result_schema),
+    ("drag", <Drag as Params>::result_schema),
+    ("mouse_move", <MouseMove as Params>::result_schema),
+    ("mouse_down", <MouseDown as Params>::result_schema),
+    ("mouse_up", <MouseUp as Params>::result_schema),
+    ("window", <Window as Params>::result_schema),
+    ("wait", <Wait as Params>::result_schema),
+    ("snapshot", <Snapshot as Params>::result_schema),
+    ("get_window_state", <GetWindowState as Params>::result_schema),
+    ("screenshot", <Screenshot as Params>::result_schema),
+    ("state_and_screenshot", <StateAndScreenshot as Params>::result_schema),
+    ("get_text", <GetText as Params>::result_schema),
+    ("clipboard_get", <ClipboardGet as Params>::result_schema),
+    ("clipboard_set", <ClipboardSet as Params>::result_schema),
+    ("probe", <Probe as Params>::result_schema),
 ];
 
 /// The flat JSON shape of each action's params, as the wire has it: what the typed structs serialize to and deserialize from.

@@ -28,6 +28,7 @@ impl Default for GetState {
 impl Params for GetState {
     const TOOL: &'static str = "context";
     const ACTION: &'static str = "get_state";
+    type Result = crate::results::context::GetState;
 }
 
 /// `context.list_apps`: apps on the accessibility bus with app_id, pid, toolkit, windows and
@@ -47,6 +48,7 @@ impl Default for ListApps {
 impl Params for ListApps {
     const TOOL: &'static str = "context";
     const ACTION: &'static str = "list_apps";
+    type Result = crate::results::context::ListApps;
 }
 
 /// `context.get_app`: select an app and return its snapshot; several matches give candidates; a
@@ -74,6 +76,7 @@ impl GetApp {
 impl Params for GetApp {
     const TOOL: &'static str = "context";
     const ACTION: &'static str = "get_app";
+    type Result = crate::results::context::GetApp;
 }
 
 /// `context.list_windows`: top-level windows with window_id, app_id, pid, title, frame and state.
@@ -95,6 +98,7 @@ impl Default for ListWindows {
 impl Params for ListWindows {
     const TOOL: &'static str = "context";
     const ACTION: &'static str = "list_windows";
+    type Result = crate::results::context::ListWindows;
 }
 
 /// `context.focus_window`: activate a window; focus_verified is true only when it really is active.
@@ -116,6 +120,7 @@ impl FocusWindow {
 impl Params for FocusWindow {
     const TOOL: &'static str = "context";
     const ACTION: &'static str = "focus_window";
+    type Result = crate::results::context::FocusWindow;
 }
 
 /// `context.list_browsers`: the Chromiums this daemon drives (its own, --browser-allow ones):
@@ -134,6 +139,7 @@ impl Default for ListBrowsers {
 impl Params for ListBrowsers {
     const TOOL: &'static str = "context";
     const ACTION: &'static str = "list_browsers";
+    type Result = crate::results::context::ListBrowsers;
 }
 
 /// `context.get_browser`: select a browser (the default one starts on demand) or the one tab with a
@@ -157,6 +163,7 @@ impl Default for GetBrowser {
 impl Params for GetBrowser {
     const TOOL: &'static str = "context";
     const ACTION: &'static str = "get_browser";
+    type Result = crate::results::context::GetBrowser;
 }
 
 /// `context.request_human`: ask a person for help (login, CAPTCHA, 2FA) on the view page; waits for
@@ -182,6 +189,7 @@ impl RequestHuman {
 impl Params for RequestHuman {
     const TOOL: &'static str = "context";
     const ACTION: &'static str = "request_human";
+    type Result = crate::results::context::RequestHuman;
 }
 
 /// `context.documentation`: this contract: every action's parameters, identity, coordinate and
@@ -205,6 +213,7 @@ impl Default for Documentation {
 impl Params for Documentation {
     const TOOL: &'static str = "context";
     const ACTION: &'static str = "documentation";
+    type Result = crate::results::context::Documentation;
 }
 
 /// Every action's params struct by action name, read from a checked call and written back (for the tests).
@@ -218,6 +227,19 @@ pub static ROUND_TRIPS: &[(&str, super::RoundTrip)] = &[
     ("get_browser", super::round_trip::<GetBrowser>),
     ("request_human", super::round_trip::<RequestHuman>),
     ("documentation", super::round_trip::<Documentation>),
+];
+
+/// Every action's result schema by action name (`crate::results::context`).
+pub static RESULT_SCHEMAS: &[(&str, fn() -> schemars::Schema)] = &[
+    ("get_state", <GetState as Params>::result_schema),
+    ("list_apps", <ListApps as Params>::result_schema),
+    ("get_app", <GetApp as Params>::result_schema),
+    ("list_windows", <ListWindows as Params>::result_schema),
+    ("focus_window", <FocusWindow as Params>::result_schema),
+    ("list_browsers", <ListBrowsers as Params>::result_schema),
+    ("get_browser", <GetBrowser as Params>::result_schema),
+    ("request_human", <RequestHuman as Params>::result_schema),
+    ("documentation", <Documentation as Params>::result_schema),
 ];
 
 /// The flat JSON shape of each action's params, as the wire has it: what the typed structs serialize to and deserialize from.

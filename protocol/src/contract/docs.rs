@@ -64,6 +64,7 @@ fn tool_doc(tool: &Tool) -> Value {
                 "exclusive": a.exclusive,
                 "allow_empty": allow_empty,
                 "facts": facts(a),
+                "result": crate::results::schema(tool.name, a.name),
             })
         })
         .collect();
@@ -110,6 +111,8 @@ fn hash_contract() -> String {
         text.push_str(&tool_description(tool));
         for a in tool.actions {
             text.push_str(&facts(a).to_string());
+            let result = crate::results::schema(tool.name, a.name).unwrap_or_default();
+            text.push_str(&result.to_string());
         }
     }
     for m in METHODS {
@@ -166,7 +169,7 @@ pub fn openrpc(daemon_version: &str) -> Value {
                 "summary": action.summary,
                 "paramStructure": "by-name",
                 "params": params,
-                "result": {"name": "outcome", "schema": {"type": "object"}},
+                "result": {"name": "outcome", "schema": super::schema::outcome_schema(tool, action)},
                 "x-glovebox": facts(action),
             }));
         }

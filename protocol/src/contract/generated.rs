@@ -25,6 +25,14 @@ pub fn schema_files() -> Vec<(String, String)> {
                 format!("protocol/schema/actions/{}.json", tool.method(action)),
                 pretty(&action_schema(tool, action)),
             ));
+            let mut result = crate::results::schema(tool.name, action.name).unwrap_or_default();
+            if let Some(obj) = result.as_object_mut() {
+                obj.insert("$schema".into(), super::schema::DRAFT.into());
+            }
+            out.push((
+                format!("protocol/schema/results/{}.json", tool.method(action)),
+                pretty(&result),
+            ));
         }
     }
     out.push(("protocol/schema/openrpc.json".into(), pretty(&openrpc(env!("CARGO_PKG_VERSION")))));

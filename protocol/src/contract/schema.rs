@@ -145,6 +145,43 @@ pub fn tool_output_schema(tool: &Tool) -> Value {
     }})
 }
 
+/// What `tool.action` answers on success, the op's outcome, with the action's own result
+/// schema (`crate::results::schema`) in `result`: OpenRPC's view of the direct method.
+pub fn outcome_schema(tool: &Tool, action: &Action) -> Value {
+    let result = crate::results::schema(tool.name, action.name).unwrap_or_else(|| json!({}));
+    let obj = |doc: &str| json!({"type": "object", "description": doc});
+    json!({
+        "type": "object",
+        "required": ["op_id", "tool", "action", "result", "timing"],
+        "properties": {
+            "op_id": {"type": "string", "description": "the op's id; re-sending it replays this outcome"},
+            "tool": {"const": tool.name},
+            "action": {"const": action.name},
+            "target": obj("what the call acted on: its ids and where they came from"),
+            "result": result,
+            "settle": obj("how the screen settled before the capture: reason, waited_ms, what the wait covered"),
+            "capture": obj("the screenshot taken once the screen settled"),
+            "no_capture": {"type": "string", "description": "why a state-changing action came back without a capture"},
+            "tokens": obj("the outcome's size in model tokens: text and image"),
+            "timing": obj("exec_ms, settle_ms and capture_ms"),
+        },
+    })
+}
+
+/// Every action of `tool` with its own input schema and its outcome's schema
+/// (`tools.list {per_action: true}`).
+pub fn action_infos(tool: &Tool) -> Vec<crate::wire::ActionInfo> {
+    tool.actions
+        .iter()
+        .map(|a| crate::wire::ActionInfo {
+            name: a.name.into(),
+            description: a.summary.into(),
+            input_schema: action_schema(tool, a),
+            output_schema: outcome_schema(tool, a),
+        })
+        .collect()
+}
+
 /// The tool description shown to the LLM: purpose, every action, the common parameters.
 pub fn tool_description(tool: &Tool) -> String {
     let mut out = format!("{}\nActions:\n", tool.description);

@@ -218,6 +218,21 @@ pub fn render(tool: &Tool) -> anyhow::Result<String> {
     out.push_str("];\n");
     let _ = write!(
         out,
+        "\n/// Every action's result schema by action name (`crate::results::{}`).\n\
+         pub static RESULT_SCHEMAS: &[(&str, fn() -> schemars::Schema)] = &[\n",
+        tool.name
+    );
+    for action in tool.actions {
+        let _ = writeln!(
+            out,
+            "    (\"{}\", <{} as Params>::result_schema),",
+            action.name,
+            pascal(action.name)
+        );
+    }
+    out.push_str("];\n");
+    let _ = write!(
+        out,
         "\n/// The flat JSON shape of each action's params, as the wire has it: what the typed \
          structs serialize to and deserialize from.\n#[doc(hidden)]\npub mod wire {{\n    \
          use serde::{{Deserialize, Serialize}};\n\n    #[allow(unused_imports)]\n    \
@@ -362,8 +377,9 @@ fn render_action(
     let _ = writeln!(
         out,
         "\nimpl Params for {name} {{\n    const TOOL: &'static str = \"{}\";\n    \
-         const ACTION: &'static str = \"{}\";\n}}",
-        tool.name, action.name
+         const ACTION: &'static str = \"{}\";\n    \
+         type Result = crate::results::{}::{name};\n}}",
+        tool.name, action.name, tool.name
     );
     if common {
         let el =
