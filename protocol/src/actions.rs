@@ -211,6 +211,10 @@ impl crate::contract::Checked {
 /// do; every generated module lists one per action in `ROUND_TRIPS` (the tests walk them).
 pub type RoundTrip = fn(&crate::contract::Checked) -> Result<serde_json::Value, ParamsError>;
 
+/// The JSON Schema of an action's result; every generated module lists one per action in
+/// `RESULT_SCHEMAS` (`crate::results::schema` reads them).
+pub type ResultSchema = fn() -> schemars::Schema;
+
 /// The [`RoundTrip`] of `P`.
 pub fn round_trip<P: Params>(
     c: &crate::contract::Checked,

@@ -143,9 +143,10 @@ pub fn schema(tool: &str, action: &str) -> Option<serde_json::Value> {
     let entry = crate::contract::tool(tool)?.action(action)?;
     if entry.backend == crate::contract::Backend::Browser {
         let effects = generator().into_root_schema_for::<Effects>().to_value();
-        if let (Some(props), Some(more)) =
-            (s.get_mut("properties").and_then(|p| p.as_object_mut()), effects["properties"].as_object())
-        {
+        if let (Some(props), Some(more)) = (
+            s.get_mut("properties").and_then(|p| p.as_object_mut()),
+            effects["properties"].as_object(),
+        ) {
             for (k, v) in more {
                 props.entry(k.clone()).or_insert_with(|| v.clone());
             }

@@ -27,7 +27,7 @@ pub use ops::{
 pub use slot::Slot;
 /// Result types of the backend methods.
 pub mod ops_types {
-    pub use super::ops::{AppView, AppWindow, Got, Observed, Point};
+    pub use super::ops::{Got, Observed};
 }
 
 /// Errors of the desktop backend.

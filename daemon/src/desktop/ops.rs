@@ -14,15 +14,14 @@ mod snapshot;
 mod text;
 mod windows;
 
-use serde::Serialize;
-
 use super::atspi::split_key;
 use super::x11;
 use super::{Desktop, Error};
 
-pub use aim::{describe, Aim, FocusChange, Guard, WindowRef};
-pub use apps::{AppView, AppWindow, Got};
+pub use aim::{describe, Aim, Guard};
+pub use apps::Got;
 pub use clipboard::Restore;
+pub use glovebox_protocol::results::computer::{Acted, FocusChange, Point, WindowRef};
 pub use settle::may_open_window;
 pub use snapshot::{nodes, Observed};
 pub use text::TextState;
@@ -44,55 +43,24 @@ pub struct El {
     pub label: String,
 }
 
-/// How an action was carried out.
-#[derive(Debug, Clone, Serialize)]
-pub struct Acted {
-    pub via: String,
-    pub actual_dispatch: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub at: Option<Point>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
-    /// Real input: the window it went to.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub delivered_to: Option<WindowRef>,
-    /// Real input: the active window changed between the checks before and after it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub focus_changed: Option<FocusChange>,
+/// Done through accessibility: `via` names the action.
+fn semantic(via: impl Into<String>) -> Acted {
+    Acted { via: via.into(), actual_dispatch: "background".into(), ..Acted::default() }
 }
 
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct Point {
-    pub x: i32,
-    pub y: i32,
+/// Real input, at a point or to the focus.
+fn real(via: &str, at: Option<(i32, i32)>) -> Acted {
+    Acted {
+        via: via.into(),
+        actual_dispatch: "foreground".into(),
+        at: at.map(|(x, y)| Point { x, y }),
+        ..Acted::default()
+    }
 }
 
-impl Acted {
-    fn semantic(via: impl Into<String>) -> Acted {
-        Acted {
-            via: via.into(),
-            actual_dispatch: "background",
-            at: None,
-            value: None,
-            delivered_to: None,
-            focus_changed: None,
-        }
-    }
-    pub fn real(via: &str, at: Option<(i32, i32)>) -> Acted {
-        Acted {
-            via: via.into(),
-            actual_dispatch: "foreground",
-            at: at.map(|(x, y)| Point { x, y }),
-            value: None,
-            delivered_to: None,
-            focus_changed: None,
-        }
-    }
-    fn landed(mut self, to: Option<WindowRef>, changed: Option<FocusChange>) -> Acted {
-        self.delivered_to = to;
-        self.focus_changed = changed;
-        self
-    }
+/// `a` with the window its input went to and the focus change while it ran.
+fn landed(a: Acted, to: Option<WindowRef>, changed: Option<FocusChange>) -> Acted {
+    Acted { delivered_to: to, focus_changed: changed, ..a }
 }
 
 fn what(el: &El) -> String {

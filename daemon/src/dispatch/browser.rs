@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use glovebox_protocol::actions::browser::{self, Shared};
 use glovebox_protocol::actions::Params;
-use serde_json::{json, Value};
+use glovebox_protocol::results::browser as results;
 
 use super::table::Routes;
 use super::{Ctx, Output};
@@ -113,13 +113,6 @@ pub(super) fn select(ctx: &Ctx, browser_id: &str, tab_id: &str) {
 
 fn poisoned() -> DaemonError {
     DaemonError::Poisoned("the session's snapshot registry")
-}
-
-fn with_dialog(mut v: Value, d: Option<crate::browser::cdp::Dialog>) -> Value {
-    if let Some(d) = d {
-        v["dialog"] = json!(d);
-    }
-    v
 }
 
 /// Release the browser keys `session` holds (a failed op, a closed connection).

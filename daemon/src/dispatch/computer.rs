@@ -18,11 +18,11 @@ use serde_json::{json, Value};
 
 use super::table::Routes;
 use super::{Ctx, Output};
-use crate::desktop::{Acted, Aim, Desktop, El};
+use crate::desktop::{Aim, Desktop, El};
 use crate::error::DaemonError;
 
 pub(super) use snapshot::snapshot_app;
-pub(super) use windows::image_json;
+pub(super) use windows::image;
 
 /// One line per `computer` action.
 #[rustfmt::skip] // one line per action: the table reads as a table
@@ -155,16 +155,9 @@ fn element_opt(ctx: &Ctx, t: &Target, r: Option<&str>) -> Result<Option<El>, Dae
     r.map(|r| element(ctx, t, r)).transpose()
 }
 
-fn out(t: &Target, result: Value) -> Output {
+/// `result`, acting on or observing `t`.
+fn out<R>(t: &Target, result: R) -> Output<R> {
     Output { result, target: Some(t.json()) }
-}
-
-fn acted(t: &Target, a: Acted, extra: Value) -> Output {
-    let mut v = serde_json::to_value(a).unwrap_or_default();
-    if let (Some(m), Value::Object(e)) = (v.as_object_mut(), extra) {
-        m.extend(e);
-    }
-    out(t, v)
 }
 
 /// The X button number.

@@ -3,11 +3,16 @@
 //! documentation and the state overview, where every domain reports its own status instead
 //! of an empty list.
 
+use std::collections::BTreeMap;
+
 use glovebox_protocol::actions::context;
 use glovebox_protocol::contract::docs;
 use glovebox_protocol::contract::{Backend, TOOLS};
-use serde_json::{json, Map, Value};
+use glovebox_protocol::results::context::{self as results, BackendStatus, DomainError};
+use glovebox_protocol::results::context::{Capabilities, Selection, Takeover, Unavailable};
+use glovebox_protocol::wire;
 
+use super::results::{decode, part};
 use super::table::Routes;
 use super::{context_browser as browsers, context_desktop as desktop};
 use super::{implemented, Ctx, Output};
@@ -29,7 +34,10 @@ pub(super) fn routes(t: Routes) -> Routes {
 /// `request_human`: files the request (the page shows it at once), then waits for a
 /// hand-back that answers it, or answers a little before the op's deadline that it is still
 /// pending.
-async fn request_human(ctx: Ctx, p: context::RequestHuman) -> Result<Output, DaemonError> {
+async fn request_human(
+    ctx: Ctx,
+    p: context::RequestHuman,
+) -> Result<Output<results::RequestHuman>, DaemonError> {
     let view = &ctx.daemon.view;
     let mut handbacks = view.handbacks();
     handbacks.borrow_and_update();
@@ -43,24 +51,32 @@ async fn request_human(ctx: Ctx, p: context::RequestHuman) -> Result<Output, Dae
         .unwrap_or(ctx.op.deadline);
     loop {
         if view.request_state(&id) == Some("handed_back") {
-            let ended = view.last_ended();
-            return Ok(Output::new(
-                json!({"request_id": id, "handed_back": true, "takeover": ended}),
-            ));
+            let takeover = view.last_ended().map(part::<context::RequestHuman, Takeover>);
+            return Ok(Output::new(results::RequestHuman {
+                request_id: id,
+                handed_back: true,
+                takeover: takeover.transpose()?,
+                ..results::RequestHuman::default()
+            }));
         }
         if tokio::time::timeout_at(until.into(), handbacks.changed()).await.is_err() {
-            return Ok(Output::new(
-                json!({"request_id": id, "handed_back": false, "state": "pending",
-                "next": "wait for the takeover.ended event or poll session.status"}),
-            ));
+            return Ok(Output::new(results::RequestHuman {
+                request_id: id,
+                handed_back: false,
+                takeover: None,
+                state: Some("pending".into()),
+                next: Some("wait for the takeover.ended event or poll session.status".into()),
+            }));
         }
     }
 }
 
 /// `documentation`: the contract, with each backend's state and, per tool, which actions can
 /// run now and, for the others, why not (their backend is down, starting or absent).
-async fn documentation(ctx: Ctx, _: context::Documentation) -> Result<Output, DaemonError> {
-    let mut doc = docs::documentation();
+async fn documentation(
+    ctx: Ctx,
+    _: context::Documentation,
+) -> Result<Output<results::Documentation>, DaemonError> {
     let backends = ctx.daemon.backends();
     // Why a backend cannot run an action now; `None`: it can (a degraded browser restarts
     // on the next call).
@@ -77,41 +93,43 @@ async fn documentation(ctx: Ctx, _: context::Documentation) -> Result<Output, Da
             Some(_) => None,
         }
     };
-    let mut capabilities = Map::new();
+    let mut capabilities = BTreeMap::new();
     for tool in TOOLS {
         let handled = implemented(tool.name);
-        let (mut available, mut unavailable) = (Vec::new(), Map::new());
+        let mut can = Capabilities::default();
         for a in tool.actions.iter().filter(|a| handled.iter().any(|h| h == a.name)) {
             let Some(reason) = blocked(a.backend) else {
-                available.push(a.name);
+                can.available.push(a.name.to_owned());
                 continue;
             };
-            let entry = unavailable
-                .entry(a.backend.name())
-                .or_insert_with(|| json!({"reason": reason, "actions": []}));
-            if let Some(list) = entry["actions"].as_array_mut() {
-                list.push(json!(a.name));
-            }
+            let entry = can
+                .unavailable
+                .entry(a.backend.name().to_owned())
+                .or_insert_with(|| Unavailable { reason, actions: Vec::new() });
+            entry.actions.push(a.name.to_owned());
         }
-        capabilities.insert(
-            tool.name.to_owned(),
-            json!({"available": available, "unavailable": unavailable}),
-        );
+        capabilities.insert(tool.name.to_owned(), can);
     }
-    doc["capabilities"] = Value::Object(capabilities);
-    doc["backends"] = serde_json::to_value(backends).unwrap_or_default();
-    Ok(Output::new(doc))
+    // The contract's part comes as JSON from the protocol crate; the whole is read (and, in
+    // debug builds, checked) as the typed result.
+    let mut doc = docs::documentation();
+    doc["capabilities"] = serde_json::json!(capabilities);
+    doc["backends"] = serde_json::json!(statuses(backends));
+    Ok(Output::new(decode::<context::Documentation>(doc)?))
 }
 
 /// `get_state`: the selection, apps, windows and browsers, each domain with its own error.
-async fn get_state(ctx: Ctx, _: context::GetState) -> Result<Output, DaemonError> {
+async fn get_state(
+    ctx: Ctx,
+    _: context::GetState,
+) -> Result<Output<results::GetState>, DaemonError> {
     let backends = ctx.daemon.backends();
     let domain = |name: &str, key: &str| {
         let status = backends.get(name);
         let reason = status
             .and_then(|s| s.reason.clone())
             .unwrap_or_else(|| format!("the {name} backend is not running, so it lists no {key}"));
-        json!({"code": "BACKEND_UNAVAILABLE", "message": reason})
+        DomainError { code: "BACKEND_UNAVAILABLE".into(), message: reason }
     };
     // Apps and windows come from the desktop backend when it is there; each domain
     // reports its own error otherwise.
@@ -120,16 +138,16 @@ async fn get_state(ctx: Ctx, _: context::GetState) -> Result<Output, DaemonError
         (Some(domain("desktop", "apps")), Some(domain("desktop", "windows")));
     if let Some(d) = ctx.daemon.desktop() {
         let (a, w) = futures::join!(d.list_apps(), d.windows());
-        let err = |e: crate::desktop::Error| {
-            let data = DaemonError::from(e).to_data();
-            json!({"code": data.code, "message": data.message})
-        };
+        let err = |e: crate::desktop::Error| domain_error(&DaemonError::from(e));
         match a {
             Ok(a) => (apps, apps_error) = (Some(a), None),
             Err(e) => apps_error = Some(err(e)),
         }
         match w {
-            Ok(w) => (windows, windows_error) = (Some(w), None),
+            Ok(w) => {
+                let w = w.into_iter().map(Into::into).collect();
+                (windows, windows_error) = (Some(w), None);
+            }
             Err(e) => windows_error = Some(err(e)),
         }
     }
@@ -138,23 +156,41 @@ async fn get_state(ctx: Ctx, _: context::GetState) -> Result<Output, DaemonError
     let (mut browsers, mut browsers_error) = (None, Some(domain("browser", "browsers")));
     if let Some(b) = ctx.daemon.config.browser.clone() {
         match b.list().await {
-            Ok(list) => (browsers, browsers_error) = (Some(list), None),
-            Err(e) => {
-                let data = DaemonError::from(e).to_data();
-                browsers_error = Some(json!({"code": data.code, "message": data.message}));
+            Ok(list) => {
+                let list = list.into_iter().map(super::context_browser::browser).collect();
+                (browsers, browsers_error) = (Some(list), None);
             }
+            Err(e) => browsers_error = Some(domain_error(&DaemonError::from(e))),
         }
     }
-    Ok(Output::new(json!({
-        "selection": ctx.session.selection(),
-        "session_id": ctx.session.id,
-        "paused": ctx.session.is_paused(),
-        "apps": apps,
-        "windows": windows,
-        "apps_error": apps_error,
-        "windows_error": windows_error,
-        "browsers": browsers,
-        "browsers_error": browsers_error,
-        "backends": backends,
-    })))
+    let crate::session::Selection { browser_id, tab_id, app_id, window_id } =
+        ctx.session.selection();
+    Ok(Output::new(results::GetState {
+        selection: Selection { browser_id, tab_id, app_id, window_id },
+        session_id: ctx.session.id.clone(),
+        paused: ctx.session.is_paused(),
+        apps,
+        windows,
+        apps_error,
+        windows_error,
+        browsers,
+        browsers_error,
+        backends: statuses(backends),
+    }))
+}
+
+/// Why a domain lists nothing: the error's code and message.
+fn domain_error(e: &DaemonError) -> DomainError {
+    let data = e.to_data();
+    DomainError { code: data.code.as_str().into(), message: data.message }
+}
+
+/// Each backend's state as results carry it.
+fn statuses(backends: BTreeMap<String, wire::BackendStatus>) -> BTreeMap<String, BackendStatus> {
+    let status = |s: wire::BackendStatus| BackendStatus {
+        status: s.status,
+        reason: s.reason,
+        extra: s.extra,
+    };
+    backends.into_iter().map(|(name, s)| (name, status(s))).collect()
 }

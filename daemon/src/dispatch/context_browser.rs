@@ -1,23 +1,28 @@
 //! `context` actions about browsers and tabs: list_browsers, get_browser.
 
 use glovebox_protocol::actions::context;
+use glovebox_protocol::results::context::{self as results, Browser, Tab};
 use serde_json::json;
 
 use super::browser::{backend, select};
 use super::{Ctx, Output};
+use crate::browser::{BrowserInfo, TabInfo};
 use crate::error::DaemonError;
 
 pub(super) async fn list_browsers(
     ctx: Ctx,
     _: context::ListBrowsers,
-) -> Result<Output, DaemonError> {
+) -> Result<Output<results::ListBrowsers>, DaemonError> {
     let b = backend(&ctx.daemon)?;
-    let browsers = b.list().await?;
+    let browsers = b.list().await?.into_iter().map(browser).collect();
     let selected = ctx.session.selection().browser_id;
-    Ok(Output::new(json!({"browsers": browsers, "selected": selected})))
+    Ok(Output::new(results::ListBrowsers { browsers, selected }))
 }
 
-pub(super) async fn get_browser(ctx: Ctx, p: context::GetBrowser) -> Result<Output, DaemonError> {
+pub(super) async fn get_browser(
+    ctx: Ctx,
+    p: context::GetBrowser,
+) -> Result<Output<results::GetBrowser>, DaemonError> {
     let b = backend(&ctx.daemon)?;
     if let Some(url) = p.url.as_deref() {
         let wanted = p.browser_id.as_deref();
@@ -28,13 +33,16 @@ pub(super) async fn get_browser(ctx: Ctx, p: context::GetBrowser) -> Result<Outp
         return match found.len() {
             0 => Err(DaemonError::TargetNotFound { kind: "tab", id: url.to_owned() }),
             1 => {
-                let (browser_id, tab) = found.remove(0);
-                select(&ctx, &browser_id, &tab.tab_id);
-                Ok(Output {
-                    result: json!({"browser_id": browser_id, "tab": tab}),
-                    target: Some(json!({"browser_id": browser_id, "tab_id": tab.tab_id,
-                                        "tab_source": "explicit"})),
-                })
+                let (browser_id, t) = found.remove(0);
+                select(&ctx, &browser_id, &t.tab_id);
+                let target = json!({"browser_id": browser_id, "tab_id": t.tab_id,
+                                    "tab_source": "explicit"});
+                let result = results::GetBrowser {
+                    browser_id,
+                    tab: Some(tab(t)),
+                    ..results::GetBrowser::default()
+                };
+                Ok(Output { result, target: Some(target) })
             }
             _ => Err(DaemonError::Ambiguous {
                 kind: "tab",
@@ -52,11 +60,23 @@ pub(super) async fn get_browser(ctx: Ctx, p: context::GetBrowser) -> Result<Outp
         Some(id) => id,
         None => b.ensure_default().await?,
     };
-    let tabs = b.tabs(&browser_id).await?;
+    let tabs = b.tabs(&browser_id).await?.into_iter().map(tab).collect();
     let tab_id = b.active_tab(&browser_id).await?;
     select(&ctx, &browser_id, &tab_id);
-    Ok(Output {
-        result: json!({"browser_id": browser_id, "tabs": tabs, "selected_tab": tab_id}),
-        target: Some(json!({"browser_id": browser_id, "tab_id": tab_id, "tab_source": "active"})),
-    })
+    let target = json!({"browser_id": browser_id, "tab_id": tab_id, "tab_source": "active"});
+    let result =
+        results::GetBrowser { browser_id, tab: None, tabs: Some(tabs), selected_tab: Some(tab_id) };
+    Ok(Output { result, target: Some(target) })
+}
+
+/// A browser as results list it.
+pub(super) fn browser(b: BrowserInfo) -> Browser {
+    let BrowserInfo { browser_id, port, pid, default, status, version, tabs } = b;
+    Browser { browser_id, port, pid, default, status: status.into(), version, tabs }
+}
+
+/// A tab as results list it.
+fn tab(t: TabInfo) -> Tab {
+    let TabInfo { tab_id, tab_index, url, title, mark } = t;
+    Tab { tab_id, tab_index, url, title, mark }
 }

@@ -4,6 +4,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use glovebox_protocol::actions::context;
+use glovebox_protocol::results::computer::WindowInfo;
+use glovebox_protocol::results::context as results;
 use serde_json::json;
 
 use super::computer::{desktop, snapshot_app};
@@ -18,13 +20,19 @@ const LAUNCH_WAIT: Duration = Duration::from_secs(10);
 /// its X window showed.
 const TREE_WAIT: Duration = Duration::from_secs(3);
 
-pub(super) async fn list_apps(ctx: Ctx, _: context::ListApps) -> Result<Output, DaemonError> {
+pub(super) async fn list_apps(
+    ctx: Ctx,
+    _: context::ListApps,
+) -> Result<Output<results::ListApps>, DaemonError> {
     let d = desktop(&ctx)?;
     let apps = d.list_apps().await?;
-    Ok(Output::new(json!({"apps": apps, "count": apps.len()})))
+    Ok(Output::new(results::ListApps { count: apps.len(), apps }))
 }
 
-pub(super) async fn get_app(ctx: Ctx, p: context::GetApp) -> Result<Output, DaemonError> {
+pub(super) async fn get_app(
+    ctx: Ctx,
+    p: context::GetApp,
+) -> Result<Output<results::GetApp>, DaemonError> {
     let d = desktop(&ctx)?;
     let context::GetApp { app: query, launch, background } = p;
     let deadline = ctx.op.deadline.min(Instant::now() + LAUNCH_WAIT);
@@ -53,13 +61,21 @@ pub(super) async fn get_app(ctx: Ctx, p: context::GetApp) -> Result<Output, Daem
     let Some(app) = app else {
         // Started, but it never showed up on the accessibility bus (e.g. xterm).
         return Ok(Output {
-            result: json!({
-                "app_id": app_id, "pid": pid, "accessible": false, "launched": launched,
-                "argv": argv, "window_id": shown.as_ref().map(|(w, _)| w.window_id.clone()),
-                "window_active": window_active,
-                "reason": "the process runs but never appeared on the accessibility bus; \
-                           use screenshots, pointer and keyboard input with its window",
-            }),
+            result: results::GetApp {
+                app_id,
+                pid,
+                accessible: false,
+                launched,
+                argv,
+                window_id: shown.map(|(w, _)| w.window_id),
+                window_active,
+                reason: Some(
+                    "the process runs but never appeared on the accessibility bus; use \
+                     screenshots, pointer and keyboard input with its window"
+                        .into(),
+                ),
+                ..results::GetApp::default()
+            },
             target: Some(target),
         });
     };
@@ -80,24 +96,43 @@ pub(super) async fn get_app(ctx: Ctx, p: context::GetApp) -> Result<Output, Daem
     }
     let view = snapshot_app(&ctx, &d, pid, None, None, 60, &Budget::default()).await?;
     Ok(Output {
-        result: json!({
-            "app_id": app_id, "pid": pid, "name": app.name, "toolkit": app.toolkit,
-            "accessible": true, "launched": launched, "argv": argv, "window_id": window_id,
-            "window_active": window_active, "snapshot": view,
-        }),
+        result: results::GetApp {
+            app_id,
+            pid,
+            name: Some(app.name),
+            toolkit: Some(app.toolkit),
+            accessible: true,
+            launched,
+            argv,
+            window_id,
+            window_active,
+            reason: None,
+            snapshot: Some(view.into()),
+        },
         target: Some(target),
     })
 }
 
-pub(super) async fn list_windows(ctx: Ctx, p: context::ListWindows) -> Result<Output, DaemonError> {
+pub(super) async fn list_windows(
+    ctx: Ctx,
+    p: context::ListWindows,
+) -> Result<Output<results::ListWindows>, DaemonError> {
     let d = desktop(&ctx)?;
     let filter = p.app_id;
-    let wins: Vec<_> =
-        d.windows().await?.into_iter().filter(|w| filter.is_none() || w.app_id == filter).collect();
-    Ok(Output::new(json!({"windows": wins, "count": wins.len()})))
+    let windows: Vec<WindowInfo> = d
+        .windows()
+        .await?
+        .into_iter()
+        .filter(|w| filter.is_none() || w.app_id == filter)
+        .map(Into::into)
+        .collect();
+    Ok(Output::new(results::ListWindows { count: windows.len(), windows }))
 }
 
-pub(super) async fn focus_window(ctx: Ctx, p: context::FocusWindow) -> Result<Output, DaemonError> {
+pub(super) async fn focus_window(
+    ctx: Ctx,
+    p: context::FocusWindow,
+) -> Result<Output<results::FocusWindow>, DaemonError> {
     let d: Arc<_> = desktop(&ctx)?;
     let id = p.window_id;
     let verified = d.focus_window(&id).await?;
@@ -108,8 +143,10 @@ pub(super) async fn focus_window(ctx: Ctx, p: context::FocusWindow) -> Result<Ou
             sel.app_id = w.app_id.clone();
         }
     }
+    let target = Some(json!({"window_id": id, "source": "explicit"}));
+    let window = win.map(Into::into);
     Ok(Output {
-        result: json!({"window_id": id, "focus_verified": verified, "window": win}),
-        target: Some(json!({"window_id": id, "source": "explicit"})),
+        result: results::FocusWindow { window_id: id, focus_verified: verified, window },
+        target,
     })
 }

@@ -21,7 +21,12 @@ pub fn decode<P: Params>(v: Value) -> Result<P::Result, DaemonError> {
     read::<P::Result>(v).map_err(shape::<P>)
 }
 
-/// A backend's JSON answer as `T`, a part of a result.
+/// A backend's JSON answer as `T`, a part of `P`'s result.
+pub fn part<P: Params, T: Serialize + DeserializeOwned>(v: Value) -> Result<T, DaemonError> {
+    read::<T>(v).map_err(shape::<P>)
+}
+
+/// A JSON value as `T`, checked in debug builds to write back the same.
 pub fn read<T: Serialize + DeserializeOwned>(v: Value) -> Result<T, String> {
     #[cfg(debug_assertions)]
     let sent = v.clone();

@@ -200,7 +200,8 @@ async fn desktop(
     let got = d.settle(pid, span.started, daemon.config.settle.quiet, cap, opens).await;
     let shot = Box::pin(async move {
         match d.screenshot(None, None, ImageFormat::Png, 80, None).await {
-            Ok(img) => Ok(super::computer::image_json(&img, ImageFormat::Png)),
+            Ok(img) => serde_json::to_value(super::computer::image(&img, ImageFormat::Png))
+                .map_err(|e| format!("the capture could not be written: {e}")),
             Err(e) => Err(format!("the capture failed: {e}")),
         }
     });

@@ -475,5 +475,31 @@ impl View {
     }
 }
 
+/// The view as a snapshot result's outline page.
+impl From<View> for glovebox_protocol::results::Outline {
+    fn from(v: View) -> Self {
+        Self {
+            snapshot_id: v.snapshot_id,
+            mode: v.mode.into(),
+            snapshot: v.snapshot,
+            ref_count: v.ref_count,
+            lines: v.lines,
+            full_because: v.full_because.map(String::from),
+            added: v.added,
+            updated: v.updated,
+            unchanged: v.unchanged,
+            removed_refs: v.removed_refs,
+            removed_count: v.removed_count,
+            query_match: v.query_match.map(String::from),
+            view: v.view.map(String::from),
+            truncated: v.truncated,
+            truncated_reason: v.truncated_reason,
+            next_cursor: v.next_cursor,
+            token_estimate: v.token_estimate,
+            warnings: v.warnings,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -2002,7 +2002,7 @@ pub static ROUND_TRIPS: &[(&str, super::RoundTrip)] = &[
 ];
 
 /// Every action's result schema by action name (`crate::results::browser`).
-pub static RESULT_SCHEMAS: &[(&str, fn() -> schemars::Schema)] = &[
+pub static RESULT_SCHEMAS: &[(&str, super::ResultSchema)] = &[
     ("navigate", <Navigate as Params>::result_schema),
     ("click", <Click as Params>::result_schema),
     ("double_click", <DoubleClick as Params>::result_schema),

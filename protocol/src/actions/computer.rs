@@ -1407,7 +1407,7 @@ pub static ROUND_TRIPS: &[(&str, super::RoundTrip)] = &[
 ];
 
 /// Every action's result schema by action name (`crate::results::computer`).
-pub static RESULT_SCHEMAS: &[(&str, fn() -> schemars::Schema)] = &[
+pub static RESULT_SCHEMAS: &[(&str, super::ResultSchema)] = &[
     ("click", <Click as Params>::result_schema),
     ("double_click", <DoubleClick as Params>::result_schema),
     ("type", <Type as Params>::result_schema),

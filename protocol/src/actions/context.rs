@@ -230,7 +230,7 @@ pub static ROUND_TRIPS: &[(&str, super::RoundTrip)] = &[
 ];
 
 /// Every action's result schema by action name (`crate::results::context`).
-pub static RESULT_SCHEMAS: &[(&str, fn() -> schemars::Schema)] = &[
+pub static RESULT_SCHEMAS: &[(&str, super::ResultSchema)] = &[
     ("get_state", <GetState as Params>::result_schema),
     ("list_apps", <ListApps as Params>::result_schema),
     ("get_app", <GetApp as Params>::result_schema),

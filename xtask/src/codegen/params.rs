@@ -219,7 +219,7 @@ pub fn render(tool: &Tool) -> anyhow::Result<String> {
     let _ = write!(
         out,
         "\n/// Every action's result schema by action name (`crate::results::{}`).\n\
-         pub static RESULT_SCHEMAS: &[(&str, fn() -> schemars::Schema)] = &[\n",
+         pub static RESULT_SCHEMAS: &[(&str, super::ResultSchema)] = &[\n",
         tool.name
     );
     for action in tool.actions {

@@ -6,8 +6,7 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
-
+use super::{FocusChange, WindowRef};
 use crate::desktop::x11::{self, Allowed, WindowInfo};
 use crate::desktop::{Desktop, Error};
 
@@ -25,41 +24,9 @@ pub enum Aim {
     App(u32),
 }
 
-/// A window as results name it.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct WindowRef {
-    pub window_id: String,
-    pub app_id: Option<String>,
-    pub title: String,
-}
-
-impl WindowRef {
-    pub(super) fn of(w: &WindowInfo) -> WindowRef {
-        WindowRef {
-            window_id: w.window_id.clone(),
-            app_id: w.app_id.clone(),
-            title: w.title.clone(),
-        }
-    }
-
-    fn describe(r: Option<&WindowRef>) -> String {
-        match r {
-            Some(w) => format!(
-                "{} {:?}{}",
-                w.window_id,
-                w.title,
-                w.app_id.as_deref().map(|a| format!(" of {a}")).unwrap_or_default()
-            ),
-            None => "no window".into(),
-        }
-    }
-}
-
-/// The active window changed between the checks before and after an input.
-#[derive(Debug, Clone, Serialize)]
-pub struct FocusChange {
-    pub from: Option<WindowRef>,
-    pub to: Option<WindowRef>,
+/// `w` as results name it.
+pub(super) fn ref_of(w: &WindowInfo) -> WindowRef {
+    WindowRef { window_id: w.window_id.clone(), app_id: w.app_id.clone(), title: w.title.clone() }
 }
 
 /// A target made active: what counts as it, and the window that was active when input began.
@@ -114,7 +81,7 @@ fn allowed_of(aim: Aim, wins: &[WindowInfo]) -> Allowed {
 impl Desktop {
     fn window_ref(wins: &[WindowInfo], xid: Option<u32>) -> Option<WindowRef> {
         let xid = xid?;
-        Some(wins.iter().find(|w| w.xid == xid).map(WindowRef::of).unwrap_or_else(|| WindowRef {
+        Some(wins.iter().find(|w| w.xid == xid).map(ref_of).unwrap_or_else(|| WindowRef {
             window_id: x11::window_id(xid),
             app_id: None,
             title: String::new(),
@@ -131,7 +98,7 @@ impl Desktop {
     /// The top-most managed window whose frame holds the screen point.
     pub async fn window_at(&self, x: i32, y: i32) -> Result<Option<WindowRef>, Error> {
         let wins = self.windows().await?;
-        Ok(top_at(&wins, x, y).map(WindowRef::of))
+        Ok(top_at(&wins, x, y).map(ref_of))
     }
 
     /// The centre of the window input aimed at `aim` would go to (the named window, or the
@@ -175,13 +142,10 @@ impl Desktop {
             reason,
         };
         if allowed.xids.is_empty() {
-            return Err(refused(
-                "it has no window to send input to".into(),
-                active.map(WindowRef::of),
-            ));
+            return Err(refused("it has no window to send input to".into(), active.map(ref_of)));
         }
         if let Some(w) = active.filter(|w| !w.minimized && holds(&allowed, w)) {
-            return Ok(Some(Guard { allowed, window: WindowRef::of(w), activated: false }));
+            return Ok(Some(Guard { allowed, window: ref_of(w), activated: false }));
         }
         // The window to ask for: the named one, or the app's top-most shown window.
         let pick = match aim {
@@ -198,7 +162,7 @@ impl Desktop {
         let now_ref = Self::window_ref(&wins, now);
         match wins.iter().find(|w| Some(w.xid) == now) {
             Some(w) if ok && !w.minimized => {
-                Ok(Some(Guard { allowed, window: WindowRef::of(w), activated: true }))
+                Ok(Some(Guard { allowed, window: ref_of(w), activated: true }))
             }
             _ => Err(refused(
                 format!(
@@ -242,13 +206,13 @@ impl Desktop {
     pub async fn check_point(&self, guard: &Guard, x: i32, y: i32) -> Result<WindowRef, Error> {
         let wins = self.windows().await?;
         match top_at(&wins, x, y) {
-            Some(w) if holds(&guard.allowed, w) => Ok(WindowRef::of(w)),
+            Some(w) if holds(&guard.allowed, w) => Ok(ref_of(w)),
             other => Err(Error::NotFocused {
                 target: guard.window.window_id.clone(),
-                active: other.map(WindowRef::of),
+                active: other.map(ref_of),
                 reason: format!(
                     "the point {x},{y} lies on {}, not on the target; nothing was clicked",
-                    WindowRef::describe(other.map(WindowRef::of).as_ref())
+                    describe(other.map(ref_of).as_ref())
                 ),
             }),
         }
@@ -271,7 +235,15 @@ fn top_at(wins: &[WindowInfo], x: i32, y: i32) -> Option<&WindowInfo> {
 
 /// A window for messages: id, title and app.
 pub fn describe(r: Option<&WindowRef>) -> String {
-    WindowRef::describe(r)
+    match r {
+        Some(w) => format!(
+            "{} {:?}{}",
+            w.window_id,
+            w.title,
+            w.app_id.as_deref().map(|a| format!(" of {a}")).unwrap_or_default()
+        ),
+        None => "no window".into(),
+    }
 }
 
 #[cfg(test)]
@@ -293,7 +265,7 @@ mod tests {
             pid: Some(pid),
             app_id: Some(format!("app:{pid}")),
             title: String::new(),
-            frame: f.clone(),
+            frame: f,
             client: f,
             active: false,
             minimized: false,

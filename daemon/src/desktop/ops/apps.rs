@@ -2,33 +2,13 @@
 
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use glovebox_protocol::results::computer::{App, AppWindow};
 
+use super::aim::ref_of;
 use super::{Aim, WindowRef};
 use crate::desktop::atspi::AppInfo;
 use crate::desktop::x11::WindowInfo;
 use crate::desktop::{launch, Desktop, Error};
-
-/// An app as `list_apps` shows it.
-#[derive(Debug, Clone, Serialize)]
-pub struct AppView {
-    pub app_id: String,
-    pub name: String,
-    pub pid: u32,
-    pub toolkit: String,
-    pub accessible: bool,
-    /// False when the app did not answer in time just now; the rest is as it last answered.
-    pub responding: bool,
-    pub windows: Vec<AppWindow>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct AppWindow {
-    pub window_id: Option<String>,
-    pub title: String,
-    pub role: String,
-    pub active: bool,
-}
 
 /// What `get_app` found or started.
 #[derive(Debug, Clone)]
@@ -66,7 +46,7 @@ impl Desktop {
         self.xrun(|x| x.windows()).await
     }
 
-    pub async fn list_apps(&self) -> Result<Vec<AppView>, Error> {
+    pub async fn list_apps(&self) -> Result<Vec<App>, Error> {
         let (apps, wins) = futures::join!(self.apps(), self.windows());
         let wins = wins.unwrap_or_default();
         Ok(apps?
@@ -93,7 +73,7 @@ impl Desktop {
                 } else {
                     format!("{} {}", a.toolkit, a.toolkit_version)
                 };
-                AppView {
+                App {
                     app_id: a.app_id(),
                     name: a.name,
                     pid: a.pid,
@@ -178,12 +158,12 @@ impl Desktop {
             let own = wins.iter().filter(|w| w.pid == Some(pid) && !w.minimized);
             if let Some(w) = own.max_by_key(|w| (w.active, w.stack)) {
                 if background {
-                    return Ok(Some((WindowRef::of(w), w.active)));
+                    return Ok(Some((ref_of(w), w.active)));
                 }
                 return match self.raise(Aim::App(pid)).await {
                     Ok(Some(g)) => Ok(Some((g.window, true))),
-                    Ok(None) => Ok(Some((WindowRef::of(w), w.active))),
-                    Err(Error::NotFocused { .. }) => Ok(Some((WindowRef::of(w), false))),
+                    Ok(None) => Ok(Some((ref_of(w), w.active))),
+                    Err(Error::NotFocused { .. }) => Ok(Some((ref_of(w), false))),
                     Err(e) => Err(e),
                 };
             }
@@ -302,7 +282,7 @@ mod tests {
             pid: Some(1),
             app_id: None,
             title: title.into(),
-            frame: f.clone(),
+            frame: f,
             client: f,
             active: true,
             minimized: false,

@@ -3,6 +3,7 @@
 use std::time::{Duration, Instant};
 
 use ::atspi::Interface;
+use glovebox_protocol::results::computer::Paste;
 
 use super::{describe, Aim, El};
 use crate::desktop::clipboard::Content;
@@ -65,7 +66,7 @@ impl Desktop {
         text: &str,
         html: bool,
         aim: Aim,
-    ) -> Result<serde_json::Value, Error> {
+    ) -> Result<Paste, Error> {
         let content = if html {
             Content { text: Some(strip_tags(text)), html: Some(text.to_owned()) }
         } else {
@@ -123,18 +124,18 @@ impl Desktop {
         let (result, restore) = self.with_clipboard(content, act).await?;
         let (value, consumed) = result?;
         let changed = self.focus_after(guard.as_ref()).await;
-        Ok(serde_json::json!({
-            "pasted": true,
-            "verified": value.is_some().then_some(true),
-            "value": value,
-            "read_by_app": consumed,
-            "clipboard_restored": restore.restored,
-            "clipboard_changed_meanwhile": restore.changed_meanwhile,
-            "via": "clipboard+xtest",
-            "actual_dispatch": "foreground",
-            "delivered_to": to,
-            "focus_changed": changed,
-        }))
+        Ok(Paste {
+            pasted: true,
+            verified: value.is_some().then_some(true),
+            value,
+            read_by_app: consumed,
+            clipboard_restored: restore.restored,
+            clipboard_changed_meanwhile: restore.changed_meanwhile,
+            via: "clipboard+xtest".into(),
+            actual_dispatch: "foreground".into(),
+            delivered_to: to,
+            focus_changed: changed,
+        })
     }
 }
 

@@ -3,7 +3,7 @@
 
 use ::atspi::{Interface, State};
 
-use super::{what, Acted, Aim, Dispatch, El};
+use super::{landed, real, semantic, what, Acted, Aim, Dispatch, El};
 use crate::desktop::atspi::{self, AppInfo};
 use crate::desktop::{Desktop, Error};
 
@@ -97,7 +97,7 @@ impl Desktop {
                         actions[i]
                     )));
                 }
-                return Ok(Acted::semantic(format!("accessibility:{}", actions[i])));
+                return Ok(semantic(format!("accessibility:{}", actions[i])));
             }
             if dispatch == Dispatch::Background {
                 return Err(Error::Unsupported {
@@ -148,7 +148,7 @@ impl Desktop {
         };
         self.xrun(move |xx| xx.click(x, y, button, count)).await?;
         let changed = self.focus_after(guard.as_ref()).await;
-        Ok(Acted::real("xtest", Some((x, y))).landed(to, changed))
+        Ok(landed(real("xtest", Some((x, y))), to, changed))
     }
 
     pub(super) async fn ifaces(&self, el: &El) -> Result<::atspi::InterfaceSet, Error> {
@@ -196,6 +196,6 @@ impl Desktop {
                 self.describe(el).await
             )));
         }
-        Ok(Acted::semantic(format!("accessibility:{name}")))
+        Ok(semantic(format!("accessibility:{name}")))
     }
 }

@@ -2,7 +2,7 @@
 //! A named target's window is made active first (`aim.rs`); every result names the window the
 //! input went to.
 
-use super::{Acted, Aim, Guard, WindowRef};
+use super::{landed, real, Acted, Aim, Guard, WindowRef};
 use crate::desktop::{keys, Desktop, Error};
 
 impl Desktop {
@@ -41,7 +41,7 @@ impl Desktop {
         let (guard, to) = self.keys_to(aim).await?;
         self.xrun(move |x| x.chord(&c.modifiers, c.key)).await?;
         let changed = self.focus_after(guard.as_ref()).await;
-        Ok(Acted::real("xtest", None).landed(to, changed))
+        Ok(landed(real("xtest", None), to, changed))
     }
 
     /// Presses (down) or releases every key of a chord. A press goes to the target made
@@ -65,14 +65,14 @@ impl Desktop {
         })
         .await?;
         let changed = self.focus_after(guard.as_ref()).await;
-        Ok(Acted::real("xtest", None).landed(to, changed))
+        Ok(landed(real("xtest", None), to, changed))
     }
 
     pub async fn mouse_move(&self, x: i32, y: i32, aim: Aim) -> Result<Acted, Error> {
         let (guard, to) = self.pointer_to(aim, x, y).await?;
         self.xrun(move |xx| xx.move_to(x, y)).await?;
         let changed = self.focus_after(guard.as_ref()).await;
-        Ok(Acted::real("xtest", Some((x, y))).landed(to, changed))
+        Ok(landed(real("xtest", Some((x, y))), to, changed))
     }
 
     /// A button down or up at `at` (else where the pointer is). A release is never refused.
@@ -106,7 +106,7 @@ impl Desktop {
             })
             .await?;
         let changed = self.focus_after(guard.as_ref()).await;
-        Ok(Acted::real("xtest", Some((x, y))).landed(to, changed))
+        Ok(landed(real("xtest", Some((x, y))), to, changed))
     }
 
     /// Wheel clicks at a point (each about 3 lines / 50 px in GTK).
@@ -134,7 +134,7 @@ impl Desktop {
         })
         .await?;
         let changed = self.focus_after(guard.as_ref()).await;
-        Ok(Acted::real("xtest", Some((x, y))).landed(to, changed))
+        Ok(landed(real("xtest", Some((x, y))), to, changed))
     }
 
     pub async fn drag(
@@ -163,6 +163,6 @@ impl Desktop {
         })
         .await?;
         let changed = self.focus_after(guard.as_ref()).await;
-        Ok(Acted::real("xtest", Some(to)).landed(at, changed))
+        Ok(landed(real("xtest", Some(to)), at, changed))
     }
 }

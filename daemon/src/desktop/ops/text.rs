@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use ::atspi::Interface;
 use serde::Serialize;
 
-use super::{what, Acted, Aim, Dispatch, El, Guard};
+use super::{landed, real, semantic, what, Acted, Aim, Dispatch, El, Guard};
 use crate::desktop::{keys, Desktop, Error};
 
 /// An element's text with its caret and selection (character offsets).
@@ -66,7 +66,7 @@ impl Desktop {
             };
             self.type_guarded(text, guard.as_ref()).await?;
             let changed = self.focus_after(guard.as_ref()).await;
-            return Ok(Acted::real("xtest", None).landed(to, changed));
+            return Ok(landed(real("xtest", None), to, changed));
         };
         let ifaces = self.ifaces(el).await?;
         if ifaces.contains(Interface::EditableText) && dispatch != Dispatch::Foreground {
@@ -87,12 +87,12 @@ impl Desktop {
             None => self.active_ref().await?,
         };
         self.type_guarded(text, guard.as_ref()).await?;
-        let mut a = Acted::real("xtest", None);
+        let mut a = real("xtest", None);
         if let Some(b) = &before {
             a.value = Some(self.read_back(el, b, text, "typing").await?);
         }
         let changed = self.focus_after(guard.as_ref()).await;
-        Ok(a.landed(to, changed))
+        Ok(landed(a, to, changed))
     }
 
     /// Types through XTest; with a guard, stops when the focus leaves the target
@@ -225,7 +225,7 @@ impl Desktop {
             return Err(Error::Failed(format!("{} refused the text", self.describe(el).await)));
         }
         let _ = a11y.set_caret(bus, path, at + text.chars().count() as i32).await;
-        let mut a = Acted::semantic("accessibility:insert_text");
+        let mut a = semantic("accessibility:insert_text");
         a.value = Some(self.read_back(el, &before, text, "typing").await?);
         Ok(a)
     }
@@ -252,7 +252,7 @@ impl Desktop {
                         self.describe(el).await
                     )));
                 }
-                let mut a = Acted::semantic("accessibility:set_text_contents");
+                let mut a = semantic("accessibility:set_text_contents");
                 a.value = Some(back);
                 return Ok(a);
             }
@@ -287,12 +287,12 @@ impl Desktop {
         })
         .await?;
         self.type_guarded(text, guard.as_ref()).await?;
-        let mut a = Acted::real("xtest", None);
+        let mut a = real("xtest", None);
         if let Some(el) = el {
             a.value = self.read_text(el).await.ok();
         }
         let changed = self.focus_after(guard.as_ref()).await;
-        Ok(a.landed(to, changed))
+        Ok(landed(a, to, changed))
     }
 
     pub async fn set_value(
@@ -335,7 +335,7 @@ impl Desktop {
             self.a11y()?.set_value(bus, path, v).await.map_err(|e| Error::call(what(el), e))?;
             let (cur, _, _) =
                 self.a11y()?.value(bus, path).await.map_err(|e| Error::call(what(el), e))?;
-            let mut a = Acted::semantic("accessibility:value");
+            let mut a = semantic("accessibility:value");
             a.value = Some(format!("{cur}"));
             return Ok(a);
         }

@@ -12,13 +12,8 @@ use x11rb::rust_connection::RustConnection;
 use super::{x_err, X};
 use crate::desktop::Error;
 
-#[derive(Debug, Clone, Serialize)]
-pub struct Frame {
-    pub x: i32,
-    pub y: i32,
-    pub width: u32,
-    pub height: u32,
-}
+/// A screen rectangle in pixels.
+pub use glovebox_protocol::results::computer::Rect as Frame;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct WindowInfo {
@@ -43,6 +38,24 @@ pub struct WindowInfo {
     /// Place in the window manager's stacking order (higher is nearer the top).
     #[serde(skip)]
     pub stack: usize,
+}
+
+impl From<WindowInfo> for glovebox_protocol::results::computer::WindowInfo {
+    fn from(w: WindowInfo) -> Self {
+        let WindowInfo {
+            window_id,
+            pid,
+            app_id,
+            title,
+            frame,
+            client,
+            active,
+            minimized,
+            maximized,
+            ..
+        } = w;
+        Self { window_id, pid, app_id, title, frame, client, active, minimized, maximized }
+    }
 }
 
 /// The windows an input may land in: these windows, or any window of this pid.

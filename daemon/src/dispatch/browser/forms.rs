@@ -2,26 +2,28 @@
 //! upload files.
 
 use glovebox_protocol::actions::browser::{self, Format, Mode};
-use serde_json::{json, Value};
+use glovebox_protocol::actions::Params;
+use glovebox_protocol::results::browser::{self as results, Checked, Filled};
 
-use super::{with_dialog, TabCx};
+use super::TabCx;
 use crate::browser::actions::{Fill, Typed};
 use crate::desktop::clipboard::Content;
+use crate::dispatch::results::{decode, part};
 use crate::error::DaemonError;
 
-pub(super) async fn focus(cx: TabCx, p: browser::Focus) -> Result<Value, DaemonError> {
+pub(super) async fn focus(cx: TabCx, p: browser::Focus) -> Result<results::Focus, DaemonError> {
     let e = cx.element(&p.element, &p.common).await?;
-    Ok(cx.tab.focus(&e).await?)
+    decode::<browser::Focus>(cx.tab.focus(&e).await?)
 }
 
-pub(super) async fn type_text(cx: TabCx, p: browser::Type) -> Result<Value, DaemonError> {
+pub(super) async fn type_text(cx: TabCx, p: browser::Type) -> Result<results::Type, DaemonError> {
     let e = cx.element(&p.element, &p.common).await?;
     let keys = p.mode == Mode::Keys;
     let typed_text = cx.tab.type_text(&e, &p.text, keys, cx.held_modifiers(), true).await?;
-    Ok(typed(&p.text, keys, typed_text))
+    typed::<browser::Type>(&p.text, keys, typed_text)
 }
 
-pub(super) async fn fill(cx: TabCx, p: browser::Fill) -> Result<Value, DaemonError> {
+pub(super) async fn fill(cx: TabCx, p: browser::Fill) -> Result<Filled, DaemonError> {
     let e = cx.element(&p.element, &p.common).await?;
     let with = match p.values {
         Some(v) => Fill::Values(v),
@@ -30,7 +32,7 @@ pub(super) async fn fill(cx: TabCx, p: browser::Fill) -> Result<Value, DaemonErr
     filled(&cx, &e, &with, false).await
 }
 
-pub(super) async fn select(cx: TabCx, p: browser::Select) -> Result<Value, DaemonError> {
+pub(super) async fn select(cx: TabCx, p: browser::Select) -> Result<Filled, DaemonError> {
     let e = cx.element(&p.element, &p.common).await?;
     let with = match p.values {
         Some(v) => Fill::Values(v),
@@ -44,30 +46,33 @@ async fn filled(
     e: &crate::browser::actions::El,
     with: &Fill,
     select_only: bool,
-) -> Result<Value, DaemonError> {
+) -> Result<Filled, DaemonError> {
     let f = cx.tab.fill(e, with, select_only).await?;
-    Ok(json!({"value": f.value, "kind": f.kind, "via": f.via, "verified": true}))
+    Ok(Filled { value: f.value, kind: f.kind, via: f.via.to_owned(), verified: true })
 }
 
-pub(super) async fn set_value(cx: TabCx, p: browser::SetValue) -> Result<Value, DaemonError> {
+pub(super) async fn set_value(
+    cx: TabCx,
+    p: browser::SetValue,
+) -> Result<results::SetValue, DaemonError> {
     let e = cx.element(&p.element, &p.common).await?;
-    let v = cx.tab.set_value(&e, &p.value, false).await?;
-    Ok(json!({"value": v}))
+    let value = part::<browser::SetValue, _>(cx.tab.set_value(&e, &p.value, false).await?)?;
+    Ok(results::SetValue { value })
 }
 
-pub(super) async fn check(cx: TabCx, p: browser::Check) -> Result<Value, DaemonError> {
+pub(super) async fn check(cx: TabCx, p: browser::Check) -> Result<Checked, DaemonError> {
     let e = cx.element(&p.element, &p.common).await?;
     let checked = cx.tab.set_checked(&e, true).await?;
-    Ok(json!({"checked": checked, "verified": true}))
+    Ok(Checked { checked, verified: true })
 }
 
-pub(super) async fn uncheck(cx: TabCx, p: browser::Uncheck) -> Result<Value, DaemonError> {
+pub(super) async fn uncheck(cx: TabCx, p: browser::Uncheck) -> Result<Checked, DaemonError> {
     let e = cx.element(&p.element, &p.common).await?;
     let checked = cx.tab.set_checked(&e, false).await?;
-    Ok(json!({"checked": checked, "verified": true}))
+    Ok(Checked { checked, verified: true })
 }
 
-pub(super) async fn paste(cx: TabCx, p: browser::Paste) -> Result<Value, DaemonError> {
+pub(super) async fn paste(cx: TabCx, p: browser::Paste) -> Result<results::Paste, DaemonError> {
     let (tab, ctx) = (&cx.tab, &cx.ctx);
     let e = cx.element_opt(p.element.as_ref(), &p.common).await?;
     let text = p.text.as_str();
@@ -91,25 +96,41 @@ pub(super) async fn paste(cx: TabCx, p: browser::Paste) -> Result<Value, DaemonE
             // False when the browser pasted from another clipboard than the daemon's (it
             // runs on another display).
             let read = desk.clipboard_reads() > reads;
-            return Ok(json!({"via": "paste_event", "trusted": true,
-                         "consumed": consumed, "format": format,
-                         "read_from_clipboard": read,
-                         "clipboard_restored": restore.restored,
-                         "clipboard_changed_meanwhile": restore.changed_meanwhile}));
+            return Ok(results::Paste {
+                via: "paste_event".into(),
+                trusted: true,
+                consumed: Some(consumed),
+                format: format.into(),
+                read_from_clipboard: Some(read),
+                clipboard_restored: Some(restore.restored),
+                clipboard_changed_meanwhile: Some(restore.changed_meanwhile),
+            });
         }
     }
     let via = tab.paste(e.as_ref(), &plain, html.as_deref()).await?;
-    Ok(json!({"via": via, "trusted": false, "format": format}))
+    Ok(results::Paste {
+        via: via.into(),
+        trusted: false,
+        consumed: None,
+        format: format.into(),
+        read_from_clipboard: None,
+        clipboard_restored: None,
+        clipboard_changed_meanwhile: None,
+    })
 }
 
-pub(super) async fn select_text(cx: TabCx, p: browser::SelectText) -> Result<Value, DaemonError> {
+pub(super) async fn select_text(
+    cx: TabCx,
+    p: browser::SelectText,
+) -> Result<results::SelectText, DaemonError> {
     let e = cx.element(&p.element, &p.common).await?;
     let (prefix, suffix) =
         (p.prefix.as_deref().unwrap_or_default(), p.suffix.as_deref().unwrap_or_default());
-    Ok(cx.tab.select_text(&e, &p.text, prefix, suffix, p.selection_type.as_str()).await?)
+    let kind = p.selection_type.as_str();
+    decode::<browser::SelectText>(cx.tab.select_text(&e, &p.text, prefix, suffix, kind).await?)
 }
 
-pub(super) async fn upload(cx: TabCx, p: browser::Upload) -> Result<Value, DaemonError> {
+pub(super) async fn upload(cx: TabCx, p: browser::Upload) -> Result<results::Upload, DaemonError> {
     let e = cx.element(&p.element, &p.common).await?;
     let roots = &cx.ctx.daemon.config.files;
     let abs = p
@@ -118,20 +139,25 @@ pub(super) async fn upload(cx: TabCx, p: browser::Upload) -> Result<Value, Daemo
         .map(|f| roots.readable(f).map(|f| f.display().to_string()))
         .collect::<Result<Vec<_>, _>>()?;
     cx.tab.upload(&e, &abs).await?;
-    Ok(json!({"files": abs}))
+    Ok(results::Upload { files: abs })
 }
 
-/// The result of `type` and `keyboard_type`: what was typed, how, and what the field reads.
-pub(super) fn typed(text: &str, keys: bool, t: Typed) -> Value {
-    let mut out = json!({"typed": text, "mode": if keys { "keys" } else { "insert" },
-                         "value": t.value, "verified": t.verified});
-    if keys {
-        out["keys_sent"] = json!(t.sent);
-    }
-    if let Some(why) = t.why {
-        out["why"] = json!(why);
-    }
-    with_dialog(out, t.dialog)
+/// The result of `type` and `keyboard_type` (`P`): what was typed, how, and what the field
+/// reads.
+pub(super) fn typed<P: Params>(
+    text: &str,
+    keys: bool,
+    t: Typed,
+) -> Result<results::Typed, DaemonError> {
+    Ok(results::Typed {
+        typed: text.to_owned(),
+        mode: if keys { "keys" } else { "insert" }.into(),
+        value: part::<P, _>(t.value)?,
+        verified: t.verified,
+        keys_sent: keys.then_some(t.sent),
+        why: t.why.map(String::from),
+        dialog: t.dialog,
+    })
 }
 
 fn html_escape(t: &str) -> String {

@@ -1,22 +1,23 @@
 //! Keyboard actions: press a chord, type text, and hold or release single keys per tab.
 
 use glovebox_protocol::actions::browser;
-use serde_json::{json, Value};
+use glovebox_protocol::results::browser::{self as results, HeldKeys};
+use serde_json::Value;
 
 use super::forms::typed;
-use super::{with_dialog, TabCx};
+use super::TabCx;
 use crate::browser::actions::Typed;
 use crate::browser::input;
 use crate::error::DaemonError;
 
-pub(super) async fn press(cx: TabCx, p: browser::Press) -> Result<Value, DaemonError> {
+pub(super) async fn press(cx: TabCx, p: browser::Press) -> Result<results::Press, DaemonError> {
     let mods = cx.held_modifiers();
     let chord = p.key.as_str();
     let keys = input::parse_chord(chord).map_err(|m| {
         DaemonError::Contract(glovebox_protocol::contract::Violation::new("key", m))
     })?;
-    let d = cx.tab.press(&keys, mods).await?;
-    Ok(with_dialog(json!({"pressed": chord, "held_modifiers": mods}), d))
+    let dialog = cx.tab.press(&keys, mods).await?;
+    Ok(results::Press { pressed: chord.to_owned(), held_modifiers: mods, dialog })
 }
 
 /// The element named is focused first; else the text goes where the focus is, and that
@@ -24,7 +25,7 @@ pub(super) async fn press(cx: TabCx, p: browser::Press) -> Result<Value, DaemonE
 pub(super) async fn keyboard_type(
     cx: TabCx,
     p: browser::KeyboardType,
-) -> Result<Value, DaemonError> {
+) -> Result<results::KeyboardType, DaemonError> {
     let (tab, mods) = (&cx.tab, cx.held_modifiers());
     let text = p.text.as_str();
     let keys = p.mode == browser::Mode::Keys;
@@ -32,8 +33,12 @@ pub(super) async fn keyboard_type(
         Some(e) => Some(e),
         None => tab.focused().await?,
     };
-    Ok(match target {
-        Some(e) => typed(text, keys, tab.type_text(&e, text, keys, mods, false).await?),
+    match target {
+        Some(e) => typed::<browser::KeyboardType>(
+            text,
+            keys,
+            tab.type_text(&e, text, keys, mods, false).await?,
+        ),
         None => {
             let (sent, d) = if keys {
                 tab.type_keys(text, mods).await?
@@ -47,9 +52,9 @@ pub(super) async fn keyboard_type(
                 sent,
                 dialog: d,
             };
-            typed(text, keys, t)
+            typed::<browser::KeyboardType>(text, keys, t)
         }
-    })
+    }
 }
 
 /// The one key `keydown` and `keyup` take.
@@ -63,7 +68,7 @@ fn key_def(name: &str) -> Result<input::KeyDef, DaemonError> {
 }
 
 /// Hold a key down on this tab; later input includes it until `keyup` or an error.
-pub(super) async fn keydown(cx: TabCx, p: browser::Keydown) -> Result<Value, DaemonError> {
+pub(super) async fn keydown(cx: TabCx, p: browser::Keydown) -> Result<HeldKeys, DaemonError> {
     let k = key_def(&p.key)?;
     let bit = input::modifier_bit(&k.key).unwrap_or(0);
     let tab_id = &cx.f.tab_id;
@@ -73,10 +78,10 @@ pub(super) async fn keydown(cx: TabCx, p: browser::Keydown) -> Result<Value, Dae
             h.browser_keys.push((tab_id.clone(), k.key.clone()));
         }
     }
-    Ok(json!({"key": k.key, "held": held(&cx)}))
+    Ok(HeldKeys { held: held(&cx), key: k.key })
 }
 
-pub(super) async fn keyup(cx: TabCx, p: browser::Keyup) -> Result<Value, DaemonError> {
+pub(super) async fn keyup(cx: TabCx, p: browser::Keyup) -> Result<HeldKeys, DaemonError> {
     let k = key_def(&p.key)?;
     let bit = input::modifier_bit(&k.key).unwrap_or(0);
     let tab_id = &cx.f.tab_id;
@@ -94,7 +99,7 @@ pub(super) async fn keyup(cx: TabCx, p: browser::Keyup) -> Result<Value, DaemonE
     if let Ok(mut h) = cx.ctx.session.held.lock() {
         h.browser_keys.retain(|(t, x)| !(t == tab_id && *x == k.key));
     }
-    Ok(json!({"key": k.key, "held": held(&cx)}))
+    Ok(HeldKeys { held: held(&cx), key: k.key })
 }
 
 /// The keys this session holds on the tab.

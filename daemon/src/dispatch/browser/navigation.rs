@@ -4,13 +4,13 @@
 use std::time::Duration;
 
 use glovebox_protocol::actions::browser;
-use serde_json::{json, Value};
+use glovebox_protocol::results::browser::Arrived;
 
-use super::{with_dialog, TabCx};
+use super::TabCx;
 use crate::browser::cdp::Dialog;
 use crate::error::DaemonError;
 
-pub(super) async fn navigate(cx: TabCx, p: browser::Navigate) -> Result<Value, DaemonError> {
+pub(super) async fn navigate(cx: TabCx, p: browser::Navigate) -> Result<Arrived, DaemonError> {
     let url = p.url.as_str();
     if !url.contains(':') {
         return Err(DaemonError::Contract(glovebox_protocol::contract::Violation::new(
@@ -22,23 +22,23 @@ pub(super) async fn navigate(cx: TabCx, p: browser::Navigate) -> Result<Value, D
     arrived(&cx, &format!("the tab navigated to {url}"), dialog).await
 }
 
-pub(super) async fn reload(cx: TabCx, p: browser::Reload) -> Result<Value, DaemonError> {
+pub(super) async fn reload(cx: TabCx, p: browser::Reload) -> Result<Arrived, DaemonError> {
     let dialog = cx.tab.reload(ms(p.timeout)).await?;
     arrived(&cx, "the tab reloaded", dialog).await
 }
 
-pub(super) async fn go_back(cx: TabCx, p: browser::GoBack) -> Result<Value, DaemonError> {
+pub(super) async fn go_back(cx: TabCx, p: browser::GoBack) -> Result<Arrived, DaemonError> {
     let dialog = cx.tab.history(-1, ms(p.timeout)).await?;
     arrived(&cx, "the tab went back in its history", dialog).await
 }
 
-pub(super) async fn go_forward(cx: TabCx, p: browser::GoForward) -> Result<Value, DaemonError> {
+pub(super) async fn go_forward(cx: TabCx, p: browser::GoForward) -> Result<Arrived, DaemonError> {
     let dialog = cx.tab.history(1, ms(p.timeout)).await?;
     arrived(&cx, "the tab went forward in its history", dialog).await
 }
 
 /// The tab's refs go stale in every session (`why`); the result is where it arrived.
-async fn arrived(cx: &TabCx, why: &str, dialog: Option<Dialog>) -> Result<Value, DaemonError> {
+async fn arrived(cx: &TabCx, why: &str, dialog: Option<Dialog>) -> Result<Arrived, DaemonError> {
     let key = cx.tab.key();
     for s in cx.ctx.daemon.sessions.all() {
         if let Ok(mut snaps) = s.snapshots.lock() {
@@ -46,7 +46,7 @@ async fn arrived(cx: &TabCx, why: &str, dialog: Option<Dialog>) -> Result<Value,
         }
     }
     let (url, title) = cx.tab.info().await?;
-    Ok(with_dialog(json!({"url": url, "title": title}), dialog))
+    Ok(Arrived { url, title, dialog })
 }
 
 fn ms(timeout: u32) -> Duration {

@@ -4,47 +4,65 @@
 use std::time::Instant;
 
 use glovebox_protocol::actions::browser::{self, Common, Format};
-use serde_json::{json, Value};
+use glovebox_protocol::actions::Params;
+use glovebox_protocol::results::browser::{self as results, Image, Label, Rect};
+use serde_json::Value;
 
-use super::{poisoned, with_dialog, TabCx};
+use super::{poisoned, TabCx};
 use crate::browser::annotate::{self, Tag};
 use crate::browser::snapshot;
-use crate::dispatch::text::{ranged, TextRange};
+use crate::dispatch::results::{decode, part};
+use crate::dispatch::text::TextRange;
 use crate::error::DaemonError;
 use crate::registry::snapshots::{Budget, Scope};
 
-pub(super) async fn get_url(cx: TabCx, _: browser::GetUrl) -> Result<Value, DaemonError> {
+pub(super) async fn get_url(cx: TabCx, _: browser::GetUrl) -> Result<results::GetUrl, DaemonError> {
     let (url, _) = cx.tab.info().await?;
-    Ok(with_dialog(json!({"url": url}), cx.tab.dialog()))
+    Ok(results::GetUrl { url, dialog: cx.tab.dialog() })
 }
 
-pub(super) async fn get_title(cx: TabCx, _: browser::GetTitle) -> Result<Value, DaemonError> {
+pub(super) async fn get_title(
+    cx: TabCx,
+    _: browser::GetTitle,
+) -> Result<results::GetTitle, DaemonError> {
     let (_, title) = cx.tab.info().await?;
-    Ok(with_dialog(json!({"title": title}), cx.tab.dialog()))
+    Ok(results::GetTitle { title, dialog: cx.tab.dialog() })
 }
 
-pub(super) async fn get_content(cx: TabCx, p: browser::GetContent) -> Result<Value, DaemonError> {
+pub(super) async fn get_content(
+    cx: TabCx,
+    p: browser::GetContent,
+) -> Result<results::GetContent, DaemonError> {
     let e = cx.element_opt(p.element.as_ref(), &p.common).await?;
     let max = cx.ctx.daemon.config.max_text_chars;
     let length = p.length.map(|l| l as usize);
     let r = cx.tab.text_range(e.as_ref(), p.offset as usize, length, max).await?;
     let range = TextRange { offset: r.offset, returned: r.returned, total: r.total_chars };
-    Ok(ranged(json!({"text": r.text}), range, length, max))
+    Ok(results::GetContent {
+        text: r.text,
+        offset: range.offset,
+        total_chars: range.total,
+        truncated: range.next_offset().is_some(),
+        next_offset: range.next_offset(),
+        limit_chars: range.limit_chars(length, max),
+    })
 }
 
-pub(super) async fn get_html(cx: TabCx, p: browser::GetHtml) -> Result<Value, DaemonError> {
+pub(super) async fn get_html(
+    cx: TabCx,
+    p: browser::GetHtml,
+) -> Result<results::GetHtml, DaemonError> {
     let e = cx.element_opt(p.element.as_ref(), &p.common).await?;
     let max = cx.ctx.daemon.config.max_text_chars;
     let b = cx.tab.content(e.as_ref(), true, max).await?;
-    let mut out = json!({"html": b.text});
-    if let Some(total) = b.total_chars {
-        out["truncated"] = json!(true);
-        out["total_chars"] = json!(total);
-    }
-    Ok(out)
+    let cut = b.total_chars;
+    Ok(results::GetHtml { html: b.text, truncated: cut.map(|_| true), total_chars: cut })
 }
 
-pub(super) async fn snapshot(cx: TabCx, p: browser::Snapshot) -> Result<Value, DaemonError> {
+pub(super) async fn snapshot(
+    cx: TabCx,
+    p: browser::Snapshot,
+) -> Result<results::Snapshot, DaemonError> {
     let o = Outline {
         budget: budget(p.limit, p.query.as_deref(), p.disable_diffing),
         cursor: p.cursor.as_deref(),
@@ -53,59 +71,68 @@ pub(super) async fn snapshot(cx: TabCx, p: browser::Snapshot) -> Result<Value, D
     snapshot_of(&cx, &o, &p.common).await
 }
 
-pub(super) async fn screenshot(cx: TabCx, p: browser::Screenshot) -> Result<Value, DaemonError> {
+pub(super) async fn screenshot(cx: TabCx, p: browser::Screenshot) -> Result<Image, DaemonError> {
     let s = Shot {
         full_page: p.full_page,
         format: p.format,
         quality: p.quality,
         max_width: p.max_width,
     };
-    shot(&cx, &s).await
+    shot::<browser::Screenshot>(&cx, &s).await
 }
 
 pub(super) async fn screenshot_annotate(
     cx: TabCx,
     p: browser::ScreenshotAnnotate,
-) -> Result<Value, DaemonError> {
+) -> Result<results::ScreenshotAnnotate, DaemonError> {
     annotated(&cx, p.max_width).await
 }
 
 pub(super) async fn state_and_screenshot(
     cx: TabCx,
     p: browser::StateAndScreenshot,
-) -> Result<Value, DaemonError> {
+) -> Result<results::StateAndScreenshot, DaemonError> {
     let before = cx.tab.navigations();
     let o = Outline {
         budget: budget(p.limit, p.query.as_deref(), p.disable_diffing),
         cursor: None,
         scope_ref: p.scope_ref.as_deref(),
     };
-    let snap = snapshot_of(&cx, &o, &p.common).await?;
+    let snapshot = snapshot_of(&cx, &o, &p.common).await?;
     let s = Shot {
         full_page: p.full_page,
         format: p.format,
         quality: p.quality,
         max_width: p.max_width,
     };
-    let image = shot(&cx, &s).await?;
-    Ok(json!({"snapshot": snap, "screenshot": image, "consistent": cx.tab.navigations() == before}))
+    let screenshot = shot::<browser::StateAndScreenshot>(&cx, &s).await?;
+    let consistent = cx.tab.navigations() == before;
+    Ok(results::StateAndScreenshot { snapshot, screenshot, consistent })
 }
 
-pub(super) async fn evaluate(cx: TabCx, p: browser::Evaluate) -> Result<Value, DaemonError> {
+pub(super) async fn evaluate(
+    cx: TabCx,
+    p: browser::Evaluate,
+) -> Result<results::Evaluate, DaemonError> {
     let max = cx.ctx.daemon.config.max_text_chars;
-    Ok(cx.tab.evaluate(&p.script, max).await?)
+    decode::<browser::Evaluate>(cx.tab.evaluate(&p.script, max).await?)
 }
 
-pub(super) async fn pdf(cx: TabCx, _: browser::Pdf) -> Result<Value, DaemonError> {
-    Ok(cx.tab.pdf(cx.ctx.daemon.config.downloads_quota_bytes).await?)
+pub(super) async fn pdf(cx: TabCx, _: browser::Pdf) -> Result<results::Pdf, DaemonError> {
+    decode::<browser::Pdf>(cx.tab.pdf(cx.ctx.daemon.config.downloads_quota_bytes).await?)
 }
 
-pub(super) async fn probe(cx: TabCx, _: browser::Probe) -> Result<Value, DaemonError> {
+pub(super) async fn probe(cx: TabCx, _: browser::Probe) -> Result<results::Probe, DaemonError> {
     let started = Instant::now();
     let p = cx.tab.probe().await;
-    Ok(json!({"cdp": p.script, "input": p.script, "accessibility": p.accessibility,
-              "screenshot": p.layout, "dialog": cx.tab.dialog(),
-              "probe_ms": started.elapsed().as_millis() as u64}))
+    Ok(results::Probe {
+        cdp: p.script,
+        input: p.script,
+        accessibility: p.accessibility,
+        screenshot: p.layout,
+        dialog: cx.tab.dialog(),
+        probe_ms: started.elapsed().as_millis() as u64,
+    })
 }
 
 /// What an outline asks for: its page budget, a page to continue, a subtree.
@@ -144,11 +171,16 @@ fn budget(limit: u32, query: Option<&str>, disable_diffing: bool) -> Budget {
     }
 }
 
-async fn snapshot_of(cx: &TabCx, o: &Outline<'_>, c: &Common) -> Result<Value, DaemonError> {
+async fn snapshot_of(
+    cx: &TabCx,
+    o: &Outline<'_>,
+    c: &Common,
+) -> Result<results::Snapshot, DaemonError> {
     let (ctx, tab, budget) = (&cx.ctx, &cx.tab, &o.budget);
     if let Some(cursor) = o.cursor {
         let snaps = ctx.session.snapshots.lock().map_err(|_| poisoned())?;
-        return Ok(snaps.continue_from(cursor, budget)?.to_json());
+        let outline = snaps.continue_from(cursor, budget)?.into();
+        return Ok(results::Snapshot { outline, url: None, title: None, dialog: None });
     }
     let scope = match o.scope_ref {
         Some(r) => Some(cx.ref_key(r, c)?),
@@ -161,25 +193,28 @@ async fn snapshot_of(cx: &TabCx, o: &Outline<'_>, c: &Common) -> Result<Value, D
         let scope = o.scope_ref.map_or(Scope::Whole, Scope::Subtree);
         snaps.record(&tab.key(), scope, &nodes, budget)
     };
-    let mut v = view.to_json();
-    v["url"] = json!(url);
-    v["title"] = json!(title);
-    if let Some(d) = tab.dialog() {
-        v["dialog"] = json!(d);
-    }
-    Ok(v)
+    Ok(results::Snapshot {
+        outline: view.into(),
+        url: Some(url),
+        title: Some(title),
+        dialog: tab.dialog(),
+    })
 }
 
 /// A full snapshot recorded for the session (its refs work at once), the viewport captured,
 /// and each control the viewport shows outlined and tagged with its ref on the image. The
 /// page itself is never touched.
-async fn annotated(cx: &TabCx, max_width: Option<u32>) -> Result<Value, DaemonError> {
+async fn annotated(
+    cx: &TabCx,
+    max_width: Option<u32>,
+) -> Result<results::ScreenshotAnnotate, DaemonError> {
     let (ctx, tab) = (&cx.ctx, &cx.tab);
     let (nodes, marks) = snapshot::outline_marked(tab, None).await?;
     let (snapshot_id, refs) =
         ctx.session.snapshots.lock().map_err(|_| poisoned())?.record_unseen(&tab.key(), &nodes);
     let (max_labels, limit) = (ctx.daemon.config.max_labels, ctx.daemon.config.max_capture);
-    let mut image = tab.screenshot(false, "png", None, max_width.map(u64::from), limit).await?;
+    let shot = tab.screenshot(false, "png", None, max_width.map(u64::from), limit).await?;
+    let mut image: Image = part::<browser::ScreenshotAnnotate, _>(shot)?;
     let mut marks: Vec<_> =
         marks.into_iter().filter_map(|m| Some((refs.get(&m.key)?.clone(), m))).collect();
     // Past a few hundred tags an image is unreadable and drawing costs; the first ones in
@@ -188,40 +223,39 @@ async fn annotated(cx: &TabCx, max_width: Option<u32>) -> Result<Value, DaemonEr
     marks.truncate(max_labels);
     let tags: Vec<Tag> =
         marks.iter().map(|(r, m)| Tag { r#ref: r.clone(), bounds: m.bounds }).collect();
-    let scale = image["scale"].as_f64().unwrap_or(1.0);
-    let data = annotate::draw(image["data"].as_str().unwrap_or_default(), scale, &tags)?;
-    let bytes = base64_len(&data);
-    image["data"] = json!(data);
-    image["bytes"] = json!(bytes);
-    image["labels"] = marks
+    image.data = annotate::draw(&image.data, image.scale, &tags)?;
+    image.bytes = base64_len(&image.data);
+    let labels = marks
         .iter()
         .map(|(r, m)| {
             // Whole CSS pixels, as the outline's `@x,y wxh` says them.
-            let [x, y, w, h] =
+            let [x, y, width, height] =
                 [m.bounds.0, m.bounds.1, m.bounds.2, m.bounds.3].map(|v| v.round() as i64);
-            json!({"ref": r, "role": m.role, "name": m.name,
-                   "box": {"x": x, "y": y, "width": w, "height": h}})
+            let bounds = Rect { x, y, width, height };
+            Label { r#ref: r.clone(), role: m.role.clone(), name: m.name.clone(), bounds }
         })
         .collect();
-    image["snapshot_id"] = json!(snapshot_id);
-    if omitted > 0 {
-        image["labels_omitted"] = json!(omitted);
-        image["labels_limit"] = json!(max_labels);
-    }
-    if let Some(d) = tab.dialog() {
-        image["dialog"] = json!(d);
-    }
-    Ok(image)
+    Ok(results::ScreenshotAnnotate {
+        image,
+        labels,
+        snapshot_id,
+        labels_omitted: (omitted > 0).then_some(omitted),
+        labels_limit: (omitted > 0).then_some(max_labels),
+        dialog: tab.dialog(),
+    })
 }
 
 fn base64_len(data: &str) -> usize {
     data.len() / 4 * 3 - data.bytes().rev().take_while(|b| *b == b'=').count()
 }
 
-async fn shot(cx: &TabCx, s: &Shot) -> Result<Value, DaemonError> {
+/// A screenshot, for `P`'s result.
+async fn shot<P: Params>(cx: &TabCx, s: &Shot) -> Result<Image, DaemonError> {
     let (quality, max_width) = (s.quality.map(u64::from), s.max_width.map(u64::from));
     let limit = cx.ctx.daemon.config.max_capture;
-    Ok(cx.tab.screenshot(s.full_page, s.format.as_str(), quality, max_width, limit).await?)
+    let v: Value =
+        cx.tab.screenshot(s.full_page, s.format.as_str(), quality, max_width, limit).await?;
+    part::<P, Image>(v)
 }
 
 #[cfg(test)]

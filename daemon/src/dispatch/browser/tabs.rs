@@ -2,15 +2,20 @@
 //! JavaScript dialog.
 
 use glovebox_protocol::actions::browser::{self, Kind};
-use serde_json::{json, Value};
+use glovebox_protocol::results::browser::{self as results, ListedTab};
+use serde_json::json;
 
 use super::target::{freeze, Frozen};
 use super::{backend, browser_of, select, TabCx};
+use crate::dispatch::results::part;
 use crate::dispatch::{Ctx, Output};
 use crate::error::DaemonError;
 
 /// `tab_new`: open a tab (in the background unless visible) and select it for the session.
-pub(super) async fn new(ctx: Ctx, p: browser::TabNew) -> Result<Output, DaemonError> {
+pub(super) async fn new(
+    ctx: Ctx,
+    p: browser::TabNew,
+) -> Result<Output<results::TabNew>, DaemonError> {
     let b = backend(&ctx.daemon)?;
     let browser_id = browser_of(&ctx, &b, p.common.browser_id.as_deref()).await?;
     let visible = p.visible;
@@ -19,48 +24,48 @@ pub(super) async fn new(ctx: Ctx, p: browser::TabNew) -> Result<Output, DaemonEr
     let tab = b.tab(&browser_id, &tab_id).await?;
     let (url, title) = tab.info().await?;
     let f = Frozen { browser_id, tab_id: tab_id.clone(), source: "explicit" };
-    Ok(Output {
-        result: json!({"tab_id": tab_id, "url": url, "title": title, "visible": visible}),
-        target: Some(f.json()),
-    })
+    Ok(Output { result: results::TabNew { tab_id, url, title, visible }, target: Some(f.json()) })
 }
 
 /// `tab_list`: the browser's tabs, the session's one marked selected.
-pub(super) async fn list(ctx: Ctx, p: browser::TabList) -> Result<Output, DaemonError> {
+pub(super) async fn list(
+    ctx: Ctx,
+    p: browser::TabList,
+) -> Result<Output<results::TabList>, DaemonError> {
     let b = backend(&ctx.daemon)?;
     let browser_id = browser_of(&ctx, &b, p.common.browser_id.as_deref()).await?;
     let sel = ctx.session.selection();
-    let tabs = b.tabs(&browser_id).await?;
-    let list: Vec<Value> = tabs
-        .iter()
-        .map(|t| {
-            let mut v = json!(t);
-            v["selected"] = json!(
-                sel.browser_id.as_deref() == Some(browser_id.as_str())
-                    && sel.tab_id.as_deref() == Some(t.tab_id.as_str())
-            );
-            v
+    let tabs: Vec<results::TabInfo> =
+        part::<browser::TabList, _>(json!(b.tabs(&browser_id).await?))?;
+    let ours = sel.browser_id.as_deref() == Some(browser_id.as_str());
+    let tabs = tabs
+        .into_iter()
+        .map(|tab| {
+            let selected = ours && sel.tab_id.as_deref() == Some(tab.tab_id.as_str());
+            ListedTab { tab, selected }
         })
         .collect();
-    Ok(Output {
-        result: json!({"browser_id": browser_id, "tabs": list}),
-        target: Some(json!({"browser_id": browser_id})),
-    })
+    let target = Some(json!({"browser_id": browser_id}));
+    Ok(Output { result: results::TabList { browser_id, tabs }, target })
 }
 
 /// `downloads`: what the browser downloaded lately, for clients without events.
-pub(super) async fn downloads(ctx: Ctx, p: browser::Downloads) -> Result<Output, DaemonError> {
+pub(super) async fn downloads(
+    ctx: Ctx,
+    p: browser::Downloads,
+) -> Result<Output<results::Downloads>, DaemonError> {
     let b = backend(&ctx.daemon)?;
     let browser_id = browser_of(&ctx, &b, p.common.browser_id.as_deref()).await?;
-    let list = b.downloads(&browser_id);
-    Ok(Output {
-        result: json!({"browser_id": browser_id, "downloads": list}),
-        target: Some(json!({"browser_id": browser_id})),
-    })
+    let downloads = part::<browser::Downloads, _>(json!(b.downloads(&browser_id)))?;
+    let target = Some(json!({"browser_id": browser_id}));
+    Ok(Output { result: results::Downloads { browser_id, downloads }, target })
 }
 
 /// `tab_close`: close the frozen tab; the session forgets it if it was selected.
-pub(super) async fn close(ctx: Ctx, p: browser::TabClose) -> Result<Output, DaemonError> {
+pub(super) async fn close(
+    ctx: Ctx,
+    p: browser::TabClose,
+) -> Result<Output<results::TabClose>, DaemonError> {
     let b = backend(&ctx.daemon)?;
     let f = freeze(&ctx, &b, &p.common, None).await?;
     let target = Some(f.json());
@@ -71,11 +76,15 @@ pub(super) async fn close(ctx: Ctx, p: browser::TabClose) -> Result<Output, Daem
             s.tab_id = None;
         }
     }
-    Ok(Output { result: json!({"closed": closed}), target })
+    let closed = part::<browser::TabClose, _>(json!(closed))?;
+    Ok(Output { result: results::TabClose { closed }, target })
 }
 
 /// `tab_mark`: set or clear the frozen tab's mark.
-pub(super) async fn mark(ctx: Ctx, p: browser::TabMark) -> Result<Output, DaemonError> {
+pub(super) async fn mark(
+    ctx: Ctx,
+    p: browser::TabMark,
+) -> Result<Output<results::TabMark>, DaemonError> {
     let b = backend(&ctx.daemon)?;
     let f = freeze(&ctx, &b, &p.common, None).await?;
     let target = Some(f.json());
@@ -86,31 +95,41 @@ pub(super) async fn mark(ctx: Ctx, p: browser::TabMark) -> Result<Output, Daemon
         Some((kind.as_str().to_owned(), p.note))
     };
     b.tab(&f.browser_id, &f.tab_id).await?;
-    let m = b.mark(&f.browser_id, &f.tab_id, mark)?;
-    Ok(Output { result: json!({"tab_id": f.tab_id, "mark": m}), target })
+    let mark = part::<browser::TabMark, _>(json!(b.mark(&f.browser_id, &f.tab_id, mark)?))?;
+    Ok(Output { result: results::TabMark { tab_id: f.tab_id, mark }, target })
 }
 
 /// `dialog`: accept or dismiss the tab's open dialog.
-pub(super) async fn dialog(cx: TabCx, p: browser::Dialog) -> Result<Value, DaemonError> {
-    let d = cx.tab.answer_dialog(p.accept, p.prompt_text.as_deref()).await?;
-    Ok(json!({"dialog": d, "accepted": p.accept}))
+pub(super) async fn dialog(cx: TabCx, p: browser::Dialog) -> Result<results::Dialog, DaemonError> {
+    let dialog = cx.tab.answer_dialog(p.accept, p.prompt_text.as_deref()).await?;
+    Ok(results::Dialog { dialog, accepted: p.accept })
 }
 
 /// `tab_select`: bring the tab to the front and make it the session's.
-pub(super) async fn select_tab(cx: TabCx, _: browser::TabSelect) -> Result<Value, DaemonError> {
+pub(super) async fn select_tab(
+    cx: TabCx,
+    _: browser::TabSelect,
+) -> Result<results::TabSelect, DaemonError> {
     let f = &cx.f;
     cx.b.select_tab(&f.browser_id, &f.tab_id).await?;
     select(&cx.ctx, &f.browser_id, &f.tab_id);
     let (url, title) = cx.tab.info().await?;
-    Ok(json!({"tab_id": f.tab_id, "url": url, "title": title, "selected": true}))
+    Ok(results::TabSelect { tab_id: f.tab_id.clone(), url, title, selected: true })
 }
 
 /// `tab_get`: describe the tab without selecting it.
-pub(super) async fn get(cx: TabCx, _: browser::TabGet) -> Result<Value, DaemonError> {
+pub(super) async fn get(cx: TabCx, _: browser::TabGet) -> Result<results::TabGet, DaemonError> {
     let (tab, f) = (&cx.tab, &cx.f);
     let (url, title) = tab.info().await?;
     let latest =
         cx.ctx.session.snapshots.lock().ok().and_then(|s| s.latest(&tab.key()).map(String::from));
-    Ok(json!({"tab_id": f.tab_id, "url": url, "title": title, "dialog": tab.dialog(),
-              "mark": cx.b.mark_of(&f.browser_id, &f.tab_id), "latest_snapshot": latest}))
+    let mark = part::<browser::TabGet, _>(json!(cx.b.mark_of(&f.browser_id, &f.tab_id)))?;
+    Ok(results::TabGet {
+        tab_id: f.tab_id.clone(),
+        url,
+        title,
+        dialog: tab.dialog(),
+        mark,
+        latest_snapshot: latest,
+    })
 }

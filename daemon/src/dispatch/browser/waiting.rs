@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use glovebox_protocol::actions::browser::{self, Shared, State};
-use serde_json::json;
+use glovebox_protocol::results::browser::Wait;
 
 use super::backend;
 use super::target::{element, freeze};
@@ -11,9 +11,10 @@ use crate::dispatch::{wait, Ctx, Output};
 use crate::error::DaemonError;
 
 /// `wait`: duration_ms is a pause; with an element, poll its state until the deadline.
-pub(super) async fn wait(ctx: Ctx, p: browser::Wait) -> Result<Output, DaemonError> {
+pub(super) async fn wait(ctx: Ctx, p: browser::Wait) -> Result<Output<Wait>, DaemonError> {
     if let Some(ms) = p.duration_ms {
-        return wait::pause(&ctx, ms).await;
+        let waited_ms = wait::pause(&ctx, ms).await?;
+        return Ok(Output::new(Wait { waited_for: None, waited_ms }));
     }
     let b = backend(&ctx.daemon)?;
     let f = freeze(&ctx, &b, &p.common, p.named_ref()).await?;
@@ -25,10 +26,9 @@ pub(super) async fn wait(ctx: Ctx, p: browser::Wait) -> Result<Output, DaemonErr
     let state = p.state.unwrap_or(State::Visible);
     let Some(named) = &p.element else {
         tab.wait_ready(limit).await?;
-        return Ok(Output {
-            result: json!({"waited_for": "page ready", "waited_ms": started.elapsed().as_millis() as u64}),
-            target,
-        });
+        let waited_ms = started.elapsed().as_millis() as u64;
+        let result = Wait { waited_for: Some("page ready".into()), waited_ms };
+        return Ok(Output { result, target });
     };
     let snapshot_id = p.common.snapshot_id.as_deref();
     loop {
@@ -48,10 +48,9 @@ pub(super) async fn wait(ctx: Ctx, p: browser::Wait) -> Result<Output, DaemonErr
             State::Visible => visible,
         };
         if done {
-            return Ok(Output {
-                result: json!({"waited_for": state.as_str(), "waited_ms": started.elapsed().as_millis() as u64}),
-                target,
-            });
+            let waited_ms = started.elapsed().as_millis() as u64;
+            let result = Wait { waited_for: Some(state.as_str().into()), waited_ms };
+            return Ok(Output { result, target });
         }
         if Instant::now() >= deadline {
             let ms = limit.as_millis() as u64;

@@ -3,13 +3,16 @@
 
 use glovebox_protocol::actions::computer::{self, Button};
 use glovebox_protocol::actions::Target;
-use serde_json::json;
+use glovebox_protocol::results::computer as results;
 
-use super::{acted, button, desktop, dispatch, element, element_opt, out, point, target};
+use super::{button, desktop, dispatch, element, element_opt, out, point, target};
 use crate::dispatch::{Ctx, Output};
 use crate::error::DaemonError;
 
-pub(super) async fn click(ctx: Ctx, p: computer::Click) -> Result<Output, DaemonError> {
+pub(super) async fn click(
+    ctx: Ctx,
+    p: computer::Click,
+) -> Result<Output<results::Click>, DaemonError> {
     let computer::Click { target, button, click_count, dispatch, common } = p;
     press(&ctx, &common, &target, button, click_count, dispatch).await
 }
@@ -17,7 +20,7 @@ pub(super) async fn click(ctx: Ctx, p: computer::Click) -> Result<Output, Daemon
 pub(super) async fn double_click(
     ctx: Ctx,
     p: computer::DoubleClick,
-) -> Result<Output, DaemonError> {
+) -> Result<Output<results::DoubleClick>, DaemonError> {
     let computer::DoubleClick { target, button, click_count, dispatch, common } = p;
     press(&ctx, &common, &target, button, click_count, dispatch).await
 }
@@ -30,50 +33,61 @@ async fn press(
     b: Button,
     count: u32,
     how: computer::Dispatch,
-) -> Result<Output, DaemonError> {
+) -> Result<Output<results::Click>, DaemonError> {
     let d = desktop(ctx)?;
     let t = target(ctx, &d, common).await?;
-    let count = count as u8;
-    let r = match on {
+    let clicks = count as u8;
+    let acted = match on {
         Target::Element(r) => {
             let el = element(ctx, &t, r)?;
-            d.click(&el, button(b), count, dispatch(how), t.aim(Some(r))).await?
+            d.click(&el, button(b), clicks, dispatch(how), t.aim(Some(r))).await?
         }
         Target::Point(pt) => {
             let (x, y) = point(&d, pt);
-            d.click_at(x, y, button(b), count, t.aim(None)).await?
+            d.click_at(x, y, button(b), clicks, t.aim(None)).await?
         }
     };
-    Ok(acted(&t, r, json!({"button": b.as_str(), "click_count": count})))
+    let click_count = u32::from(clicks);
+    Ok(out(&t, results::Click { acted, button: b.as_str().into(), click_count }))
 }
 
-pub(super) async fn type_text(ctx: Ctx, p: computer::Type) -> Result<Output, DaemonError> {
+pub(super) async fn type_text(
+    ctx: Ctx,
+    p: computer::Type,
+) -> Result<Output<results::Type>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
     let el = element_opt(&ctx, &t, p.r#ref.as_deref())?;
     let aim = t.aim(p.r#ref.as_deref());
-    let r = d.type_text(el.as_ref(), &p.text, dispatch(p.dispatch), aim).await?;
-    Ok(acted(&t, r, json!({"typed_chars": p.text.chars().count()})))
+    let acted = d.type_text(el.as_ref(), &p.text, dispatch(p.dispatch), aim).await?;
+    Ok(out(&t, results::Type { acted, typed_chars: p.text.chars().count() }))
 }
 
-pub(super) async fn fill(ctx: Ctx, p: computer::Fill) -> Result<Output, DaemonError> {
+pub(super) async fn fill(
+    ctx: Ctx,
+    p: computer::Fill,
+) -> Result<Output<results::Fill>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
     let el = element_opt(&ctx, &t, p.r#ref.as_deref())?;
     let aim = t.aim(p.r#ref.as_deref());
-    let r = d.fill(el.as_ref(), &p.text, dispatch(p.dispatch), aim).await?;
-    Ok(acted(&t, r, json!({})))
+    Ok(out(&t, d.fill(el.as_ref(), &p.text, dispatch(p.dispatch), aim).await?))
 }
 
-pub(super) async fn set_value(ctx: Ctx, p: computer::SetValue) -> Result<Output, DaemonError> {
+pub(super) async fn set_value(
+    ctx: Ctx,
+    p: computer::SetValue,
+) -> Result<Output<results::SetValue>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
     let el = element(&ctx, &t, &p.r#ref)?;
-    let r = d.set_value(&el, &p.value, dispatch(p.dispatch)).await?;
-    Ok(acted(&t, r, json!({})))
+    Ok(out(&t, d.set_value(&el, &p.value, dispatch(p.dispatch)).await?))
 }
 
-pub(super) async fn select_text(ctx: Ctx, p: computer::SelectText) -> Result<Output, DaemonError> {
+pub(super) async fn select_text(
+    ctx: Ctx,
+    p: computer::SelectText,
+) -> Result<Output<results::SelectText>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
     let el = element(&ctx, &t, &p.r#ref)?;
@@ -82,23 +96,31 @@ pub(super) async fn select_text(ctx: Ctx, p: computer::SelectText) -> Result<Out
     let (start, end) = d.select_text(&el, &p.text, prefix, suffix, kind).await?;
     Ok(out(
         &t,
-        json!({"start": start, "end": end, "selection_type": kind,
-               "via": "accessibility:text", "actual_dispatch": "background"}),
+        results::SelectText {
+            start,
+            end,
+            selection_type: kind.into(),
+            via: "accessibility:text".into(),
+            actual_dispatch: "background".into(),
+        },
     ))
 }
 
 pub(super) async fn secondary_action(
     ctx: Ctx,
     p: computer::SecondaryAction,
-) -> Result<Output, DaemonError> {
+) -> Result<Output<results::SecondaryAction>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
     let el = element(&ctx, &t, &p.r#ref)?;
-    let r = d.secondary_action(&el, &p.name).await?;
-    Ok(acted(&t, r, json!({"name": p.name})))
+    let acted = d.secondary_action(&el, &p.name).await?;
+    Ok(out(&t, results::SecondaryAction { acted, name: p.name }))
 }
 
-pub(super) async fn get_text(ctx: Ctx, p: computer::GetText) -> Result<Output, DaemonError> {
+pub(super) async fn get_text(
+    ctx: Ctx,
+    p: computer::GetText,
+) -> Result<Output<results::GetText>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
     let el = element(&ctx, &t, &p.r#ref)?;
@@ -108,7 +130,19 @@ pub(super) async fn get_text(ctx: Ctx, p: computer::GetText) -> Result<Output, D
     let length = p.length.map(|l| l as usize);
     let max = ctx.daemon.config.max_text_chars;
     let (text, range) = crate::dispatch::text::slice(&r.text, p.offset as usize, length, max);
-    let body = json!({"text": text, "length": r.length, "caret": r.caret,
-                      "selection": r.selection});
-    Ok(out(&t, crate::dispatch::text::ranged(body, range, length, max)))
+    let next_offset = range.next_offset();
+    Ok(out(
+        &t,
+        results::GetText {
+            text,
+            length: r.length,
+            caret: r.caret,
+            selection: r.selection.map(|(start, end)| [start, end]),
+            offset: range.offset,
+            total_chars: range.total,
+            truncated: next_offset.is_some(),
+            next_offset,
+            limit_chars: range.limit_chars(length, max),
+        },
+    ))
 }

@@ -1,13 +1,16 @@
 //! The clipboard: `paste` into an element or the focused widget, `clipboard_get`, `clipboard_set`.
 
 use glovebox_protocol::actions::computer::{self, Format};
-use serde_json::json;
+use glovebox_protocol::results::computer as results;
 
 use super::{desktop, element_opt, out, target};
 use crate::dispatch::{Ctx, Output};
 use crate::error::DaemonError;
 
-pub(super) async fn paste(ctx: Ctx, p: computer::Paste) -> Result<Output, DaemonError> {
+pub(super) async fn paste(
+    ctx: Ctx,
+    p: computer::Paste,
+) -> Result<Output<results::Paste>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
     let el = element_opt(&ctx, &t, p.r#ref.as_deref())?;
@@ -16,26 +19,28 @@ pub(super) async fn paste(ctx: Ctx, p: computer::Paste) -> Result<Output, Daemon
     Ok(out(&t, r))
 }
 
+/// The clipboard format's name.
+fn format(html: bool) -> String {
+    if html { "html" } else { "text" }.into()
+}
+
 pub(super) async fn clipboard_get(
     ctx: Ctx,
     p: computer::ClipboardGet,
-) -> Result<Output, DaemonError> {
+) -> Result<Output<results::ClipboardGet>, DaemonError> {
     let d = desktop(&ctx)?;
     let html = p.format == Format::Html;
     let text = d.clipboard_get(html).await?;
-    Ok(Output::new(
-        json!({"text": text, "format": if html { "html" } else { "text" }, "empty": text.is_none()}),
-    ))
+    let empty = text.is_none();
+    Ok(Output::new(results::ClipboardGet { text, format: format(html), empty }))
 }
 
 pub(super) async fn clipboard_set(
     ctx: Ctx,
     p: computer::ClipboardSet,
-) -> Result<Output, DaemonError> {
+) -> Result<Output<results::ClipboardSet>, DaemonError> {
     let d = desktop(&ctx)?;
     let html = p.format == Format::Html;
     d.clipboard_set(&p.text, html).await?;
-    Ok(Output::new(
-        json!({"set": true, "text": p.text, "format": if html { "html" } else { "text" }}),
-    ))
+    Ok(Output::new(results::ClipboardSet { set: true, text: p.text, format: format(html) }))
 }

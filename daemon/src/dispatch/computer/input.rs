@@ -2,25 +2,28 @@
 
 use glovebox_protocol::actions::computer;
 use glovebox_protocol::actions::{keys, Target};
-use serde_json::json;
+use glovebox_protocol::results::computer::{self as results, Point};
 
-use super::{acted, button, desktop, element, point, target};
+use super::{button, desktop, element, out, point, target};
 use crate::desktop::Aim;
 use crate::dispatch::{Ctx, Output};
 use crate::error::DaemonError;
 
-pub(super) async fn key(ctx: Ctx, p: computer::Key) -> Result<Output, DaemonError> {
+pub(super) async fn key(ctx: Ctx, p: computer::Key) -> Result<Output<results::Key>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
-    let r = d.key(&p.key, t.aim(None)).await?;
-    Ok(acted(&t, r, json!({"key": p.key})))
+    let acted = d.key(&p.key, t.aim(None)).await?;
+    Ok(out(&t, results::Key { acted, key: p.key }))
 }
 
 fn held_keys(ctx: &Ctx) -> Vec<String> {
     ctx.session.held.lock().map(|h| h.desktop_keys.clone()).unwrap_or_default()
 }
 
-pub(super) async fn keydown(ctx: Ctx, p: computer::Keydown) -> Result<Output, DaemonError> {
+pub(super) async fn keydown(
+    ctx: Ctx,
+    p: computer::Keydown,
+) -> Result<Output<results::Keydown>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
     let chord = p.key;
@@ -39,8 +42,8 @@ pub(super) async fn keydown(ctx: Ctx, p: computer::Keydown) -> Result<Output, Da
             }
         }
     }
-    let r = d.key_toggle(&chord, true, t.aim(None)).await?;
-    Ok(acted(&t, r, json!({"held": held_keys(&ctx)})))
+    let acted = d.key_toggle(&chord, true, t.aim(None)).await?;
+    Ok(out(&t, results::HeldKeys { acted, held: held_keys(&ctx) }))
 }
 
 /// The words of a chord as held-key names (`Control+Shift+T` -> Control, Shift, T).
@@ -56,7 +59,10 @@ fn chord_words(chord: &str) -> Vec<String> {
     words
 }
 
-pub(super) async fn keyup(ctx: Ctx, p: computer::Keyup) -> Result<Output, DaemonError> {
+pub(super) async fn keyup(
+    ctx: Ctx,
+    p: computer::Keyup,
+) -> Result<Output<results::Keyup>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
     let chord = p.key;
@@ -65,10 +71,13 @@ pub(super) async fn keyup(ctx: Ctx, p: computer::Keyup) -> Result<Output, Daemon
         let names = chord_words(&chord);
         h.desktop_keys.retain(|k| !names.iter().any(|n| n.eq_ignore_ascii_case(k)));
     }
-    Ok(acted(&t, r?, json!({"held": held_keys(&ctx)})))
+    Ok(out(&t, results::HeldKeys { acted: r?, held: held_keys(&ctx) }))
 }
 
-pub(super) async fn scroll(ctx: Ctx, p: computer::Scroll) -> Result<Output, DaemonError> {
+pub(super) async fn scroll(
+    ctx: Ctx,
+    p: computer::Scroll,
+) -> Result<Output<results::Scroll>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
     let named = p.target.as_ref().and_then(|t| t.element()).map(String::as_str);
@@ -88,11 +97,14 @@ pub(super) async fn scroll(ctx: Ctx, p: computer::Scroll) -> Result<Output, Daem
         (None, Some(pages)) => (pages * 8.0).ceil() as u32,
         _ => 3,
     };
-    let r = d.scroll(x, y, direction, clicks, aim).await?;
-    Ok(acted(&t, r, json!({"direction": direction, "wheel_clicks": clicks})))
+    let acted = d.scroll(x, y, direction, clicks, aim).await?;
+    Ok(out(&t, results::Scroll { acted, direction: direction.into(), wheel_clicks: clicks }))
 }
 
-pub(super) async fn drag(ctx: Ctx, p: computer::Drag) -> Result<Output, DaemonError> {
+pub(super) async fn drag(
+    ctx: Ctx,
+    p: computer::Drag,
+) -> Result<Output<results::Drag>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
     let from = point(&d, &p.point);
@@ -102,27 +114,37 @@ pub(super) async fn drag(ctx: Ctx, p: computer::Drag) -> Result<Output, DaemonEr
         (None, Some(pt)) => point(&d, &pt),
         (None, None) => return Err(crate::dispatch::no_drop_target("computer.drag")),
     };
-    let r = d.drag(from, to, button(p.button), t.aim(p.target_ref.as_deref())).await?;
-    Ok(acted(&t, r, json!({"from": {"x": from.0, "y": from.1}, "to": {"x": to.0, "y": to.1}})))
+    let acted = d.drag(from, to, button(p.button), t.aim(p.target_ref.as_deref())).await?;
+    let (from, to) = (Point { x: from.0, y: from.1 }, Point { x: to.0, y: to.1 });
+    Ok(out(&t, results::Drag { acted, from, to }))
 }
 
 fn held_buttons(ctx: &Ctx) -> Vec<u8> {
     ctx.session.held.lock().map(|h| h.desktop_buttons.iter().copied().collect()).unwrap_or_default()
 }
 
-pub(super) async fn mouse_move(ctx: Ctx, p: computer::MouseMove) -> Result<Output, DaemonError> {
+pub(super) async fn mouse_move(
+    ctx: Ctx,
+    p: computer::MouseMove,
+) -> Result<Output<results::MouseMove>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
     let (x, y) = point(&d, &p.point);
-    let r = d.mouse_move(x, y, t.aim(None)).await?;
-    Ok(acted(&t, r, json!({"buttons_held": held_buttons(&ctx)})))
+    let acted = d.mouse_move(x, y, t.aim(None)).await?;
+    Ok(out(&t, results::Pointer { acted, buttons_held: held_buttons(&ctx) }))
 }
 
-pub(super) async fn mouse_down(ctx: Ctx, p: computer::MouseDown) -> Result<Output, DaemonError> {
+pub(super) async fn mouse_down(
+    ctx: Ctx,
+    p: computer::MouseDown,
+) -> Result<Output<results::MouseDown>, DaemonError> {
     mouse_button(&ctx, &p.common, p.point.as_ref(), p.button, true).await
 }
 
-pub(super) async fn mouse_up(ctx: Ctx, p: computer::MouseUp) -> Result<Output, DaemonError> {
+pub(super) async fn mouse_up(
+    ctx: Ctx,
+    p: computer::MouseUp,
+) -> Result<Output<results::MouseUp>, DaemonError> {
     mouse_button(&ctx, &p.common, p.point.as_ref(), p.button, false).await
 }
 
@@ -133,7 +155,7 @@ async fn mouse_button(
     at: Option<&computer::Point>,
     b: computer::Button,
     down: bool,
-) -> Result<Output, DaemonError> {
+) -> Result<Output<results::Pointer>, DaemonError> {
     let d = desktop(ctx)?;
     let t = target(ctx, &d, common).await?;
     let b = button(b);
@@ -149,5 +171,5 @@ async fn mouse_button(
             h.desktop_buttons.remove(&b);
         }
     }
-    Ok(acted(&t, r?, json!({"buttons_held": held_buttons(ctx)})))
+    Ok(out(&t, results::Pointer { acted: r?, buttons_held: held_buttons(ctx) }))
 }

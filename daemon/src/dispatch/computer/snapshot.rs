@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use glovebox_protocol::actions::computer::{self, Until};
-use serde_json::json;
+use glovebox_protocol::results::computer as results;
 
 use super::{desktop, element_opt, out, target, Target};
 use crate::desktop::{Desktop, El};
@@ -114,7 +114,10 @@ pub(super) async fn take_snapshot(
     }
 }
 
-pub(super) async fn snapshot(ctx: Ctx, p: computer::Snapshot) -> Result<Output, DaemonError> {
+pub(super) async fn snapshot(
+    ctx: Ctx,
+    p: computer::Snapshot,
+) -> Result<Output<results::Snapshot>, DaemonError> {
     let d = desktop(&ctx)?;
     let budget = budget(p.limit, p.query.as_deref(), p.disable_diffing);
     if let Some(cursor) = &p.cursor {
@@ -123,23 +126,26 @@ pub(super) async fn snapshot(ctx: Ctx, p: computer::Snapshot) -> Result<Output, 
             .snapshots
             .lock()
             .map_err(|_| DaemonError::Poisoned("the session's snapshot registry"))?;
-        let v = snaps.continue_from(cursor, &budget)?;
-        return Ok(Output::new(v.to_json()));
+        let outline = snaps.continue_from(cursor, &budget)?.into();
+        return Ok(Output::new(results::Snapshot { outline, elapsed_ms: None }));
     }
     let t = target(&ctx, &d, &p.common).await?;
     let started = Instant::now();
     let o = Outline { budget, scope_ref: p.scope_ref.as_deref(), max_depth: p.max_depth };
-    let v = take_snapshot(&ctx, &d, &t, &o).await?;
-    let mut r = v.to_json();
-    r["elapsed_ms"] = json!(started.elapsed().as_millis() as u64);
-    Ok(out(&t, r))
+    let outline = take_snapshot(&ctx, &d, &t, &o).await?.into();
+    let elapsed_ms = Some(started.elapsed().as_millis() as u64);
+    Ok(out(&t, results::Snapshot { outline, elapsed_ms }))
 }
 
 /// `wait`: a fixed pause, or until an element appears/disappears or a window opens.
-pub(super) async fn wait(ctx: Ctx, p: computer::Wait) -> Result<Output, DaemonError> {
+pub(super) async fn wait(
+    ctx: Ctx,
+    p: computer::Wait,
+) -> Result<Output<results::Wait>, DaemonError> {
     let Some(until) = p.until else {
         // The contract gives a wait without until its duration_ms.
-        return wait::pause(&ctx, p.duration_ms.unwrap_or_default()).await;
+        let waited_ms = wait::pause(&ctx, p.duration_ms.unwrap_or_default()).await?;
+        return Ok(Output::new(results::Wait { waited_ms, ..results::Wait::default() }));
     };
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
@@ -168,8 +174,12 @@ pub(super) async fn wait(ctx: Ctx, p: computer::Wait) -> Result<Output, DaemonEr
         if found {
             return Ok(out(
                 &t,
-                json!({"until": until.as_str(), "query": query, "happened": true,
-                       "waited_ms": started.elapsed().as_millis() as u64}),
+                results::Wait {
+                    until: Some(until.as_str().into()),
+                    query: Some(query),
+                    happened: Some(true),
+                    waited_ms: started.elapsed().as_millis() as u64,
+                },
             ));
         }
         if Instant::now() >= deadline {

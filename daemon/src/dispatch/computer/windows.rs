@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use glovebox_protocol::actions::computer::{self, Format, Operation};
 use glovebox_protocol::actions::Region;
-use serde_json::{json, Value};
+use glovebox_protocol::results::computer::{self as results, Availability, Image, Rect, Timing};
 
 use super::snapshot::{budget, take_snapshot, Outline};
 use super::{desktop, out, target};
@@ -13,7 +13,10 @@ use crate::desktop::Desktop;
 use crate::dispatch::{Ctx, Output};
 use crate::error::DaemonError;
 
-pub(super) async fn window(ctx: Ctx, p: computer::Window) -> Result<Output, DaemonError> {
+pub(super) async fn window(
+    ctx: Ctx,
+    p: computer::Window,
+) -> Result<Output<results::Window>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
     // The contract makes window_id required here.
@@ -38,21 +41,33 @@ pub(super) async fn window(ctx: Ctx, p: computer::Window) -> Result<Output, Daem
     }
     Ok(out(
         &t,
-        json!({"window_id": id, "operation": p.operation.as_str(), "closed": w.is_none(),
-               "window": w, "via": "ewmh", "actual_dispatch": "foreground"}),
+        results::Window {
+            window_id: id,
+            operation: p.operation.as_str().into(),
+            closed: w.is_none(),
+            window: w.map(Into::into),
+            via: "ewmh".into(),
+            actual_dispatch: "foreground".into(),
+        },
     ))
 }
 
-pub(in crate::dispatch) fn image_json(
-    img: &crate::desktop::x11::Encoded,
-    format: ImageFormat,
-) -> Value {
-    json!({"mime": format.mime(), "width": img.width, "height": img.height, "scale": img.scale,
-           "coordinate_space": "screen",
-           "region": {"x": img.region.0, "y": img.region.1, "width": img.region.2, "height": img.region.3},
-           "captured_via": img.via,
-           "timing": {"grab_ms": ms(img.grab), "encode_ms": ms(img.encode)},
-           "data": base64(&img.data)})
+/// A capture as results carry it (without `elapsed_ms`, which the caller adds when it times
+/// the whole capture).
+pub(in crate::dispatch) fn image(img: &crate::desktop::x11::Encoded, format: ImageFormat) -> Image {
+    let (x, y, width, height) = img.region;
+    Image {
+        mime: format.mime().into(),
+        width: img.width,
+        height: img.height,
+        scale: img.scale,
+        coordinate_space: "screen".into(),
+        region: Rect { x, y, width, height },
+        captured_via: img.via.into(),
+        timing: Timing { grab_ms: ms(img.grab), encode_ms: ms(img.encode) },
+        data: base64(&img.data),
+        elapsed_ms: None,
+    }
 }
 
 /// Milliseconds with microsecond resolution.
@@ -85,46 +100,51 @@ fn image_format(f: Format) -> ImageFormat {
     }
 }
 
-async fn capture(d: &Desktop, s: &Shot, window: Option<&str>) -> Result<Value, DaemonError> {
+async fn capture(d: &Desktop, s: &Shot, window: Option<&str>) -> Result<Image, DaemonError> {
     let region = s.region.map(|r| (r.x as i32, r.y as i32, r.width, r.height));
     let format = image_format(s.format);
     let quality = s.quality.unwrap_or(80) as u8;
     let started = Instant::now();
     let img = d.screenshot(window, region, format, quality, s.max_width).await?;
-    let mut v = image_json(&img, format);
-    v["elapsed_ms"] = json!(started.elapsed().as_millis() as u64);
-    Ok(v)
+    let elapsed_ms = Some(started.elapsed().as_millis() as u64);
+    Ok(Image { elapsed_ms, ..image(&img, format) })
 }
 
-pub(super) async fn screenshot(ctx: Ctx, p: computer::Screenshot) -> Result<Output, DaemonError> {
+pub(super) async fn screenshot(
+    ctx: Ctx,
+    p: computer::Screenshot,
+) -> Result<Output<results::Screenshot>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
     let s = Shot { region: p.region, format: p.format, quality: p.quality, max_width: p.max_width };
-    let v = capture(&d, &s, p.common.window_id.as_deref()).await?;
-    Ok(out(&t, v))
+    Ok(out(&t, capture(&d, &s, p.common.window_id.as_deref()).await?))
 }
 
 pub(super) async fn get_window_state(
     ctx: Ctx,
     p: computer::GetWindowState,
-) -> Result<Output, DaemonError> {
+) -> Result<Output<results::GetWindowState>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
-    let snap = take_snapshot(&ctx, &d, &t, &Outline::whole()).await?;
-    let window =
-        d.windows().await?.into_iter().find(|w| Some(&w.window_id) == t.window_id.as_ref());
-    let shot = if p.include_screenshot {
+    let snapshot = take_snapshot(&ctx, &d, &t, &Outline::whole()).await?.into();
+    let window = d
+        .windows()
+        .await?
+        .into_iter()
+        .find(|w| Some(&w.window_id) == t.window_id.as_ref())
+        .map(Into::into);
+    let screenshot = if p.include_screenshot {
         Some(capture(&d, &Shot::plain(), p.common.window_id.as_deref()).await?)
     } else {
         None
     };
-    Ok(out(&t, json!({"window": window, "snapshot": snap, "screenshot": shot})))
+    Ok(out(&t, results::GetWindowState { window, snapshot, screenshot }))
 }
 
 pub(super) async fn state_and_screenshot(
     ctx: Ctx,
     p: computer::StateAndScreenshot,
-) -> Result<Output, DaemonError> {
+) -> Result<Output<results::StateAndScreenshot>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
     let before = d
@@ -137,38 +157,48 @@ pub(super) async fn state_and_screenshot(
         scope_ref: p.scope_ref.as_deref(),
         max_depth: p.max_depth,
     };
-    let snap = take_snapshot(&ctx, &d, &t, &o).await?;
+    let snapshot = take_snapshot(&ctx, &d, &t, &o).await?.into();
     let s = Shot { region: None, format: p.format, quality: p.quality, max_width: p.max_width };
     let window = t.window_id.as_deref().filter(|_| p.common.window_id.is_some());
-    let shot = capture(&d, &s, window).await?;
+    let screenshot = capture(&d, &s, window).await?;
     let after = d
         .screenshot(None, Some((0, 0, 64, 64)), ImageFormat::Png, 80, None)
         .await
         .ok()
         .map(|i| i.data);
-    Ok(out(
-        &t,
-        json!({"snapshot": snap, "screenshot": shot, "consistent": before.is_some() && before == after}),
-    ))
+    let consistent = before.is_some() && before == after;
+    Ok(out(&t, results::StateAndScreenshot { snapshot, screenshot, consistent }))
 }
 
-pub(super) async fn probe(ctx: Ctx, _: computer::Probe) -> Result<Output, DaemonError> {
+pub(super) async fn probe(
+    ctx: Ctx,
+    _: computer::Probe,
+) -> Result<Output<results::Probe>, DaemonError> {
     let d = desktop(&ctx)?;
     let apps = d.apps().await;
     let wins = d.windows().await;
     let shot = d.screenshot(None, Some((0, 0, 8, 8)), ImageFormat::Png, 80, None).await;
     let clip = d.clipboard_get(false).await;
-    let word = |ok: bool, err: Option<String>| json!({"available": ok, "reason": err});
-    let (w, h) = d.screen();
-    Ok(Output::new(json!({
-        "display": {"available": true, "name": d.display(), "width": w, "height": h},
-        "accessibility": word(apps.is_ok(), apps.as_ref().err().map(|e| e.to_string())),
-        "apps": apps.map(|a| a.len()).unwrap_or(0),
-        "windows": word(wins.is_ok(), wins.err().map(|e| e.to_string())),
-        "input": word(true, None),
-        "screenshot": word(shot.is_ok(), shot.err().map(|e| e.to_string())),
-        "clipboard": word(clip.is_ok(), clip.err().map(|e| e.to_string())),
-    })))
+    let (width, height) = d.screen();
+    Ok(Output::new(results::Probe {
+        display: results::Display {
+            available: true,
+            name: d.display().into(),
+            width: width.into(),
+            height: height.into(),
+        },
+        accessibility: word(apps.as_ref().err()),
+        apps: apps.map(|a| a.len()).unwrap_or(0),
+        windows: word(wins.err().as_ref()),
+        input: word(None),
+        screenshot: word(shot.err().as_ref()),
+        clipboard: word(clip.err().as_ref()),
+    }))
+}
+
+/// Works, or why not.
+fn word(err: Option<&crate::desktop::Error>) -> Availability {
+    Availability { available: err.is_none(), reason: err.map(ToString::to_string) }
 }
 
 /// Standard base64 with padding.
