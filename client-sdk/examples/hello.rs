@@ -1,6 +1,6 @@
 //! Say hello to a running gloveboxd, list its tools, run one op twice with the same op id
-//! (the second answer is the first outcome, not a second run), watch op events and print the
-//! session's status. The params are the protocol's typed structs, the ones the daemon reads
+//! (the second answer is the first outcome, not a second run), read results as their types,
+//! watch op events and print the session's status. The params are the protocol's typed structs, the ones the daemon reads
 //! a call into: a click's target is an `Element` or a `Point`, its button an enum, and what
 //! stays at the table's default is left off the wire.
 //!
@@ -21,7 +21,7 @@
 use std::time::Duration;
 
 use anyhow::Context as _;
-use glovebox_client::generated::{browser, BrowserClick, ComputerWait};
+use glovebox_client::generated::{browser, BrowserClick, ComputerWait, ContextListApps};
 use glovebox_client::{Client, ClientOptions, Element};
 
 #[tokio::main]
@@ -74,8 +74,21 @@ async fn main() -> anyhow::Result<()> {
     let wait = ComputerWait { duration_ms: Some(10), ..Default::default() };
     let first = client.computer_wait(wait.clone()).op_id(&op_id).await?;
     println!("computer.wait {op_id}: {} (exec {} ms)", first.result, first.timing.exec_ms);
-    let again = client.computer_wait(wait).op_id(&op_id).await?;
+    let again = client.computer_wait(wait.clone()).op_id(&op_id).await?;
     println!("re-sent {op_id}: same outcome: {}", again == first);
+    // The result alone, as its type (`results::computer::Wait`): no JSON to pick apart.
+    let waited = client.computer_wait(wait).result().await?;
+    println!("computer.wait typed result: waited {} ms", waited.waited_ms);
+
+    // What the desktop holds, typed: each app with its name and windows.
+    match client.context_list_apps(ContextListApps::default()).result().await {
+        Ok(apps) => {
+            for app in apps.apps.iter().take(5) {
+                println!("app {} ({}): {} window(s)", app.app_id, app.name, app.windows.len());
+            }
+        }
+        Err(e) => println!("context.list_apps: {e}"),
+    }
 
     for _ in 0..2 {
         match tokio::time::timeout(Duration::from_secs(5), events.next()).await {

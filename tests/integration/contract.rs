@@ -42,6 +42,66 @@ async fn tools_list_has_every_action_with_llm_ready_schemas() {
     d.stop().await;
 }
 
+/// `tools.list {per_action: true}` gives every action its input schema and the schema of its
+/// outcome with its typed result; real outcomes fit theirs, and a result that breaks it is
+/// caught by the same schema.
+#[tokio::test]
+async fn every_action_has_an_output_schema_that_its_outcomes_fit() {
+    let d = InProcess::start().await;
+    let mut c = d.actor().await;
+    let r = c.call("tools.list", json!({"per_action": true})).await;
+    let tools = r["result"]["tools"].as_array().expect("tools").clone();
+    let mut schemas = std::collections::BTreeMap::new();
+    for (tool, actions) in CATALOGUE {
+        let t = tools.iter().find(|t| t["name"] == tool).expect("tool listed");
+        let listed = t["actions"].as_array().expect("per-action list");
+        assert_eq!(
+            listed.len(),
+            actions.split_whitespace().count(),
+            "{tool}: one entry per action"
+        );
+        for action in actions.split_whitespace() {
+            let a = listed.iter().find(|a| a["name"] == action).expect("action listed");
+            let out = &a["outputSchema"];
+            let result = &out["properties"]["result"];
+            assert!(
+                result["properties"].as_object().is_some_and(|p| !p.is_empty())
+                    || result["title"] == format!("{tool}.{action} result"),
+                "{tool}.{action}: no result schema: {out}"
+            );
+            assert_eq!(a["inputSchema"]["title"], format!("{tool}.{action}"));
+            schemas.insert(format!("{tool}.{action}"), out.clone());
+        }
+    }
+    // The plain list stays compact: no per-action entries.
+    let plain = c.call("tools.list", json!({})).await;
+    assert!(plain["result"]["tools"][0].get("actions").is_none());
+
+    for (method, params) in [
+        ("context.get_state", json!({})),
+        ("context.documentation", json!({})),
+        ("context.list_browsers", json!({})),
+        ("computer.wait", json!({"duration_ms": 5})),
+        ("browser.wait", json!({"duration_ms": 5})),
+    ] {
+        let r = c.call(method, params).await;
+        let outcome = &r["result"];
+        if outcome.is_null() {
+            // A backend this daemon runs without answers an error; its schema is not at stake.
+            assert!(r["error"]["data"]["code"] == "BACKEND_UNAVAILABLE", "{method}: {r}");
+            continue;
+        }
+        let schema = &schemas[method];
+        let validator = jsonschema::validator_for(schema).expect("the schema compiles");
+        let errors: Vec<String> = validator.iter_errors(outcome).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{method}'s outcome breaks its schema: {errors:?}");
+        let mut broken = outcome.clone();
+        broken["result"] = json!("not an object");
+        assert!(!validator.is_valid(&broken), "{method}: the schema holds nothing");
+    }
+    d.stop().await;
+}
+
 /// The seed's scenario: eight bad calls refused before anything runs, then a valid wait.
 #[tokio::test]
 async fn seed_validation_scenario() {

@@ -25,8 +25,13 @@ async fn typed_calls_ops_and_errors() {
     let wait = ComputerWait { duration_ms: Some(15), ..Default::default() };
     let first = client.computer_wait(wait.clone()).op_id(&op).await.expect("wait runs");
     assert_eq!(first.op_id, op);
-    let again = client.computer_wait(wait).op_id(&op).await.expect("replayed");
+    let again = client.computer_wait(wait.clone()).op_id(&op).await.expect("replayed");
     assert_eq!(first, again);
+    // The same call's typed result, read as the action's result type.
+    let waited = client.computer_wait(wait).result().await.expect("typed result");
+    assert!(waited.waited_ms >= 15, "a 15 ms pause waited {} ms", waited.waited_ms);
+    let typed = first.result_as::<ComputerWait>().expect("the outcome reads as its type");
+    assert_eq!(typed.waited_ms, first.result["waited_ms"].as_u64().unwrap_or_default());
     let ev = tokio::time::timeout(Duration::from_secs(5), events.next())
         .await
         .expect("an event")
