@@ -132,14 +132,7 @@ pub fn generator() -> schemars::SchemaGenerator {
 /// The schema of `tool.action`'s result as the wire carries it (a browser action's with the
 /// [`Effects`] it may name), titled with the method; `None` for an unknown action.
 pub fn schema(tool: &str, action: &str) -> Option<serde_json::Value> {
-    let list = match tool {
-        "context" => crate::actions::context::RESULT_SCHEMAS,
-        "browser" => crate::actions::browser::RESULT_SCHEMAS,
-        "computer" => crate::actions::computer::RESULT_SCHEMAS,
-        _ => return None,
-    };
-    let of = list.iter().find(|(a, _)| *a == action)?.1;
-    let mut s = of().to_value();
+    let mut s = own_schema(tool, action)?;
     let entry = crate::contract::tool(tool)?.action(action)?;
     if entry.backend == crate::contract::Backend::Browser {
         let effects = generator().into_root_schema_for::<Effects>().to_value();
@@ -152,9 +145,115 @@ pub fn schema(tool: &str, action: &str) -> Option<serde_json::Value> {
             }
         }
     }
+    Some(s)
+}
+
+/// The schema of `tool.action`'s own result type, without the [`Effects`] the daemon may add.
+pub fn own_schema(tool: &str, action: &str) -> Option<serde_json::Value> {
+    let list = match tool {
+        "context" => crate::actions::context::RESULT_SCHEMAS,
+        "browser" => crate::actions::browser::RESULT_SCHEMAS,
+        "computer" => crate::actions::computer::RESULT_SCHEMAS,
+        _ => return None,
+    };
+    let of = list.iter().find(|(a, _)| *a == action)?.1;
+    let mut s = of().to_value();
     if let Some(obj) = s.as_object_mut() {
         obj.remove("$schema");
         obj.insert("title".into(), format!("{tool}.{action} result").into());
     }
     Some(s)
+}
+
+/// A result schema as one compact line a model reads at a glance, e.g.
+/// `{x: number, y: number, element?: string, dialog?: {type: string, message: string}}`:
+/// `?` marks a field that may be absent or null, `|null` one always sent that may be null;
+/// objects nested deeper than three levels show as `{…}`.
+pub fn signature(schema: &serde_json::Value) -> String {
+    render(schema, 0)
+}
+
+fn render(s: &serde_json::Value, depth: usize) -> String {
+    use serde_json::Value;
+    if let Some(options) = s.get("anyOf").or_else(|| s.get("oneOf")).and_then(Value::as_array) {
+        let parts: Vec<String> = options.iter().map(|o| render(o, depth)).collect();
+        return parts.join("|");
+    }
+    if let Some(c) = s.get("const") {
+        return c.to_string();
+    }
+    if let Some(words) = s.get("enum").and_then(Value::as_array) {
+        return words.iter().map(Value::to_string).collect::<Vec<_>>().join("|");
+    }
+    let types: Vec<&str> = match s.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => return "any".into(),
+    };
+    let nullable = types.contains(&"null");
+    let shown: Vec<String> = types
+        .iter()
+        .filter(|t| **t != "null")
+        .map(|t| match *t {
+            "object" => object(s, depth),
+            "array" => {
+                let item = s.get("items").map_or_else(|| "any".into(), |i| render(i, depth));
+                if item.contains('|') {
+                    format!("({item})[]")
+                } else {
+                    format!("{item}[]")
+                }
+            }
+            other => other.to_owned(),
+        })
+        .collect();
+    let mut out = shown.join("|");
+    if nullable {
+        out.push_str("|null");
+    }
+    out
+}
+
+fn object(s: &serde_json::Value, depth: usize) -> String {
+    let Some(props) = s.get("properties").and_then(|p| p.as_object()) else {
+        return match s.get("additionalProperties") {
+            Some(v) if v.is_object() => format!("{{[key]: {}}}", render(v, depth + 1)),
+            _ => "object".into(),
+        };
+    };
+    if depth >= 3 {
+        return "{…}".into();
+    }
+    let required: Vec<&str> = s
+        .get("required")
+        .and_then(|r| r.as_array())
+        .map(|r| r.iter().filter_map(|x| x.as_str()).collect())
+        .unwrap_or_default();
+    let fields: Vec<String> = props
+        .iter()
+        .map(|(name, p)| {
+            let ty = render(p, depth + 1);
+            if required.contains(&name.as_str()) {
+                format!("{name}: {ty}")
+            } else {
+                format!("{name}?: {}", ty.strip_suffix("|null").unwrap_or(&ty))
+            }
+        })
+        .collect();
+    format!("{{{}}}", fields.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_signature_reads_as_the_result_does() {
+        let click = super::own_schema("browser", "click").expect("browser.click");
+        let sig = super::signature(&click);
+        assert!(sig.starts_with("{button?: string, click_count?: integer, dialog?: {"), "{sig}");
+        assert!(sig.ends_with("element?: string, x: number, y: number}"), "{sig}");
+        let with = super::signature(&super::schema("browser", "click").expect("browser.click"));
+        assert!(with.contains("opened_tabs?: {tab_id?: string, url: string}[]"), "{with}");
+        let wait = super::schema("computer", "wait").expect("computer.wait");
+        assert!(super::signature(&wait).contains("waited_ms: integer"));
+    }
 }

@@ -20,6 +20,7 @@ pub const RULES: &[(&str, &str)] = &[
     ("refs", "refs eN come from a snapshot, belong to the session, survive for unchanged elements, and fail with STALE_REF once the element is gone or the page navigated; a ref from an older snapshot than the one named is SNAPSHOT_MISMATCH"),
     ("coordinates", "desktop x,y are screen pixels, browser x,y are CSS viewport pixels; nx,ny in [0,1] are fractions of the screen or viewport; every screenshot states width, height, scale and coordinate_space"),
     ("timing", "every call is an op with op_id and timeout_ms (default 30000, max 180000); re-sending an op_id within 10 minutes returns the first outcome; timeout is a readiness deadline, duration_ms a fixed pause"),
+    ("results", "each action's returns is its result's shape (field?: may be absent or null); a browser action's result may also name what it caused: navigation_blocked [{url, rule, tab_id}], opened_tabs [{tab_id, url}], downloads [{path, url, bytes, state, reason?}], navigated_to; every result's whole JSON Schema is in OpenRPC and tools.list {per_action: true}"),
     ("validation", "a call that breaks the contract is refused with CONTRACT_VIOLATION before any side effect; details.field names the parameter"),
 ];
 
@@ -64,7 +65,8 @@ fn tool_doc(tool: &Tool) -> Value {
                 "exclusive": a.exclusive,
                 "allow_empty": allow_empty,
                 "facts": facts(a),
-                "result": crate::results::schema(tool.name, a.name),
+                "returns": crate::results::own_schema(tool.name, a.name)
+                    .map(|s| crate::results::signature(&s)),
             })
         })
         .collect();
