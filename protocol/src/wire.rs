@@ -31,13 +31,16 @@ pub struct HelloParams {
     pub session: Option<String>,
 }
 
-/// One backend's state as reported in `session.hello` and `session.status`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One backend's state as reported in `session.hello`, `session.status` and the context
+/// results that list backends.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct BackendStatus {
-    /// `ready`, `starting`, `down` or `not_implemented`.
+    /// `ready`, `degraded`, `starting`, `down` or `not_implemented`.
     pub status: String,
+    /// Why it is not ready; absent when it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// What else the backend reports about itself (display, screen, versions, ...).
     #[serde(default, flatten)]
     pub extra: BTreeMap<String, Value>,
 }

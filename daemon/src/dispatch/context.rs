@@ -8,9 +8,8 @@ use std::collections::BTreeMap;
 use glovebox_protocol::actions::context;
 use glovebox_protocol::contract::docs;
 use glovebox_protocol::contract::{Backend, TOOLS};
-use glovebox_protocol::results::context::{self as results, BackendStatus, DomainError};
+use glovebox_protocol::results::context::{self as results, DomainError};
 use glovebox_protocol::results::context::{Capabilities, Selection, Takeover, Unavailable};
-use glovebox_protocol::wire;
 
 use super::results::{decode, part};
 use super::table::Routes;
@@ -114,7 +113,7 @@ async fn documentation(
     // debug builds, checked) as the typed result.
     let mut doc = docs::documentation();
     doc["capabilities"] = serde_json::json!(capabilities);
-    doc["backends"] = serde_json::json!(statuses(backends));
+    doc["backends"] = serde_json::json!(backends);
     Ok(Output::new(decode::<context::Documentation>(doc)?))
 }
 
@@ -175,7 +174,7 @@ async fn get_state(
         windows_error,
         browsers,
         browsers_error,
-        backends: statuses(backends),
+        backends,
     }))
 }
 
@@ -183,14 +182,4 @@ async fn get_state(
 fn domain_error(e: &DaemonError) -> DomainError {
     let data = e.to_data();
     DomainError { code: data.code.as_str().into(), message: data.message }
-}
-
-/// Each backend's state as results carry it.
-fn statuses(backends: BTreeMap<String, wire::BackendStatus>) -> BTreeMap<String, BackendStatus> {
-    let status = |s: wire::BackendStatus| BackendStatus {
-        status: s.status,
-        reason: s.reason,
-        extra: s.extra,
-    };
-    backends.into_iter().map(|(name, s)| (name, status(s))).collect()
 }

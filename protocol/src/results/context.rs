@@ -25,17 +25,7 @@ pub struct Selection {
 }
 
 /// One backend's state, as `session.hello` reports it.
-#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Default)]
-pub struct BackendStatus {
-    /// `ready`, `degraded`, `starting`, `down` or `not_implemented`.
-    pub status: String,
-    /// Why it is not ready; absent when it is.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// What else the backend reports about itself (display, screen, versions, ...).
-    #[serde(default, flatten)]
-    pub extra: BTreeMap<String, Value>,
-}
+pub use crate::wire::BackendStatus;
 
 /// Why a domain lists nothing.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq, Default)]
