@@ -18,7 +18,6 @@ mod select;
 use std::collections::HashMap;
 
 use serde::Serialize;
-use serde_json::{json, Value};
 
 use crate::error::DaemonError;
 use diff::Print;
@@ -466,12 +465,6 @@ fn page(lines: &[String], offset: usize, budget: &Budget) -> View {
         truncated_reason: reason,
         next_cursor: next,
         warnings: Vec::new(),
-    }
-}
-
-impl View {
-    pub fn to_json(&self) -> Value {
-        serde_json::to_value(self).unwrap_or_else(|_| json!({}))
     }
 }
 

@@ -202,35 +202,25 @@ pub fn render(tool: &Tool) -> anyhow::Result<String> {
         names.push(name);
         render_action(&mut out, &mut wire, tool, &shape, action)?;
     }
-    let _ = write!(
-        out,
-        "\n/// Every action's params struct by action name, read from a checked call and written \
-         back (for the tests).\npub static ROUND_TRIPS: &[(&str, super::RoundTrip)] = &[\n"
-    );
-    for action in tool.actions {
-        let _ = writeln!(
-            out,
-            "    (\"{}\", super::round_trip::<{}>),",
-            action.name,
-            pascal(action.name)
-        );
-    }
-    out.push_str("];\n");
-    let _ = write!(
-        out,
-        "\n/// Every action's result schema by action name (`crate::results::{}`).\n\
-         pub static RESULT_SCHEMAS: &[(&str, super::ResultSchema)] = &[\n",
-        tool.name
-    );
-    for action in tool.actions {
-        let _ = writeln!(
-            out,
-            "    (\"{}\", <{} as Params>::result_schema),",
-            action.name,
-            pascal(action.name)
-        );
-    }
-    out.push_str("];\n");
+    let by_action = |doc: &str, ty: &str, entry: &dyn Fn(&str) -> String| {
+        let mut t = format!("\n/// {doc}\npub static {ty} = &[\n");
+        for action in tool.actions {
+            let _ = writeln!(t, "    (\"{}\", {}),", action.name, entry(&pascal(action.name)));
+        }
+        t.push_str("];\n");
+        t
+    };
+    out.push_str(&by_action(
+        "Every action's params struct by action name, read from a checked call and written back \
+         (for the tests).",
+        "ROUND_TRIPS: &[(&str, super::RoundTrip)]",
+        &|name| format!("super::round_trip::<{name}>"),
+    ));
+    out.push_str(&by_action(
+        &format!("Every action's result schema by action name (`crate::results::{}`).", tool.name),
+        "RESULT_SCHEMAS: &[(&str, super::ResultSchema)]",
+        &|name| format!("<{name} as Params>::result_schema"),
+    ));
     let _ = write!(
         out,
         "\n/// The flat JSON shape of each action's params, as the wire has it: what the typed \
