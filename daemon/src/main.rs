@@ -37,9 +37,11 @@ struct Cli {
     /// 127.0.0.1:7788; `gloveboxd mcp` listens only when it is given.
     #[arg(long, global = true)]
     listen: Option<SocketAddr>,
-    /// Token file: one token per line, optionally followed by a role (actor, observer).
-    /// Created with a fresh token, mode 0600, when it does not exist. Default: the state
-    /// dir's token; $GLOVEBOX_TOKEN, when set, is used instead.
+    /// Token file: one line per token, `sha256:<hex of the token's SHA-256>`, optionally
+    /// followed by a role (actor, observer, approver, admin); `gloveboxd token add` appends
+    /// one. Created, mode 0600, with the hash of a fresh token (printed once, on a terminal)
+    /// when it does not exist. Default: the state dir's token; $GLOVEBOX_TOKEN, when set, is
+    /// used instead.
     #[arg(long, global = true)]
     token_file: Option<PathBuf>,
     /// Where logs, tokens and per-run desktop directories live.
@@ -79,6 +81,16 @@ struct Cli {
     /// Open WebSocket connections per token (over it: HTTP 429 naming the limit).
     #[arg(long, global = true, default_value_t = 64)]
     max_connections_per_token: usize,
+    /// Open view pages per token (over it: HTTP 429 naming the limit).
+    #[arg(long, global = true, default_value_t = 8)]
+    max_view_pages_per_token: usize,
+    /// MCP sessions (Streamable HTTP) one token may hold; opening one more ends its oldest.
+    #[arg(long, global = true, default_value_t = 32)]
+    max_mcp_sessions_per_token: usize,
+    /// Print the view page's link (its code logs in once) in the banner even when stdout is
+    /// not a terminal, e.g. a pod's log; by default it shows only on a terminal.
+    #[arg(long, global = true)]
+    print_view_link: bool,
     /// Ops in flight per connection before BUSY.
     #[arg(long, global = true, default_value_t = 32)]
     max_in_flight: usize,
@@ -116,7 +128,9 @@ struct Cli {
     /// the state dir's other files are never reachable, whatever the roots.
     #[arg(long = "files-root", global = true, value_name = "DIR")]
     files_root: Vec<PathBuf>,
-    /// Seconds a session with no connection stays resumable.
+    /// Seconds a session with no connection stays resumable; an MCP session (Streamable
+    /// HTTP) with no request for this long ends (its Glovebox session stays resumable by
+    /// its handle for as long again).
     #[arg(long, global = true, default_value_t = 600)]
     session_ttl_secs: u64,
     /// How long the screen (or page) must stay unchanged after an action before it counts
@@ -151,6 +165,22 @@ enum Command {
     /// 127.0.0.1:7788) for the token in --token-file (its first line) or $GLOVEBOX_TOKEN: a
     /// printed link's code works once. The daemon must be running.
     ViewLink,
+    /// Manage the token file (--token-file, default the state dir's token).
+    Token {
+        #[command(subcommand)]
+        action: TokenAction,
+    },
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum TokenAction {
+    /// Make a fresh token, append its hash to the token file (created 0600 when missing) and
+    /// print the token once on stdout; a running daemon takes it at its next SIGHUP.
+    Add {
+        /// observer, actor, approver or admin.
+        #[arg(long, default_value = "actor")]
+        role: String,
+    },
 }
 
 fn browser_port(id: &str) -> Result<u16, String> {
@@ -166,17 +196,60 @@ fn default_state_dir() -> PathBuf {
     base.join("glovebox")
 }
 
+/// Where the tokens came from, for the banner.
+struct TokenSource {
+    /// `$GLOVEBOX_TOKEN` or the token file's path.
+    name: String,
+    /// A token made just now for a new token file: shown once, on a terminal.
+    created: Option<String>,
+}
+
 /// The tokens, where they came from, and the file to reload on SIGHUP.
-fn tokens(cli: &Cli) -> anyhow::Result<(Tokens, String, Option<PathBuf>)> {
+fn tokens(cli: &Cli) -> anyhow::Result<(Tokens, TokenSource, Option<PathBuf>)> {
     if let Ok(t) = std::env::var("GLOVEBOX_TOKEN") {
         if !t.trim().is_empty() {
             let tokens = glovebox_daemon::auth::from_env(&t)?;
-            return Ok((tokens, "$GLOVEBOX_TOKEN".into(), None));
+            return Ok((
+                tokens,
+                TokenSource { name: "$GLOVEBOX_TOKEN".into(), created: None },
+                None,
+            ));
         }
     }
-    let path = cli.token_file.clone().unwrap_or_else(|| cli.state_dir.join("token"));
-    let tokens = Tokens::load_or_create(&path)?;
-    Ok((tokens, path.display().to_string(), Some(path)))
+    let path = token_file(cli);
+    let loaded = Tokens::load_or_create(&path)?;
+    if !loaded.plain_lines.is_empty() {
+        tracing::warn!(
+            lines = ?loaded.plain_lines,
+            "the token file {} holds plain tokens, which anything that reads the file can use; \
+             keep a sha256:<hex> line each instead (`gloveboxd token add` makes new ones)",
+            path.display()
+        );
+    }
+    let source = TokenSource { name: path.display().to_string(), created: loaded.created };
+    Ok((loaded.tokens, source, Some(path)))
+}
+
+fn token_file(cli: &Cli) -> PathBuf {
+    cli.token_file.clone().unwrap_or_else(|| cli.state_dir.join("token"))
+}
+
+/// `gloveboxd token add`: a fresh token, its hash appended to the token file.
+fn token_add(cli: &Cli, role: &str) -> anyhow::Result<()> {
+    let Some(role) = glovebox_daemon::auth::Role::parse(role) else {
+        anyhow::bail!("unknown role {role:?}: use observer, actor, approver or admin");
+    };
+    nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o077));
+    let path = token_file(cli);
+    let token = glovebox_daemon::auth::add(&path, role)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{token}")?;
+    eprintln!(
+        "gloveboxd: a new {} token; {} keeps only its hash, so keep the token now (a running daemon takes it at its next SIGHUP)",
+        role.as_str(),
+        path.display()
+    );
+    Ok(())
 }
 
 fn main() -> anyhow::Result<()> {
@@ -199,6 +272,9 @@ fn main() -> anyhow::Result<()> {
     }
     if let Some(Command::ViewLink) = &cli.command {
         return view_link(&cli);
+    }
+    if let Some(Command::Token { action: TokenAction::Add { role } }) = &cli.command {
+        return token_add(&cli, role);
     }
     // What the daemon and its children write (logs, cookies, PDFs, downloads, profiles) is
     // the user's alone: files 0600, dirs 0700.
@@ -252,7 +328,7 @@ async fn serve(
     cli: &Cli,
     listener: Option<std::net::TcpListener>,
     (tokens, token_file): (Tokens, Option<PathBuf>),
-    token_source: &str,
+    token_source: &TokenSource,
     desktop: Slot,
     supervisor: &Supervisor,
 ) -> anyhow::Result<()> {
@@ -295,6 +371,8 @@ async fn serve(
     config.max_asks_per_minute = cli.max_asks_per_minute;
     config.max_connections = cli.max_connections;
     config.max_connections_per_token = cli.max_connections_per_token;
+    config.max_view_pages_per_token = cli.max_view_pages_per_token;
+    config.max_mcp_sessions_per_token = cli.max_mcp_sessions_per_token;
     config.max_in_flight = cli.max_in_flight;
     config.max_ops_per_sec = cli.max_ops_per_sec;
     config.max_text_chars = cli.max_text_chars;
@@ -340,16 +418,20 @@ async fn serve(
         }
         (Some(listener), None) => {
             let addr = listener.local_addr()?;
-            let code = config.tokens.first().and_then(|t| config.view_access.mint(&t));
-            banner_head(addr, token_source, code.as_deref());
+            use std::io::IsTerminal as _;
+            let terminal = std::io::stdout().is_terminal();
+            let shown = terminal || cli.print_view_link;
+            let code = config.tokens.first().filter(|_| shown);
+            let code = code.and_then(|t| config.view_access.mint(&t));
+            banner_head(addr, token_source, code.as_deref(), terminal);
             // The port answers now (`/readyz`: 503 while the desktop starts); a desktop that
             // cannot start stops the daemon with its error.
             let failed = Arc::new(Mutex::new(None));
             let (fail, failure) = tokio::sync::oneshot::channel();
-            let token_source = token_source.to_owned();
+            let wscat = wscat_token(token_source, terminal);
             tokio::spawn(async move {
                 match up.await {
-                    Ok(env) => banner_tail(addr, &token_source, &env),
+                    Ok(env) => banner_tail(addr, &wscat, &env),
                     Err(e) => drop(fail.send(e)),
                 }
             });
@@ -372,7 +454,9 @@ async fn serve(
             }
         }
         (None, None) => anyhow::bail!("nothing to serve: no listener and no stdio"),
-        (_, Some(Command::ViewLink)) => unreachable!("view-link returns before serving"),
+        (_, Some(Command::ViewLink | Command::Token { .. })) => {
+            unreachable!("view-link and token return before serving")
+        }
     }
     tracing::info!("stopped");
     Ok(())
@@ -390,12 +474,19 @@ fn client_token(cli: &Cli, what: &str) -> anyhow::Result<String> {
             })?;
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read the token file {}", path.display()))?;
-            text.lines()
+            let first = text
+                .lines()
                 .map(str::trim)
                 .find(|l| !l.is_empty() && !l.starts_with('#'))
                 .and_then(|l| l.split_whitespace().next())
-                .map(str::to_owned)
-                .with_context(|| format!("the token file {} holds no token", path.display()))?
+                .with_context(|| format!("the token file {} holds no token", path.display()))?;
+            if first.starts_with("sha256:") {
+                anyhow::bail!(
+                    "the token file {} keeps hashes only; {what} needs the token itself in GLOVEBOX_TOKEN",
+                    path.display()
+                );
+            }
+            first.to_owned()
         }
     })
 }
@@ -449,24 +540,37 @@ fn bridge(cli: &Cli, url: &str) -> anyhow::Result<()> {
 }
 
 /// What a person needs to connect, on stdout: the address at once (the first line is what
-/// tests parse) ...
-fn banner_head(addr: SocketAddr, token_source: &str, view_code: Option<&str>) {
+/// tests parse) ... Secrets (a new token, a view code) only on a terminal, never into a log
+/// that stdout may be, unless asked.
+fn banner_head(addr: SocketAddr, source: &TokenSource, view_code: Option<&str>, terminal: bool) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "gloveboxd listening on ws://{addr}/rpc");
-    let _ = writeln!(out, "  token: {token_source}");
-    if let Some(code) = view_code {
-        let _ = writeln!(out, "  view: http://{addr}/view?code={code} (works once; gloveboxd view-link prints another)");
-    }
+    let name = &source.name;
+    let _ = match (&source.created, terminal) {
+        (_, _) if name.starts_with('$') => writeln!(out, "  token: {name}"),
+        (Some(t), true) => {
+            writeln!(out, "  token: {t} (new, shown once: {name} keeps only its hash)")
+        }
+        _ => writeln!(out, "  token: hashed in {name}; gloveboxd token add prints a new one"),
+    };
+    let _ = match view_code {
+        Some(code) => writeln!(out, "  view: http://{addr}/view?code={code} (works once; gloveboxd view-link prints another)"),
+        None => writeln!(out, "  view: gloveboxd view-link prints a link (not shown off a terminal; --print-view-link)"),
+    };
     let _ = out.flush();
 }
 
+/// The token as the banner's wscat line writes it.
+fn wscat_token(source: &TokenSource, terminal: bool) -> String {
+    match &source.created {
+        _ if source.name.starts_with('$') => "$GLOVEBOX_TOKEN".to_owned(),
+        Some(t) if terminal => t.clone(),
+        _ => "$TOKEN".to_owned(),
+    }
+}
+
 /// ... and the rest once the desktop is up and calls are taken.
-fn banner_tail(addr: SocketAddr, token_source: &str, desktop: &embedded::DesktopEnv) {
-    let token_cmd = if token_source.starts_with('$') {
-        "$GLOVEBOX_TOKEN".to_owned()
-    } else {
-        format!("$(head -n1 {token_source} | cut -d' ' -f1)")
-    };
+fn banner_tail(addr: SocketAddr, token_cmd: &str, desktop: &embedded::DesktopEnv) {
     let mut out = std::io::stdout().lock();
     match desktop.xauthority() {
         Some(xauth) => {

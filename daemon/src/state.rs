@@ -66,6 +66,10 @@ pub struct Config {
     pub shutdown_grace: std::time::Duration,
     /// The view page's codes and cookies (`main` mints the code of the link it prints).
     pub view_access: Arc<crate::view::Access>,
+    /// View pages one token may have open at once (over it: HTTP 429).
+    pub max_view_pages_per_token: usize,
+    /// MCP sessions one token may hold over HTTP (one more closes its oldest).
+    pub max_mcp_sessions_per_token: usize,
 }
 
 impl Config {
@@ -98,6 +102,8 @@ impl Config {
             files: crate::files::FileRoots::new(&state_dir, Vec::new(), Vec::new()),
             shutdown_grace: std::time::Duration::from_secs(10),
             view_access: Arc::default(),
+            max_view_pages_per_token: 8,
+            max_mcp_sessions_per_token: 32,
             state_dir,
         }
     }
@@ -118,6 +124,8 @@ pub struct Daemon {
     pub(crate) live: crate::rpc::conn::Live,
     /// The view page: who is in control, requests for a person, the ops feed.
     pub view: crate::view::View,
+    /// Which token opened each MCP session over HTTP.
+    pub mcp_sessions: crate::mcp::streamable::Bindings,
 }
 
 impl Daemon {
@@ -131,6 +139,7 @@ impl Daemon {
             tokens: std::sync::RwLock::new(config.tokens.clone()),
             live: crate::rpc::conn::Live::default(),
             view: crate::view::View::new(config.view_access.clone()),
+            mcp_sessions: crate::mcp::streamable::Bindings::default(),
             sessions: Sessions::new(config.session_ttl),
             config,
             ops: Ops::new(4096),
@@ -181,13 +190,21 @@ impl Daemon {
         self.tokens.read().ok()?.role_of(token)
     }
 
+    /// The role of the token with this digest, if it is accepted.
+    pub fn role_of_digest(&self, token: &crate::auth::Digest) -> Option<crate::auth::Role> {
+        self.tokens.read().ok()?.role_of_digest(token)
+    }
+
     /// Read the token file again (SIGHUP) and close the open connections whose token it
     /// revoked or whose role it changed: (tokens now, connections closed). On error the old
     /// tokens stay in force and nothing is closed.
     pub fn reload_tokens(&self) -> Result<(usize, usize), crate::auth::TokenError> {
         let Some(path) = &self.config.token_file else { return Ok((0, 0)) };
         let fresh = Tokens::load_or_create(path)?;
-        Ok((fresh.len(), self.set_tokens(fresh)))
+        if !fresh.plain_lines.is_empty() {
+            tracing::warn!(lines = ?fresh.plain_lines, "the token file holds plain tokens; keep their hashes instead (`gloveboxd token add`, or a sha256:<hex> line each)");
+        }
+        Ok((fresh.tokens.len(), self.set_tokens(fresh.tokens)))
     }
 
     /// Put `tokens` in force: new connections see them at once, open ones whose token is
@@ -195,6 +212,7 @@ impl Daemon {
     /// (a connection closes once its calls end, and their cleanup releases held input); the
     /// number closed.
     pub fn set_tokens(&self, tokens: Tokens) -> usize {
+        let changed = self.tokens.read().map(|old| old.changed_in(&tokens)).unwrap_or_default();
         let mut closed = self.live.recheck(&tokens);
         if let Ok(mut t) = self.tokens.write() {
             *t = tokens;
@@ -202,9 +220,22 @@ impl Daemon {
         // A connection admitted under the old tokens but tracked only now is checked again.
         if let Ok(t) = self.tokens.read() {
             closed.extend(self.live.recheck(&t));
+            // Every other way in of those tokens: view pages, MCP sessions.
+            let pages = self.view.recheck(&t);
+            let mcp = self.mcp_sessions.recheck(&t);
+            if pages + mcp > 0 {
+                tracing::info!(pages, mcp, "closed view pages and MCP sessions of changed tokens");
+            }
         }
         for conn in &closed {
             if let Some(session) = conn.session() {
+                self.ops.cancel_session(&session.id);
+            }
+        }
+        // Ops still running in sessions those tokens made, on any transport (MCP calls hold
+        // no connection), end now.
+        for session in self.sessions.all() {
+            if changed.contains(&session.creator.digest()) {
                 self.ops.cancel_session(&session.id);
             }
         }

@@ -54,6 +54,8 @@ pub struct Running {
     pub banner: Vec<String>,
     /// Its stdout, line by line, after what `banner` holds.
     lines: mpsc::Receiver<String>,
+    /// The actor token `gloveboxd token add` made for it (its file keeps only the hash).
+    token: Option<String>,
 }
 
 /// The banner's length: the address and token at once, the rest once the desktop is up.
@@ -101,6 +103,20 @@ impl Running {
 
     fn spawn(extra: &[&str], env: &[(&str, &str)], stderr: Stdio) -> Running {
         let state = TempDir::new("bin");
+        // The token file keeps hashes only: the token is made the way a user makes one, and
+        // kept here, unless the test gives its own file or $GLOVEBOX_TOKEN.
+        let own =
+            extra.contains(&"--token-file") || env.iter().any(|(k, _)| *k == "GLOVEBOX_TOKEN");
+        let token = (!own).then(|| {
+            let out = Command::new(gloveboxd())
+                .args(["token", "add", "--state-dir"])
+                .arg(&state.path)
+                .env_remove("GLOVEBOX_TOKEN")
+                .output()
+                .expect("gloveboxd token add");
+            assert!(out.status.success(), "token add: {}", String::from_utf8_lossy(&out.stderr));
+            String::from_utf8_lossy(&out.stdout).trim().to_owned()
+        });
         let mut child = Command::new(gloveboxd())
             .args(["--listen", "127.0.0.1:0", "--state-dir"])
             .arg(&state.path)
@@ -130,7 +146,7 @@ impl Running {
             .map(String::from)
             .unwrap_or_else(|| panic!("the banner's first line names the address: {first:?}"));
         let (url, banner) = (format!("ws://{addr}/rpc"), vec![first]);
-        Running { child, url, addr, state, banner, lines: rx }
+        Running { child, url, addr, state, banner, lines: rx, token }
     }
 
     /// The address to send plain HTTP to.
@@ -147,9 +163,9 @@ impl Running {
         xauth::remember(display, cookie);
     }
 
+    /// The actor token made for it (`gloveboxd token add`).
     pub fn token(&self) -> String {
-        let text = std::fs::read_to_string(self.state.path.join("token")).expect("token file");
-        text.lines().next().unwrap_or_default().trim().to_owned()
+        self.token.clone().expect("the test gave its own token file or $GLOVEBOX_TOKEN")
     }
 
     /// Send a signal by name (`HUP`, `TERM`).

@@ -3,6 +3,7 @@
 
 mod approval;
 mod browser;
+mod channels;
 mod contract;
 mod daemon_binary;
 mod deploy;

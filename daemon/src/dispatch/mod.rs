@@ -83,7 +83,10 @@ pub fn split_op_keys(
             ("timeout_ms", v) if v.as_u64().is_some() => o.timeout_ms = v.as_u64(),
             ("capture", Value::Bool(b)) => o.capture = Some(*b),
             ("follow", Value::Bool(b)) => o.follow = Some(*b),
-            ("session", Value::String(s)) => o.session = Some(s.clone()),
+            ("session", Value::String(s)) => {
+                crate::session::check_name("session", s)?;
+                o.session = Some(s.clone());
+            }
             _ => {
                 let want = match key {
                     "op_id" | "session" => "a string",

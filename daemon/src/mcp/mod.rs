@@ -13,6 +13,7 @@ pub mod bridge;
 mod elicit;
 pub(crate) mod resources;
 pub mod stdio;
+pub mod streamable;
 
 use std::convert::Infallible;
 use std::sync::atomic::AtomicUsize;
@@ -95,15 +96,20 @@ impl Handler {
             return Err(DaemonError::HandshakeRequired);
         };
         let owner = Owner::of_token(&token, role == Role::Admin);
+        // The session's name tells its MCP session by a hash: the id itself is a bearer of
+        // that session, and the name shows in approvals and on the view page.
         let mcp_session = headers
             .and_then(|h| h.get("mcp-session-id"))
             .and_then(|v| v.to_str().ok())
-            .filter(|s| !s.is_empty() && s.len() <= 64 && s.chars().all(|c| c.is_ascii_graphic()));
+            .filter(|s| !s.is_empty())
+            .map(|s| crate::session::Owner::of_token(s, false).short());
         let name = match named {
             Some("new") => format!("mcp-{}-{}", owner.short(), crate::session::mint_id()?),
             // The session's creator check below refuses another token's handle.
             Some(handle) => handle.to_owned(),
-            None => format!("mcp-{}-{}", owner.short(), mcp_session.unwrap_or("default")),
+            None => {
+                format!("mcp-{}-{}", owner.short(), mcp_session.as_deref().unwrap_or("default"))
+            }
         };
         // MCP calls do not drive a session the way a WebSocket does: no connection holds it.
         let (session, _) = self.daemon.sessions.attach(Some(&name), 0, owner, false)?;

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use jsonrpsee::server::ServerHandle;
 
-use crate::auth::{Role, Tokens};
+use crate::auth::{Digest, Role, Tokens};
 use crate::session::{Owner, Session};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -57,7 +57,7 @@ impl Conn {
 /// and in all.
 #[derive(Debug, Default)]
 pub struct PerToken {
-    open: std::sync::Mutex<(std::collections::HashMap<String, usize>, usize)>,
+    open: std::sync::Mutex<(std::collections::HashMap<Digest, usize>, usize)>,
 }
 
 /// Which limit a refused connection ran into (its name is the flag's).
@@ -80,7 +80,7 @@ impl Limit {
 #[derive(Debug)]
 pub struct TokenSlot {
     of: Arc<PerToken>,
-    token: String,
+    token: Digest,
 }
 
 impl PerToken {
@@ -88,7 +88,7 @@ impl PerToken {
     /// the daemon has `total`.
     pub fn acquire(
         self: &Arc<Self>,
-        token: &str,
+        token: Digest,
         per_token: usize,
         total: usize,
     ) -> Result<TokenSlot, Limit> {
@@ -96,13 +96,13 @@ impl PerToken {
         if open.1 >= total {
             return Err(Limit::Total);
         }
-        let n = open.0.entry(token.to_owned()).or_default();
+        let n = open.0.entry(token).or_default();
         if *n >= per_token {
             return Err(Limit::PerToken);
         }
         *n += 1;
         open.1 += 1;
-        Ok(TokenSlot { of: self.clone(), token: token.to_owned() })
+        Ok(TokenSlot { of: self.clone(), token })
     }
 }
 
@@ -121,7 +121,6 @@ impl Drop for TokenSlot {
 
 struct LiveConn {
     conn: Arc<Conn>,
-    token: String,
     /// Stops this connection's WebSocket (its own stop channel, not the server's).
     handle: ServerHandle,
 }
@@ -142,15 +141,15 @@ impl std::fmt::Debug for Live {
 
 impl Live {
     /// Track an open connection until [`Live::remove`].
-    pub fn add(&self, conn: Arc<Conn>, token: String, handle: ServerHandle) {
+    pub fn add(&self, conn: Arc<Conn>, handle: ServerHandle) {
         if let Ok(mut c) = self.conns.lock() {
-            c.insert(conn.id, LiveConn { conn, token, handle });
+            c.insert(conn.id, LiveConn { conn, handle });
         }
     }
 
-    /// The token connection `id` presented (`view.link` mints a code for it).
-    pub fn token_of(&self, id: u64) -> Option<String> {
-        self.conns.lock().ok()?.get(&id).map(|l| l.token.clone())
+    /// Whether connection `id` is still open and in force.
+    pub fn holds(&self, id: u64) -> bool {
+        self.conns.lock().is_ok_and(|c| c.contains_key(&id))
     }
 
     pub fn remove(&self, id: u64) {
@@ -165,7 +164,7 @@ impl Live {
         let Ok(mut conns) = self.conns.lock() else { return Vec::new() };
         let stale: Vec<u64> = conns
             .values()
-            .filter(|l| tokens.role_of(&l.token) != Some(l.conn.role))
+            .filter(|l| tokens.role_of_digest(&l.conn.owner.digest()) != Some(l.conn.role))
             .map(|l| l.conn.id)
             .collect();
         let mut closed = Vec::new();

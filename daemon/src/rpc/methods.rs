@@ -134,13 +134,7 @@ async fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
         return Err(err(DaemonError::AlreadyHello));
     }
     if let Some(name) = &params.session {
-        if name.is_empty() || name.len() > 128 || name.chars().any(char::is_whitespace) {
-            let v = contract::Violation::new(
-                "session",
-                "session must be 1 to 128 characters without spaces",
-            );
-            return Err(err(DaemonError::Contract(v)));
-        }
+        crate::session::check_name("session", name).map_err(|v| err(DaemonError::Contract(v)))?;
     }
     let actor = conn.role.can_act();
     let (session, resumed) = d
@@ -261,9 +255,11 @@ fn request_human(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult
 /// `view.link`: a fresh single-use code of the view page for this connection's own token.
 fn view_link(d: &Arc<Daemon>, ext: &Extensions) -> RpcResult {
     let conn = conn_of(ext)?;
-    let token = d.live.token_of(conn.id).ok_or_else(|| err(DaemonError::Revoked))?;
+    if !d.live.holds(conn.id) {
+        return Err(err(DaemonError::Revoked));
+    }
     let code =
-        d.view.access.mint(&token).ok_or_else(|| {
+        d.view.access.mint(&conn.owner.digest()).ok_or_else(|| {
             err(DaemonError::ActionFailed("no randomness for a view code".into()))
         })?;
     Ok(json!({"path": format!("/view?code={code}"), "role": conn.role.as_str(),

@@ -41,8 +41,6 @@ struct Admitted {
     /// Whose sessions it may use.
     owner: crate::session::Owner,
     slot: conn::TokenSlot,
-    /// Kept for the reload re-check (never logged).
-    token: String,
 }
 
 /// 401: no token, or one the daemon does not hold.
@@ -97,7 +95,8 @@ fn admit<B>(
     }
     let (per, total) =
         (daemon.config.max_connections_per_token, daemon.config.max_connections as usize);
-    let slot = per_token.acquire(&token, per, total).map_err(|limit| {
+    let owner = crate::session::Owner::of_token(&token, role == Role::Admin);
+    let slot = per_token.acquire(owner.digest(), per, total).map_err(|limit| {
         let (max, whose) = match limit {
             conn::Limit::PerToken => (per, "this token has"),
             conn::Limit::Total => (total, "the daemon has"),
@@ -111,24 +110,7 @@ fn admit<B>(
                     "code": "TOO_MANY_CONNECTIONS", "limit": limit, "max": max}),
         ))
     })?;
-    let owner = crate::session::Owner::of_token(&token, role == Role::Admin);
-    Ok(Admitted { role, owner, slot, token })
-}
-
-type McpService = rmcp::transport::streamable_http_server::StreamableHttpService<
-    crate::mcp::Handler,
-    rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
->;
-
-/// MCP's Streamable HTTP, served at `/mcp` on the same port. rmcp checks `Host` as `/healthz`
-/// does (loopback names and `--allow-host`); `Origin` and the token were checked before.
-fn mcp_service(daemon: &Arc<Daemon>) -> McpService {
-    use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
-    let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"].map(String::from).to_vec();
-    hosts.extend(daemon.config.allowed_hosts.iter().cloned());
-    let config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts);
-    let d = daemon.clone();
-    McpService::new(move || Ok(crate::mcp::Handler::new(d.clone())), Arc::default(), config)
+    Ok(Admitted { role, owner, slot })
 }
 
 /// Serve until `shutdown` resolves, then stop accepting and let connections finish.
@@ -158,7 +140,7 @@ pub async fn serve(
         }))
         .to_service_builder();
     let methods: jsonrpsee::Methods = module.into();
-    let mcp_service = mcp_service(&daemon);
+    let mcp_service = crate::mcp::streamable::service(&daemon);
     crate::view::start(&daemon);
 
     tokio::pin!(shutdown);
@@ -208,7 +190,7 @@ pub async fn serve(
             let mut peer_gone = peer_gone.clone();
             let conn_handle = conn_handle.clone();
             let mut svc = builder.clone().build(methods.clone(), stop.clone());
-            let mut mcp_service = mcp_service.clone();
+            let mcp_service = mcp_service.clone();
             let raw = raw.clone();
             async move {
                 match routes::route(req.method(), req.uri().path()) {
@@ -240,29 +222,27 @@ pub async fn serve(
                         return Ok(crate::view::http::socket(&daemon, &mut req, &raw));
                     }
                     Route::Mcp => {
-                        if let Err(resp) = authenticate(&daemon, &req) {
-                            return Ok(*resp);
-                        }
-                        let resp = match mcp_service.call(req).await {
-                            Ok(r) => r,
-                            Err(never) => match never {},
+                        let (token, role) = match authenticate(&daemon, &req) {
+                            Ok(t) => t,
+                            Err(resp) => return Ok(*resp),
                         };
-                        return Ok(resp.map(HttpBody::new));
+                        let token = crate::auth::digest(&token);
+                        let serve = crate::mcp::streamable::serve;
+                        return Ok(serve(&daemon, mcp_service, req, token, role).await);
                     }
                     other => return Ok(routes::refusal(&other)),
                 }
-                let Admitted { role, owner, slot, token } = match admit(&daemon, &per_token, &req) {
+                let Admitted { role, owner, slot } = match admit(&daemon, &per_token, &req) {
                     Ok(a) => a,
                     Err(resp) => return Ok(*resp),
                 };
                 let conn = Conn::new(role, owner);
-                daemon.live.add(conn.clone(), token.clone(), conn_handle);
-                if daemon.role_of(&token) != Some(role) {
+                daemon.live.add(conn.clone(), conn_handle);
+                if daemon.role_of_digest(&owner.digest()) != Some(role) {
                     // A reload came between the check and the tracking.
                     daemon.live.remove(conn.id);
                     return Ok(unauthorized());
                 }
-                drop(token);
                 tracing::debug!(conn = conn.id, %peer, role = role.as_str(), "websocket opened");
                 req.extensions_mut().insert(conn.clone());
                 let closed = svc.on_session_closed();

@@ -30,8 +30,17 @@ impl std::fmt::Debug for Owner {
 
 impl Owner {
     pub fn of_token(token: &str, admin: bool) -> Owner {
-        use sha2::Digest as _;
-        Owner { token: sha2::Sha256::digest(token.as_bytes()).into(), admin }
+        Owner { token: crate::auth::digest(token), admin }
+    }
+
+    /// The owner whose token has this digest.
+    pub fn of_digest(token: crate::auth::Digest, admin: bool) -> Owner {
+        Owner { token, admin }
+    }
+
+    /// Its token's digest (what the token file keeps).
+    pub fn digest(&self) -> crate::auth::Digest {
+        self.token
     }
 
     /// A short stable name of the token (16 hex digits of its hash): no secret, no guess.
@@ -301,6 +310,21 @@ impl Sessions {
     pub fn is_empty(&self) -> bool {
         self.by_id.is_empty()
     }
+}
+
+/// The longest session name (a hello's, or the handle a stateless MCP call passes).
+pub const MAX_NAME: usize = 128;
+
+/// A session name a client may give: 1 to [`MAX_NAME`] characters, no spaces or controls.
+pub fn check_name(field: &str, name: &str) -> Result<(), glovebox_protocol::contract::Violation> {
+    let bad = name.is_empty()
+        || name.chars().count() > MAX_NAME
+        || name.chars().any(|c| c.is_whitespace() || c.is_control());
+    if bad {
+        let message = format!("{field} must be 1 to {MAX_NAME} characters without spaces");
+        return Err(glovebox_protocol::contract::Violation::new(field, message));
+    }
+    Ok(())
 }
 
 /// A fresh session id: 128 random bits, so an id can be neither guessed nor counted.

@@ -1,11 +1,15 @@
 //! Who may open the view page: single-use codes (printed in a view link) exchanged for a
-//! cookie, and the cookies handed out. Both stand for a token, which is kept here in memory
-//! only (never logged, never sent back) and whose role is read again on every use, so a
-//! token revoked by a reload closes the page's way in too.
+//! cookie, and the cookies handed out. Both stand for a token, of which only its digest is
+//! kept, here in memory only (never logged, never sent back, never on disk); its role is read
+//! again on every use, so a token revoked by a reload closes the page's way in too. Each
+//! token has its own bounded share of codes and cookies: minting more drops that token's
+//! oldest, never another token's.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+use crate::auth::Digest;
 
 /// How long a printed code can be exchanged.
 pub const CODE_TTL: Duration = Duration::from_secs(24 * 3600);
@@ -13,18 +17,20 @@ pub const CODE_TTL: Duration = Duration::from_secs(24 * 3600);
 pub const COOKIE_TTL: Duration = Duration::from_secs(12 * 3600);
 /// The cookie's name.
 pub const COOKIE: &str = "glovebox_view";
-/// Codes and cookies kept at most (the oldest go first).
-const KEPT: usize = 256;
+/// Codes, and cookies, kept at most per token (its oldest go first).
+pub const KEPT_PER_TOKEN: usize = 32;
+
+type Store = HashMap<String, (Digest, Instant)>;
 
 #[derive(Default)]
 pub struct Access {
-    codes: Mutex<HashMap<String, (String, Instant)>>,
-    cookies: Mutex<HashMap<String, (String, Instant)>>,
+    codes: Mutex<Store>,
+    cookies: Mutex<Store>,
 }
 
 impl std::fmt::Debug for Access {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Never print a token or a code.
+        // Never print a token, a code or a cookie.
         f.write_str("Access")
     }
 }
@@ -36,46 +42,55 @@ fn random() -> Option<String> {
     Some(b.iter().map(|x| format!("{x:02x}")).collect())
 }
 
-fn keep(map: &mut HashMap<String, (String, Instant)>, ttl: Duration) {
+/// Drop what expired, then `token`'s oldest until it has room for one more.
+fn keep(map: &mut Store, ttl: Duration, token: &Digest) {
     let now = Instant::now();
     map.retain(|_, (_, t)| now.duration_since(*t) < ttl);
-    while map.len() >= KEPT {
-        let Some(oldest) = map.iter().min_by_key(|(_, (_, t))| *t).map(|(k, _)| k.clone()) else {
+    loop {
+        let own = map.iter().filter(|(_, (d, _))| d == token);
+        if own.clone().count() < KEPT_PER_TOKEN {
+            break;
+        }
+        let Some(oldest) = own.min_by_key(|(_, (_, t))| *t).map(|(k, _)| k.clone()) else {
             break;
         };
         map.remove(&oldest);
     }
 }
 
+fn lock(m: &Mutex<Store>) -> std::sync::MutexGuard<'_, Store> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 impl Access {
-    /// A fresh single-use code standing for `token`.
-    pub fn mint(&self, token: &str) -> Option<String> {
+    /// A fresh single-use code standing for the token with digest `token`.
+    pub fn mint(&self, token: &Digest) -> Option<String> {
         let code = random()?;
-        let mut codes = self.codes.lock().unwrap_or_else(|p| p.into_inner());
-        keep(&mut codes, CODE_TTL);
-        codes.insert(code.clone(), (token.to_owned(), Instant::now()));
+        let mut codes = lock(&self.codes);
+        keep(&mut codes, CODE_TTL, token);
+        codes.insert(code.clone(), (*token, Instant::now()));
         Some(code)
     }
 
     /// Spends `code`: a fresh cookie value for its token, or `None` when the code is unknown,
     /// spent or expired.
-    pub fn redeem(&self, code: &str) -> Option<(String, String)> {
-        let (token, at) = self.codes.lock().unwrap_or_else(|p| p.into_inner()).remove(code)?;
+    pub fn redeem(&self, code: &str) -> Option<(String, Digest)> {
+        let (token, at) = lock(&self.codes).remove(code)?;
         if at.elapsed() >= CODE_TTL {
             return None;
         }
         let cookie = random()?;
-        let mut cookies = self.cookies.lock().unwrap_or_else(|p| p.into_inner());
-        keep(&mut cookies, COOKIE_TTL);
-        cookies.insert(cookie.clone(), (token.clone(), Instant::now()));
+        let mut cookies = lock(&self.cookies);
+        keep(&mut cookies, COOKIE_TTL, &token);
+        cookies.insert(cookie.clone(), (token, Instant::now()));
         Some((cookie, token))
     }
 
-    /// The token a cookie value stands for, while it is good.
-    pub fn token_of_cookie(&self, value: &str) -> Option<String> {
-        let cookies = self.cookies.lock().unwrap_or_else(|p| p.into_inner());
+    /// The token digest a cookie value stands for, while it is good.
+    pub fn token_of_cookie(&self, value: &str) -> Option<Digest> {
+        let cookies = lock(&self.cookies);
         let (token, at) = cookies.get(value)?;
-        (at.elapsed() < COOKIE_TTL).then(|| token.clone())
+        (at.elapsed() < COOKIE_TTL).then_some(*token)
     }
 }
 
@@ -114,13 +129,14 @@ mod tests {
     #[test]
     fn a_code_is_spent_once_and_the_cookie_stands_for_its_token() {
         let a = Access::default();
-        let code = a.mint("tok").expect("code");
+        let tok = crate::auth::digest("tok");
+        let code = a.mint(&tok).expect("code");
         assert_eq!(code.len(), 64);
         let (cookie, token) = a.redeem(&code).expect("first use");
-        assert_eq!(token, "tok");
+        assert_eq!(token, tok);
         assert!(a.redeem(&code).is_none(), "single use");
         assert!(a.redeem("guess").is_none());
-        assert_eq!(a.token_of_cookie(&cookie).as_deref(), Some("tok"));
+        assert_eq!(a.token_of_cookie(&cookie), Some(tok));
         assert!(a.token_of_cookie(&code).is_none(), "a code is no cookie");
         let mut h = http::HeaderMap::new();
         h.insert(http::header::COOKIE, format!("a=1; {COOKIE}={cookie}").parse().expect("hdr"));
@@ -130,5 +146,20 @@ mod tests {
         for part in ["HttpOnly", "SameSite=Strict", "Path=/view"] {
             assert!(set.contains(part), "{set}");
         }
+    }
+
+    #[test]
+    fn one_token_never_evicts_another_s_codes_or_cookies() {
+        let a = Access::default();
+        let (mine, theirs) = (crate::auth::digest("mine"), crate::auth::digest("theirs"));
+        let kept = a.mint(&mine).expect("code");
+        let cookie = a.redeem(&a.mint(&mine).expect("code")).expect("cookie").0;
+        for _ in 0..KEPT_PER_TOKEN * 8 {
+            let code = a.mint(&theirs).expect("code");
+            a.redeem(&code).expect("redeemed");
+        }
+        assert_eq!(a.token_of_cookie(&cookie), Some(mine), "the other token's mints left it");
+        assert_eq!(a.redeem(&kept).map(|r| r.1), Some(mine));
+        assert!(lock(&a.cookies).len() <= 2 * KEPT_PER_TOKEN);
     }
 }

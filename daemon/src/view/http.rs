@@ -43,14 +43,15 @@ fn unauthorized() -> Response<HttpBody> {
 fn cookie_person<B>(daemon: &Daemon, req: &Request<B>) -> Option<(Role, Owner)> {
     let value = access::cookie_in(req.headers())?;
     let token = daemon.view.access.token_of_cookie(&value)?;
-    let role = daemon.role_of(&token)?;
-    Some((role, Owner::of_token(&token, role == Role::Admin)))
+    let role = daemon.role_of_digest(&token)?;
+    Some((role, Owner::of_digest(token, role == Role::Admin)))
 }
 
 /// `GET /view`.
 pub fn page<B>(daemon: &Daemon, req: &Request<B>) -> Response<HttpBody> {
     if let Some(code) = access::code_in(req.uri().query()) {
-        let redeemed = daemon.view.access.redeem(code).filter(|(_, t)| daemon.role_of(t).is_some());
+        let redeemed =
+            daemon.view.access.redeem(code).filter(|(_, t)| daemon.role_of_digest(t).is_some());
         let Some((cookie, _token)) = redeemed else {
             // A spent code in a reloaded address bar still has its cookie.
             if cookie_person(daemon, req).is_some() {
@@ -119,8 +120,15 @@ pub fn socket(
     };
     let accept = tokio_tungstenite::tungstenite::handshake::derive_accept_key(key.as_bytes());
     let on_upgrade = hyper::upgrade::on(req);
+    let max = daemon.config.max_view_pages_per_token;
+    let Some((socket, revoked)) = daemon.view.open_page(&owner, role, max) else {
+        tracing::warn!(max, "refused a view socket: its token has the most pages open");
+        return text(
+            StatusCode::TOO_MANY_REQUESTS,
+            &format!("this token has {max} view pages open already; close one, or start gloveboxd with a larger --max-view-pages-per-token\n"),
+        );
+    };
     raw.store(true, std::sync::atomic::Ordering::SeqCst);
-    let socket = daemon.view.next_socket.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     let person = Person { role, owner, socket, who: super::who(role, &owner) };
     let d = daemon.clone();
     tokio::spawn(async move {
@@ -135,9 +143,12 @@ pub fn socket(
                     Some(cfg),
                 )
                 .await;
-                super::socket::run(d, ws, person).await;
+                super::socket::run(d, ws, person, revoked).await;
             }
-            Err(e) => tracing::debug!(%e, "the view socket's upgrade failed"),
+            Err(e) => {
+                d.view.page_closed(socket);
+                tracing::debug!(%e, "the view socket's upgrade failed");
+            }
         }
     });
     let mut r = Response::new(HttpBody::from(""));

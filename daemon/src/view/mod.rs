@@ -15,8 +15,11 @@ mod socket;
 mod state;
 mod takeover;
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::{Arc, Mutex};
+
+use tokio_util::sync::CancellationToken;
 
 pub use access::Access;
 pub use requests::Request;
@@ -43,6 +46,16 @@ pub struct View {
     next_socket: AtomicU64,
     /// View pages open now.
     pub open: AtomicUsize,
+    /// The open pages' tokens and roles, and what closes each (a reload that revokes its
+    /// token, or changes its role).
+    pages: Mutex<HashMap<u64, Page>>,
+}
+
+#[derive(Debug)]
+struct Page {
+    token: crate::auth::Digest,
+    role: crate::auth::Role,
+    close: CancellationToken,
 }
 
 impl View {
@@ -57,6 +70,7 @@ impl View {
             last_ended: Mutex::default(),
             next_socket: AtomicU64::new(1),
             open: AtomicUsize::new(0),
+            pages: Mutex::default(),
         }
     }
 
@@ -70,6 +84,42 @@ impl View {
     /// What the last hand-back said (`takeover.ended`'s data).
     pub fn last_ended(&self) -> Option<serde_json::Value> {
         self.last_ended.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// A place for one more open page of `owner`'s token, unless it has `max` open: the page's
+    /// socket id and what closes it.
+    pub fn open_page(
+        &self,
+        owner: &Owner,
+        role: crate::auth::Role,
+        max: usize,
+    ) -> Option<(u64, CancellationToken)> {
+        use std::sync::atomic::Ordering;
+        let mut pages = self.pages.lock().unwrap_or_else(|p| p.into_inner());
+        let token = owner.digest();
+        if pages.values().filter(|p| p.token == token).count() >= max {
+            return None;
+        }
+        let id = self.next_socket.fetch_add(1, Ordering::SeqCst);
+        let close = CancellationToken::new();
+        pages.insert(id, Page { token, role, close: close.clone() });
+        Some((id, close))
+    }
+
+    /// The page `id` closed.
+    pub fn page_closed(&self, id: u64) {
+        self.pages.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
+    }
+
+    /// Close every open page whose token `tokens` no longer holds with the same role; how many.
+    pub fn recheck(&self, tokens: &crate::auth::Tokens) -> usize {
+        let pages = self.pages.lock().unwrap_or_else(|p| p.into_inner());
+        let stale: Vec<&Page> =
+            pages.values().filter(|p| tokens.role_of_digest(&p.token) != Some(p.role)).collect();
+        for p in &stale {
+            p.close.cancel();
+        }
+        stale.len()
     }
 
     fn bump(&self) {

@@ -57,8 +57,12 @@ async fn damaged(ticks: &mut Option<tokio::sync::watch::Receiver<u64>>) -> bool 
 }
 
 /// Serves one page until it closes.
-pub async fn run<S>(daemon: Arc<Daemon>, ws: WebSocketStream<S>, person: Person)
-where
+pub async fn run<S>(
+    daemon: Arc<Daemon>,
+    ws: WebSocketStream<S>,
+    person: Person,
+    revoked: tokio_util::sync::CancellationToken,
+) where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     use std::sync::atomic::Ordering;
@@ -99,6 +103,11 @@ where
             dirty = None;
         }
         tokio::select! {
+            () = revoked.cancelled() => {
+                tracing::info!("closed a view page: its token was revoked or its role changed");
+                let _ = tx.send(Message::Close(None)).await;
+                break;
+            }
             msg = rx.next() => {
                 let text = match msg {
                     Some(Ok(Message::Text(t))) => t,
@@ -184,6 +193,7 @@ where
         tracing::info!("a view page in control closed; the desktop was handed back");
     }
     daemon.view.open.fetch_sub(1, Ordering::SeqCst);
+    daemon.view.page_closed(person.socket);
 }
 
 /// Lets go of every key and button the page holds.
