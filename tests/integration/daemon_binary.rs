@@ -91,17 +91,96 @@ const KEPT: &str = "kept-token-0123456789abcdef0123456789";
 const NEW: &str = "new-token-0123456789abcdef0123456789";
 const DEMOTED: &str = "demoted-token-0123456789abcdef012345";
 
+/// A view page of `token`, opened the way a person opens one: `view.link`, the link's code
+/// for the cookie, the socket with the cookie; its first message read.
+async fn view_page(
+    d: &Running,
+    token: &str,
+) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
+    use futures::StreamExt as _;
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
+    let mut c = Raw::connect(&d.url, Some(token)).await.expect("connect");
+    c.hello(None).await;
+    let link = c.call("view.link", json!({})).await;
+    let path = link["result"]["path"].as_str().expect("a view link").to_owned();
+    let mut http = glovebox_tests::http::Http::connect(d.socket_addr()).await;
+    let r = http.send("GET", &path, &[], glovebox_tests::DEADLINE).await;
+    let cookie = r.header("set-cookie").expect("the code gives a cookie");
+    let cookie = cookie.split(';').next().expect("name=value").to_owned();
+    let mut req = format!("ws://{}/view/socket", d.addr).into_client_request().expect("request");
+    req.headers_mut().insert("cookie", cookie.parse().expect("header"));
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.expect("the view socket opens");
+    let hello = ws.next().await.expect("a message").expect("hello");
+    assert!(hello.to_text().is_ok_and(|t| t.contains("\"hello\"")), "{hello:?}");
+    ws
+}
+
+/// Whether the page's socket is closed within `within` (messages before the close skipped).
+async fn page_closed<S>(ws: &mut tokio_tungstenite::WebSocketStream<S>, within: Duration) -> bool
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+{
+    use futures::StreamExt as _;
+    use tokio_tungstenite::tungstenite::Message;
+    tokio::time::timeout(within, async {
+        loop {
+            match ws.next().await {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await
+    .is_ok()
+}
+
+/// An MCP call of `token` that waits 6 s, run by `tests/mcp/channels.py`: returns once the
+/// call runs, with the line its end will bring.
+fn mcp_wait(d: &Running, token: &str) -> std::sync::mpsc::Receiver<serde_json::Value> {
+    use std::io::BufRead as _;
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp").join("channels.py");
+    let url = format!("http://{}/mcp", d.addr);
+    let mut child = std::process::Command::new("python3")
+        .arg(script)
+        .args(["revoked", &url, token])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (started_tx, started) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            if line == "calling" {
+                let _ = started_tx.send(());
+            } else if let Ok(v) = serde_json::from_str(&line) {
+                let _ = tx.send(v);
+            }
+        }
+        let _ = child.wait();
+    });
+    started.recv_timeout(glovebox_tests::DEADLINE).expect("the MCP call started");
+    rx
+}
+
 /// SIGHUP: new tokens work at once, a revoked token's open connection is closed within 1 s,
 /// so is a connection whose token's role changed, and a kept token's connection stays up.
+/// Every other way in of those tokens ends as fast: their view pages close, and a running
+/// MCP call is cancelled. The file keeps hashes (one plain line, still read).
 #[test]
 fn sighup_reloads_the_token_file_and_closes_revoked_connections() {
+    use glovebox_daemon::auth::{hashed_line, Role};
     let dir = glovebox_tests::TempDir::new("hup");
     let path = dir.path.join("tokens");
-    std::fs::write(&path, format!("{OLD} actor\n{KEPT} actor\n{DEMOTED} actor\n")).expect("write");
+    let (old, demoted) = (hashed_line(OLD, Role::Actor), hashed_line(DEMOTED, Role::Actor));
+    std::fs::write(&path, format!("{old}\n{KEPT} actor\n{demoted}\n")).expect("write");
     let path_s = path.display().to_string();
     let d = Running::start(&["--desktop", "auto", "--token-file", &path_s]);
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     rt.block_on(async {
+        let mut old_page = view_page(&d, OLD).await;
+        let mut demoted_page = view_page(&d, DEMOTED).await;
+        let mut kept_page = view_page(&d, KEPT).await;
         let mut revoked = Raw::connect(&d.url, Some(OLD)).await.expect("old token works");
         revoked.hello(Some("hup")).await;
         let mut kept = Raw::connect(&d.url, Some(KEPT)).await.expect("kept token works");
@@ -119,10 +198,22 @@ fn sighup_reloads_the_token_file_and_closes_revoked_connections() {
             }
             assert!(Instant::now() < deadline, "the wait never ran: {r}");
         }
-        std::fs::write(&path, format!("{KEPT} actor\n{NEW} observer\n{DEMOTED} observer\n"))
-            .expect("rewrite");
+        let mcp = mcp_wait(&d, OLD);
+        let (new, lower) = (hashed_line(NEW, Role::Observer), hashed_line(DEMOTED, Role::Observer));
+        std::fs::write(&path, format!("{KEPT} actor\n{new}\n{lower}\n")).expect("rewrite");
         let hup = Instant::now();
         d.signal("HUP");
+        assert!(page_closed(&mut old_page, Duration::from_secs(1)).await, "the revoked page");
+        assert!(page_closed(&mut demoted_page, Duration::from_secs(1)).await, "the demoted page");
+        let ended = mcp.recv_timeout(Duration::from_secs(2)).expect("the MCP call ended");
+        eprintln!("after SIGHUP: pages closed, the MCP call ended: {ended}");
+        let ms = ended["ended_after_ms"].as_u64().expect("ms");
+        assert!(
+            ms < 6000 && hup.elapsed() < Duration::from_secs(2),
+            "cancelled, not run out: {ended}"
+        );
+        assert_eq!(ended["code"], "CANCELLED", "the call's answer says so: {ended}");
+        assert!(!page_closed(&mut kept_page, Duration::from_millis(300)).await, "the kept page");
         let r = revoked.response(wait).await;
         assert_eq!(glovebox_tests::raw::code(&r), "CANCELLED", "the running call: {r}");
         assert!(revoked.closed().await, "the revoked token's connection is closed");
@@ -178,7 +269,8 @@ fn short_tokens_are_refused_at_start() {
 }
 
 /// At trace level the daemon logs neither the `?token=` of the upgrade nor its
-/// `Authorization` header, and a client's name and a session name are logged escaped.
+/// `Authorization` header, a client's name is logged escaped, and a session name with a
+/// control character is refused.
 #[tokio::test(flavor = "multi_thread")]
 async fn tokens_never_reach_the_log() {
     const TOKEN: &str = "trace-level-token-0123456789abcdef0123";
@@ -199,8 +291,11 @@ async fn tokens_never_reach_the_log() {
         .await;
     assert!(r.get("result").is_some(), "{r}");
     let mut h = Raw::connect(&d.url, Some(TOKEN)).await.expect("the header token works");
-    // An escape code in a session name would recolour (or rewrite) the reader's terminal.
-    h.hello(Some("esc\u{1b}[31mred")).await;
+    // An escape code in a session name would recolour (or rewrite) the reader's terminal:
+    // such a name is refused, and shows in the log escaped if at all.
+    let r = h.call("session.hello", json!({"protocol": 1, "session": "esc\u{1b}[31mred"})).await;
+    assert_eq!(glovebox_tests::raw::code(&r), "CONTRACT_VIOLATION", "{r}");
+    h.hello(Some("plain")).await;
     assert_eq!(
         Raw::connect(&d.url, Some("wrong-token-0123456789abcdef0123456")).await.err(),
         Some(401)
@@ -214,7 +309,6 @@ async fn tokens_never_reach_the_log() {
     assert!(!text.contains("wrong-token-0123456789"), "nor a wrong one");
     assert!(text.contains("evil\\nFAKE line"), "the client name is escaped");
     assert!(!text.lines().any(|l| l.starts_with("FAKE line")), "no forged line");
-    assert!(text.contains("esc\\u{1b}[31mred"), "the session name is escaped");
     assert!(!text.contains("esc\u{1b}[31mred"), "no raw escape code from a client");
 }
 

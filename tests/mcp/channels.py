@@ -108,6 +108,7 @@ async def revoked(url, token):
         start = time.monotonic()
         async with http.stream("POST", url, json=wait_call(6000), headers=headers(token, sid)) as stream:
             print("calling", flush=True)
+            found["status"] = stream.status_code
             answer = None
             try:
                 async for line in stream.aiter_lines():

@@ -22,6 +22,9 @@ use tower::Service as _;
 use crate::auth::{Digest, Role, Tokens};
 use crate::state::Daemon;
 
+/// How long a revoked token's sessions stay open for the answers of its cancelled calls.
+const REVOKED_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// The header naming an MCP session.
 const SESSION_HEADER: &str = "mcp-session-id";
 
@@ -100,17 +103,21 @@ impl Bindings {
             stale
         };
         let n = stale.len();
-        self.close(stale);
+        // Their running calls are cancelled now (`Daemon::set_tokens`): their `CANCELLED`
+        // answers go out on the sessions' streams before the sessions close.
+        self.close(stale, REVOKED_GRACE);
         n
     }
 
-    /// Close these rmcp sessions (in the background: closing waits on their workers).
-    fn close(&self, ids: Vec<String>) {
+    /// Close these rmcp sessions after `grace` (in the background: closing waits on their
+    /// workers).
+    fn close(&self, ids: Vec<String>, grace: std::time::Duration) {
         let Some(manager) = self.manager.get().cloned() else { return };
         if ids.is_empty() {
             return;
         }
         tokio::spawn(async move {
+            tokio::time::sleep(grace).await;
             for id in ids {
                 if let Err(e) = manager.close_session(&Arc::from(id.as_str())).await {
                     tracing::debug!("cannot close an MCP session: {e}");
@@ -173,7 +180,7 @@ pub async fn serve(
             if !over.is_empty() {
                 tracing::info!(closed = over.len(), max, "closed a token's oldest MCP sessions");
             }
-            bindings.close(over);
+            bindings.close(over, std::time::Duration::ZERO);
         }
         (Some(id), _) if deleting && resp.status().is_success() => {
             bindings.lock().remove(id);
