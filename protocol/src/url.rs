@@ -90,7 +90,12 @@ impl Site {
         let host = match inner.as_ref().unwrap_or(url).host() {
             Some(url::Host::Domain(d)) => d.trim_end_matches('.').to_ascii_lowercase(),
             Some(url::Host::Ipv4(ip)) => ip.to_string(),
-            Some(url::Host::Ipv6(ip)) => format!("[{ip}]"),
+            // An IPv4 address spelled as IPv6 (`[::ffff:127.0.0.2]`, or the old compatible
+            // form `[::127.0.0.2]`) reaches that IPv4 host, so it is that host.
+            Some(url::Host::Ipv6(ip)) => match embedded_ipv4(ip) {
+                Some(v4) => v4.to_string(),
+                None => format!("[{ip}]"),
+            },
             None => String::new(),
         };
         Site { scheme, host }
@@ -101,6 +106,16 @@ impl Site {
     pub fn parse(text: &str) -> Option<Site> {
         Url::parse(text).ok().map(|u| Site::of(&u))
     }
+}
+
+/// The IPv4 address an IPv6 literal stands for: IPv4-mapped (`::ffff:a.b.c.d`) or
+/// IPv4-compatible (`::a.b.c.d`, but not `::` or `::1`, which are IPv6's own).
+fn embedded_ipv4(ip: std::net::Ipv6Addr) -> Option<std::net::Ipv4Addr> {
+    if let Some(v4) = ip.to_ipv4_mapped() {
+        return Some(v4);
+    }
+    let compatible = ip.segments()[..6].iter().all(|s| *s == 0) && u128::from(ip) > 1;
+    compatible.then(|| ip.to_ipv4()).flatten()
 }
 
 #[cfg(test)]
@@ -136,6 +151,12 @@ mod tests {
             ("http://0x7f.1/", "http", "127.0.0.1"),
             ("http://2130706433/", "http", "127.0.0.1"),
             ("http://[::1]:8/", "http", "[::1]"),
+            ("http://[::ffff:127.0.0.2]:8/", "http", "127.0.0.2"),
+            ("http://[::FFFF:7f00:2]/", "http", "127.0.0.2"),
+            ("http://[0:0:0:0:0:ffff:169.254.169.254]/", "http", "169.254.169.254"),
+            ("http://[::127.0.0.2]/", "http", "127.0.0.2"),
+            ("http://[::]/", "http", "[::]"),
+            ("http://[64:ff9b::7f00:2]/", "http", "[64:ff9b::7f00:2]"),
             ("http://bücher.example/", "http", "xn--bcher-kva.example"),
             ("example.test/a?b", "http", "example.test"),
             ("localhost:8000", "http", "localhost"),
