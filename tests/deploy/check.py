@@ -9,14 +9,17 @@ Usage:
 Prints one JSON line; the Rust test (tests/integration/deploy.rs) asserts on it and starts the
 real daemon with what `manifests` found (its flags, probes and Host names).
 
-The checks: the core kinds (Secret, Service, StatefulSet) against the Kubernetes schemas
-kubernetes-validate bundles (strict: an unknown field fails), for the oldest and newest
-Kubernetes named below; the agent-sandbox kinds against agent-sandbox.schema.json (written
-from agent-sandbox's CRDs), their podTemplate as a PodTemplateSpec, their volume claim
-templates as PersistentVolumeClaims and their network policy rules as a NetworkPolicy's; the
-image's facts (user, tini, volume, port, health check) against what the pods assume; probes;
-every flag and GLOVEBOX_ variable against `gloveboxd --help`; the drain's grace against
-terminationGracePeriodSeconds; a token per workspace; resources against footprint.json.
+The checks: the core kinds (Namespace, Secret, Service, StatefulSet, NetworkPolicy, Role,
+RoleBinding) against the Kubernetes schemas kubernetes-validate bundles (strict: an unknown
+field fails), for the oldest and newest Kubernetes named below; the agent-sandbox kinds against
+agent-sandbox.schema.json (written from agent-sandbox's CRDs), their podTemplate as a
+PodTemplateSpec, their volume claim templates as PersistentVolumeClaims and their network
+policy rules as a NetworkPolicy's; the image's facts (user, tini, volume, $HOME, port, health
+check) against what the pods assume; probes; every flag and GLOVEBOX_ variable against
+`gloveboxd --help`; the drain's grace against terminationGracePeriodSeconds; a token per
+workspace; resources against footprint.json; and what keeps a workspace from its cluster
+(isolation.py: network policies, read-only root filesystems, the runtime's Role), with every
+address the policies except named in the README.
 """
 
 import glob
@@ -25,6 +28,8 @@ import math
 import os
 import re
 import sys
+
+import isolation
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEPLOY = os.path.join(ROOT, "deploy", "kubernetes")
@@ -133,6 +138,11 @@ def image_facts():
             uid, _, gid = rest.partition(":")
             numeric = uid.isdigit() and (gid or uid).isdigit()
             facts["uid"], facts["gid"] = (int(uid), int(gid or uid)) if numeric else (0, 0)
+        elif word == "ENV":
+            for pair in rest.split():
+                key, _, value = pair.partition("=")
+                if key == "HOME":
+                    facts["home"] = value
         elif word == "VOLUME":
             facts["volume"] = rest.strip("[]\" ")
         elif word == "EXPOSE":
@@ -168,6 +178,8 @@ def check_image(facts):
     if facts.get("entrypoint_volume") != facts.get("volume"):
         fail(name, f"entrypoint.sh keeps its state under {facts.get('entrypoint_volume')}, "
                    f"the Dockerfile's VOLUME is {facts.get('volume')}")
+    if not facts.get("home"):
+        fail(name, "the Dockerfile's runtime stage sets no HOME")
     if facts.get("entrypoint_state") != "$VOLUME/state":
         fail(name, "the state dir is not inside the volume ($VOLUME/state)")
     if str(facts.get("port")) != facts.get("entrypoint_port"):
@@ -228,6 +240,7 @@ def check_pod(name, spec, owner, facts, help_flags, help_env, found):
             fail(cname, "allows privilege escalation")
         if c.get("securityContext", {}).get("capabilities", {}).get("drop") != ["ALL"]:
             fail(cname, "keeps capabilities (drop: [ALL])")
+    isolation.check_read_only(name, spec, facts, fail)
     # The state volume: a claim template, so each workspace has its own.
     state = [m for m in main.get("volumeMounts", []) if m["mountPath"] == facts.get("volume")]
     if not state or state[0]["name"] not in claims:
@@ -298,6 +311,8 @@ def check_pod(name, spec, owner, facts, help_flags, help_env, found):
         fail(name, f"resources {main.get('resources')} are not footprint.json's {want}")
 
     sample = dict(SAMPLE_ENV, POD_NAME=sample_pod_name(owner))
+    if owner["metadata"].get("namespace"):
+        sample["POD_NAMESPACE"] = owner["metadata"]["namespace"]
     expanded = [expand(a, sample) for a in args]
     hosts = [a.split("=", 1)[1] for a in expanded if a.startswith("--allow-host=")]
     found.append({"name": name, "args": expanded, "probes": probes, "allow_hosts": hosts})
@@ -391,6 +406,16 @@ def check_cross_refs(docs):
                 fail(name, "its selector does not match its pod labels")
 
 
+def check_readme(cidrs):
+    """The README names every range the policies keep a workspace from: the operator's list."""
+    with open(os.path.join(DEPLOY, "README.md")) as f:
+        readme = f.read()
+    for cidr in cidrs:
+        if f"`{cidr}`" not in readme:
+            fail("deploy/kubernetes/README.md", f"does not name `{cidr}`, which the network "
+                                                "policies except")
+
+
 def manifests(help_file):
     with open(help_file) as f:
         help_flags, help_env = help_facts(f.read())
@@ -414,6 +439,9 @@ def manifests(help_file):
         check_pod(name, spec, owner, facts, help_flags, help_env, found)
     check_tokens(docs, pods)
     check_cross_refs(docs)
+    found_policies = isolation.check_network(docs, where, facts.get("port"), fail)
+    isolation.check_rbac(docs, where, fail)
+    check_readme(isolation.excepted(found_policies))
     return {"errors": errors, "documents": [where(r, d) for r, d in docs], "daemons": found,
             "kubernetes": KUBERNETES}
 

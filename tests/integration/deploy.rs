@@ -190,7 +190,10 @@ fn the_entrypoint_installs_one_pods_token_and_passes_flags_on() {
 
 /// The image's user is not root: the daemon, its desktop and Chromium run as an unprivileged
 /// uid (`nobody` here, 10001 in the image) on a state dir that uid owns, as in a pod with
-/// `runAsNonRoot`, and drive a page and the desktop.
+/// `runAsNonRoot`, and drive a page, an app and the desktop. Where the test may make a mount
+/// namespace (root with `unshare`), it also runs on the pods' read-only root filesystem:
+/// everything read-only but the pods' writable mounts (`deploy/kubernetes/README.md`,
+/// "Writable paths"), the volume, `/tmp` and `/dev/shm`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_workspace_runs_as_a_user_who_is_not_root() {
     use std::io::{BufRead as _, BufReader};
@@ -206,10 +209,22 @@ async fn the_workspace_runs_as_a_user_who_is_not_root() {
     }
     let uid = Command::new("id").arg("-u").output().expect("id -u");
     let root = String::from_utf8_lossy(&uid.stdout).trim() == "0";
+    let read_only = root && read_only_root_works();
     let mut cmd = if root {
         std::os::unix::fs::chown(&volume, Some(NOBODY), Some(NOBODY)).expect("chown");
-        let mut c = Command::new("setpriv");
-        c.args(["--reuid", &NOBODY.to_string(), "--regid", &NOBODY.to_string(), "--clear-groups"])
+        let mut c = if read_only {
+            let mountpoint = dir.path.join("root");
+            std::fs::create_dir_all(&mountpoint).expect("mount point");
+            let mut c = Command::new("unshare");
+            c.args(["--mount", "--propagation", "private", "sh", "-c", READ_ONLY_ROOT, "sh"])
+                .args([&mountpoint, &dir.path]);
+            c
+        } else {
+            eprintln!("deploy: no mount namespace here; the root filesystem stays writable");
+            Command::new("env")
+        };
+        c.args(["setpriv", "--reuid", &NOBODY.to_string(), "--regid", &NOBODY.to_string()])
+            .arg("--clear-groups")
             .arg(&bin);
         c
     } else {
@@ -264,6 +279,10 @@ async fn the_workspace_runs_as_a_user_who_is_not_root() {
     assert!(outline.contains("button \"Go\""), "{r}");
     let r = c.call("computer.snapshot", serde_json::json!({})).await;
     assert!(r.get("result").is_some(), "the desktop as a user who is not root: {r}");
+    // An app writes its settings (dconf, XDG dirs) under the volume.
+    let app = serde_json::json!({"app": "mousepad", "launch": true, "timeout_ms": 30000});
+    let r = c.call("context.get_app", app).await;
+    assert_eq!(r["result"]["result"]["accessible"], true, "an app (read-only: {read_only}): {r}");
 
     // Everything it made is the user's, under the volume.
     if root {
@@ -284,4 +303,32 @@ async fn the_workspace_runs_as_a_user_who_is_not_root() {
         std::thread::sleep(Duration::from_millis(20));
     };
     assert!(status.success(), "exit 0 after SIGTERM: {status:?}");
+}
+
+/// `sh -c` body: `$1` a mount point, `$2` the test's dir (the volume and the binary), then the
+/// command. Makes `/` a read-only bind inside a mount namespace of its own with `/tmp`,
+/// `/dev/shm` and the test's dir writable, proves the root refuses a write, and runs the
+/// command there. `/tmp` is the machine's own, so that Xvfb sees the displays other tests
+/// hold (their locks are there, their abstract sockets in the shared network namespace).
+const READ_ONLY_ROOT: &str = r#"set -e
+root=$1 dir=$2
+shift 2
+mount --rbind / "$root"
+mount -o remount,bind,ro "$root"
+mount --bind /tmp "$root/tmp"
+mount -t tmpfs -o mode=1777 tmpfs "$root/dev/shm"
+mount --bind "$dir" "$root$dir"
+if touch "$root/etc/.glovebox-write-probe" 2>/dev/null; then
+  echo "the root filesystem took a write" >&2
+  exit 1
+fi
+exec chroot "$root" "$@""#;
+
+/// Whether this machine lets the test make a mount namespace with a read-only bind of `/`.
+fn read_only_root_works() -> bool {
+    let probe = "mount -t tmpfs tmpfs /tmp";
+    Command::new("unshare")
+        .args(["--mount", "--propagation", "private", "sh", "-c", probe])
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
