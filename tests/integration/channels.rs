@@ -1,6 +1,7 @@
 //! Every channel belongs to its token: an MCP session answers only the token that opened it
 //! (another token holding its `Mcp-Session-Id` finds nothing), a token keeps a bounded number
-//! of them, they end after the session TTL, and a session handle is bounded. Spoken by hand
+//! of them, they end after the session TTL, a session handle is bounded, and a token's MCP
+//! calls share its in-flight and rate limits whatever sessions they name. Spoken by hand
 //! with the MCP SDK's own HTTP client (`tests/mcp/channels.py`) against the real daemon.
 
 use std::time::Duration;
@@ -9,10 +10,10 @@ use glovebox_tests::{InProcess, Options, ACTOR, OBSERVER, OTHER_ACTOR};
 use serde_json::{json, Value};
 
 /// Runs `tests/mcp/channels.py` and returns what it found (its last stdout line).
-fn channels(args: Vec<String>) -> Value {
+fn channels(args: &[String]) -> Value {
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp").join("channels.py");
     let out =
-        std::process::Command::new("python3").arg(script).args(&args).output().expect("python3");
+        std::process::Command::new("python3").arg(script).args(args).output().expect("python3");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "channels.py {args:?} failed:\n{stderr}");
     let text = String::from_utf8_lossy(&out.stdout);
@@ -22,7 +23,7 @@ fn channels(args: Vec<String>) -> Value {
 
 async fn run(args: &[&str]) -> Value {
     let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
-    tokio::task::spawn_blocking(move || channels(args)).await.expect("the client ran")
+    tokio::task::spawn_blocking(move || channels(&args)).await.expect("the client ran")
 }
 
 fn mcp_url(d: &InProcess) -> String {
@@ -81,5 +82,25 @@ async fn a_session_handle_over_128_characters_is_a_contract_violation() {
     let d = InProcess::start().await;
     let found = run(&["handle", &mcp_url(&d), ACTOR]).await;
     assert_eq!(found, json!({"is_error": true, "code": "CONTRACT_VIOLATION"}));
+    d.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_calls_that_name_fresh_sessions_share_their_token_s_limits() {
+    let d = InProcess::with(Options { max_in_flight: Some(2), ..Options::default() }).await;
+    let found = run(&["flood", &mcp_url(&d), ACTOR, "6", "1500"]).await;
+    let codes = found["codes"].as_array().expect("codes").clone();
+    let ran = codes.iter().filter(|c| c.is_null()).count();
+    let busy = codes.iter().filter(|c| *c == "BUSY").count();
+    assert_eq!((ran, busy), (2, 4), "two in flight at once, the rest BUSY: {found}");
+    d.stop().await;
+    let d = InProcess::with(Options { max_ops_per_sec: Some(3), ..Options::default() }).await;
+    let found = run(&["flood", &mcp_url(&d), ACTOR, "8", "1"]).await;
+    let codes = found["codes"].as_array().expect("codes").clone();
+    let limited = codes.iter().filter(|c| *c == "BUSY").count();
+    assert!(
+        limited >= 4,
+        "at most 3 a second (plus what refills meanwhile), the rest BUSY: {found}"
+    );
     d.stop().await;
 }

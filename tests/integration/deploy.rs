@@ -4,7 +4,8 @@
 //! the daemon each pod runs; here each of those starts for real with the manifests' own flags
 //! and answers the probes with their Host header, `/rpc` with the token in the query and `/mcp`
 //! the way agent-sandbox's router forwards it. The entrypoint's token modes and the flags it
-//! passes run against a stand-in `gloveboxd`. No image is built or pulled.
+//! passes run against a stand-in `gloveboxd`, and its minting of a claim's token against the
+//! real one. No image is built or pulled.
 
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
@@ -107,29 +108,37 @@ async fn the_manifests_hold_for_the_real_daemon() {
 /// The entrypoint with its volume at `volume` and a stand-in `gloveboxd` on PATH that prints
 /// its arguments.
 fn entrypoint(volume: &Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    entrypoint_cmd(volume, 7788, None).args(args).envs(env.iter().copied()).output().expect("bash")
+}
+
+/// The entrypoint as a command, its volume at `volume`, its port `port`, with `daemon` as
+/// `gloveboxd` on PATH (else the stand-in that prints its arguments).
+fn entrypoint_cmd(volume: &Path, port: u16, daemon: Option<&Path>) -> Command {
     let script = std::fs::read_to_string(repo().join("workspace-image").join("entrypoint.sh"))
         .expect("entrypoint.sh");
-    assert!(script.contains("\nVOLUME=/var/lib/glovebox\n"), "the entrypoint's volume line");
-    let script =
-        script.replace("\nVOLUME=/var/lib/glovebox\n", &format!("\nVOLUME={}\n", volume.display()));
+    for line in ["\nVOLUME=/var/lib/glovebox\n", "\nPORT=7788\n"] {
+        assert!(script.contains(line), "the entrypoint's line {line:?}");
+    }
+    let script = script
+        .replace("\nVOLUME=/var/lib/glovebox\n", &format!("\nVOLUME={}\n", volume.display()))
+        .replace("\nPORT=7788\n", &format!("\nPORT={port}\n"));
     let bin = volume.join("bin");
     std::fs::create_dir_all(&bin).expect("bin");
     let copy = bin.join("glovebox-entrypoint");
     std::fs::write(&copy, script).expect("write the entrypoint");
     let fake = bin.join("gloveboxd");
-    std::fs::write(&fake, "#!/bin/sh\nprintf '%s\\n' \"$@\"\n").expect("write the stand-in");
+    let _ = std::fs::remove_file(&fake);
+    match daemon {
+        Some(real) => std::os::unix::fs::symlink(real, &fake).expect("link gloveboxd"),
+        None => std::fs::write(&fake, "#!/bin/sh\nprintf '%s\\n' \"$@\"\n").expect("stand-in"),
+    }
     for f in [&copy, &fake] {
         std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     }
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
-    Command::new("bash")
-        .arg(&copy)
-        .args(args)
-        .env("PATH", path)
-        .env_remove("GLOVEBOX_TOKEN")
-        .envs(env.iter().copied())
-        .output()
-        .expect("bash runs")
+    let mut cmd = Command::new("bash");
+    cmd.arg(&copy).env("PATH", path).env_remove("GLOVEBOX_TOKEN");
+    cmd
 }
 
 #[test]
@@ -177,8 +186,13 @@ fn the_entrypoint_installs_one_pods_token_and_passes_flags_on() {
     let installed = state.join("token");
     let mode = std::fs::metadata(&installed).expect("the token file").permissions().mode();
     assert_eq!(mode & 0o777, 0o600, "the token file is the user's alone");
+    // The volume keeps the token's hash, which authenticates nothing.
+    let kept = std::fs::read_to_string(&installed).expect("the token file");
+    let line = glovebox_daemon::auth::hashed_line(token, glovebox_daemon::auth::Role::Actor);
+    assert_eq!(kept, format!("# the pod's own\n{line}\n"), "only its hash is kept");
+    // `token` mints one for a running daemon only.
     let out = entrypoint(&volume, &["token"], &[]);
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), token, "{}", text(&out));
+    assert!(!out.status.success() && text(&out).contains("not running"), "{}", text(&out));
 
     // With $GLOVEBOX_TOKEN the file is not the token, and `token` says so.
     let out = entrypoint(&volume, &["token"], &[("GLOVEBOX_TOKEN", token)]);
@@ -186,6 +200,53 @@ fn the_entrypoint_installs_one_pods_token_and_passes_flags_on() {
     // Any other command runs instead of the daemon.
     let out = entrypoint(&volume, &["echo", "hi"], &[]);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "hi\n");
+}
+
+/// A claim's token: `glovebox-entrypoint token` in the running workspace mints a fresh actor
+/// token, the daemon takes it at once, and the volume keeps only its hash.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_entrypoint_mints_a_token_for_the_running_workspace() {
+    use std::io::{BufRead as _, BufReader};
+    let dir = TempDir::new("mint");
+    let volume = dir.path.join("volume");
+    std::fs::create_dir_all(&volume).expect("volume");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut daemon = entrypoint_cmd(&volume, port, Some(&gloveboxd()))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the entrypoint starts gloveboxd");
+    let stdout = daemon.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    // The banner's desktop line: calls are taken.
+    let deadline = Instant::now() + DEADLINE;
+    while !rx.recv_timeout(deadline - Instant::now()).expect("the banner").contains("desktop:") {}
+    let out =
+        entrypoint_cmd(&volume, port, Some(&gloveboxd())).arg("token").output().expect("bash");
+    let said =
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{said}");
+    let token = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    assert_eq!(token.len(), 64, "{said}");
+    let mut c = Raw::connect(&format!("ws://127.0.0.1:{port}/rpc"), Some(&token))
+        .await
+        .expect("the minted token works at once");
+    assert_eq!(c.hello(None).await["role"], "actor");
+    let file = std::fs::read_to_string(volume.join("state").join("token")).expect("token file");
+    assert!(!file.contains(&token), "the volume keeps only its hash: {file}");
+    let _ = Command::new("kill").args(["-TERM", &daemon.id().to_string()]).status();
+    let deadline = Instant::now() + DEADLINE;
+    while daemon.try_wait().expect("wait").is_none() {
+        assert!(Instant::now() < deadline, "gloveboxd did not stop");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// The image's user is not root: the daemon, its desktop and Chromium run as an unprivileged
@@ -230,7 +291,19 @@ async fn the_workspace_runs_as_a_user_who_is_not_root() {
     } else {
         Command::new(&bin)
     };
+    // The token file keeps hashes: the test writes one of its own token, as `install-token`
+    // would, in the state dir the daemon's user owns.
     let state = volume.join("state");
+    let token = "nonroot-token-0123456789abcdef0123456789";
+    std::fs::create_dir_all(&state).expect("state");
+    std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o700)).expect("chmod");
+    let line = glovebox_daemon::auth::hashed_line(token, glovebox_daemon::auth::Role::Actor);
+    std::fs::write(state.join("token"), format!("{line}\n")).expect("token file");
+    if root {
+        for p in [state.clone(), state.join("token")] {
+            std::os::unix::fs::chown(&p, Some(NOBODY), Some(NOBODY)).expect("chown");
+        }
+    }
     cmd.args(["--listen", "127.0.0.1:0", "--desktop", "embedded", "--state-dir"])
         .arg(&state)
         .env_clear()
@@ -266,10 +339,8 @@ async fn the_workspace_runs_as_a_user_who_is_not_root() {
     };
     assert_eq!(ready.status, 200, "ready as a user who is not root: {}", ready.body);
     let token_file = state.join("token");
-    let text = std::fs::read_to_string(&token_file).expect("the token the daemon made");
-    let token = text.lines().next().unwrap_or_default().to_owned();
 
-    let mut c = Raw::connect(&format!("ws://{addr}/rpc"), Some(&token)).await.expect("connect");
+    let mut c = Raw::connect(&format!("ws://{addr}/rpc"), Some(token)).await.expect("connect");
     c.hello(None).await;
     let page = "data:text/html,<button>Go</button>";
     let r = c.call("browser.navigate", serde_json::json!({"url": page})).await;

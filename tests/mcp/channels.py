@@ -12,6 +12,8 @@ Usage:
   channels.py idle URL TOKEN TTL       a session used within its TTL lives on; one left idle
                                        past it is gone (404)
   channels.py handle URL TOKEN         a stateless call naming a 129-character session handle
+  channels.py flood URL TOKEN N MS     N calls at once, each naming a fresh session, each a
+                                       wait of MS: the error codes they got (null: ran)
 
 Prints one JSON line (revoked: after its `calling` line).
 """
@@ -170,6 +172,28 @@ async def handle(url, token):
                 "code": ((result.get("structuredContent") or {}).get("error") or {}).get("code")}
 
 
+def code_of(text, id_):
+    data = [json.loads(l[5:]) for l in text.splitlines() if l.startswith("data:") and l[5:].strip()]
+    msg = next((m for m in data if m.get("id") == id_), None) or {}
+    result = msg.get("result") or {}
+    return ((result.get("structuredContent") or {}).get("error") or {}).get("code")
+
+
+async def flood(url, token, n, ms):
+    import asyncio
+
+    async with httpx.AsyncClient(timeout=30) as http:
+        sid = await open_session(http, url, token)
+
+        async def one(i):
+            call = wait_call(int(ms), 100 + i)
+            call["params"]["arguments"]["session"] = "new"
+            r = await http.post(url, json=call, headers=headers(token, sid))
+            return code_of(r.text, 100 + i)
+
+        return {"codes": await asyncio.gather(*(one(i) for i in range(int(n))))}
+
+
 async def main():
     kind = sys.argv[1]
     if kind == "hijack":
@@ -182,6 +206,8 @@ async def main():
         found = await idle(*sys.argv[2:5])
     elif kind == "handle":
         found = await handle(*sys.argv[2:4])
+    elif kind == "flood":
+        found = await flood(*sys.argv[2:6])
     else:
         raise SystemExit(f"unknown scenario {kind}")
     print(json.dumps(found), flush=True)

@@ -108,6 +108,9 @@ pub struct Caller<'a> {
     pub role: Role,
     pub session: &'a Arc<Session>,
     pub in_flight: &'a AtomicUsize,
+    /// A budget of the caller's token besides its session's (MCP calls, whose session may be
+    /// a fresh one each time).
+    pub token_rate: Option<&'a crate::session::Budget>,
     /// The call came in a batch that already took its in-flight slot and rate share.
     pub admitted: bool,
 }
@@ -202,7 +205,11 @@ pub async fn call(
 
     let per_sec = daemon.config.max_ops_per_sec;
     let fresh = daemon.ops.get(&caller.session.id, &op_id).is_none();
-    if !caller.admitted && fresh && !caller.session.admit_op(per_sec) {
+    let token_ok = |b: &crate::session::Budget| b.admit(1, per_sec);
+    if !caller.admitted
+        && fresh
+        && !(caller.token_rate.is_none_or(token_ok) && caller.session.admit_op(per_sec))
+    {
         return Err(DaemonError::RateLimited { per_sec }.to_data());
     }
 

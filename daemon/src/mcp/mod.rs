@@ -16,7 +16,6 @@ pub mod stdio;
 pub mod streamable;
 
 use std::convert::Infallible;
-use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -54,14 +53,15 @@ enum Who {
 #[derive(Clone)]
 pub struct Handler {
     daemon: Arc<Daemon>,
-    in_flight: Arc<AtomicUsize>,
+    /// The stdio client's calls in flight and rate (over HTTP, each token has its lane).
+    lane: Arc<streamable::Lane>,
     who: Who,
 }
 
 impl Handler {
     /// The handler of Streamable HTTP requests.
     pub fn new(daemon: Arc<Daemon>) -> Handler {
-        Handler { daemon, in_flight: Arc::default(), who: Who::Http }
+        Handler { daemon, lane: Arc::default(), who: Who::Http }
     }
 
     /// The handler of the one stdio client of an in-process daemon: it acts as `role`, in a
@@ -70,20 +70,21 @@ impl Handler {
         let secret = crate::session::mint_id()?;
         let owner = Owner::of_token(&secret, false);
         let session = format!("mcp-stdio-{}", owner.short());
-        Ok(Handler { daemon, in_flight: Arc::default(), who: Who::Local { role, owner, session } })
+        Ok(Handler { daemon, lane: Arc::default(), who: Who::Local { role, owner, session } })
     }
 
-    /// The caller's role and session: the local client's, or from the HTTP request rmcp
-    /// hands over. Over HTTP, `named` is the `session` argument of a stateless client: a
-    /// handle an earlier result gave, or `new` for a session of its own.
+    /// The caller's role, session and lane: the local client's, or from the HTTP request
+    /// rmcp hands over. Over HTTP, `named` is the `session` argument of a stateless client: a
+    /// handle an earlier result gave, or `new` for a session of its own; whichever it names,
+    /// its calls share its token's lane.
     fn caller(
         &self,
         ctx: &RequestContext<RoleServer>,
         named: Option<&str>,
-    ) -> Result<(Role, Arc<Session>), DaemonError> {
+    ) -> Result<(Role, Arc<Session>, Arc<streamable::Lane>), DaemonError> {
         if let Who::Local { role, owner, session } = &self.who {
             let (session, _) = self.daemon.sessions.attach(Some(session), 0, *owner, false)?;
-            return Ok((*role, session));
+            return Ok((*role, session, self.lane.clone()));
         }
         let parts = ctx.extensions.get::<http::request::Parts>();
         let headers = parts.map(|p| &p.headers);
@@ -113,7 +114,7 @@ impl Handler {
         };
         // MCP calls do not drive a session the way a WebSocket does: no connection holds it.
         let (session, _) = self.daemon.sessions.attach(Some(&name), 0, owner, false)?;
-        Ok((role, session))
+        Ok((role, session, self.daemon.mcp_sessions.lane(&owner.digest())))
     }
 }
 
@@ -165,7 +166,7 @@ impl ServerHandler for Handler {
         _request: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        let (_, session) =
+        let (_, session, _) =
             self.caller(&ctx, None).map_err(|e| McpError::invalid_request(e.to_string(), None))?;
         Ok(resources::list(&self.daemon, &session))
     }
@@ -175,7 +176,7 @@ impl ServerHandler for Handler {
         request: ReadResourceRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        let (_, session) =
+        let (_, session, _) =
             self.caller(&ctx, None).map_err(|e| McpError::invalid_request(e.to_string(), None))?;
         resources::read(&self.daemon, &session, &request.uri).map(Into::into)
     }
@@ -211,7 +212,7 @@ impl ServerHandler for Handler {
             }
         };
         let named = if matches!(self.who, Who::Http) { options.session.take() } else { None };
-        let (role, session) = match self.caller(&ctx, named.as_deref()) {
+        let (role, session, lane) = match self.caller(&ctx, named.as_deref()) {
             Ok(c) => c,
             Err(e) => return Ok(as_result(dispatch::shape::mcp(Err(e.to_data())))),
         };
@@ -225,7 +226,14 @@ impl ServerHandler for Handler {
         }
         // The op id is known up front so a cancelled request cancels its op.
         let op_id = options.op_id.get_or_insert_with(|| self.daemon.ops.mint_id()).clone();
-        let run = Run { tool, arguments: &arguments, role, session: &session, op_id: &op_id };
+        let run = Run {
+            tool,
+            arguments: &arguments,
+            role,
+            session: &session,
+            lane: &lane,
+            op_id: &op_id,
+        };
         let outcome = self.run(&run, options.clone(), &ctx).await;
         // An approval the policy leaves to the host's user: ask them, in the request's own
         // revision (an input request from 2026-07-28 on, an elicitation request before).
@@ -252,6 +260,7 @@ struct Run<'a> {
     arguments: &'a Value,
     role: Role,
     session: &'a Arc<Session>,
+    lane: &'a streamable::Lane,
     op_id: &'a str,
 }
 
@@ -268,7 +277,8 @@ impl Handler {
         let caller = Caller {
             role: r.role,
             session: r.session,
-            in_flight: &self.in_flight,
+            in_flight: &r.lane.in_flight,
+            token_rate: Some(&r.lane.rate),
             admitted: false,
         };
         let call = dispatch::call(&self.daemon, caller, checked, options);

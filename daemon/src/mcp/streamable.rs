@@ -30,10 +30,11 @@ const SESSION_HEADER: &str = "mcp-session-id";
 
 pub type Service = StreamableHttpService<super::Handler, LocalSessionManager>;
 
-/// Which token opened each MCP session.
+/// Which token opened each MCP session, and each token's lane of calls.
 #[derive(Default)]
 pub struct Bindings {
     by_id: Mutex<HashMap<String, Bound>>,
+    lanes: Mutex<HashMap<Digest, Arc<Lane>>>,
     /// rmcp's sessions, to close those a reload revokes or a token's cap pushes out.
     manager: OnceLock<Arc<LocalSessionManager>>,
 }
@@ -43,6 +44,14 @@ impl std::fmt::Debug for Bindings {
         // Never print a session id: it is a bearer of its session.
         write!(f, "Bindings({} sessions)", self.lock().len())
     }
+}
+
+/// What one token's MCP calls share, whatever sessions they name: the calls in flight and
+/// the rate of new ops (`--max-in-flight`, `--max-ops-per-sec`), as one WebSocket has.
+#[derive(Debug, Default)]
+pub struct Lane {
+    pub in_flight: std::sync::atomic::AtomicUsize,
+    pub rate: crate::session::Budget,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -55,6 +64,12 @@ struct Bound {
 impl Bindings {
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Bound>> {
         self.by_id.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The lane of `token`'s calls.
+    pub fn lane(&self, token: &Digest) -> Arc<Lane> {
+        let mut lanes = self.lanes.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        lanes.entry(*token).or_default().clone()
     }
 
     /// Whether `id` is a session `token` opened.

@@ -1,11 +1,16 @@
 //! The token an HTTP request presents (`Authorization: Bearer` or `?token=`), and what the
 //! transport may log of a request that carries one. Tokens and roles are `crate::auth`'s.
 
-/// Whether an event of `target` at `level` may be logged at all: jsonrpsee's server prints
-/// the whole upgrade request (`?token=` and `Authorization` included) at trace level, so its
-/// trace events never are, whatever `GLOVEBOX_LOG` says. (hyper logs nothing without its
-/// unstable tracing cfg; soketto logs frames, not the upgrade.)
+/// Whether an event of `target` at `level` may be logged at all, whatever `GLOVEBOX_LOG`
+/// says: jsonrpsee's server prints the whole upgrade request (`?token=` and `Authorization`
+/// included) at trace level, and rmcp names each MCP session's id (a bearer of that session)
+/// at info and prints whole messages (call results, a page's text) below, so only their
+/// warnings and errors are. (hyper logs nothing without its unstable tracing cfg; soketto
+/// logs frames, not the upgrade.)
 pub fn may_log(target: &str, level: tracing::Level) -> bool {
+    if target.starts_with("rmcp") {
+        return level <= tracing::Level::WARN;
+    }
     !(level == tracing::Level::TRACE && target.starts_with("jsonrpsee"))
 }
 
@@ -27,6 +32,17 @@ pub fn presented_token(headers: &http::HeaderMap, query: Option<&str>) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_may_be_logged() {
+        use tracing::Level;
+        assert!(may_log("rmcp::service", Level::WARN) && may_log("rmcp", Level::ERROR));
+        assert!(!may_log("rmcp::transport::streamable_http_server", Level::INFO));
+        assert!(!may_log("rmcp::service", Level::DEBUG));
+        assert!(!may_log("jsonrpsee_server::server", Level::TRACE));
+        assert!(may_log("jsonrpsee_server::server", Level::DEBUG));
+        assert!(may_log("glovebox_daemon::rpc", Level::TRACE));
+    }
 
     #[test]
     fn token_from_header_or_query() {

@@ -84,7 +84,7 @@ pub struct Session {
     /// Keys and buttons this session holds down.
     pub held: Mutex<Held>,
     /// Token bucket for ops per second: (tokens left, when it was last filled).
-    rate: Mutex<(f64, Instant)>,
+    rate: Budget,
     /// Told when the driving connection lets go.
     freed: tokio::sync::Notify,
     /// Files this session's actions downloaded, newest last (its MCP resources).
@@ -129,7 +129,7 @@ impl Session {
             held: Mutex::new(Held::default()),
             downloads: Mutex::default(),
             freed: tokio::sync::Notify::new(),
-            rate: Mutex::new((f64::MAX, Instant::now())),
+            rate: Budget::default(),
         }
     }
 
@@ -149,18 +149,7 @@ impl Session {
 
     /// Take `n` ops from the budget at once (a batch), or none of them.
     pub fn admit_ops(&self, n: usize, per_sec: u32) -> bool {
-        let Ok(mut rate) = self.rate.lock() else { return false };
-        let n = n as f64;
-        let cap = f64::from(per_sec.max(1));
-        let now = Instant::now();
-        let refill = now.duration_since(rate.1).as_secs_f64() * cap;
-        rate.0 = (rate.0.min(cap) + refill).min(cap);
-        rate.1 = now;
-        if rate.0 < n {
-            return false;
-        }
-        rate.0 -= n;
-        true
+        self.rate.admit(n, per_sec)
     }
 
     pub fn selection(&self) -> Selection {
@@ -309,6 +298,35 @@ impl Sessions {
 
     pub fn is_empty(&self) -> bool {
         self.by_id.is_empty()
+    }
+}
+
+/// Ops one may start per second, in bursts of up to a second's worth: a session's, or (over
+/// MCP, where a call may name a fresh session) a token's.
+#[derive(Debug)]
+pub struct Budget(Mutex<(f64, Instant)>);
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget(Mutex::new((f64::MAX, Instant::now())))
+    }
+}
+
+impl Budget {
+    /// Take `n` ops at once, or none of them.
+    pub fn admit(&self, n: usize, per_sec: u32) -> bool {
+        let Ok(mut rate) = self.0.lock() else { return false };
+        let n = n as f64;
+        let cap = f64::from(per_sec.max(1));
+        let now = Instant::now();
+        let refill = now.duration_since(rate.1).as_secs_f64() * cap;
+        rate.0 = (rate.0.min(cap) + refill).min(cap);
+        rate.1 = now;
+        if rate.0 < n {
+            return false;
+        }
+        rate.0 -= n;
+        true
     }
 }
 
