@@ -196,7 +196,7 @@ async fn bare_gloveboxd_mcp_runs_on_its_own_desktop() {
 
 /// The MCP Inspector's CLI (npm `@modelcontextprotocol/inspector`, on the Node.js that
 /// `cargo xtask test` installs beside it) with these arguments; its stdout as JSON.
-fn inspector(args: &[&str]) -> Value {
+pub(crate) fn inspector(args: &[&str]) -> Value {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp").join("node_modules");
     let bin = dir.join(".bin");
     assert!(
