@@ -216,3 +216,100 @@ async fn the_mcp_inspector_cli_runs_the_flow_as_far_as_a_cli_goes() {
     assert_eq!(contents["mimeType"], "image/png", "{found}");
     assert!(contents["blob"].as_str().is_some_and(|b| b.starts_with("iVBORw0KGgo")), "{found}");
 }
+
+/// One JSON-RPC request to `/mcp` with curl, as the actor, with these extra headers; the
+/// answer (the last `data:` line of an event stream, or the JSON body; null when there is
+/// none) and its headers, lowercase.
+fn post(url: &str, headers: &[&str], body: &Value) -> (Value, String) {
+    let mut cmd = Command::new("curl");
+    cmd.args(["-s", "-D", "-", "-X", "POST", url]);
+    let auth = format!("Authorization: Bearer {ACTOR}");
+    let standard =
+        ["Content-Type: application/json", "Accept: application/json, text/event-stream", &auth];
+    for h in standard.iter().chain(headers) {
+        cmd.args(["-H", h]);
+    }
+    let out = cmd.args(["-d", &body.to_string()]).output().expect("curl runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let json = rest
+        .lines()
+        .filter_map(|l| l.strip_prefix("data:").map(str::trim))
+        .rfind(|d| d.starts_with('{'))
+        .unwrap_or(rest.trim());
+    (serde_json::from_str(json).unwrap_or(Value::Null), head.to_ascii_lowercase())
+}
+
+/// The `_meta` a 2026-07-28 request carries in place of a handshake.
+fn meta_2026() -> Value {
+    json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+           "io.modelcontextprotocol/clientInfo": {"name": "curl", "version": "1"},
+           "io.modelcontextprotocol/clientCapabilities": {}})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_revision_negotiates_and_gets_the_result_shape_it_asks_for() {
+    let daemon = glovebox_tests::InProcess::start().await;
+    let url = format!("http://{}/mcp", daemon.addr);
+    let found = tokio::task::spawn_blocking(move || {
+        let init = |version: &str| {
+            let params = json!({"protocolVersion": version, "capabilities": {},
+                                "clientInfo": {"name": "curl", "version": "1"}});
+            post(
+                &url,
+                &[],
+                &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params}),
+            )
+        };
+        // The handshake (2025-11-25) opens a session; its results are the older shape.
+        let (legacy, head) = init("2025-11-25");
+        let sid = head
+            .lines()
+            .find_map(|l| l.strip_prefix("mcp-session-id:"))
+            .map(str::trim)
+            .unwrap_or_default()
+            .to_owned();
+        let in_session =
+            [format!("Mcp-Session-Id: {sid}"), "MCP-Protocol-Version: 2025-11-25".into()];
+        let h: Vec<&str> = in_session.iter().map(String::as_str).collect();
+        let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let call = |meta: Option<Value>| {
+            let mut params = json!({"name": "context", "arguments": {"action": "get_state"}});
+            if let Some(m) = meta {
+                params["_meta"] = m;
+            }
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": params})
+        };
+        post(&url, &h, &note); // 202, no body
+        let (session_call, _) = post(&url, &h, &call(None));
+        // A client that offers 2026-07-28 at `initialize` is answered with the newest revision
+        // that has a handshake: 2026-07-28 itself is negotiated by server/discover.
+        let (offered_2026, _) = init("2026-07-28");
+        let discover = json!({"jsonrpc": "2.0", "id": 3, "method": "server/discover",
+                              "params": {"_meta": meta_2026()}});
+        let modern = ["MCP-Protocol-Version: 2026-07-28", "Mcp-Method: server/discover"];
+        let (discovered, _) = post(&url, &modern, &discover);
+        // Stateless 2026-07-28: per-request _meta and the standard headers.
+        let modern =
+            ["MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/call", "Mcp-Name: context"];
+        let (stateless_call, _) = post(&url, &modern, &call(Some(meta_2026())));
+        json!({"legacy": legacy, "sid": sid, "session_call": session_call,
+               "offered_2026": offered_2026, "discovered": discovered,
+               "stateless_call": stateless_call})
+    })
+    .await
+    .expect("curl ran");
+    assert_eq!(found["legacy"]["result"]["protocolVersion"], "2025-11-25", "{found}");
+    assert!(found["sid"].as_str().is_some_and(|s| !s.is_empty()), "{found}");
+    let session_call = &found["session_call"]["result"];
+    assert_eq!(session_call["isError"], false, "{found}");
+    assert!(session_call.get("resultType").is_none(), "2025-11-25 has no resultType: {found}");
+    assert_eq!(found["offered_2026"]["result"]["protocolVersion"], "2025-11-25", "{found}");
+    let versions = &found["discovered"]["result"]["supportedVersions"];
+    let has = |v: &str| versions.as_array().is_some_and(|a| a.contains(&json!(v)));
+    assert!(has("2025-11-25") && has("2026-07-28"), "{found}");
+    let stateless_call = &found["stateless_call"]["result"];
+    assert_eq!(stateless_call["isError"], false, "{found}");
+    assert_eq!(stateless_call["resultType"], "complete", "{found}");
+    daemon.stop().await;
+}
