@@ -2,7 +2,8 @@
 //! by `cargo xtask test`) against the real daemon and Chromium: over Streamable HTTP at `/mcp`
 //! (the three tools, a ref from one call clicking in the next, images as image blocks,
 //! contract and role errors as `isError` results, 401 without a token), and over stdio with
-//! `gloveboxd mcp`, bridged to a running daemon and on its own embedded desktop.
+//! `gloveboxd mcp`, bridged to a running daemon and on its own embedded desktop; and the MCP
+//! Inspector's CLI. The flow every official client runs is in `mcp_clients.rs`.
 
 use glovebox_tests::browser::BrowserEnv;
 use glovebox_tests::{ACTOR, OBSERVER, OTHER_ACTOR};
