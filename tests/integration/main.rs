@@ -20,6 +20,7 @@ mod lifecycle;
 mod limits;
 mod limits2;
 mod mcp;
+mod mcp_clients;
 mod mcp_ops;
 mod ops;
 mod props;

@@ -2,7 +2,8 @@
 //! by `cargo xtask test`) against the real daemon and Chromium: over Streamable HTTP at `/mcp`
 //! (the three tools, a ref from one call clicking in the next, images as image blocks,
 //! contract and role errors as `isError` results, 401 without a token), and over stdio with
-//! `gloveboxd mcp`, bridged to a running daemon and on its own embedded desktop.
+//! `gloveboxd mcp`, bridged to a running daemon and on its own embedded desktop; and the MCP
+//! Inspector's CLI. The flow every official client runs is in `mcp_clients.rs`.
 
 use glovebox_tests::browser::BrowserEnv;
 use glovebox_tests::{ACTOR, OBSERVER, OTHER_ACTOR};
@@ -196,7 +197,7 @@ async fn bare_gloveboxd_mcp_runs_on_its_own_desktop() {
 
 /// The MCP Inspector's CLI (npm `@modelcontextprotocol/inspector`, on the Node.js that
 /// `cargo xtask test` installs beside it) with these arguments; its stdout as JSON.
-fn inspector(args: &[&str]) -> Value {
+pub(crate) fn inspector(args: &[&str]) -> Value {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp").join("node_modules");
     let bin = dir.join(".bin");
     assert!(

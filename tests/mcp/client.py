@@ -1,16 +1,22 @@
 """An MCP host's side of Glovebox, with the official MCP Python SDK.
 
 Usage:
-  client.py URL TOKEN SITE_URL SCENARIO          Streamable HTTP at URL with a bearer TOKEN
-  client.py stdio SITE_URL SCENARIO -- CMD ARGS  stdio: the SDK starts CMD as the server
+  client.py [--client] URL TOKEN SITE_URL SCENARIO          Streamable HTTP at URL, bearer TOKEN
+  client.py [--client] stdio SITE_URL SCENARIO -- CMD ARGS  stdio: the SDK starts CMD as the server
+
+Without `--client` the scenario runs on a `ClientSession` that does the `initialize` handshake
+(2025-11-25); with it, on the SDK's high-level `mcp.Client` on its default path (it probes
+`server/discover` and speaks 2026-07-28 where the server does).
 
 Prints one JSON line of findings; the Rust test (tests/integration/mcp.rs) asserts on them.
-Scenarios: `agent` (list the tools, navigate, snapshot, click by the snapshot's ref, a refused
-call), `observer` (a click with an observer token), `state` (context.get_state, then the
-agent's round), `cancel` (hold Shift, abandon a long wait, its progress), `approval` (a call
-an `ask` rule catches: prints the approval id, waits for a line on stdin, re-sends), `read`
-(SITE_URL is a resource URI to read), `elicit` (a call the host's user allows through the
-elicitation callback).
+Scenarios: `flow` (the short flow every client's test runs: list the tools, a browser
+navigate and snapshot, a desktop screenshot, read the navigation's capture, a call an
+elicitation rule catches that the user allows), `agent` (list the tools, navigate, snapshot,
+click by the snapshot's ref, a refused call), `observer` (a click with an observer token),
+`state` (context.get_state, then the agent's round), `cancel` (hold Shift, abandon a long wait,
+its progress), `approval` (a call an `ask` rule catches: prints the approval id, waits for a
+line on stdin, re-sends), `read` (SITE_URL is a resource URI to read), `elicit` (a call the
+host's user allows through the elicitation callback).
 """
 
 import asyncio
@@ -23,7 +29,7 @@ import sys
 
 import anyio
 
-from mcp import ClientSession, StdioServerParameters, types
+from mcp import Client, ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
 
@@ -68,6 +74,32 @@ async def agent(session, site):
         read = await session.read_resource(links[0])
         blob = base64.b64decode(read.contents[0].blob)
         found["read"] = {"mime": read.contents[0].mime_type, "png": blob[:8] == b"\x89PNG\r\n\x1a\n"}
+    return found
+
+
+async def flow(mcp, site):
+    """The same short flow as tests/mcp/client.mjs, on a `ClientSession` or an `mcp.Client`
+    (both have these methods)."""
+    found = {"version": mcp.protocol_version}
+    tools = await mcp.list_tools()
+    found["tools"] = sorted(t.name for t in tools.tools)
+    nav = await mcp.call_tool("browser", {"action": "navigate", "url": site + "/refs.html"})
+    found["navigate"] = summary(nav)
+    snap = await mcp.call_tool("browser", {"action": "snapshot"})
+    found["snapshot"] = summary(snap)
+    found["snapshot_has_go"] = 'button "Go"' in snap.structured_content["result"]["snapshot"]
+    shot = await mcp.call_tool("computer", {"action": "screenshot"})
+    found["screenshot"] = summary(shot)
+    links = [str(b.uri) for b in nav.content if b.type == "resource_link"]
+    found["links"] = links
+    if links:
+        read = await mcp.read_resource(links[0])
+        blob = base64.b64decode(read.contents[0].blob)
+        found["read"] = {"mime": read.contents[0].mime_type, "png": blob[:8] == b"\x89PNG\r\n\x1a\n"}
+    # An `ask` rule with "approve": "elicitation" catches this wait: the user (on_elicit) allows it.
+    waited = await mcp.call_tool("computer", {"action": "wait", "duration_ms": 70})
+    found["elicited"] = summary(waited)
+    found["asked"] = ASKED
     return found
 
 
@@ -226,6 +258,7 @@ async def download(session, site):
 
 
 SCENARIOS = {
+    "flow": flow,
     "download": download,
     "handles": handles,
     "agent": agent,
@@ -242,6 +275,12 @@ async def over(read, write, site, scenario):
     async with ClientSession(read, write, elicitation_callback=on_elicit) as session:
         await session.initialize()
         return await SCENARIOS[scenario](session, site)
+
+
+async def high_level(server, site, scenario):
+    """The scenario on `mcp.Client`, its defaults but the elicitation callback."""
+    async with Client(server, elicitation_callback=on_elicit) as client:
+        return await SCENARIOS[scenario](client, site)
 
 
 async def resume(url, token):
@@ -286,6 +325,9 @@ async def resume(url, token):
 
 
 async def main():
+    high = "--client" in sys.argv
+    if high:
+        sys.argv.remove("--client")
     if sys.argv[1] == "resume":
         print(json.dumps(await resume(sys.argv[2], sys.argv[3])))
         return
@@ -293,14 +335,20 @@ async def main():
         site, scenario = sys.argv[2:4]
         command = sys.argv[sys.argv.index("--") + 1 :]
         server = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
-        async with stdio_client(server) as (read, write):
-            found = await over(read, write, site, scenario)
+        if high:
+            found = await high_level(server, site, scenario)
+        else:
+            async with stdio_client(server) as (read, write):
+                found = await over(read, write, site, scenario)
     else:
         url, token, site, scenario = sys.argv[1:5]
         http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
         async with http:
-            async with streamable_http_client(url, http_client=http) as streams:
-                found = await over(streams[0], streams[1], site, scenario)
+            if high:
+                found = await high_level(streamable_http_client(url, http_client=http), site, scenario)
+            else:
+                async with streamable_http_client(url, http_client=http) as streams:
+                    found = await over(streams[0], streams[1], site, scenario)
     print(json.dumps(found))
 
 

@@ -87,8 +87,9 @@ pub fn ci(lint: bool) -> anyhow::Result<()> {
 
 /// The PyPI packages the tests use (`tests/mcp/requirements.txt`: the MCP SDK, and
 /// kubernetes-validate for `tests/deploy/check.py`), by name and version, and
-/// the npm ones (`tests/mcp/package-lock.json`: the MCP Inspector and its Node.js), installed
-/// into `tests/mcp/node_modules` unless that lock is installed already.
+/// the npm ones (`tests/mcp/package-lock.json`: the TypeScript MCP SDK, the MCP Inspector and
+/// the Node.js they run on), installed into `tests/mcp/node_modules` unless that lock is
+/// installed already.
 fn test_packages() -> anyhow::Result<()> {
     let dir = root().join("tests").join("mcp");
     let mut cmd = Command::new("python3");

@@ -10,7 +10,8 @@ use glovebox_client::{CallOptions, Client, ClientError, ClientOptions};
 use glovebox_protocol::error::{ErrorCode, ErrorData};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerConfig, Tool,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, Resource,
+    ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -127,15 +128,14 @@ impl ServerHandler for Bridge {
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
         let kept = self.captures.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        let resources: Vec<Value> = kept
+        let resources = kept
             .iter()
             .map(|(id, mime)| {
-                serde_json::json!({"uri": format!("{}{id}", super::resources::CAPTURE),
-                                   "name": format!("capture {id}"), "mimeType": mime})
+                let uri = format!("{}{id}", super::resources::CAPTURE);
+                Resource::new(uri, format!("capture {id}")).with_mime_type(mime)
             })
             .collect();
-        serde_json::from_value(serde_json::json!({"resources": resources}))
-            .map_err(|e| McpError::internal_error(e.to_string(), None))
+        Ok(ListResourcesResult::with_all_items(resources))
     }
 
     async fn read_resource(
@@ -152,12 +152,10 @@ impl ServerHandler for Bridge {
             )));
         };
         let image = self.client.capture_get(id).await.map_err(|e| not_found(e.to_string()))?;
-        let contents =
-            serde_json::json!([{"uri": uri, "mimeType": image["mime"], "blob": image["data"]}]);
-        let result: rmcp::model::ReadResourceResult =
-            serde_json::from_value(serde_json::json!({"contents": contents}))
-                .map_err(|e| McpError::internal_error(e.to_string(), None))?;
-        Ok(result.into())
+        let (Some(mime), Some(data)) = (image["mime"].as_str(), image["data"].as_str()) else {
+            return Err(McpError::internal_error(format!("the capture {id} has no image"), None));
+        };
+        Ok(super::resources::blob(&uri, mime, data).into())
     }
 
     async fn list_tools(

@@ -9,7 +9,7 @@
 //! approval must be this session's, still pending, under an elicitation rule, for that op.
 
 use glovebox_protocol::error::{ErrorCode, ErrorData};
-use rmcp::model::{CallToolRequestParams, InputRequiredResult};
+use rmcp::model::{CallToolRequestParams, ElicitRequest, InputRequest, InputRequiredResult};
 use serde_json::{json, Value};
 
 use crate::approval::policy::Approve;
@@ -82,15 +82,12 @@ pub fn ask(
     approval_id: &str,
     op_id: &str,
 ) -> Option<InputRequiredResult> {
-    let request =
-        json!({"method": "elicitation/create", "params": question(daemon, e, approval_id)});
-    serde_json::from_value(json!({
-        "resultType": "input_required",
-        "inputRequests": {KEY: request},
-        "requestState": format!("{approval_id} {op_id}"),
-    }))
-    .map_err(|err| tracing::warn!("cannot build the elicitation: {err}"))
-    .ok()
+    let params = serde_json::from_value(question(daemon, e, approval_id))
+        .map_err(|err| tracing::warn!("cannot build the elicitation: {err}"))
+        .ok()?;
+    let request = InputRequest::Elicitation(ElicitRequest::new(params));
+    let requests = [(KEY.to_owned(), request)].into();
+    Some(InputRequiredResult::new(Some(requests), Some(format!("{approval_id} {op_id}"))))
 }
 
 /// A retry's answer, applied: the approval granted or denied, and the op id the call runs

@@ -21,9 +21,9 @@ use std::time::Duration;
 
 use glovebox_protocol::contract::{self, validate_tool_call};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -355,14 +355,53 @@ fn in_session(mut shaped: Value, handle: Option<String>) -> Value {
     shaped
 }
 
-/// The shaped JSON as rmcp's result type (the shapes are the same by construction).
-fn as_result(v: Value) -> CallToolResponse {
-    let result: CallToolResult = serde_json::from_value(v).unwrap_or_else(|e| {
-        let text = format!("ACTION_FAILED: the result could not be shaped for MCP: {e}");
-        serde_json::from_value(
-            json!({"content": [{"type": "text", "text": text}], "isError": true}),
-        )
-        .unwrap_or_default()
-    });
+/// The shaped JSON as rmcp's result type, built with its constructors so the result carries
+/// what the negotiated revision asks for (`resultType: "complete"` from 2026-07-28 on; rmcp
+/// takes it off for older revisions). The blocks are rmcp's `ContentBlock`s by construction.
+fn as_result(mut v: Value) -> CallToolResponse {
+    let blocks = serde_json::from_value::<Vec<ContentBlock>>(v["content"].take());
+    let mut result = match blocks {
+        Ok(content) if v["isError"] == true => CallToolResult::error(content),
+        Ok(content) => CallToolResult::success(content),
+        Err(e) => {
+            let text = format!("ACTION_FAILED: the result could not be shaped for MCP: {e}");
+            return CallToolResult::error(vec![ContentBlock::text(text)]).into();
+        }
+    };
+    let structured = v["structuredContent"].take();
+    result.structured_content = (!structured.is_null()).then_some(structured);
     result.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use glovebox_protocol::error::{ErrorCode, ErrorData};
+    use rmcp::model::ResultType;
+
+    use super::*;
+
+    #[test]
+    fn a_shaped_result_is_a_complete_tool_result_of_rmcp_blocks() {
+        let shaped = json!({"content": [
+            {"type": "text", "text": "browser.click succeeded"},
+            {"type": "image", "data": "QQ==", "mimeType": "image/png"},
+            {"type": "resource_link", "uri": "glovebox://capture/c1", "name": "capture c1",
+             "mimeType": "image/png"}],
+            "structuredContent": {"tool": "browser"}, "isError": false});
+        let CallToolResponse::Complete(r) = as_result(shaped) else { panic!("not complete") };
+        assert_eq!(r.result_type, Some(ResultType::COMPLETE));
+        assert_eq!(r.is_error, Some(false));
+        assert_eq!(r.content.len(), 3);
+        assert!(matches!(r.content[2], ContentBlock::ResourceLink(_)));
+        assert_eq!(r.structured_content, Some(json!({"tool": "browser"})));
+        let wire = serde_json::to_value(&r).expect("serializes");
+        assert_eq!(wire["resultType"], "complete", "{wire}");
+
+        let failed = ErrorData { code: ErrorCode::Forbidden, message: "no".into(), details: None };
+        let CallToolResponse::Complete(r) = as_result(dispatch::shape::mcp(Err(failed))) else {
+            panic!("not complete")
+        };
+        assert_eq!((r.result_type, r.is_error), (Some(ResultType::COMPLETE), Some(true)));
+        assert_eq!(r.structured_content.expect("structured")["error"]["code"], "FORBIDDEN");
+    }
 }

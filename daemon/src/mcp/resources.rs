@@ -3,7 +3,7 @@
 //! that session only (another session's reads as not found). Results link them with
 //! `resource_link` blocks (`dispatch/shape.rs`).
 
-use rmcp::model::{ListResourcesResult, ReadResourceResult};
+use rmcp::model::{ListResourcesResult, ReadResourceResult, Resource, ResourceContents};
 use rmcp::ErrorData as McpError;
 use serde_json::json;
 
@@ -35,24 +35,27 @@ pub fn mime_of(path: &std::path::Path) -> &'static str {
 
 /// The session's resources, oldest first.
 pub fn list(daemon: &Daemon, session: &Session) -> ListResourcesResult {
-    let resources: Vec<_> = daemon
-        .captures
-        .list(&session.id)
-        .into_iter()
-        .map(|(id, mime, b64)| {
-            json!({"uri": format!("{CAPTURE}{id}"), "name": format!("capture {id}"),
-                   "mimeType": mime, "size": b64 / 4 * 3,
-                   "description": "the screenshot taken after an action settled"})
-        })
-        .chain(session.downloads().into_iter().filter_map(|path| {
-            let name = path.file_name()?.to_string_lossy().into_owned();
-            let size = std::fs::metadata(&path).map_or(0, |m| m.len());
-            Some(json!({"uri": format!("{DOWNLOAD}{name}"), "name": name,
-                        "mimeType": mime_of(&path), "size": size,
-                        "description": format!("downloaded to {}", path.display())}))
-        }))
-        .collect();
-    serde_json::from_value(json!({"resources": resources})).unwrap_or_default()
+    let captures = daemon.captures.list(&session.id).into_iter().map(|(id, mime, b64)| {
+        Resource::new(format!("{CAPTURE}{id}"), format!("capture {id}"))
+            .with_mime_type(mime)
+            .with_size(b64 as u64 / 4 * 3)
+            .with_description("the screenshot taken after an action settled")
+    });
+    let downloads = session.downloads().into_iter().filter_map(|path| {
+        let name = path.file_name()?.to_string_lossy().into_owned();
+        let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+        let resource = Resource::new(format!("{DOWNLOAD}{name}"), name)
+            .with_mime_type(mime_of(&path))
+            .with_size(size)
+            .with_description(format!("downloaded to {}", path.display()));
+        Some(resource)
+    });
+    ListResourcesResult::with_all_items(captures.chain(downloads).collect())
+}
+
+/// One blob resource, whole.
+pub(super) fn blob(uri: &str, mime: &str, base64: impl Into<String>) -> ReadResourceResult {
+    ReadResourceResult::new(vec![ResourceContents::blob(base64, uri).with_mime_type(mime)])
 }
 
 /// One resource of the session, whole.
@@ -88,14 +91,13 @@ pub fn read(daemon: &Daemon, session: &Session, uri: &str) -> Result<ReadResourc
             McpError::internal_error(format!("cannot read {}: {e}", path.display()), None)
         })?;
         use base64::Engine as _;
-        let blob = base64::engine::general_purpose::STANDARD.encode(bytes);
-        let contents = json!([{"uri": uri, "mimeType": mime_of(path), "blob": blob}]);
-        return serde_json::from_value(json!({"contents": contents}))
-            .map_err(|e| McpError::internal_error(e.to_string(), None));
+        let base64 = base64::engine::general_purpose::STANDARD.encode(bytes);
+        return Ok(blob(uri, mime_of(path), base64));
     }
     let id = uri.strip_prefix(CAPTURE).ok_or_else(not_found)?;
     let image = daemon.captures.get(&session.id, id).ok_or_else(not_found)?;
-    let contents = json!([{"uri": uri, "mimeType": image["mime"], "blob": image["data"]}]);
-    serde_json::from_value(json!({"contents": contents}))
-        .map_err(|e| McpError::internal_error(e.to_string(), None))
+    let (Some(mime), Some(data)) = (image["mime"].as_str(), image["data"].as_str()) else {
+        return Err(McpError::internal_error(format!("the capture {id} has no image"), None));
+    };
+    Ok(blob(uri, mime, data))
 }
