@@ -116,7 +116,8 @@ struct Cli {
     #[arg(long, global = true, default_value_t = 1024 * 1024 * 1024)]
     downloads_quota_bytes: u64,
     /// Approval policy file (JSON rules: allow, deny or ask per action class and arguments).
-    /// Without it only the defaults apply: no file:, chrome: or javascript: navigation.
+    /// Without it only the defaults apply: no file:, chrome:, chrome-extension: or javascript:
+    /// navigation.
     #[arg(long, global = true)]
     policy: Option<PathBuf>,
     /// Also drive the Chromium on this debugging port, as chrome-<port> (repeatable). The

@@ -340,3 +340,52 @@ async fn another_token_s_observer_hears_of_a_tab_but_not_where_it_is() {
         }
     }
 }
+
+/// N4: an approval covers exactly the approved URL's load. A redirect to an `ask` host from
+/// an allowed load, a reload of it, and a step back onto it through the history are each
+/// judged afresh: refused with the rule, and the host sees no request of theirs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approval_covers_the_approved_load_and_nothing_after_it() {
+    let env = BrowserEnv::with_policy(json!({"rules": [
+        {"name": "ask-localhost", "class": "navigate", "hosts": ["localhost"], "decision": "ask"},
+    ]}))
+    .await;
+    let site = &env.site;
+    let mut c = env.daemon.actor().await;
+    let start = site.url("refs.html");
+    ok(&mut c, "browser.navigate", json!({"url": start})).await;
+    let asked = site.other_host("form.html");
+
+    // A redirect from an allowed load the daemon started.
+    let bounce = site.url(&format!("redirect?to={asked}"));
+    let r = c.call("browser.navigate", json!({"url": bounce})).await;
+    assert_eq!(code(&r), "APPROVAL_DENIED", "the redirect's hop: {r}");
+    assert_eq!(r["error"]["data"]["details"]["rule"], "ask-localhost", "{r}");
+    assert_eq!(site.other_host_hits(), Vec::<String>::new(), "no request reached the host");
+
+    // The approved load itself runs, once.
+    let call = json!({"url": asked, "op_id": "to-asked"});
+    let r = c.call("browser.navigate", call.clone()).await;
+    assert_eq!(code(&r), "APPROVAL_REQUIRED", "{r}");
+    let id = r["error"]["data"]["details"]["approval_id"].as_str().expect("an approval").to_owned();
+    let mut admin = Raw::connect(&env.daemon.url(), Some(ADMIN)).await.expect("admin");
+    admin.hello(None).await;
+    ok(&mut admin, "approval.grant", json!({"approval_id": id})).await;
+    ok(&mut c, "browser.navigate", call).await;
+    assert_eq!(url_now(&mut c).await, asked);
+    // Its page's loads (and the page's own sub-requests, which pass an `ask`, such as its
+    // favicon) reached the host; the page was loaded once.
+    let pages = |hits: Vec<String>| hits.into_iter().filter(|h| h.ends_with("/form.html")).count();
+    assert_eq!(pages(site.other_host_hits()), 1, "the approved load");
+
+    // A reload of it is a new load no one approved.
+    let r = c.call("browser.reload", json!({})).await;
+    assert_eq!(code(&r), "APPROVAL_DENIED", "the reload: {r}");
+    assert_eq!(pages(site.other_host_hits()), 1, "the reload never reached the host");
+
+    // Back onto it through the history, from an allowed page.
+    ok(&mut c, "browser.navigate", json!({"url": start})).await;
+    let r = c.call("browser.go_back", json!({})).await;
+    assert_eq!(code(&r), "APPROVAL_DENIED", "back onto the asked page: {r}");
+    assert_eq!(pages(site.other_host_hits()), 1, "going back never reached the host");
+}

@@ -129,11 +129,14 @@ impl Policy {
     /// The built-in rules, tried after the file's.
     pub fn defaults() -> Vec<Rule> {
         vec![Rule {
-            name: "default: no file:, chrome: or javascript: navigation".into(),
+            name: "default: no file:, chrome:, chrome-extension: or javascript: navigation".into(),
             class: ActionClass::Navigate,
             schemes: [
                 "file",
                 "chrome",
+                // The PDF viewer's pages hand `chrome.fileSystem` and `chrome.tabs` to a
+                // script run in them.
+                "chrome-extension",
                 "chrome-untrusted",
                 "devtools",
                 "javascript",
@@ -328,6 +331,7 @@ mod tests {
             "file:///etc/passwd",
             "FILE:///x",
             "chrome://settings",
+            "chrome-extension://mhjfbmdgcfjbbpaeojofohoefgiehjai/index.html",
             "javascript:alert(1)",
             "view-source:http://a",
             "fi\nle:///etc/passwd",

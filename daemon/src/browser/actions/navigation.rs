@@ -75,21 +75,15 @@ impl Tab {
         let deadline = Instant::now() + timeout;
         let before = self.navigations();
         let mark = self.conn.effects().mark();
-        // The op pipeline judged `url` already: the guard lets this load (and its redirects)
-        // pass an `ask` rule, never a `deny`.
+        // The op pipeline judged `url` already: the guard lets this one load pass an `ask`
+        // rule (not its redirects), never a `deny`.
         self.conn.guard().expect(&self.target_id, url);
         let r = match self.start("Page.navigate", json!({"url": url})).await? {
             StartOr::Started(r) => r,
             StartOr::Dialog(d) => return Ok(Some(d)),
         };
         if let Some(err) = r["errorText"].as_str().filter(|e| !e.is_empty()) {
-            let tab = Some(self.tab_id.as_str());
-            let seen = self.conn.effects().since(mark, &self.browser_id, |t| t == tab);
-            for e in seen.into_iter().rev() {
-                if let super::super::effects::Effect::Blocked { url, rule } = e.effect {
-                    return Err(BrowserError::Blocked { url, rule });
-                }
-            }
+            self.unless_blocked(mark)?;
             return Err(BrowserError::Failed(format!("opening {url} failed: {err}")));
         }
         if r.get("loaderId").is_none_or(Value::is_null) {
@@ -98,16 +92,30 @@ impl Tab {
         self.arrive(before, deadline).await
     }
 
+    /// Reload the tab. No approval stands behind it: the guard judges the load afresh, and
+    /// a page a rule keeps from loading is `Blocked`.
     pub async fn reload(&self, timeout: Duration) -> Result<Option<Dialog>, BrowserError> {
         let deadline = Instant::now() + timeout;
         let before = self.navigations();
-        if let Ok((url, _)) = self.info().await {
-            self.conn.guard().expect(&self.target_id, &url);
-        }
+        let mark = self.conn.effects().mark();
         if let StartOr::Dialog(d) = self.start("Page.reload", json!({})).await? {
             return Ok(Some(d));
         }
-        self.arrive(before, deadline).await
+        let arrived = self.arrive(before, deadline).await;
+        self.unless_blocked(mark)?;
+        arrived
+    }
+
+    /// `Blocked` when the guard blocked this tab's page load since `mark`.
+    fn unless_blocked(&self, mark: u64) -> Result<(), BrowserError> {
+        let tab = Some(self.tab_id.as_str());
+        let seen = self.conn.effects().since(mark, &self.browser_id, |t| t == tab);
+        for e in seen.into_iter().rev() {
+            if let super::super::effects::Effect::Blocked { url, rule } = e.effect {
+                return Err(BrowserError::Blocked { url, rule });
+            }
+        }
+        Ok(())
     }
 
     /// One step back (-1) or forward (+1) in the tab's history.
@@ -127,14 +135,15 @@ impl Tab {
             )));
         };
         let before = self.navigations();
-        if let Some(url) = entry["url"].as_str() {
-            self.conn.guard().expect(&self.target_id, url);
-        }
+        let mark = self.conn.effects().mark();
+        // As a reload: the entry's page is judged afresh.
         let params = json!({"entryId": entry["id"]});
         if let StartOr::Dialog(d) = self.start("Page.navigateToHistoryEntry", params).await? {
             return Ok(Some(d));
         }
-        self.arrive(before, deadline).await
+        let arrived = self.arrive(before, deadline).await;
+        self.unless_blocked(mark)?;
+        arrived
     }
 
     /// URL and title from the browser (works while a dialog is open).

@@ -6,10 +6,13 @@
 //! a `navigation_blocked` event and an entry of the effects log, for the result of the action
 //! that caused it.
 //!
-//! Requests the daemon started itself (`browser.navigate` and friends) were judged by the op
-//! pipeline already: an `ask` verdict passes for them and their redirects, `deny` never does.
+//! An approval covers exactly what was approved: the one document request of the URL a
+//! `browser.navigate` was approved for (`Guard::expect`) passes an `ask` verdict. Its
+//! redirect hops, a reload, a step through the history and every load a page starts are
+//! judged afresh, so an `ask` host they reach is blocked and reported with its rule (a
+//! `browser.navigate` to it asks an approver). `deny` is never passed.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
@@ -42,8 +45,6 @@ pub enum Verdict {
 /// The policy, as the browser backend sees it.
 pub type Judge = Arc<dyn Fn(&str) -> Verdict + Send + Sync>;
 
-/// Daemon-started requests remembered (for their redirect hops).
-const KEPT: usize = 256;
 /// How long a daemon-started navigation waits for its request to be seen.
 const EXPECTED_FOR: Duration = Duration::from_secs(30);
 
@@ -52,10 +53,9 @@ const EXPECTED_FOR: Duration = Duration::from_secs(30);
 pub struct Guard {
     judge: Mutex<Option<Judge>>,
     sub_requests: AtomicBool,
-    /// (frame id, URL) of navigations the daemon started, until when they may be seen.
+    /// (frame id, URL) of approved navigations the daemon started, until when they may be
+    /// seen; each passes once.
     expected: Mutex<Vec<(String, String, Instant)>>,
-    /// Requests passed as daemon-started: their redirect hops pass an `ask` too.
-    passed: Mutex<VecDeque<String>>,
 }
 
 impl std::fmt::Debug for Guard {
@@ -72,7 +72,9 @@ impl Guard {
         self.sub_requests.store(sub_requests, Ordering::SeqCst);
     }
 
-    /// The daemon is about to load `url` in frame `frame_id` (a tab's target id).
+    /// The daemon is about to load `url` in frame `frame_id` (a tab's target id), which the
+    /// op pipeline judged (and an approver allowed, if a rule asks): its first document
+    /// request passes an `ask`.
     pub fn expect(&self, frame_id: &str, url: &str) {
         let now = Instant::now();
         let mut e = lock(&self.expected);
@@ -87,29 +89,17 @@ impl Guard {
         }
     }
 
-    /// Whether the daemon started this request (or the one it redirects from).
-    fn daemon_started(&self, ev: &EventRequestPaused) -> bool {
-        let id = ev.request_id.inner().clone();
-        let from = ev.redirected_request_id.as_ref().map(|r| r.inner().clone());
+    /// Whether this is the request of an approved navigation (not a redirect hop of one:
+    /// where a redirect leads was never approved).
+    fn approved(&self, ev: &EventRequestPaused) -> bool {
+        if ev.redirected_request_id.is_some() {
+            return false;
+        }
         let frame: &str = ev.frame_id.as_ref();
         let mut expected = lock(&self.expected);
         let url = unfragmented(&ev.request.url);
         let hit = expected.iter().position(|(f, u, _)| f == frame && u == url);
-        let mut passed = lock(&self.passed);
-        let ours = match hit {
-            Some(i) => {
-                expected.remove(i);
-                true
-            }
-            None => from.is_some_and(|f| passed.contains(&f)),
-        };
-        if ours {
-            passed.push_back(id);
-            if passed.len() > KEPT {
-                passed.pop_front();
-            }
-        }
-        ours
+        hit.map(|i| expected.remove(i)).is_some()
     }
 
     /// Pause document requests on `conn`'s browser and judge each one, from now on.
@@ -147,12 +137,12 @@ impl Guard {
             while let Some(ev) = paused.next().await {
                 let Some(conn) = weak.upgrade() else { return };
                 let document = ev.resource_type == ResourceType::Document;
-                let ours = document && guard.daemon_started(&ev);
+                let ours = document && guard.approved(&ev);
                 let rule = match guard.judge(&ev.request.url) {
                     Verdict::Allow => None,
                     Verdict::Deny { rule } => Some(rule),
                     // Sub-requests only stop for a deny; pages an approver must see stop
-                    // unless the daemon started them after approval.
+                    // unless this is the very load an approver allowed.
                     Verdict::Ask { .. } if !document || ours => None,
                     Verdict::Ask { rule } => Some(rule),
                 };
