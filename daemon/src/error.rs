@@ -24,6 +24,8 @@ pub enum DaemonError {
     Revoked,
     #[error("{path} {why}")]
     OutsideFiles { path: String, why: String, roots: Vec<String> },
+    #[error("the file is {size} bytes and files/ holds {used} of its {quota}")]
+    FilesFull { size: u64, used: u64, quota: u64 },
     #[error("session {0} belongs to another token")]
     NotOwner(String),
     #[error("session {0} is driven by another connection")]
@@ -126,6 +128,7 @@ impl DaemonError {
             AlreadyHello => ErrorCode::SessionBusy,
             ProtocolMismatch { .. } => ErrorCode::ProtocolMismatch,
             Forbidden { .. } | OutsideFiles { .. } | NotOwner(_) | Revoked => ErrorCode::Forbidden,
+            FilesFull { .. } => ErrorCode::RequestTooLarge,
             SessionBusy(_) => ErrorCode::SessionBusy,
             SessionNotFound(_) => ErrorCode::SessionNotFound,
             Paused(_) | HumanInControl { .. } => ErrorCode::Paused,
@@ -179,6 +182,10 @@ impl DaemonError {
             ),
             Forbidden { .. } => format!("{self}; use a token with the actor role"),
             Revoked => format!("{self}; the connection is closing: reconnect with a current token"),
+            FilesFull { .. } => format!(
+                "{self}; nothing was stored: put a smaller file, or start gloveboxd with a larger \
+                 --files-quota-bytes"
+            ),
             OutsideFiles { roots, .. } => format!(
                 "{self}; nothing was read: give a file under {} (relative paths start at the first)",
                 roots.join(" or ")
@@ -261,6 +268,9 @@ impl DaemonError {
                 Some(json!({"session": session, "reason": "human_in_control", "by": by}))
             }
             OutsideFiles { path, roots, .. } => Some(json!({"path": path, "roots": roots})),
+            FilesFull { size, used, quota } => Some(
+                json!({"limit": "files_quota_bytes", "size": size, "used": used, "max": quota}),
+            ),
             TargetNotFound { kind, id } => Some(json!({"kind": kind, "id": id})),
             Ambiguous { kind, query, candidates } => {
                 Some(json!({"kind": kind, "query": query, "candidates": candidates}))

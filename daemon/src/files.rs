@@ -44,6 +44,22 @@ pub fn trim_to_quota(dir: &Path, quota: u64, keep: Option<&Path>) -> Vec<PathBuf
 
 /// The largest file `files.put` stores.
 pub const MAX_PUT: usize = 8 * 1024 * 1024;
+/// The default bytes the first root (`files/`) may hold of what `files.put` stored.
+pub const FILES_QUOTA: u64 = 256 * 1024 * 1024;
+
+/// Whether `name` is a plain file name a client may give: 1 to 255 bytes, no path, no control
+/// or direction-changing character (which would show one name and be another), no leading
+/// `-` (which a command line would read as a flag).
+pub fn plain_name(name: &str) -> bool {
+    let bidi = |c: char| matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    !name.is_empty()
+        && name.len() <= 255
+        && !name.contains(['/', '\\'])
+        && !name.chars().any(|c| c.is_control() || bidi(c))
+        && !name.starts_with('-')
+        && name != "."
+        && name != ".."
+}
 
 /// The roots and what stays outside them.
 #[derive(Debug, Clone)]
@@ -54,6 +70,8 @@ pub struct FileRoots {
     state_dir: PathBuf,
     /// Never reachable: the token and policy files.
     secrets: Vec<PathBuf>,
+    /// What the first root may hold of stored files.
+    quota: u64,
 }
 
 impl FileRoots {
@@ -67,7 +85,22 @@ impl FileRoots {
         for r in &roots {
             let _ = std::fs::create_dir_all(r);
         }
-        FileRoots { roots, state_dir: state_dir.to_path_buf(), secrets }
+        FileRoots { roots, state_dir: state_dir.to_path_buf(), secrets, quota: FILES_QUOTA }
+    }
+
+    /// With `quota` bytes for what `files.put` stores.
+    pub fn with_quota(mut self, quota: u64) -> FileRoots {
+        self.quota = quota;
+        self
+    }
+
+    /// A path as errors and results name it: relative to the state dir inside it (the
+    /// operator's absolute layout is none of a client's business), else as configured.
+    pub fn shown(&self, path: &Path) -> String {
+        match path.strip_prefix(&self.state_dir) {
+            Ok(rel) => rel.display().to_string(),
+            Err(_) => path.display().to_string(),
+        }
     }
 
     pub fn roots(&self) -> &[PathBuf] {
@@ -75,7 +108,9 @@ impl FileRoots {
     }
 
     /// An existing file a client named, resolved: inside a root, not a secret, not one of the
-    /// state dir's own files. Anything else is `FORBIDDEN` naming the roots.
+    /// state dir's own files. Anything else is `FORBIDDEN` naming the roots. A path outside
+    /// every root is refused as such before the file system is asked, so the answer never
+    /// tells whether something exists there.
     pub fn readable(&self, given: &str) -> Result<PathBuf, DaemonError> {
         let path = Path::new(given);
         let path = if path.is_absolute() {
@@ -83,6 +118,10 @@ impl FileRoots {
         } else {
             self.roots.first().map(|r| r.join(path)).unwrap_or_else(|| path.to_path_buf())
         };
+        let lexical = lexically_normal(&path);
+        if !self.roots.iter().any(|r| lexical.starts_with(lexically_normal(r))) {
+            return Err(self.outside(given, "is outside the file roots"));
+        }
         let real = path.canonicalize().map_err(|_| self.outside(given, "does not exist"))?;
         if !real.is_file() {
             return Err(self.outside(given, "is not a file"));
@@ -94,15 +133,11 @@ impl FileRoots {
     /// Stores `bytes` as `name` in the first root (mode 0600) for a later upload; returns
     /// its path. `name` is a plain file name.
     pub fn put(&self, name: &str, bytes: &[u8]) -> Result<PathBuf, DaemonError> {
-        let plain = !name.is_empty()
-            && name.len() <= 255
-            && !name.contains(['/', '\\', '\0'])
-            && name != "."
-            && name != "..";
-        if !plain {
+        if !plain_name(name) {
             return Err(DaemonError::Contract(glovebox_protocol::contract::Violation::new(
                 "name",
-                "name must be a plain file name of 1 to 255 bytes, without / or ..",
+                "name must be a plain file name of 1 to 255 bytes: no /, .., control or \
+                 direction characters, no leading -",
             )));
         }
         if bytes.len() > MAX_PUT {
@@ -115,6 +150,14 @@ impl FileRoots {
             return Err(self.outside(name, "has no root to go to"));
         };
         let path = root.join(name);
+        let used = dir_bytes(root).saturating_sub(std::fs::metadata(&path).map_or(0, |m| m.len()));
+        if used + bytes.len() as u64 > self.quota {
+            return Err(DaemonError::FilesFull {
+                size: bytes.len() as u64,
+                used,
+                quota: self.quota,
+            });
+        }
         let failed =
             |e: std::io::Error| DaemonError::ActionFailed(format!("cannot store {name}: {e}"));
         std::fs::create_dir_all(root).map_err(failed)?;
@@ -152,9 +195,31 @@ impl FileRoots {
         DaemonError::OutsideFiles {
             path: given.to_owned(),
             why: why.to_owned(),
-            roots: self.roots.iter().map(|r| r.display().to_string()).collect(),
+            roots: self.roots.iter().map(|r| self.shown(r)).collect(),
         }
     }
+}
+
+/// `path` with `.` and `..` resolved by name alone (no file system access).
+fn lexically_normal(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The bytes of the plain files directly in `dir`.
+fn dir_bytes(dir: &Path) -> u64 {
+    let files = std::fs::read_dir(dir).into_iter().flatten().flatten();
+    files.filter_map(|e| e.metadata().ok()).filter(|m| m.is_file()).map(|m| m.len()).sum()
 }
 
 #[cfg(test)]

@@ -115,6 +115,10 @@ struct Cli {
     /// first.
     #[arg(long, global = true, default_value_t = 1024 * 1024 * 1024)]
     downloads_quota_bytes: u64,
+    /// Bytes the state dir's files/ may hold of what clients stored (files.put); a file
+    /// that would go over it is refused (REQUEST_TOO_LARGE).
+    #[arg(long, global = true, default_value_t = glovebox_daemon::files::FILES_QUOTA)]
+    files_quota_bytes: u64,
     /// Approval policy file (JSON rules: allow, deny or ask per action class and arguments).
     /// Without it only the defaults apply: no file:, chrome:, chrome-extension: or javascript:
     /// navigation.
@@ -393,7 +397,8 @@ async fn serve(
     }
     let secrets = config.token_file.iter().chain(cli.policy.iter()).cloned().collect();
     config.files =
-        glovebox_daemon::files::FileRoots::new(&cli.state_dir, cli.files_root.clone(), secrets);
+        glovebox_daemon::files::FileRoots::new(&cli.state_dir, cli.files_root.clone(), secrets)
+            .with_quota(cli.files_quota_bytes);
     config.backends = backends;
     config.browser = Some(browser);
     config.desktop = desktop.clone();

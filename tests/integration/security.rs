@@ -174,10 +174,34 @@ async fn the_browser_and_the_state_dir_are_out_of_a_pages_reach() {
     assert_eq!(put["result"]["bytes"], 5, "{put}");
     ok(&mut c, "browser.upload", json!({"selector": "#file", "files": ["report.txt"]})).await;
     assert_eq!(eval(&mut c, "document.getElementById('file').files[0].size").await, 5);
-    for bad in [json!({"name": "../token", "data": ""}), json!({"name": "x", "data": "%%"})] {
+    for bad in [
+        json!({"name": "../token", "data": ""}),
+        json!({"name": "x", "data": "%%"}),
+        json!({"name": "a\nb.txt", "data": ""}),
+        json!({"name": "invoice\u{202e}fdp.exe", "data": ""}),
+        json!({"name": "-rf", "data": ""}),
+    ] {
         let r = c.call("files.put", bad.clone()).await;
         assert_eq!(code(&r), "CONTRACT_VIOLATION", "{bad}: {r}");
     }
+    // An upload from outside the roots is refused alike whether or not the file exists, and
+    // the error names the roots relative to the state dir.
+    let refused = |path: &str| json!({"selector": "#file", "files": [path]});
+    let there = c.call("browser.upload", refused("/etc/passwd")).await;
+    let absent = c.call("browser.upload", refused("/etc/no-such-file-here")).await;
+    let why = |r: &Value| {
+        r["error"]["data"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .replace("passwd", "X")
+            .replace("no-such-file-here", "X")
+    };
+    assert_eq!(why(&there), why(&absent), "no existence oracle: {there} / {absent}");
+    assert_eq!(
+        there["error"]["data"]["details"]["roots"],
+        json!(["files", "downloads"]),
+        "{there}"
+    );
     let mut watcher = Raw::connect(&env.daemon.url(), Some(OBSERVER)).await.expect("observer");
     watcher.hello(None).await;
     let r = watcher.call("files.put", json!({"name": "y", "data": ""})).await;
@@ -388,4 +412,26 @@ async fn an_approval_covers_the_approved_load_and_nothing_after_it() {
     let r = c.call("browser.go_back", json!({})).await;
     assert_eq!(code(&r), "APPROVAL_DENIED", "back onto the asked page: {r}");
     assert_eq!(pages(site.other_host_hits()), 1, "going back never reached the host");
+}
+
+/// `files.put` stores within its quota (`--files-quota-bytes`); a file that would go over is
+/// refused with the limit, and nothing is stored.
+#[tokio::test]
+async fn stored_files_stay_under_their_quota() {
+    let configure: glovebox_tests::Configure =
+        std::sync::Arc::new(|c| c.files = c.files.clone().with_quota(8));
+    let d = InProcess::with(glovebox_tests::Options {
+        configure: Some(configure),
+        ..glovebox_tests::Options::default()
+    })
+    .await;
+    let mut c = d.actor().await;
+    ok(&mut c, "files.put", json!({"name": "a.txt", "data": "aGVsbG8="})).await;
+    // Replacing a file counts its new size, not both.
+    ok(&mut c, "files.put", json!({"name": "a.txt", "data": "aGVsbG8h"})).await;
+    let r = c.call("files.put", json!({"name": "b.txt", "data": "aGVsbG8="})).await;
+    assert_eq!(code(&r), "REQUEST_TOO_LARGE", "{r}");
+    assert_eq!(r["error"]["data"]["details"]["limit"], "files_quota_bytes", "{r}");
+    assert!(!d.state.path.join("files/b.txt").exists(), "nothing stored");
+    d.stop().await;
 }
