@@ -58,9 +58,9 @@ pub enum DaemonError {
     ApprovalRequired { rule: String, approval: serde_json::Value },
     #[error("refused by {by} under the policy rule \"{rule}\"")]
     ApprovalDenied { rule: String, by: String },
-    #[error("this session already has {pending} approvals waiting, the limit is {limit}")]
+    #[error("this token already has {pending} approvals waiting, the limit is {limit}")]
     TooManyPending { pending: usize, limit: usize },
-    #[error("this session asked for {limit} approvals in the last minute, the limit")]
+    #[error("this token asked for {limit} approvals in the last minute, the limit")]
     TooManyAsks { limit: usize },
     #[error("{tool}.{action} is not available: {reason}")]
     Unsupported { tool: String, action: String, reason: String, available: Vec<String> },

@@ -69,10 +69,12 @@ struct Cli {
     /// Most calls in one JSON-RPC batch (over it: BATCH_TOO_LARGE, nothing runs).
     #[arg(long, global = true, default_value_t = 64)]
     max_batch: usize,
-    /// Approvals one session may have waiting at once (over it: TOO_MANY_APPROVALS).
+    /// Approvals one token may have waiting at once, over all its sessions (over it:
+    /// TOO_MANY_APPROVALS).
     #[arg(long, global = true, default_value_t = 16)]
     max_pending_approvals: usize,
-    /// New approvals one session may ask for in a minute (over it: TOO_MANY_APPROVALS).
+    /// New approvals one token may ask for in a minute, over all its sessions (over it:
+    /// TOO_MANY_APPROVALS).
     #[arg(long, global = true, default_value_t = 30)]
     max_asks_per_minute: usize,
     /// Open WebSocket connections in all (over it: HTTP 429).

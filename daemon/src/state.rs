@@ -29,7 +29,7 @@ pub struct Config {
     pub max_response_bytes: usize,
     /// The most calls in one batch; a longer batch is refused whole (`BATCH_TOO_LARGE`).
     pub max_batch: usize,
-    /// Approvals one session may have waiting, and ask for a minute.
+    /// Approvals one token may have waiting, and ask for a minute (all its sessions).
     pub max_pending_approvals: usize,
     pub max_asks_per_minute: usize,
     /// Open WebSocket connections in all, and per token (over it: HTTP 429).
@@ -83,7 +83,7 @@ impl Config {
             max_message_bytes: 16 * 1024 * 1024,
             max_response_bytes: 16 * 1024 * 1024,
             max_batch: 64,
-            max_pending_approvals: crate::approval::store::MAX_PENDING_PER_SESSION,
+            max_pending_approvals: crate::approval::store::MAX_PENDING_PER_TOKEN,
             max_asks_per_minute: crate::approval::store::MAX_ASKS_PER_MINUTE,
             max_connections: 1024,
             max_connections_per_token: 64,

@@ -83,7 +83,7 @@ async fn approval_arguments_reach_approvers_and_admins_only() {
 }
 
 #[tokio::test]
-async fn a_session_cannot_pile_up_approvals_nor_ask_without_end() {
+async fn a_token_cannot_pile_up_approvals_nor_ask_without_end() {
     let d =
         with_policy(json!([{"name": "ask-all-waits", "class": "any", "decision": "ask"}])).await;
     let mut actor = d.actor().await;
@@ -96,6 +96,10 @@ async fn a_session_cannot_pile_up_approvals_nor_ask_without_end() {
     assert_eq!(code(&r), "TOO_MANY_APPROVALS", "{r}");
     assert_eq!(r["error"]["data"]["details"]["limit"], "pending_approvals", "{r}");
     assert_eq!(r["error"]["data"]["details"]["max"], 16, "{r}");
+    // A fresh session of the same token is held to the same cap: it is the token's.
+    let mut second = d.actor().await;
+    let r = second.call("computer.wait", json!({"duration_ms": 1, "op_id": "q0"})).await;
+    assert_eq!(code(&r), "TOO_MANY_APPROVALS", "per token, not per session: {r}");
     let mut approver = connect(&d, APPROVER).await;
     let listed = approver.call("approval.list", json!({})).await;
     assert_eq!(
@@ -103,7 +107,7 @@ async fn a_session_cannot_pile_up_approvals_nor_ask_without_end() {
         Some(16),
         "nothing more was parked"
     );
-    // Answered asks free their places, but a session asks at most 30 times a minute: the
+    // Answered asks free their places, but a token asks at most 30 times a minute: the
     // 16 denied and 14 more fill the minute, and the 31st is refused with its own limit.
     let ids: Vec<String> = listed["result"]["approvals"]
         .as_array()

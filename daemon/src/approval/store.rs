@@ -14,11 +14,11 @@ use crate::error::DaemonError;
 /// How long an unanswered or unused approval lives.
 pub const TTL: Duration = Duration::from_secs(600);
 
-/// Approvals one session may have waiting at once by default (`--max-pending-approvals`);
+/// Approvals one token may have waiting at once by default (`--max-pending-approvals`);
 /// one more ask is `TOO_MANY_APPROVALS`.
-pub const MAX_PENDING_PER_SESSION: usize = 16;
+pub const MAX_PENDING_PER_TOKEN: usize = 16;
 
-/// New approvals one session may ask for in a minute by default (`--max-asks-per-minute`; a
+/// New approvals one token may ask for in a minute by default (`--max-asks-per-minute`; a
 /// flood would bury the approver).
 pub const MAX_ASKS_PER_MINUTE: usize = 30;
 
@@ -33,6 +33,8 @@ enum State {
 struct Entry {
     id: String,
     session: String,
+    /// The token whose session asked (a short hash): the caps are per token.
+    owner: String,
     op_id: String,
     fingerprint: String,
     method: String,
@@ -71,7 +73,7 @@ pub enum Gate {
 pub struct Approvals {
     by_id: DashMap<String, Entry>,
     minted: AtomicU64,
-    /// When each session asked for its approvals of the last minute.
+    /// When each token asked for its approvals of the last minute.
     asks: Mutex<HashMap<String, VecDeque<Instant>>>,
     max_pending: usize,
     max_asks_per_minute: usize,
@@ -79,13 +81,13 @@ pub struct Approvals {
 
 impl Default for Approvals {
     fn default() -> Self {
-        Approvals::with_limits(MAX_PENDING_PER_SESSION, MAX_ASKS_PER_MINUTE)
+        Approvals::with_limits(MAX_PENDING_PER_TOKEN, MAX_ASKS_PER_MINUTE)
     }
 }
 
 impl Approvals {
-    /// A store where a session may have `max_pending` approvals waiting and ask for
-    /// `max_asks_per_minute` new ones a minute.
+    /// A store where a token may have `max_pending` approvals waiting and ask for
+    /// `max_asks_per_minute` new ones a minute, across all its sessions.
     pub fn with_limits(max_pending: usize, max_asks_per_minute: usize) -> Self {
         Approvals {
             by_id: DashMap::new(),
@@ -96,10 +98,12 @@ impl Approvals {
         }
     }
 
-    /// Check a call that an `ask` rule caught. The key is (session, op_id, what was asked).
+    /// Check a call that an `ask` rule caught. The key is (session, op_id, what was asked);
+    /// `owner` names the session's token.
     #[allow(clippy::too_many_arguments)]
     pub fn check(
         &self,
+        owner: &str,
         session: &str,
         op_id: &str,
         fingerprint: &str,
@@ -127,11 +131,12 @@ impl Approvals {
                 }
             };
         }
-        self.admit_ask(session)?;
+        self.admit_ask(owner)?;
         let id = format!("ap-{}", self.minted.fetch_add(1, Ordering::SeqCst) + 1);
         let entry = Entry {
             id: id.clone(),
             session: session.to_owned(),
+            owner: owner.to_owned(),
             op_id: op_id.to_owned(),
             fingerprint: fingerprint.to_owned(),
             method: method.to_owned(),
@@ -145,13 +150,11 @@ impl Approvals {
         Ok(Gate::Wait(public))
     }
 
-    /// Whether `session` may park one more call: under the pending cap and the minute's.
-    fn admit_ask(&self, session: &str) -> Result<(), DaemonError> {
-        let pending = self
-            .by_id
-            .iter()
-            .filter(|e| e.session == session && e.state() == State::Pending)
-            .count();
+    /// Whether `owner`'s token may park one more call: under the pending cap and the
+    /// minute's, whichever of its sessions asks.
+    fn admit_ask(&self, owner: &str) -> Result<(), DaemonError> {
+        let pending =
+            self.by_id.iter().filter(|e| e.owner == owner && e.state() == State::Pending).count();
         if pending >= self.max_pending {
             return Err(DaemonError::TooManyPending { pending, limit: self.max_pending });
         }
@@ -163,7 +166,7 @@ impl Approvals {
             }
             !q.is_empty()
         });
-        let q = asks.entry(session.to_owned()).or_default();
+        let q = asks.entry(owner.to_owned()).or_default();
         if q.len() >= self.max_asks_per_minute {
             return Err(DaemonError::TooManyAsks { limit: self.max_asks_per_minute });
         }
@@ -212,22 +215,26 @@ mod tests {
     fn grant_runs_once_and_deny_refuses() {
         let a = Approvals::default();
         let args = json!({"url": "x"});
-        let Ok(Gate::Wait(v)) = a.check("s", "op1", "f", "m", "r", &args) else { panic!("parks") };
+        let Ok(Gate::Wait(v)) = a.check("tok-s", "s", "op1", "f", "m", "r", &args) else {
+            panic!("parks")
+        };
         let id = v["approval_id"].as_str().expect("id").to_owned();
         assert_eq!(a.pending().len(), 1);
         assert!(
-            matches!(a.check("s", "op1", "f", "m", "r", &args), Ok(Gate::Wait(_))),
+            matches!(a.check("tok-s", "s", "op1", "f", "m", "r", &args), Ok(Gate::Wait(_))),
             "still waiting"
         );
         assert_eq!(a.pending().len(), 1, "no duplicate");
         a.answer(&id, true).expect("granted");
-        assert!(matches!(a.check("s", "op1", "f", "m", "r", &args), Ok(Gate::Run)));
+        assert!(matches!(a.check("tok-s", "s", "op1", "f", "m", "r", &args), Ok(Gate::Run)));
         assert!(a.pending().is_empty());
-        let Ok(Gate::Wait(v)) = a.check("s", "op2", "f", "m", "r", &args) else { panic!("parks") };
+        let Ok(Gate::Wait(v)) = a.check("tok-s", "s", "op2", "f", "m", "r", &args) else {
+            panic!("parks")
+        };
         let id = v["approval_id"].as_str().expect("id").to_owned();
         a.answer(&id, false).expect("denied");
         assert!(matches!(
-            a.check("s", "op2", "f", "m", "r", &args),
+            a.check("tok-s", "s", "op2", "f", "m", "r", &args),
             Err(DaemonError::ApprovalDenied { .. })
         ));
         assert!(a.answer(&id, true).is_err(), "gone once used");
@@ -235,27 +242,33 @@ mod tests {
     }
 
     #[test]
-    fn a_session_cannot_bury_the_approver() {
+    fn a_token_cannot_bury_the_approver() {
         let a = Approvals::default();
         let args = json!({});
-        for i in 0..MAX_PENDING_PER_SESSION {
+        for i in 0..MAX_PENDING_PER_TOKEN {
             let op = format!("op{i}");
-            assert!(matches!(a.check("s", &op, "f", "m", "r", &args), Ok(Gate::Wait(_))));
+            assert!(matches!(a.check("tok-s", "s", &op, "f", "m", "r", &args), Ok(Gate::Wait(_))));
         }
-        let over = a.check("s", "one-more", "f", "m", "r", &args);
+        let over = a.check("tok-s", "s", "one-more", "f", "m", "r", &args);
         assert!(matches!(over, Err(DaemonError::TooManyPending { pending: 16, limit: 16 })));
-        // Another session is not held back, and an answer frees a place.
-        assert!(matches!(a.check("t", "op0", "f", "m", "r", &args), Ok(Gate::Wait(_))));
+        // Another session of the same token is held back as well.
+        let over = a.check("tok-s", "s2", "op0", "f", "m", "r", &args);
+        assert!(matches!(over, Err(DaemonError::TooManyPending { .. })), "per token");
+        // Another token is not, and an answer frees a place.
+        assert!(matches!(a.check("tok-t", "t", "op0", "f", "m", "r", &args), Ok(Gate::Wait(_))));
         a.answer("ap-1", false).expect("answered");
-        assert!(matches!(a.check("s", "one-more", "f", "m", "r", &args), Ok(Gate::Wait(_))));
+        assert!(matches!(
+            a.check("tok-s", "s", "one-more", "f", "m", "r", &args),
+            Ok(Gate::Wait(_))
+        ));
         // Asks per minute count answered ones too.
         for i in 0..MAX_ASKS_PER_MINUTE {
             let op = format!("u{i}");
-            if let Ok(Gate::Wait(v)) = a.check("u", &op, "f", "m", "r", &args) {
+            if let Ok(Gate::Wait(v)) = a.check("tok-u", "u", &op, "f", "m", "r", &args) {
                 a.answer(v["approval_id"].as_str().expect("id"), false).expect("answered");
             }
         }
-        let over = a.check("u", "late", "f", "m", "r", &args);
+        let over = a.check("tok-u", "u", "late", "f", "m", "r", &args);
         assert!(matches!(over, Err(DaemonError::TooManyAsks { limit: 30 })), "{:?}", over.err());
     }
 
@@ -264,14 +277,14 @@ mod tests {
         let a = Approvals::with_limits(2, 3);
         let args = json!({});
         for op in ["a", "b"] {
-            assert!(matches!(a.check("s", op, "f", "m", "r", &args), Ok(Gate::Wait(_))));
+            assert!(matches!(a.check("tok-s", "s", op, "f", "m", "r", &args), Ok(Gate::Wait(_))));
         }
-        let over = a.check("s", "c", "f", "m", "r", &args);
+        let over = a.check("tok-s", "s", "c", "f", "m", "r", &args);
         assert!(matches!(over, Err(DaemonError::TooManyPending { pending: 2, limit: 2 })));
         a.answer("ap-1", false).expect("denied");
-        assert!(matches!(a.check("s", "d", "f", "m", "r", &args), Ok(Gate::Wait(_))));
+        assert!(matches!(a.check("tok-s", "s", "d", "f", "m", "r", &args), Ok(Gate::Wait(_))));
         a.answer("ap-2", false).expect("denied");
-        let over = a.check("s", "e", "f", "m", "r", &args);
+        let over = a.check("tok-s", "s", "e", "f", "m", "r", &args);
         assert!(matches!(over, Err(DaemonError::TooManyAsks { limit: 3 })), "{:?}", over.err());
     }
 }

@@ -410,7 +410,15 @@ fn approve(
         Verdict::Ask => {
             let method = checked.tool.method(checked.action);
             let args = Value::Object(checked.args.clone());
-            match daemon.approvals.check(&session.id, op_id, fingerprint, &method, &rule, &args)? {
+            match daemon.approvals.check(
+                &session.creator.short(),
+                &session.id,
+                op_id,
+                fingerprint,
+                &method,
+                &rule,
+                &args,
+            )? {
                 Gate::Run => Ok(()),
                 Gate::Wait(approval) => {
                     daemon.events.publish_for(
