@@ -9,16 +9,12 @@ use std::time::Duration;
 use glovebox_tests::{InProcess, Options, ACTOR, OBSERVER, OTHER_ACTOR};
 use serde_json::{json, Value};
 
-/// Runs `tests/mcp/channels.py` and returns what it found (its last stdout line).
+/// Runs `tests/mcp/channels.py` and returns what it found.
 fn channels(args: &[String]) -> Value {
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp").join("channels.py");
-    let out =
-        std::process::Command::new("python3").arg(script).args(args).output().expect("python3");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "channels.py {args:?} failed:\n{stderr}");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let line = text.lines().last().unwrap_or_default();
-    serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {text}\n{stderr}"))
+    let mut cmd = std::process::Command::new("python3");
+    cmd.arg(script).args(args);
+    crate::mcp::findings(cmd, "channels.py")
 }
 
 async fn run(args: &[&str]) -> Value {

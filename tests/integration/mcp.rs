@@ -18,13 +18,20 @@ pub(crate) fn run_client(args: &[&str], unset: &[&str]) -> Value {
     for var in unset {
         cmd.env_remove(var);
     }
-    let out = cmd.output().expect("python3 runs");
+    findings(cmd, "the MCP client")
+}
+
+/// Runs a client script that prints what it found as one JSON line, last; fails the test
+/// with the end of its stderr when it fails.
+pub(crate) fn findings(mut cmd: std::process::Command, what: &str) -> Value {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{what} does not start: {e}"));
     let stderr = String::from_utf8_lossy(&out.stderr);
     let tail: String =
         stderr.chars().rev().take(3000).collect::<Vec<_>>().into_iter().rev().collect();
-    assert!(out.status.success(), "the MCP client failed:\n{tail}");
-    let line = String::from_utf8_lossy(&out.stdout);
-    serde_json::from_str(line.trim()).unwrap_or_else(|e| panic!("{e}: {line}\n{tail}"))
+    assert!(out.status.success(), "{what} failed:\n{tail}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().last().unwrap_or_default();
+    serde_json::from_str(line.trim()).unwrap_or_else(|e| panic!("{e}: {text}\n{tail}"))
 }
 
 /// The client over Streamable HTTP.

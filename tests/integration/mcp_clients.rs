@@ -124,13 +124,7 @@ fn typescript(args: &[&str], unset: &[&str]) -> Value {
     for var in unset {
         cmd.env_remove(var);
     }
-    let out = cmd.output().expect("node runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let tail: String =
-        stderr.chars().rev().take(3000).collect::<Vec<_>>().into_iter().rev().collect();
-    assert!(out.status.success(), "the TypeScript client failed:\n{tail}");
-    let line = String::from_utf8_lossy(&out.stdout);
-    serde_json::from_str(line.trim()).unwrap_or_else(|e| panic!("{e}: {line}\n{tail}"))
+    crate::mcp::findings(cmd, "the TypeScript client")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
