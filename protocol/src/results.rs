@@ -98,6 +98,10 @@ pub struct Blocked {
     pub rule: String,
     /// The tab it was meant for.
     pub tab_id: Option<String>,
+    /// What it was when not a page load: `websocket` (refused by the browser's egress proxy
+    /// before it reached the host).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
 }
 
 /// A tab an action opened.

@@ -435,3 +435,56 @@ async fn stored_files_stay_under_their_quota() {
     assert!(!d.state.path.join("files/b.txt").exists(), "nothing stored");
     d.stop().await;
 }
+
+/// N5: every spelling of a denied host is that host, and every way a page reaches it is
+/// refused before a byte does: `navigate`, a page's `fetch`, and its WebSockets (which
+/// DevTools `Fetch` never sees; the browser's egress proxy refuses them), each named in the
+/// result as `navigation_blocked`. The denied address's listener sees no connection at all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_spelling_and_channel_of_a_denied_host_is_refused() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.2:0").await.expect("127.0.0.2");
+    let port = listener.local_addr().expect("port").port();
+    let reached = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = reached.clone();
+    tokio::spawn(async move {
+        while listener.accept().await.is_ok() {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    });
+    let env = BrowserEnv::with_policy(json!({"rules": [
+        {"name": "no-127-0-0-2", "class": "navigate", "hosts": ["127.0.0.2"], "decision": "deny"},
+    ]}))
+    .await;
+    let mut c = env.daemon.actor().await;
+    ok(&mut c, "browser.navigate", json!({"url": env.site.url("refs.html")})).await;
+    let spellings = [
+        format!("127.0.0.2:{port}"),
+        format!("[::ffff:127.0.0.2]:{port}"),
+        format!("[::ffff:7f00:2]:{port}"),
+        format!("[::127.0.0.2]:{port}"),
+        format!("2130706434:{port}"),
+    ];
+    for host in &spellings {
+        let r = c.call("browser.navigate", json!({"url": format!("http://{host}/")})).await;
+        assert_eq!(code(&r), "APPROVAL_DENIED", "navigate to {host}: {r}");
+        let fetched = eval(
+            &mut c,
+            &format!("fetch('http://{host}/').then(() => 'reached', e => 'refused')"),
+        )
+        .await;
+        assert_eq!(fetched, "refused", "fetch of {host}");
+        let script = format!(
+            "new Promise(done => {{
+               const ws = new WebSocket('ws://{host}/');
+               ws.onopen = () => done('open');
+               ws.onerror = () => done('refused');
+             }})"
+        );
+        let r = ok(&mut c, "browser.evaluate", json!({"script": script})).await;
+        assert_eq!(r["result"]["value"], "refused", "WebSocket to {host}: {r}");
+        let blocked = &r["result"]["navigation_blocked"];
+        assert_eq!(blocked[0]["kind"], "websocket", "named in the result: {r}");
+        assert_eq!(blocked[0]["rule"], "no-127-0-0-2", "{r}");
+    }
+    assert_eq!(reached.load(std::sync::atomic::Ordering::SeqCst), 0, "no connection reached it");
+}

@@ -14,7 +14,8 @@ use chromiumoxide::cdp::browser_protocol::browser::{
     DownloadProgressState, EventDownloadProgress, EventDownloadWillBegin,
 };
 use chromiumoxide::cdp::browser_protocol::network::{
-    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, ResourceType,
+    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, EventWebSocketCreated,
+    ResourceType,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
     EventFrameNavigated, EventJavascriptDialogClosed, EventJavascriptDialogOpening,
@@ -515,6 +516,7 @@ impl Conn {
         let mut sent = page.event_listener::<EventRequestWillBeSent>().await.map_err(cdp)?;
         let mut done = page.event_listener::<EventLoadingFinished>().await.map_err(cdp)?;
         let mut failed = page.event_listener::<EventLoadingFailed>().await.map_err(cdp)?;
+        let mut sockets = page.event_listener::<EventWebSocketCreated>().await.map_err(cdp)?;
         let (nav_tx, nav_rx) = watch::channel(0u64);
         let (dialog_tx, dialog_rx) = watch::channel(None);
         let net = Arc::new(Net::default());
@@ -605,7 +607,24 @@ impl Conn {
                 net.finished(ev.request_id.inner());
             }
         });
-        lock(&self.tasks).extend([t1, t2, t3, t4, t5, t6]);
+        // A WebSocket the egress proxy refuses (its handshake never reaches `Fetch`) is named
+        // here, where its tab is known: the policy is the proxy's, so the verdicts agree.
+        let (guard, log, events) = (self.guard.clone(), self.effects.clone(), self.events.clone());
+        let (browser_id, ws_tab) = (self.browser_id.clone(), tab_id.clone());
+        let t7 = tokio::spawn(async move {
+            while let Some(ev) = sockets.next().await {
+                let guard::Verdict::Deny { rule } = guard.verdict(&ev.url) else { continue };
+                let url = ev.url.clone();
+                events.emit(
+                    "navigation_blocked",
+                    json!({"browser_id": browser_id, "tab_id": ws_tab, "url": url,
+                           "rule": rule, "kind": "websocket"}),
+                );
+                let blocked = Effect::Blocked { url, rule, channel: Some("websocket") };
+                log.push(&browser_id, Some(ws_tab.clone()), blocked);
+            }
+        });
+        lock(&self.tasks).extend([t1, t2, t3, t4, t5, t6, t7]);
         // The DOM agent lets DOM.* calls address nodes by backend id.
         let _ = page.execute(Raw::new("DOM.enable", json!({}))).await;
         Ok(w)

@@ -17,8 +17,9 @@ const KEPT: usize = 512;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Effect {
-    /// The policy stopped a load inside the browser.
-    Blocked { url: String, rule: String },
+    /// The policy stopped a load inside the browser; `channel` names what was not a page
+    /// load (`websocket`).
+    Blocked { url: String, rule: String, channel: Option<&'static str> },
     /// The tab's main frame moved to `url`.
     Navigated { url: String },
     /// A tab was opened (a popup, `target=_blank`, `window.open`).

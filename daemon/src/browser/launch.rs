@@ -12,8 +12,8 @@ use crate::process::Supervisor;
 const READY: Duration = Duration::from_secs(30);
 
 /// Flags that keep it quiet offline, work as root under Xvfb and expose the page on AT-SPI;
-/// DevTools on `port`, or on the pipe when `None`.
-pub fn argv(program: &str, profile: &Path, port: Option<u16>) -> Vec<String> {
+/// DevTools on `port`, or on the pipe when `None`; `extra` before the first page.
+pub fn argv(program: &str, profile: &Path, port: Option<u16>, extra: &[String]) -> Vec<String> {
     let devtools = match port {
         Some(port) => vec![
             format!("--remote-debugging-port={port}"),
@@ -39,8 +39,9 @@ pub fn argv(program: &str, profile: &Path, port: Option<u16>) -> Vec<String> {
         format!("--user-data-dir={}", profile.display()),
         "--window-position=0,0".into(),
         "--window-size=1280,800".into(),
-        "about:blank".into(),
     ]);
+    argv.extend(extra.iter().cloned());
+    argv.push("about:blank".into());
     argv
 }
 
@@ -53,10 +54,12 @@ pub async fn start_piped(
     profile: &Path,
     env: &[(String, String)],
     (listener, capture_limit): (std::sync::Arc<tokio::net::TcpListener>, usize),
+    egress: &super::egress::Egress,
 ) -> Result<(u32, super::pipe::Relay), BrowserError> {
     clear_locks(profile);
+    let argv = argv(program, profile, None, &egress.flags());
     let (pid, to_browser, from_browser) = supervisor
-        .spawn_piped("chromium", &argv(program, profile, None), env)
+        .spawn_piped("chromium", &argv, env)
         .map_err(|e| BrowserError::Unavailable(format!("cannot start chromium: {e}")))?;
     match super::pipe::Relay::start(listener, to_browser, from_browser, capture_limit).await {
         Ok(relay) => Ok((pid, relay)),
@@ -87,7 +90,7 @@ pub async fn start(
     clear_locks(profile);
     let name = format!("chromium-{port}");
     let pid = supervisor
-        .spawn(&name, &argv(program, profile, Some(port)), env)
+        .spawn(&name, &argv(program, profile, Some(port), &[]), env)
         .map_err(|e| BrowserError::Unavailable(format!("cannot start chromium: {e}")))?;
     let deadline = Instant::now() + READY;
     loop {

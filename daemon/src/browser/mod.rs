@@ -12,6 +12,7 @@ pub mod annotate;
 pub mod cdp;
 pub mod discovery;
 pub mod effects;
+mod egress;
 pub mod input;
 pub mod launch;
 pub mod pipe;
@@ -224,6 +225,8 @@ pub struct Browsers {
     effects: Arc<effects::Log>,
     /// Where the default browser's relay listens, kept across restarts (its id stays).
     relay_listener: tokio::sync::OnceCell<Arc<tokio::net::TcpListener>>,
+    /// The proxy every connection of the default browser goes through (`egress.rs`).
+    egress: tokio::sync::OnceCell<egress::Egress>,
     /// Debugging ports of browsers the operator allowed (`--browser-allow`).
     allowed: Mutex<Vec<u16>>,
     /// The bytes the state dir's `downloads/` may hold (downloads and PDFs).
@@ -275,6 +278,7 @@ impl Browsers {
             guard: Arc::default(),
             effects: Arc::default(),
             relay_listener: tokio::sync::OnceCell::new(),
+            egress: tokio::sync::OnceCell::new(),
             allowed: Mutex::new(Vec::new()),
             start_check: Mutex::new(None),
         }
@@ -422,12 +426,18 @@ impl Browsers {
         // The old relay stops taking connections before the new one starts.
         *d = None;
         let limit = self.max_answer.load(std::sync::atomic::Ordering::SeqCst);
+        let egress = self
+            .egress
+            .get_or_try_init(|| egress::Egress::start(self.guard.clone()))
+            .await
+            .map_err(|e| BrowserError::Unavailable(format!("cannot start the egress proxy: {e}")))?;
         let (pid, relay) = launch::start_piped(
             &self.supervisor,
             &self.program,
             &profile,
             &self.env,
             (listener, limit),
+            egress,
         )
         .await?;
         let port = relay.port;

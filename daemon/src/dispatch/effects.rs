@@ -33,8 +33,9 @@ pub(super) fn name(b: &Browsers, mark: &EffectsMark, tab: &(String, String), out
     let mut fx = Effects::default();
     for e in b.effects_since(mark, browser_id, tab_id) {
         match e.effect {
-            Effect::Blocked { url, rule } => {
-                fx.navigation_blocked.push(Blocked { url, rule, tab_id: e.tab_id });
+            Effect::Blocked { url, rule, channel } => {
+                let kind = channel.map(String::from);
+                fx.navigation_blocked.push(Blocked { url, rule, tab_id: e.tab_id, kind });
             }
             Effect::Opened { url } if e.tab_id.as_deref() != Some(tab_id.as_str()) => {
                 fx.opened_tabs.push(Opened { tab_id: e.tab_id, url });

@@ -111,7 +111,7 @@ impl Tab {
         let tab = Some(self.tab_id.as_str());
         let seen = self.conn.effects().since(mark, &self.browser_id, |t| t == tab);
         for e in seen.into_iter().rev() {
-            if let super::super::effects::Effect::Blocked { url, rule } = e.effect {
+            if let super::super::effects::Effect::Blocked { url, rule, channel: None } = e.effect {
                 return Err(BrowserError::Blocked { url, rule });
             }
         }

@@ -82,6 +82,11 @@ impl Guard {
         e.push((frame_id.to_owned(), unfragmented(url).to_owned(), now + EXPECTED_FOR));
     }
 
+    /// The policy's verdict on loading `url` (allow when no policy was set).
+    pub fn verdict(&self, url: &str) -> Verdict {
+        self.judge(url)
+    }
+
     fn judge(&self, url: &str) -> Verdict {
         match lock(&self.judge).clone() {
             Some(judge) => judge(url),
@@ -169,7 +174,7 @@ impl Guard {
                            "url": ev.request.url, "rule": rule}),
                 );
                 let url = ev.request.url.clone();
-                conn.effects().push(&browser_id, tab_id, Effect::Blocked { url, rule });
+                conn.effects().push(&browser_id, tab_id, Effect::Blocked { url, rule, channel: None });
             }
         });
         Ok(vec![task])
