@@ -467,11 +467,9 @@ async fn every_spelling_and_channel_of_a_denied_host_is_refused() {
     for host in &spellings {
         let r = c.call("browser.navigate", json!({"url": format!("http://{host}/")})).await;
         assert_eq!(code(&r), "APPROVAL_DENIED", "navigate to {host}: {r}");
-        let fetched = eval(
-            &mut c,
-            &format!("fetch('http://{host}/').then(() => 'reached', e => 'refused')"),
-        )
-        .await;
+        let fetched =
+            eval(&mut c, &format!("fetch('http://{host}/').then(() => 'reached', e => 'refused')"))
+                .await;
         assert_eq!(fetched, "refused", "fetch of {host}");
         let script = format!(
             "new Promise(done => {{

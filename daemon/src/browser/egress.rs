@@ -100,7 +100,7 @@ async fn serve(mut client: TcpStream, guard: &Guard) -> std::io::Result<()> {
         return reply(&mut client, HOST_UNREACHABLE).await;
     };
     let _ = upstream.set_nodelay(true);
-    reply(&mut client, SUCCEEDED).await?;
+    client.write_all(&reply_of(SUCCEEDED)).await?;
     tokio::io::copy_bidirectional(&mut client, &mut upstream).await.map(|_| ())
 }
 
@@ -146,8 +146,14 @@ async fn handshake(c: &mut TcpStream) -> std::io::Result<Result<Destination, u8>
     Ok(Ok(Destination { host, port: u16::from_be_bytes(port) }))
 }
 
+/// A reply with `code` (the bound address, which Chromium does not read, left zero).
+fn reply_of(code: u8) -> [u8; 10] {
+    [5, code, 0, 1, 0, 0, 0, 0, 0, 0]
+}
+
+/// Refuse with `code` and close.
 async fn reply(c: &mut TcpStream, code: u8) -> std::io::Result<()> {
-    c.write_all(&[5, code, 0, 1, 0, 0, 0, 0, 0, 0]).await?;
+    c.write_all(&reply_of(code)).await?;
     c.shutdown().await
 }
 

@@ -430,7 +430,9 @@ impl Browsers {
             .egress
             .get_or_try_init(|| egress::Egress::start(self.guard.clone()))
             .await
-            .map_err(|e| BrowserError::Unavailable(format!("cannot start the egress proxy: {e}")))?;
+            .map_err(|e| {
+                BrowserError::Unavailable(format!("cannot start the egress proxy: {e}"))
+            })?;
         let (pid, relay) = launch::start_piped(
             &self.supervisor,
             &self.program,

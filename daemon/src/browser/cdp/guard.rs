@@ -174,7 +174,11 @@ impl Guard {
                            "url": ev.request.url, "rule": rule}),
                 );
                 let url = ev.request.url.clone();
-                conn.effects().push(&browser_id, tab_id, Effect::Blocked { url, rule, channel: None });
+                conn.effects().push(
+                    &browser_id,
+                    tab_id,
+                    Effect::Blocked { url, rule, channel: None },
+                );
             }
         });
         Ok(vec![task])
