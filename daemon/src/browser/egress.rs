@@ -166,7 +166,7 @@ mod tests {
         let d = |host: &str| Destination { host: host.into(), port: 80 }.url();
         assert_eq!(d("example.test"), "http://example.test:80/");
         assert_eq!(d("127.0.0.2"), "http://127.0.0.2:80/");
-        assert_eq!(d("::ffff:7f00:2"), "http://[::ffff:7f00:2]:80/");
+        assert_eq!(d("::ffff:7f00:2"), "http://[::ffff:127.0.0.2]:80/");
         let site = |u: &str| glovebox_protocol::url::Site::parse(u).map(|s| s.host);
         assert_eq!(site(&d("::ffff:7f00:2")).as_deref(), Some("127.0.0.2"), "one host");
     }
