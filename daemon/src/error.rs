@@ -24,6 +24,8 @@ pub enum DaemonError {
     Revoked,
     #[error("{path} {why}")]
     OutsideFiles { path: String, why: String, roots: Vec<String> },
+    #[error("this token holds {max} sessions, each driven by a connection")]
+    TooManySessions { max: usize },
     #[error("the file is {size} bytes and files/ holds {used} of its {quota}")]
     FilesFull { size: u64, used: u64, quota: u64 },
     #[error("session {0} belongs to another token")]
@@ -129,6 +131,7 @@ impl DaemonError {
             ProtocolMismatch { .. } => ErrorCode::ProtocolMismatch,
             Forbidden { .. } | OutsideFiles { .. } | NotOwner(_) | Revoked => ErrorCode::Forbidden,
             FilesFull { .. } => ErrorCode::RequestTooLarge,
+            TooManySessions { .. } => ErrorCode::Busy,
             SessionBusy(_) => ErrorCode::SessionBusy,
             SessionNotFound(_) => ErrorCode::SessionNotFound,
             Paused(_) | HumanInControl { .. } => ErrorCode::Paused,
@@ -182,6 +185,10 @@ impl DaemonError {
             ),
             Forbidden { .. } => format!("{self}; use a token with the actor role"),
             Revoked => format!("{self}; the connection is closing: reconnect with a current token"),
+            TooManySessions { .. } => format!(
+                "{self}; close one, resume one by name, or start gloveboxd with a larger \
+                 --max-sessions-per-token"
+            ),
             FilesFull { .. } => format!(
                 "{self}; nothing was stored: put a smaller file, or start gloveboxd with a larger \
                  --files-quota-bytes"
@@ -268,6 +275,7 @@ impl DaemonError {
                 Some(json!({"session": session, "reason": "human_in_control", "by": by}))
             }
             OutsideFiles { path, roots, .. } => Some(json!({"path": path, "roots": roots})),
+            TooManySessions { max } => Some(json!({"limit": "sessions_per_token", "max": max})),
             FilesFull { size, used, quota } => Some(
                 json!({"limit": "files_quota_bytes", "size": size, "used": used, "max": quota}),
             ),

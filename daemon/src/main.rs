@@ -89,6 +89,10 @@ struct Cli {
     /// MCP sessions (Streamable HTTP) one token may hold; opening one more ends its oldest.
     #[arg(long, global = true, default_value_t = 32)]
     max_mcp_sessions_per_token: usize,
+    /// Glovebox sessions one token may keep (hello's, an MCP call's `"session": "new"`); one
+    /// more ends the token's session idle the longest (none idle: BUSY).
+    #[arg(long, global = true, default_value_t = 128)]
+    max_sessions_per_token: usize,
     /// Print the view page's link (its code logs in once) in the banner even when stdout is
     /// not a terminal, e.g. a pod's log; by default it shows only on a terminal.
     #[arg(long, global = true)]
@@ -380,6 +384,7 @@ async fn serve(
     config.max_connections_per_token = cli.max_connections_per_token;
     config.max_view_pages_per_token = cli.max_view_pages_per_token;
     config.max_mcp_sessions_per_token = cli.max_mcp_sessions_per_token;
+    config.max_sessions_per_token = cli.max_sessions_per_token;
     config.max_in_flight = cli.max_in_flight;
     config.max_ops_per_sec = cli.max_ops_per_sec;
     config.max_text_chars = cli.max_text_chars;

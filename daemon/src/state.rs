@@ -70,6 +70,8 @@ pub struct Config {
     pub max_view_pages_per_token: usize,
     /// MCP sessions one token may hold over HTTP (one more closes its oldest).
     pub max_mcp_sessions_per_token: usize,
+    /// Sessions one token may keep (one more ends its idlest; none idle: `BUSY`).
+    pub max_sessions_per_token: usize,
 }
 
 impl Config {
@@ -104,6 +106,7 @@ impl Config {
             view_access: Arc::default(),
             max_view_pages_per_token: 8,
             max_mcp_sessions_per_token: 32,
+            max_sessions_per_token: 128,
             state_dir,
         }
     }
@@ -140,7 +143,7 @@ impl Daemon {
             live: crate::rpc::conn::Live::default(),
             view: crate::view::View::new(config.view_access.clone()),
             mcp_sessions: crate::mcp::streamable::Bindings::default(),
-            sessions: Sessions::new(config.session_ttl),
+            sessions: Sessions::new(config.session_ttl, config.max_sessions_per_token),
             config,
             ops: Ops::new(4096),
             events: EventBus::new(1024),

@@ -178,6 +178,21 @@ impl Session {
         }
     }
 
+    /// A call without a connection (MCP) used it now: unless a connection holds it, its TTL
+    /// counts from here.
+    fn touch(&self) {
+        if let Ok(mut a) = self.attached.lock() {
+            if a.0 == 0 {
+                a.1 = Some(Instant::now());
+            }
+        }
+    }
+
+    /// Since when nobody holds it (`None` while a connection does).
+    fn idle_since(&self) -> Option<Instant> {
+        self.attached.lock().ok().and_then(|a| if a.0 == 0 { a.1 } else { None })
+    }
+
     /// True when nobody has been attached for longer than `ttl`.
     fn expired(&self, now: Instant, ttl: Duration) -> bool {
         self.attached
@@ -188,16 +203,38 @@ impl Session {
 }
 
 /// All sessions by name. A session nobody is attached to is kept for `ttl` so a client can
-/// reconnect and resume it, then forgotten.
+/// reconnect and resume it, then forgotten. A token keeps at most `max_per_token`: a new one
+/// past that ends the token's session idle the longest, never another token's.
 #[derive(Debug)]
 pub struct Sessions {
     by_id: DashMap<String, Arc<Session>>,
     ttl: Duration,
+    max_per_token: usize,
 }
 
 impl Sessions {
-    pub fn new(ttl: Duration) -> Self {
-        Sessions { by_id: DashMap::new(), ttl }
+    pub fn new(ttl: Duration, max_per_token: usize) -> Self {
+        Sessions { by_id: DashMap::new(), ttl, max_per_token }
+    }
+
+    /// Room for one more session of `who`: its idlest session goes when it has the most, or
+    /// `TooManySessions` when connections hold every one.
+    fn make_room(&self, who: &Owner) -> Result<(), DaemonError> {
+        let own: Vec<(String, Option<Instant>)> = self
+            .by_id
+            .iter()
+            .filter(|s| s.creator == *who)
+            .map(|s| (s.id.clone(), s.idle_since()))
+            .collect();
+        if own.len() < self.max_per_token {
+            return Ok(());
+        }
+        let idlest = own.into_iter().filter_map(|(id, t)| t.map(|t| (id, t))).min_by_key(|x| x.1);
+        let Some((id, _)) = idlest else {
+            return Err(DaemonError::TooManySessions { max: self.max_per_token });
+        };
+        self.by_id.remove(&id);
+        Ok(())
     }
 
     /// The tokens whose sessions have browser tab `tab_id` selected.
@@ -229,6 +266,9 @@ impl Sessions {
         };
         let now = Instant::now();
         self.by_id.retain(|_, s| !s.expired(now, self.ttl));
+        if !self.by_id.contains_key(&id) && !who.admin {
+            self.make_room(&who)?;
+        }
         let entry = self.by_id.entry(id.clone());
         let resumed = matches!(entry, dashmap::Entry::Occupied(_));
         let session = entry.or_insert_with(|| Arc::new(Session::new(id.clone(), who))).clone();
@@ -243,7 +283,12 @@ impl Sessions {
                 _ => *owner = Some(conn),
             }
         }
-        session.attach_conn();
+        // Connection 0 is none: an MCP call uses the session without holding it.
+        if conn == 0 {
+            session.touch();
+        } else {
+            session.attach_conn();
+        }
         Ok((session, resumed))
     }
 
@@ -359,7 +404,7 @@ mod tests {
 
     #[test]
     fn detached_sessions_expire_after_the_ttl() {
-        let sessions = Sessions::new(Duration::from_millis(30));
+        let sessions = Sessions::new(Duration::from_millis(30), 64);
         let me = Owner::of_token("me", false);
         let (s, resumed) = sessions.attach(Some("a"), 1, me, true).expect("new");
         assert!(!resumed);
@@ -383,7 +428,7 @@ mod tests {
 
     #[test]
     fn a_session_belongs_to_the_token_that_made_it() {
-        let sessions = Sessions::new(Duration::from_secs(60));
+        let sessions = Sessions::new(Duration::from_secs(60), 64);
         let (a, b) = (Owner::of_token("a", false), Owner::of_token("b", false));
         let (s, _) = sessions.attach(Some("x"), 1, a, true).expect("new");
         s.detach(1);
@@ -399,5 +444,31 @@ mod tests {
         let (s2, _) = sessions.attach(None, 5, a, true).expect("minted");
         assert_eq!(s1.id.len(), 34, "{}", s1.id);
         assert_ne!(s1.id, s2.id);
+    }
+
+    #[test]
+    fn a_token_keeps_its_newest_sessions_and_calls_without_a_connection_expire() {
+        let sessions = Sessions::new(Duration::from_millis(30), 2);
+        let (a, b) = (Owner::of_token("a", false), Owner::of_token("b", false));
+        sessions.attach(Some("b1"), 0, b, false).expect("b's");
+        let (held, _) = sessions.attach(Some("a1"), 7, a, true).expect("held by a connection");
+        sessions.attach(Some("a2"), 0, a, false).expect("an MCP call's");
+        sessions.attach(Some("a3"), 0, a, false).expect("the idlest of a's goes");
+        assert!(sessions.get("a2").is_none() && sessions.get("a1").is_some());
+        assert!(sessions.get("b1").is_some(), "another token's stays");
+        assert!(matches!(sessions.attach(Some("a4"), 8, a, true), Ok(_)), "a3 went");
+        assert!(matches!(
+            sessions.attach(Some("a5"), 9, a, true),
+            Err(DaemonError::TooManySessions { max: 2 })
+        ));
+        held.detach(7);
+        // A session only MCP calls used expires after the TTL like a detached one.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while sessions.get("b1").is_some_and(|s| !s.expired(Instant::now(), sessions.ttl)) {
+            assert!(Instant::now() < deadline);
+            std::thread::yield_now();
+        }
+        sessions.attach(Some("a6"), 0, a, false).expect("room again");
+        assert!(sessions.get("b1").is_none(), "b1 expired");
     }
 }
