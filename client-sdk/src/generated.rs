@@ -22,6 +22,7 @@ pub use glovebox_protocol::actions::context::GetState as ContextGetState;
 pub use glovebox_protocol::actions::context::ListApps as ContextListApps;
 pub use glovebox_protocol::actions::context::ListBrowsers as ContextListBrowsers;
 pub use glovebox_protocol::actions::context::ListWindows as ContextListWindows;
+pub use glovebox_protocol::actions::context::PutFile as ContextPutFile;
 pub use glovebox_protocol::actions::context::RequestHuman as ContextRequestHuman;
 
 pub use glovebox_protocol::actions::browser::Check as BrowserCheck;
@@ -156,11 +157,19 @@ impl Client {
     }
 
     /// `context.request_human`: ask a person for help (login, CAPTCHA, 2FA) on the view page; waits
-    /// for the hand-back. Asks a person (actor and admin roles); runs while a person is in control.
+    /// for the hand-back up to timeout_ms, then says pending: call again with its request_id to
+    /// keep waiting. Asks a person (actor and admin roles); runs while a person is in control.
     pub fn context_request_human(
         &self,
         args: ContextRequestHuman,
     ) -> PendingCall<'_, ContextRequestHuman> {
+        PendingCall::new(self, args)
+    }
+
+    /// `context.put_file`: store a file the client sends (base64) as files/\<name\>, replacing one
+    /// of that name, within the files quota; browser.upload then takes the name. Mutating (actor
+    /// role); a capture follows unless the call says capture false.
+    pub fn context_put_file(&self, args: ContextPutFile) -> PendingCall<'_, ContextPutFile> {
         PendingCall::new(self, args)
     }
 

@@ -101,6 +101,12 @@ impl super::View {
         ids
     }
 
+    /// Request `id`, if it is kept.
+    pub fn request(&self, id: &str) -> Option<Request> {
+        let all = self.requests.lock().unwrap_or_else(|p| p.into_inner());
+        all.iter().find(|r| r.request_id == id).cloned()
+    }
+
     /// The state of request `id`, if it is kept.
     pub fn request_state(&self, id: &str) -> Option<&'static str> {
         let all = self.requests.lock().unwrap_or_else(|p| p.into_inner());

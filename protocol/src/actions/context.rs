@@ -167,7 +167,8 @@ impl Params for GetBrowser {
 }
 
 /// `context.request_human`: ask a person for help (login, CAPTCHA, 2FA) on the view page; waits for
-/// the hand-back. Asks a person (actor and admin roles); runs while a person is in control.
+/// the hand-back up to timeout_ms, then says pending: call again with its request_id to keep
+/// waiting. Asks a person (actor and admin roles); runs while a person is in control.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::RequestHuman", into = "wire::RequestHuman")]
 pub struct RequestHuman {
@@ -177,12 +178,14 @@ pub struct RequestHuman {
     pub tab_id: Option<String>,
     /// window id from list_windows.
     pub window_id: Option<String>,
+    /// keep waiting for this earlier request (h-...) of the session instead of filing a new one.
+    pub request_id: Option<String>,
 }
 
 impl RequestHuman {
     /// The required params; every other one at the table's default.
     pub fn new(reason: impl Into<String>) -> Self {
-        RequestHuman { reason: reason.into(), tab_id: None, window_id: None }
+        RequestHuman { reason: reason.into(), tab_id: None, window_id: None, request_id: None }
     }
 }
 
@@ -190,6 +193,32 @@ impl Params for RequestHuman {
     const TOOL: &'static str = "context";
     const ACTION: &'static str = "request_human";
     type Result = crate::results::context::RequestHuman;
+}
+
+/// `context.put_file`: store a file the client sends (base64) as files/\<name\>, replacing one of
+/// that name, within the files quota; browser.upload then takes the name. Mutating (actor role); a
+/// capture follows unless the call says capture false.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(try_from = "wire::PutFile", into = "wire::PutFile")]
+pub struct PutFile {
+    /// **Required.** a plain file name (no /, .., control or direction characters, no leading -).
+    /// Not empty.
+    pub name: String,
+    /// **Required.** the file's bytes, base64 (at most 8 MiB once decoded).
+    pub data: String,
+}
+
+impl PutFile {
+    /// The required params; every other one at the table's default.
+    pub fn new(name: impl Into<String>, data: impl Into<String>) -> Self {
+        PutFile { name: name.into(), data: data.into() }
+    }
+}
+
+impl Params for PutFile {
+    const TOOL: &'static str = "context";
+    const ACTION: &'static str = "put_file";
+    type Result = crate::results::context::PutFile;
 }
 
 /// `context.documentation`: this contract: every action's parameters, identity, coordinate and
@@ -226,6 +255,7 @@ pub static ROUND_TRIPS: &[(&str, super::RoundTrip)] = &[
     ("list_browsers", super::round_trip::<ListBrowsers>),
     ("get_browser", super::round_trip::<GetBrowser>),
     ("request_human", super::round_trip::<RequestHuman>),
+    ("put_file", super::round_trip::<PutFile>),
     ("documentation", super::round_trip::<Documentation>),
 ];
 
@@ -239,6 +269,7 @@ pub static RESULT_SCHEMAS: &[(&str, super::ResultSchema)] = &[
     ("list_browsers", <ListBrowsers as Params>::result_schema),
     ("get_browser", <GetBrowser as Params>::result_schema),
     ("request_human", <RequestHuman as Params>::result_schema),
+    ("put_file", <PutFile as Params>::result_schema),
     ("documentation", <Documentation as Params>::result_schema),
 ];
 
@@ -405,11 +436,18 @@ pub mod wire {
         pub tab_id: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         pub window_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub request_id: Option<String>,
     }
 
     impl From<super::RequestHuman> for RequestHuman {
         fn from(v: super::RequestHuman) -> Self {
-            RequestHuman { reason: Some(v.reason), tab_id: v.tab_id, window_id: v.window_id }
+            RequestHuman {
+                reason: Some(v.reason),
+                tab_id: v.tab_id,
+                window_id: v.window_id,
+                request_id: v.request_id,
+            }
         }
     }
 
@@ -421,6 +459,32 @@ pub mod wire {
                 reason: w.reason.ok_or(Missing("reason"))?,
                 tab_id: w.tab_id,
                 window_id: w.window_id,
+                request_id: w.request_id,
+            })
+        }
+    }
+
+    #[derive(Serialize, Deserialize, Default)]
+    pub struct PutFile {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub name: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub data: Option<String>,
+    }
+
+    impl From<super::PutFile> for PutFile {
+        fn from(v: super::PutFile) -> Self {
+            PutFile { name: Some(v.name), data: Some(v.data) }
+        }
+    }
+
+    impl TryFrom<PutFile> for super::PutFile {
+        type Error = Missing;
+
+        fn try_from(w: PutFile) -> Result<Self, Missing> {
+            Ok(super::PutFile {
+                name: w.name.ok_or(Missing("name"))?,
+                data: w.data.ok_or(Missing("data"))?,
             })
         }
     }
