@@ -157,8 +157,7 @@ impl Client {
     }
 
     /// `context.request_human`: ask a person for help (login, CAPTCHA, 2FA) on the view page; waits
-    /// for the hand-back up to timeout_ms, then says pending: call again with its request_id to
-    /// keep waiting. Asks a person (actor and admin roles); runs while a person is in control.
+    /// for the hand-back. Asks a person (actor and admin roles); runs while a person is in control.
     pub fn context_request_human(
         &self,
         args: ContextRequestHuman,
@@ -166,9 +165,8 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `context.put_file`: store a file the client sends (base64) as files/\<name\>, replacing one
-    /// of that name, within the files quota; browser.upload then takes the name. Mutating (actor
-    /// role); a capture follows unless the call says capture false.
+    /// `context.put_file`: store a file to upload. Mutating (actor role); a capture follows unless
+    /// the call says capture false.
     pub fn context_put_file(&self, args: ContextPutFile) -> PendingCall<'_, ContextPutFile> {
         PendingCall::new(self, args)
     }

@@ -51,8 +51,8 @@ async fn put_file(ctx: Ctx, p: context::PutFile) -> Result<Output<results::PutFi
     }))
 }
 
-/// `request_human`: files the request (the page shows it at once), or takes up an earlier
-/// one of the session (`request_id`), then waits for a hand-back that answers it, or answers
+/// `request_human`: files the request (the page shows it at once), or takes up the
+/// session's pending one with the same reason, then waits for a hand-back that answers it, or answers
 /// a little before the op's deadline that it is still pending.
 async fn request_human(
     ctx: Ctx,
@@ -61,16 +61,11 @@ async fn request_human(
     let view = &ctx.daemon.view;
     let mut handbacks = view.handbacks();
     handbacks.borrow_and_update();
-    let id = match &p.request_id {
-        Some(id) => match view.request(id) {
-            Some(r) if r.session == ctx.session.id => r.request_id,
-            _ => {
-                return Err(DaemonError::TargetNotFound {
-                    kind: "request of this session",
-                    id: id.clone(),
-                })
-            }
-        },
+    // The same reason again takes up the session's request still pending: a host that heard
+    // "pending" re-sends its call and keeps waiting for the same person.
+    let earlier = view.pending_with(&ctx.session.id, p.reason.trim());
+    let id = match earlier {
+        Some(id) => id,
         None => {
             let (tab, window) = (p.tab_id, p.window_id);
             crate::view::request_human(&ctx.daemon, &ctx.session, &p.reason, tab, window)?
@@ -94,9 +89,9 @@ async fn request_human(
         }
         if tokio::time::timeout_at(until.into(), handbacks.changed()).await.is_err() {
             let next = format!(
-                "nobody has handed back yet: call context.request_human again with request_id \
-                 {id} to keep waiting (each call waits up to its timeout_ms); context.get_state \
-                 shows human_in_control meanwhile"
+                "nobody has handed back yet: call context.request_human again with the same \
+                 reason to keep waiting for {id} (each call waits up to its timeout_ms); \
+                 context.get_state shows human_in_control meanwhile"
             );
             return Ok(Output::new(results::RequestHuman {
                 request_id: id,

@@ -260,6 +260,9 @@ pub async fn call(
         let browsers = daemon.config.browser.clone();
         let fut = route.run(ctx, checked);
         async move {
+            // The windows a desktop action opens or closes are named from the bus.
+            let windows = (action.backend == Backend::Desktop && want_capture && action.captures())
+                .then(|| daemon.events.subscribe());
             let mark = match &browsers {
                 Some(b) if action.backend != Backend::Desktop => Some(b.effects_mark().await),
                 _ => None,
@@ -309,8 +312,14 @@ pub async fn call(
                 let acted = settle::Acted { target, result: &out.result, trace };
                 settle::after(&daemon, &session_id, action, acted, span, deadline, front).await
             } else {
+                let span = settle::Span { started, ended: Instant::now() };
+                settle::requests_only(&daemon, action, out.target.as_ref(), span, deadline).await;
                 settle::After::default()
             };
+            let mut after = after;
+            if let (Some(rx), Some(settle)) = (windows, after.settle.as_mut()) {
+                settle::name_windows(settle, rx, session_of_op.creator);
+            }
             if let (Some(b), Some(mark), Some(tab)) = (&browsers, &mark, &acted_on) {
                 effects::name(b, mark, tab, &mut out);
                 for path in effects::downloaded(&out) {

@@ -101,10 +101,13 @@ impl super::View {
         ids
     }
 
-    /// Request `id`, if it is kept.
-    pub fn request(&self, id: &str) -> Option<Request> {
+    /// The pending request of `session` that asks for `reason`, if there is one.
+    pub fn pending_with(&self, session: &str, reason: &str) -> Option<String> {
         let all = self.requests.lock().unwrap_or_else(|p| p.into_inner());
-        all.iter().find(|r| r.request_id == id).cloned()
+        all.iter()
+            .rev()
+            .find(|r| r.session == session && r.state == "pending" && r.reason == reason)
+            .map(|r| r.request_id.clone())
     }
 
     /// The state of request `id`, if it is kept.

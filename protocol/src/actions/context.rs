@@ -1,8 +1,8 @@
 //! Typed params of the `context` tool's actions, generated from the contract table
 //! (`protocol/src/contract/context.rs`) by `cargo xtask codegen`; do not edit.
 //!
-//! Discover and select apps, windows, browsers and tabs; read this contract. Start here; ids come
-//! from these answers, never guesses.
+//! Discover and select apps, windows, browsers and tabs. Start here; ids come from these answers,
+//! never guesses.
 
 // The contract's docs quote URLs as examples, not as links.
 #![allow(rustdoc::bare_urls)]
@@ -167,8 +167,7 @@ impl Params for GetBrowser {
 }
 
 /// `context.request_human`: ask a person for help (login, CAPTCHA, 2FA) on the view page; waits for
-/// the hand-back up to timeout_ms, then says pending: call again with its request_id to keep
-/// waiting. Asks a person (actor and admin roles); runs while a person is in control.
+/// the hand-back. Asks a person (actor and admin roles); runs while a person is in control.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::RequestHuman", into = "wire::RequestHuman")]
 pub struct RequestHuman {
@@ -178,14 +177,12 @@ pub struct RequestHuman {
     pub tab_id: Option<String>,
     /// window id from list_windows.
     pub window_id: Option<String>,
-    /// keep waiting for this earlier request (h-...) of the session instead of filing a new one.
-    pub request_id: Option<String>,
 }
 
 impl RequestHuman {
     /// The required params; every other one at the table's default.
     pub fn new(reason: impl Into<String>) -> Self {
-        RequestHuman { reason: reason.into(), tab_id: None, window_id: None, request_id: None }
+        RequestHuman { reason: reason.into(), tab_id: None, window_id: None }
     }
 }
 
@@ -195,16 +192,14 @@ impl Params for RequestHuman {
     type Result = crate::results::context::RequestHuman;
 }
 
-/// `context.put_file`: store a file the client sends (base64) as files/\<name\>, replacing one of
-/// that name, within the files quota; browser.upload then takes the name. Mutating (actor role); a
-/// capture follows unless the call says capture false.
+/// `context.put_file`: store a file to upload. Mutating (actor role); a capture follows unless the
+/// call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::PutFile", into = "wire::PutFile")]
 pub struct PutFile {
-    /// **Required.** a plain file name (no /, .., control or direction characters, no leading -).
-    /// Not empty.
+    /// **Required.** file name. Not empty.
     pub name: String,
-    /// **Required.** the file's bytes, base64 (at most 8 MiB once decoded).
+    /// **Required.** base64, up to 8 MiB.
     pub data: String,
 }
 
@@ -436,18 +431,11 @@ pub mod wire {
         pub tab_id: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         pub window_id: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        pub request_id: Option<String>,
     }
 
     impl From<super::RequestHuman> for RequestHuman {
         fn from(v: super::RequestHuman) -> Self {
-            RequestHuman {
-                reason: Some(v.reason),
-                tab_id: v.tab_id,
-                window_id: v.window_id,
-                request_id: v.request_id,
-            }
+            RequestHuman { reason: Some(v.reason), tab_id: v.tab_id, window_id: v.window_id }
         }
     }
 
@@ -459,7 +447,6 @@ pub mod wire {
                 reason: w.reason.ok_or(Missing("reason"))?,
                 tab_id: w.tab_id,
                 window_id: w.window_id,
-                request_id: w.request_id,
             })
         }
     }

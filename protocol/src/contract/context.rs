@@ -39,25 +39,15 @@ const HANDOFF_TAB: Param = Param {
     doc: "the tab (from tab_list) the person should look at",
     default: None,
 };
-const HANDOFF_REQUEST: Param = Param {
-    name: "request_id",
-    ty: Ty::Id(IdKind::Token),
-    doc: "keep waiting for this earlier request (h-...) of the session instead of filing a new one",
-    default: None,
-};
 const REASON: Param =
     Param { name: "reason", ty: Ty::Str { allow_empty: false }, doc: "what to do", default: None };
 
-const FILE_NAME: Param = Param {
-    name: "name",
-    ty: Ty::Str { allow_empty: false },
-    doc: "a plain file name (no /, .., control or direction characters, no leading -)",
-    default: None,
-};
+const FILE_NAME: Param =
+    Param { name: "name", ty: Ty::Str { allow_empty: false }, doc: "file name", default: None };
 const FILE_DATA: Param = Param {
     name: "data",
     ty: Ty::Str { allow_empty: true },
-    doc: "the file's bytes, base64 (at most 8 MiB once decoded)",
+    doc: "base64, up to 8 MiB",
     default: None,
 };
 
@@ -68,8 +58,8 @@ const fn observe(name: &'static str, summary: &'static str, backend: Backend) ->
 
 pub static CONTEXT: Tool = Tool {
     name: "context",
-    description: "Discover and select apps, windows, browsers and tabs; read this \
-                  contract. Start here; ids come from these answers, never guesses.",
+    description: "Discover and select apps, windows, browsers and tabs. Start here; ids \
+                  come from these answers, never guesses.",
     element_keys: &[],
     point_keys: &[],
     common: &[],
@@ -121,18 +111,16 @@ pub static CONTEXT: Tool = Tool {
         .on(Backend::Browser, &[]),
         action(
             "request_human",
-            "ask a person for help (login, CAPTCHA, 2FA) on the view page; waits for the hand-back \
-             up to timeout_ms, then says pending: call again with its request_id to keep waiting",
+            "ask a person for help (login, CAPTCHA, 2FA) on the view page; waits for the hand-back",
             Class::AskHuman,
             Locator::None,
         )
         .req(&[REASON])
-        .opt(&[HANDOFF_TAB, WINDOW_ID, HANDOFF_REQUEST])
+        .opt(&[HANDOFF_TAB, WINDOW_ID])
         .on(Backend::Daemon, &["human.requested", "takeover.started", "takeover.ended"]),
         action(
             "put_file",
-            "store a file the client sends (base64) as files/<name>, replacing one of that \
-             name, within the files quota; browser.upload then takes the name",
+            "store a file to upload",
             Class::Act,
             Locator::None,
         )
