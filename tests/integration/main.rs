@@ -21,6 +21,7 @@ mod limits;
 mod limits2;
 mod mcp;
 mod mcp_clients;
+mod mcp_host;
 mod mcp_ops;
 mod ops;
 mod props;
