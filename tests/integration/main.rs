@@ -15,6 +15,7 @@ mod focus;
 mod frames;
 mod fuzz;
 mod handshake;
+mod host_docs;
 mod http;
 mod lifecycle;
 mod limits;
