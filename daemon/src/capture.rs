@@ -69,6 +69,12 @@ impl Captures {
     }
 }
 
+/// The bytes standard base64 `b64` (no line breaks) decodes to.
+fn decoded_len(b64: &str) -> usize {
+    let pad = b64.bytes().rev().take_while(|b| *b == b'=').count();
+    (b64.len() / 4 * 3).saturating_sub(pad)
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -98,10 +104,4 @@ mod tests {
         assert!(c.get("s", "c1").is_none());
         assert!(c.get("s", "c2").is_some());
     }
-}
-
-/// The bytes standard base64 `b64` (no line breaks) decodes to.
-fn decoded_len(b64: &str) -> usize {
-    let pad = b64.bytes().rev().take_while(|b| *b == b'=').count();
-    (b64.len() / 4 * 3).saturating_sub(pad)
 }
