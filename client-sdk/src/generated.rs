@@ -22,6 +22,7 @@ pub use glovebox_protocol::actions::context::GetState as ContextGetState;
 pub use glovebox_protocol::actions::context::ListApps as ContextListApps;
 pub use glovebox_protocol::actions::context::ListBrowsers as ContextListBrowsers;
 pub use glovebox_protocol::actions::context::ListWindows as ContextListWindows;
+pub use glovebox_protocol::actions::context::PutFile as ContextPutFile;
 pub use glovebox_protocol::actions::context::RequestHuman as ContextRequestHuman;
 
 pub use glovebox_protocol::actions::browser::Check as BrowserCheck;
@@ -161,6 +162,12 @@ impl Client {
         &self,
         args: ContextRequestHuman,
     ) -> PendingCall<'_, ContextRequestHuman> {
+        PendingCall::new(self, args)
+    }
+
+    /// `context.put_file`: store a file to upload. Mutating (actor role); a capture follows unless
+    /// the call says capture false.
+    pub fn context_put_file(&self, args: ContextPutFile) -> PendingCall<'_, ContextPutFile> {
         PendingCall::new(self, args)
     }
 

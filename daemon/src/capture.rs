@@ -48,7 +48,7 @@ impl Captures {
         image
     }
 
-    /// The captures of `session` still kept, oldest first: id, mime type, bytes of base64.
+    /// The captures of `session` still kept, oldest first: id, mime type, bytes of the image.
     pub fn list(&self, session: &str) -> Vec<(String, String, usize)> {
         let s = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         s.items
@@ -56,7 +56,8 @@ impl Captures {
             .filter(|i| i.session == session)
             .map(|i| {
                 let mime = i.image["mime"].as_str().unwrap_or("image/png").to_owned();
-                (i.id.clone(), mime, i.bytes)
+                let data = i.image["data"].as_str().unwrap_or_default();
+                (i.id.clone(), mime, decoded_len(data))
             })
             .collect()
     }
@@ -66,6 +67,12 @@ impl Captures {
         let s = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         s.items.iter().find(|i| i.id == id && i.session == session).map(|i| i.image.clone())
     }
+}
+
+/// The bytes standard base64 `b64` (no line breaks) decodes to.
+fn decoded_len(b64: &str) -> usize {
+    let pad = b64.bytes().rev().take_while(|b| *b == b'=').count();
+    (b64.len() / 4 * 3).saturating_sub(pad)
 }
 
 #[cfg(test)]

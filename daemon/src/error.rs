@@ -57,7 +57,12 @@ pub enum DaemonError {
     #[error("{action} needs a window_id")]
     WindowRequired { action: String },
     #[error("the policy rule \"{rule}\" asks an approver first")]
-    ApprovalRequired { rule: String, approval: serde_json::Value },
+    ApprovalRequired {
+        rule: String,
+        approval: serde_json::Value,
+        /// The same call was sent before and still waits (its approval says since when).
+        resent: bool,
+    },
     #[error("refused by {by} under the policy rule \"{rule}\"")]
     ApprovalDenied { rule: String, by: String },
     #[error("this token already has {pending} approvals waiting, the limit is {limit}")]
@@ -223,8 +228,9 @@ impl DaemonError {
             ),
             WindowRequired { .. } => format!("{self}; get one from context.list_windows"),
             ApprovalRequired { .. } => format!(
-                "{self}; nothing ran; once approval.grant answers details.approval_id, re-send \
-                 the same call with details.op_id"
+                "{self}{}; nothing ran; once approval.grant answers details.approval_id, re-send \
+                 the same call with details.op_id",
+                self.pending_since()
             ),
             ApprovalDenied { .. } => format!("{self}; nothing ran"),
             TooManyPending { .. } | TooManyAsks { .. } => format!(
@@ -295,8 +301,9 @@ impl DaemonError {
                 Some(json!({"window_id": window_id, "active": active, "reason": reason}))
             }
             WindowRequired { action } => Some(json!({"action": action})),
-            ApprovalRequired { rule, approval } => Some(json!({"rule": rule,
-                "approval_id": approval["approval_id"], "op_id": approval["op_id"]})),
+            ApprovalRequired { rule, approval, .. } => Some(json!({"rule": rule,
+                "approval_id": approval["approval_id"], "op_id": approval["op_id"],
+                "since": approval["since"]})),
             ApprovalDenied { rule, by } => Some(json!({"rule": rule, "by": by})),
             TooManyPending { pending, limit } => {
                 Some(json!({"limit": "pending_approvals", "pending": pending, "max": limit}))
@@ -341,10 +348,85 @@ impl DaemonError {
         }
     }
 
+    /// `; pending since <time>` for a call re-sent while its approval still waits.
+    fn pending_since(&self) -> String {
+        match self {
+            DaemonError::ApprovalRequired { approval, resent: true, .. } => {
+                let age = approval["age_ms"].as_u64().unwrap_or(0) / 1000;
+                let since = approval["since"].as_str().unwrap_or("earlier");
+                format!(" (asked before: pending since {since}, {age} s ago)")
+            }
+            _ => String::new(),
+        }
+    }
+
     /// The one mapping to what goes on the wire.
     pub fn to_data(&self) -> ErrorData {
         ErrorData { code: self.code(), message: self.message(), details: self.details() }
     }
+
+    /// The wire's error data as `channel` reads it: over MCP, a remedy names only what an MCP
+    /// host can do (its tools, its own re-send), never a method of `/rpc`.
+    pub fn to_data_on(&self, channel: Channel) -> ErrorData {
+        let mut data = self.to_data();
+        if channel == Channel::Mcp {
+            if let Some(message) = self.mcp_message() {
+                data.message = message;
+            }
+        }
+        data
+    }
+
+    /// The sentence an MCP host reads where `message` would name a method of `/rpc`.
+    fn mcp_message(&self) -> Option<String> {
+        use DaemonError::*;
+        Some(match self {
+            HandshakeRequired => "the request carries no valid token: send it as \
+                                  Authorization: Bearer <token> (or ?token=) with every request"
+                .to_owned(),
+            InvalidParams { .. } => {
+                format!("{self}; context.documentation lists every action's params")
+            }
+            SessionNotFound(_) => {
+                format!("{self}; pass session \"new\" for a fresh one, or leave session out")
+            }
+            Paused(_) => format!(
+                "{self}; nothing ran: a person paused it on the view page; context.get_state \
+                 says paused until they resume it, then retry"
+            ),
+            HumanInControl { .. } => format!(
+                "{self}; nothing ran: call context.get_state until human_in_control is false, \
+                 or re-send this call with a progress token (_meta.progressToken) and it waits \
+                 for the hand-back up to its timeout_ms; then look again before acting"
+            ),
+            ApprovalRequired { .. } => format!(
+                "{self}{}; nothing ran: an approver answers it on the view page; re-send the same \
+                 call with op_id details.op_id: it runs once granted and says pending until \
+                 then (context.get_state lists this session's pending approvals)",
+                self.pending_since()
+            ),
+            TooManyPending { .. } | TooManyAsks { .. } => format!(
+                "{self}; nothing ran and nothing was asked: context.get_state lists this \
+                 session's pending approvals; retry once an approver answered them"
+            ),
+            OutsideFiles { roots, .. } => format!(
+                "{self}; nothing was read: give a file under {}, or send it first with \
+                 context.put_file and upload it by its name",
+                roots.join(" or ")
+            ),
+            _ => return None,
+        })
+    }
+}
+
+/// Where a caller reads an error: the remedy names what that channel offers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Channel {
+    /// JSON-RPC on `/rpc` (and the SDK): every method.
+    #[default]
+    Rpc,
+    /// MCP (`/mcp`, stdio): the three tools and what the host itself does.
+    Mcp,
 }
 
 impl From<Violation> for DaemonError {
@@ -379,5 +461,35 @@ mod tests {
                 (ErrorCode::ActionFailed, message, None)
             );
         }
+    }
+
+    /// Over MCP no remedy names a method only `/rpc` has.
+    #[test]
+    fn mcp_remedies_name_only_what_an_mcp_host_can_call() {
+        let rpc_only = ["session.", "approval.", "events.", "rpc.discover", "files.put"];
+        let approval = json!({"approval_id": "ap-1", "op_id": "o", "since": "2026-07-28T09:41:07Z",
+                              "age_ms": 4000});
+        let cases = [
+            DaemonError::HandshakeRequired,
+            DaemonError::InvalidParams { method: "m".into(), reason: "r".into() },
+            DaemonError::SessionNotFound("s".into()),
+            DaemonError::Paused("s".into()),
+            DaemonError::HumanInControl { session: "s".into(), by: "actor 1a2b3c4d".into() },
+            DaemonError::ApprovalRequired {
+                rule: "r".into(),
+                approval: approval.clone(),
+                resent: true,
+            },
+            DaemonError::TooManyPending { pending: 16, limit: 16 },
+            DaemonError::TooManyAsks { limit: 30 },
+            DaemonError::OutsideFiles { path: "p".into(), why: "w".into(), roots: vec![] },
+        ];
+        for e in cases {
+            let m = e.to_data_on(Channel::Mcp).message;
+            assert!(!rpc_only.iter().any(|r| m.contains(r)), "{m}");
+        }
+        let again = DaemonError::ApprovalRequired { rule: "r".into(), approval, resent: true };
+        let m = again.to_data_on(Channel::Mcp).message;
+        assert!(m.contains("pending since 2026-07-28T09:41:07Z, 4 s ago"), "{m}");
     }
 }

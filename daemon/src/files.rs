@@ -143,7 +143,7 @@ impl FileRoots {
         if bytes.len() > MAX_PUT {
             return Err(DaemonError::Contract(glovebox_protocol::contract::Violation::new(
                 "data",
-                format!("the file is {} bytes; files.put takes at most {MAX_PUT}", bytes.len()),
+                format!("the file is {} bytes; a stored file is at most {MAX_PUT}", bytes.len()),
             )));
         }
         let Some(root) = self.roots.first() else {

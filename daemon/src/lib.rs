@@ -9,6 +9,7 @@ pub mod approval;
 pub mod auth;
 pub mod browser;
 mod capture;
+mod clock;
 pub mod desktop;
 mod dispatch;
 mod drain;

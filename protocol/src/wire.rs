@@ -133,6 +133,22 @@ pub struct Settle {
     /// Requests of cross-site frames still running 2 s after they started, not waited for.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub frames_loading: Vec<String>,
+    /// Desktop windows that appeared from the action's start to the settle's end (a dialog
+    /// a key opened: "Save As").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub windows_opened: Vec<SettledWindow>,
+    /// Desktop windows that went away meanwhile.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub windows_closed: Vec<SettledWindow>,
+}
+
+/// A window a settle saw open or close.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SettledWindow {
+    pub window_id: String,
+    pub title: String,
+    #[serde(default)]
+    pub app_id: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -69,6 +69,14 @@ async fn a_shortcut_brings_its_dialog_into_the_capture_and_escape_or_return_take
         let opened = settled(&mut c, "computer.key", json!({"key": "ctrl+s", "app_id": app})).await;
         assert!(opened["settle"]["windows"].as_u64().unwrap_or(0) >= 1, "{}", opened["settle"]);
         let dialog = window_titled(&f, &mut c, &app, "Save").await;
+        // The settle names the window it waited for, as the text an MCP host reads does.
+        let named = opened["settle"]["windows_opened"].as_array().cloned().unwrap_or_default();
+        assert!(
+            named.iter().any(|w| w["window_id"] == dialog["window_id"]
+                && w["title"].as_str().is_some_and(|t| t.contains("Save"))),
+            "{}",
+            opened["settle"]
+        );
         let frame = &dialog["frame"];
         tokio::time::sleep(Duration::from_millis(1500)).await;
         let later = ok(&c.call("computer.screenshot", json!({})).await);
@@ -89,6 +97,12 @@ async fn a_shortcut_brings_its_dialog_into_the_capture_and_escape_or_return_take
         }
         let closed = settled(&mut c, "computer.key", json!({"key": close, "app_id": app})).await;
         assert!(closed["settle"]["windows"].as_u64().unwrap_or(0) >= 1, "{}", closed["settle"]);
+        let gone_named = closed["settle"]["windows_closed"].as_array().cloned().unwrap_or_default();
+        assert!(
+            gone_named.iter().any(|w| w["window_id"] == dialog["window_id"]),
+            "{}",
+            closed["settle"]
+        );
         tokio::time::sleep(Duration::from_millis(1500)).await;
         let after = ok(&c.call("computer.screenshot", json!({})).await);
         let capture = &closed["capture"];

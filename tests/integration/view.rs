@@ -18,7 +18,7 @@ use x11rb::connection::Connection as _;
 use x11rb::protocol::xproto::{ConnectionExt as _, CreateWindowAux, WindowClass};
 
 /// A fresh view link of `token` (`view.link`, as `gloveboxd view-link` asks for it).
-async fn link(d: &InProcess, token: &str) -> String {
+pub(crate) async fn link(d: &InProcess, token: &str) -> String {
     let mut c = Raw::connect(&d.url(), Some(token)).await.expect("connect");
     let r = c.call("view.link", json!({})).await;
     let path = r["result"]["path"].as_str().unwrap_or_else(|| panic!("view.link: {r}"));

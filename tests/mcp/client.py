@@ -16,7 +16,10 @@ click by the snapshot's ref, a refused call), `observer` (a click with an observ
 `state` (context.get_state, then the agent's round), `cancel` (hold Shift, abandon a long wait,
 its progress), `approval` (a call an `ask` rule catches: prints the approval id, waits for a
 line on stdin, re-sends), `read` (SITE_URL is a resource URI to read), `elicit` (a call the
-host's user allows through the elicitation callback).
+host's user allows through the elicitation callback), `human` (request_human, then, once the test
+took over on the view page, get_state and a navigate that waits for the hand-back with
+progress; lines on stdout and stdin pace it), `files` (context.put_file, then browser.upload of
+it; a download with `capture: false`, read back as text).
 """
 
 import asyncio
@@ -234,8 +237,8 @@ async def download(session, site):
         listed = [str(r.uri) for r in (await session.list_resources()).resources]
         if wanted in listed:
             read = await session.read_resource(wanted)
-            text = base64.b64decode(read.contents[0].blob).decode()
-            if "beta,2" in text:
+            text = getattr(read.contents[0], "text", None)  # a CSV reads as text
+            if text and "beta,2" in text:
                 found["listed"] = True
                 found["read"] = {"mime": read.contents[0].mime_type, "text": text}
                 break
@@ -257,7 +260,82 @@ async def download(session, site):
     return found
 
 
+async def human(session, site):
+    """A person in the loop from MCP alone; the test drives the view page between the lines."""
+    found = {}
+    done = {}
+    progress = []
+    heard = anyio.Event()
+
+    async def on_progress(value, total, message):
+        progress.append(message)
+        if message and "hand the desktop back" in message:
+            heard.set()
+
+    async def ask():
+        args = {"action": "request_human", "reason": "log in for me", "timeout_ms": 90000}
+        done["request"] = await session.call_tool("context", args)
+
+    async def act():
+        args = {"action": "navigate", "url": site + "/refs.html", "timeout_ms": 90000}
+        done["act"] = await session.call_tool("browser", args, progress_callback=on_progress)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(ask)
+        print(json.dumps({"requested": True}), flush=True)
+        await anyio.to_thread.run_sync(sys.stdin.readline)  # the test took over
+        found["state"] = summary(await session.call_tool("context", {"action": "get_state"}))
+        # Without a progress token a mutating call answers PAUSED at once, naming what to do.
+        paused = await session.call_tool("browser", {"action": "navigate", "url": site + "/refs.html"})
+        found["no_token"] = summary(paused)
+        found["no_token_text"] = paused.content[0].text
+        tg.start_soon(act)
+        with anyio.fail_after(30):
+            await heard.wait()
+        print(json.dumps({"waiting": True}), flush=True)
+        await anyio.to_thread.run_sync(sys.stdin.readline)  # the test handed back
+    found["request"] = summary(done["request"])
+    found["act"] = summary(done["act"])
+    found["act_text"] = done["act"].content[0].text
+    found["progress"] = progress
+    found["after"] = summary(await session.call_tool("context", {"action": "get_state"}))
+    return found
+
+
+async def files(session, site):
+    """A file of the host's own, stored with put_file and uploaded; a quiet download."""
+    found = {}
+    body = b"name,value\nfrom,the host\n"
+    data = base64.b64encode(body).decode()
+    put = await session.call_tool("context", {"action": "put_file", "name": "host.csv", "data": data})
+    found["put"] = summary(put)
+    found["put_text"] = put.content[0].text
+    await session.call_tool("browser", {"action": "navigate", "url": site + "/form.html"})
+    up = await session.call_tool("browser", {"action": "upload", "selector": "#file", "files": ["host.csv"]})
+    found["upload"] = summary(up)
+    script = "const f = document.getElementById('file').files[0]; return [f.name, f.size]"
+    got = await session.call_tool("browser", {"action": "evaluate", "script": script})
+    found["in_page"] = got.structured_content["result"]["value"]
+    found["bytes"] = len(body)
+    bad = await session.call_tool("context", {"action": "put_file", "name": "../x", "data": data})
+    found["bad_name"] = summary(bad)
+    # A download with capture: false is still named, and reads back as text.
+    await session.call_tool("browser", {"action": "navigate", "url": site + "/refs.html"})
+    script = ("document.body.insertAdjacentHTML('beforeend', "
+              f"`<a id=file href='{site}/report.csv'>report</a>`); 1")
+    await session.call_tool("browser", {"action": "evaluate", "script": script})
+    click = await session.call_tool("browser", {"action": "click", "selector": "#file", "capture": False})
+    found["quiet_click"] = summary(click)
+    found["quiet_text"] = click.content[0].text
+    found["quiet_links"] = [str(b.uri) for b in click.content if b.type == "resource_link"]
+    listed = (await session.list_resources()).resources
+    found["sizes"] = {str(r.uri): r.size for r in listed if str(r.uri).startswith("glovebox://download/")}
+    return found
+
+
 SCENARIOS = {
+    "human": human,
+    "files": files,
     "flow": flow,
     "download": download,
     "handles": handles,

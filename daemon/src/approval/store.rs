@@ -41,6 +41,8 @@ struct Entry {
     rule: String,
     args: Value,
     created: Instant,
+    /// When it was asked, as the wall clock had it (milliseconds since the epoch).
+    since_ms: u64,
     state: Mutex<State>,
 }
 
@@ -57,6 +59,7 @@ impl Entry {
         };
         json!({"approval_id": self.id, "session": self.session, "op_id": self.op_id,
                "method": self.method, "rule": self.rule, "arguments": self.args, "state": state,
+               "since": crate::clock::utc(self.since_ms),
                "age_ms": self.created.elapsed().as_millis() as u64})
     }
 }
@@ -65,8 +68,10 @@ impl Entry {
 pub enum Gate {
     /// Granted: run it (the grant is used up).
     Run,
-    /// Newly parked or still waiting.
+    /// Newly parked.
     Wait(Value),
+    /// Parked before and still waiting (the same call re-sent).
+    Pending(Value),
 }
 
 #[derive(Debug)]
@@ -127,7 +132,7 @@ impl Approvals {
                 State::Pending => {
                     let public = entry.public();
                     self.by_id.insert(id, entry);
-                    Ok(Gate::Wait(public))
+                    Ok(Gate::Pending(public))
                 }
             };
         }
@@ -143,6 +148,7 @@ impl Approvals {
             rule: rule.to_owned(),
             args: args.clone(),
             created: Instant::now(),
+            since_ms: crate::clock::now_ms(),
             state: Mutex::new(State::Pending),
         };
         let public = entry.public();
@@ -180,6 +186,18 @@ impl Approvals {
             self.by_id.iter().filter(|e| e.state() == State::Pending).map(|e| e.public()).collect();
         out.sort_by_key(|v| v["approval_id"].as_str().map(String::from));
         out
+    }
+
+    /// The approvals of `session` still waiting for an answer, oldest first.
+    pub fn pending_of(&self, session: &str) -> Vec<Value> {
+        let mut out: Vec<(Instant, Value)> = self
+            .by_id
+            .iter()
+            .filter(|e| e.session == session && e.state() == State::Pending)
+            .map(|e| (e.created, e.public()))
+            .collect();
+        out.sort_by_key(|(at, _)| *at);
+        out.into_iter().map(|(_, v)| v).collect()
     }
 
     /// One approval as its lists show it.
@@ -220,10 +238,12 @@ mod tests {
         };
         let id = v["approval_id"].as_str().expect("id").to_owned();
         assert_eq!(a.pending().len(), 1);
-        assert!(
-            matches!(a.check("tok-s", "s", "op1", "f", "m", "r", &args), Ok(Gate::Wait(_))),
-            "still waiting"
-        );
+        let Ok(Gate::Pending(again)) = a.check("tok-s", "s", "op1", "f", "m", "r", &args) else {
+            panic!("still waiting")
+        };
+        assert_eq!(again["since"], v["since"], "asked once, when first sent");
+        assert_eq!(a.pending_of("s").len(), 1);
+        assert!(a.pending_of("s2").is_empty());
         assert_eq!(a.pending().len(), 1, "no duplicate");
         a.answer(&id, true).expect("granted");
         assert!(matches!(a.check("tok-s", "s", "op1", "f", "m", "r", &args), Ok(Gate::Run)));

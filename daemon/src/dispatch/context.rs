@@ -28,11 +28,32 @@ pub(super) fn routes(t: Routes) -> Routes {
         .on::<context::GetBrowser>(browsers::get_browser)
         .on::<context::Documentation>(documentation)
         .on::<context::RequestHuman>(request_human)
+        .on::<context::PutFile>(put_file)
 }
 
-/// `request_human`: files the request (the page shows it at once), then waits for a
-/// hand-back that answers it, or answers a little before the op's deadline that it is still
-/// pending.
+/// `put_file`: a file the client sent, stored in the first file root for `browser.upload`
+/// (`files.put` over `/rpc`, as an action so an MCP host has it too).
+async fn put_file(ctx: Ctx, p: context::PutFile) -> Result<Output<results::PutFile>, DaemonError> {
+    use base64::Engine as _;
+    let bytes =
+        base64::engine::general_purpose::STANDARD.decode(p.data.as_bytes()).map_err(|e| {
+            let v = glovebox_protocol::contract::Violation::new(
+                "data",
+                format!("data must be base64: {e}"),
+            );
+            DaemonError::Contract(v)
+        })?;
+    let path = ctx.daemon.config.files.put(&p.name, &bytes)?;
+    Ok(Output::new(results::PutFile {
+        name: p.name,
+        path: path.display().to_string(),
+        bytes: bytes.len() as u64,
+    }))
+}
+
+/// `request_human`: files the request (the page shows it at once), or takes up the
+/// session's pending one with the same reason, then waits for a hand-back that answers it, or answers
+/// a little before the op's deadline that it is still pending.
 async fn request_human(
     ctx: Ctx,
     p: context::RequestHuman,
@@ -40,9 +61,17 @@ async fn request_human(
     let view = &ctx.daemon.view;
     let mut handbacks = view.handbacks();
     handbacks.borrow_and_update();
-    let req =
-        crate::view::request_human(&ctx.daemon, &ctx.session, &p.reason, p.tab_id, p.window_id)?;
-    let id = req.request_id;
+    // The same reason again takes up the session's request still pending: a host that heard
+    // "pending" re-sends its call and keeps waiting for the same person.
+    let earlier = view.pending_with(&ctx.session.id, p.reason.trim());
+    let id = match earlier {
+        Some(id) => id,
+        None => {
+            let (tab, window) = (p.tab_id, p.window_id);
+            crate::view::request_human(&ctx.daemon, &ctx.session, &p.reason, tab, window)?
+                .request_id
+        }
+    };
     let until = ctx
         .op
         .deadline
@@ -59,12 +88,17 @@ async fn request_human(
             }));
         }
         if tokio::time::timeout_at(until.into(), handbacks.changed()).await.is_err() {
+            let next = format!(
+                "nobody has handed back yet: call context.request_human again with the same \
+                 reason to keep waiting for {id} (each call waits up to its timeout_ms); \
+                 context.get_state shows human_in_control meanwhile"
+            );
             return Ok(Output::new(results::RequestHuman {
                 request_id: id,
                 handed_back: false,
                 takeover: None,
                 state: Some("pending".into()),
-                next: Some("wait for the takeover.ended event or poll session.status".into()),
+                next: Some(next),
             }));
         }
     }
@@ -164,10 +198,16 @@ async fn get_state(
     }
     let crate::session::Selection { browser_id, tab_id, app_id, window_id } =
         ctx.session.selection();
+    let human_in_control = ctx.daemon.view.human_in_control(&ctx.session.creator);
+    let pending = ctx.daemon.approvals.pending_of(&ctx.session.id);
+    let pending_approvals = pending.iter().map(pending_approval).collect();
     Ok(Output::new(results::GetState {
         selection: Selection { browser_id, tab_id, app_id, window_id },
         session_id: ctx.session.id.clone(),
-        paused: ctx.session.is_paused(),
+        paused: ctx.session.is_paused() || human_in_control.is_some(),
+        human_in_control,
+        pending_approvals,
+        human_requests: ctx.daemon.view.pending_of(&ctx.session.id),
         apps,
         windows,
         apps_error,
@@ -176,6 +216,19 @@ async fn get_state(
         browsers_error,
         backends,
     }))
+}
+
+/// A pending approval as `get_state` lists it (the store's entry without its arguments).
+fn pending_approval(a: &serde_json::Value) -> results::PendingApproval {
+    let text = |k: &str| a[k].as_str().unwrap_or_default().to_owned();
+    results::PendingApproval {
+        approval_id: text("approval_id"),
+        op_id: text("op_id"),
+        method: text("method"),
+        rule: text("rule"),
+        since: text("since"),
+        age_ms: a["age_ms"].as_u64().unwrap_or(0),
+    }
 }
 
 /// Why a domain lists nothing: the error's code and message.

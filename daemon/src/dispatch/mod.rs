@@ -113,6 +113,11 @@ pub struct Caller<'a> {
     pub token_rate: Option<&'a crate::session::Budget>,
     /// The call came in a batch that already took its in-flight slot and rate share.
     pub admitted: bool,
+    /// Where the caller reads its errors.
+    pub channel: crate::error::Channel,
+    /// A mutating call made while a person is in control waits for the hand-back (up to
+    /// its deadline) instead of answering `PAUSED`: an MCP host that hears progress.
+    pub wait_for_hand_back: bool,
 }
 
 /// Marks a batch's calls in their request extensions: the gate admitted the batch as a
@@ -135,21 +140,13 @@ pub async fn call(
     checked: Result<Checked, DaemonError>,
     options: OpOptions,
 ) -> Result<OpOutcome, ErrorData> {
-    let checked = checked.map_err(|e| e.to_data())?;
+    let on = caller.channel;
+    let checked = checked.map_err(|e| e.to_data_on(on))?;
     let tool: &'static Tool = checked.tool;
     let action = checked.action;
     let method = tool.method(action);
     if action.class.actor_only() && !caller.role.can_act() {
-        return Err(DaemonError::Forbidden { role: caller.role.as_str(), method }.to_data());
-    }
-    if action.class.mutating() {
-        if let Some(by) = daemon.view.human_in_control(&caller.session.creator) {
-            let session = caller.session.id.clone();
-            return Err(DaemonError::HumanInControl { session, by }.to_data());
-        }
-        if caller.session.is_paused() {
-            return Err(DaemonError::Paused(caller.session.id.clone()).to_data());
-        }
+        return Err(DaemonError::Forbidden { role: caller.role.as_str(), method }.to_data_on(on));
     }
     if let Some(named) = options.session.as_deref().filter(|s| *s != caller.session.id) {
         let v = glovebox_protocol::contract::Violation::new(
@@ -160,15 +157,15 @@ pub async fn call(
                 caller.session.id
             ),
         );
-        return Err(DaemonError::Contract(v).to_data());
+        return Err(DaemonError::Contract(v).to_data_on(on));
     }
-    let timeout_ms = options.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
+    let mut timeout_ms = options.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
     if !(1..=MAX_TIMEOUT_MS).contains(&timeout_ms) {
         let v = glovebox_protocol::contract::Violation::new(
             "timeout_ms",
             format!("timeout_ms must be between 1 and {MAX_TIMEOUT_MS}, got {timeout_ms}"),
         );
-        return Err(DaemonError::Contract(v).to_data());
+        return Err(DaemonError::Contract(v).to_data_on(on));
     }
     if let Some(id) = &options.op_id {
         if id.is_empty() || id.len() > 128 || id.chars().any(char::is_whitespace) {
@@ -176,21 +173,39 @@ pub async fn call(
                 "op_id",
                 "op_id must be 1 to 128 characters without spaces",
             );
-            return Err(DaemonError::Contract(v).to_data());
+            return Err(DaemonError::Contract(v).to_data_on(on));
+        }
+    }
+    if action.class.mutating() {
+        let until = Instant::now() + Duration::from_millis(timeout_ms);
+        if caller.wait_for_hand_back {
+            wait_for_hand_back(daemon, caller.session, until)
+                .await
+                .map_err(|e| e.to_data_on(on))?;
+            // The wait used part of the call's deadline; the op gets what is left.
+            let left = until.saturating_duration_since(Instant::now()).as_millis() as u64;
+            timeout_ms = left.max(1);
+        } else if let Some(by) = daemon.view.human_in_control(&caller.session.creator) {
+            let session = caller.session.id.clone();
+            return Err(DaemonError::HumanInControl { session, by }.to_data_on(on));
+        }
+        if caller.session.is_paused() {
+            return Err(DaemonError::Paused(caller.session.id.clone()).to_data_on(on));
         }
     }
     let op_id = options.op_id.clone().unwrap_or_else(|| daemon.ops.mint_id());
-    let fingerprint = format!("{method} {}", Value::Object(checked.args.clone()));
+    let fingerprint = fingerprint(&method, &checked.args);
     // A known op id joins or replays its op: it was approved when it first ran, and it is
     // answered while the daemon drains or before the desktop is up.
     if daemon.ops.get(&caller.session.id, &op_id).is_none() {
         if daemon.ops.is_closed() {
-            return Err(DaemonError::ShuttingDown.to_data());
+            return Err(DaemonError::ShuttingDown.to_data_on(on));
         }
         if daemon.config.desktop.is_starting() {
-            return Err(DaemonError::DesktopStarting.to_data());
+            return Err(DaemonError::DesktopStarting.to_data_on(on));
         }
-        approve(daemon, caller.session, &checked, &op_id, &fingerprint).map_err(|e| e.to_data())?;
+        approve(daemon, caller.session, &checked, &op_id, &fingerprint)
+            .map_err(|e| e.to_data_on(on))?;
     }
 
     let Some(route) = table::route(tool.name, action.name) else {
@@ -200,7 +215,7 @@ pub async fn call(
             reason: format!("this daemon has no handler for {}.{}", tool.name, action.name),
             available: implemented(tool.name),
         }
-        .to_data());
+        .to_data_on(on));
     };
 
     let per_sec = daemon.config.max_ops_per_sec;
@@ -210,7 +225,7 @@ pub async fn call(
         && fresh
         && !(caller.token_rate.is_none_or(token_ok) && caller.session.admit_op(per_sec))
     {
-        return Err(DaemonError::RateLimited { per_sec }.to_data());
+        return Err(DaemonError::RateLimited { per_sec }.to_data_on(on));
     }
 
     let limit = daemon.config.max_in_flight;
@@ -219,7 +234,7 @@ pub async fn call(
     } else {
         if caller.in_flight.fetch_add(1, Ordering::SeqCst) >= limit {
             caller.in_flight.fetch_sub(1, Ordering::SeqCst);
-            return Err(DaemonError::Busy { limit }.to_data());
+            return Err(DaemonError::Busy { limit }.to_data_on(on));
         }
         Some(InFlight(caller.in_flight))
     };
@@ -245,6 +260,9 @@ pub async fn call(
         let browsers = daemon.config.browser.clone();
         let fut = route.run(ctx, checked);
         async move {
+            // The windows a desktop action opens or closes are named from the bus.
+            let windows = (action.backend == Backend::Desktop && want_capture && action.captures())
+                .then(|| daemon.events.subscribe());
             let mark = match &browsers {
                 Some(b) if action.backend != Backend::Desktop => Some(b.effects_mark().await),
                 _ => None,
@@ -270,7 +288,7 @@ pub async fn call(
             if let Some(hold) = hold {
                 hold.release().await;
             }
-            let mut out = out.map_err(|e| e.to_data())?;
+            let mut out = out.map_err(|e| e.to_data_on(on))?;
             let exec_ms = started.elapsed().as_secs_f64() * 1000.0;
             let acted_on = effects::tab_of(&out);
             // A tab the action opened may have taken the front: the capture shows the
@@ -294,8 +312,14 @@ pub async fn call(
                 let acted = settle::Acted { target, result: &out.result, trace };
                 settle::after(&daemon, &session_id, action, acted, span, deadline, front).await
             } else {
+                let span = settle::Span { started, ended: Instant::now() };
+                settle::requests_only(&daemon, action, out.target.as_ref(), span, deadline).await;
                 settle::After::default()
             };
+            let mut after = after;
+            if let (Some(rx), Some(settle)) = (windows, after.settle.as_mut()) {
+                settle::name_windows(settle, rx, session_of_op.creator);
+            }
             if let (Some(b), Some(mark), Some(tab)) = (&browsers, &mark, &acted_on) {
                 effects::name(b, mark, tab, &mut out);
                 for path in effects::downloaded(&out) {
@@ -357,11 +381,41 @@ pub async fn call(
             release,
             on_done,
         )
-        .map_err(|e| e.to_data())?;
+        .map_err(|e| e.to_data_on(on))?;
     let entry = match started {
         Started::New(e) | Started::Existing(e) => e,
     };
     entry.wait().await
+}
+
+/// Waits until no person controls the desktop for `session`'s token, or answers
+/// `HumanInControl` at `until` (nothing ran).
+async fn wait_for_hand_back(
+    daemon: &Daemon,
+    session: &Session,
+    until: Instant,
+) -> Result<(), DaemonError> {
+    let mut ended = daemon.view.handbacks();
+    loop {
+        ended.borrow_and_update();
+        let Some(by) = daemon.view.human_in_control(&session.creator) else { return Ok(()) };
+        if tokio::time::timeout_at(until.into(), ended.changed()).await.is_err() {
+            return Err(DaemonError::HumanInControl { session: session.id.clone(), by });
+        }
+    }
+}
+
+/// What tells one call from another under the same op id: the method and its arguments,
+/// by their SHA-256 once long (a file's data is kept for 10 minutes by no op).
+fn fingerprint(method: &str, args: &serde_json::Map<String, Value>) -> String {
+    let whole = format!("{method} {}", Value::Object(args.clone()));
+    if whole.len() <= 1024 {
+        return whole;
+    }
+    use sha2::Digest as _;
+    let hash = sha2::Sha256::digest(whole.as_bytes());
+    let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+    format!("{method} sha256:{hex}")
 }
 
 /// A call's arguments in at most 120 characters, for the `ops.started` event (the view
@@ -420,6 +474,9 @@ fn approve(
                 &args,
             )? {
                 Gate::Run => Ok(()),
+                Gate::Pending(approval) => {
+                    Err(DaemonError::ApprovalRequired { rule, approval, resent: true })
+                }
                 Gate::Wait(approval) => {
                     daemon.events.publish_for(
                         session.creator,
@@ -427,7 +484,7 @@ fn approve(
                         "requested",
                         approval.clone(),
                     );
-                    Err(DaemonError::ApprovalRequired { rule, approval })
+                    Err(DaemonError::ApprovalRequired { rule, approval, resent: false })
                 }
             }
         }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use glovebox_protocol::contract::{Action, Backend};
-use glovebox_protocol::wire::Settle;
+use glovebox_protocol::wire::{Settle, SettledWindow};
 use serde_json::Value;
 
 use crate::desktop::x11::ImageFormat;
@@ -113,6 +113,54 @@ pub async fn after(
     }
 }
 
+/// The windows the desktop reported opened and closed since `rx` subscribed (before the
+/// action ran), as `owner` may see them, into the settle that waited for them.
+pub fn name_windows(
+    settle: &mut Settle,
+    mut rx: tokio::sync::broadcast::Receiver<crate::events::Scoped>,
+    owner: crate::session::Owner,
+) {
+    let viewer = crate::events::Viewer { owner, approver: false };
+    let seen = crate::events::queued_events(&mut rx, &["desktop".to_owned()], &viewer);
+    for ev in seen {
+        let d = &ev.data;
+        let w = SettledWindow {
+            window_id: d["window_id"].as_str().unwrap_or_default().to_owned(),
+            title: d["title"].as_str().unwrap_or_default().to_owned(),
+            app_id: d["app_id"].as_str().map(str::to_owned),
+        };
+        match ev.kind.as_str() {
+            "window.opened" => settle.windows_opened.push(w),
+            "window.closed" => settle.windows_closed.push(w),
+            _ => {}
+        }
+    }
+}
+
+/// Without a settle (`capture: false`): a browser action that would settle still waits for
+/// the requests it set off, up to its kind's cap, so what they caused (a download, a blocked
+/// load, an opened tab) is in its result. Nothing else is waited for; nothing is captured.
+pub async fn requests_only(
+    daemon: &Daemon,
+    action: &Action,
+    target: Option<&Value>,
+    span: Span,
+    deadline: Instant,
+) {
+    let (Some(kind), Backend::Browser) = (action.settle, action.backend) else { return };
+    let Some((browser_id, tab_id)) =
+        target.and_then(|t| Some((t["browser_id"].as_str()?, t["tab_id"].as_str()?)))
+    else {
+        return;
+    };
+    let Some(b) = daemon.config.browser.clone() else { return };
+    let Ok(tab) = b.tab(browser_id, tab_id).await else { return };
+    let policy = &daemon.config.settle;
+    let cap = (span.ended + policy.cap(kind))
+        .min(deadline.checked_sub(CAPTURE_MARGIN).unwrap_or(span.ended));
+    tab.requests_quiet(span.started, span.ended, policy.quiet, cap).await;
+}
+
 /// A capture on its way, or why there is none.
 type CaptureFut = Result<futures::future::BoxFuture<'static, Result<Value, String>>, String>;
 
@@ -133,6 +181,8 @@ fn settled(since: Instant, quiet: Option<bool>) -> Settle {
         busy: Vec::new(),
         ignored: Vec::new(),
         frames_loading: Vec::new(),
+        windows_opened: Vec::new(),
+        windows_closed: Vec::new(),
     }
 }
 

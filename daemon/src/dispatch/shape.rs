@@ -121,6 +121,7 @@ fn summary(structured: &Value, images: usize) -> String {
     if let Some(reason) = settle["reason"].as_str() {
         head.push_str(&format!("; settle {reason} after {} ms", settle["waited_ms"]));
     }
+    head.push_str(&caused(structured));
     let capture = &structured["capture"];
     if let Some(id) = capture["capture_id"].as_str() {
         head.push_str(&format!(
@@ -136,6 +137,39 @@ fn summary(structured: &Value, images: usize) -> String {
         head.push_str(&format!("; {images} image block(s) follow"));
     }
     format!("{head}\n{}", body(&structured["result"], images > 0))
+}
+
+/// What the action caused besides its answer, for the first line: windows it opened or
+/// closed, a dialog it raised, tabs it opened, downloads, loads the policy blocked.
+fn caused(structured: &Value) -> String {
+    let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+    let mut out = String::new();
+    let settle = &structured["settle"];
+    for (key, verb) in [("windows_opened", "opened"), ("windows_closed", "closed")] {
+        for w in list(&settle[key]) {
+            out.push_str(&format!(
+                "; {verb} window {:?} ({})",
+                text(&w["title"]),
+                text(&w["window_id"])
+            ));
+        }
+    }
+    let result = &structured["result"];
+    if let Some(kind) = result["dialog"]["type"].as_str() {
+        let message = text(&result["dialog"]["message"]);
+        out.push_str(&format!("; {kind} dialog {message:?} open (browser.dialog answers it)"));
+    }
+    for t in list(&result["opened_tabs"]) {
+        out.push_str(&format!("; opened tab {} {}", text(&t["tab_id"]), text(&t["url"])));
+    }
+    for d in list(&result["downloads"]) {
+        out.push_str(&format!("; download {} {}", text(&d["path"]), text(&d["state"])));
+    }
+    for b in list(&result["navigation_blocked"]) {
+        out.push_str(&format!("; blocked {} (rule {})", text(&b["url"]), text(&b["rule"])));
+    }
+    out
 }
 
 /// The result part of the text: compact JSON, then its long texts raw (cut beside an image).
@@ -230,6 +264,25 @@ mod tests {
         );
         let r = mcp(Ok(with_capture));
         assert_eq!(r["content"][1]["mimeType"], "image/jpeg", "{r}");
+    }
+
+    #[test]
+    fn the_first_line_names_windows_dialogs_and_downloads_the_action_caused() {
+        let mut o = outcome(
+            json!({"key": "ctrl+s", "dialog": {"type": "alert", "message": "Saved?"},
+                   "downloads": [{"path": "/d/report.csv", "url": "u", "bytes": 9,
+                                  "state": "completed"}]}),
+            None,
+        );
+        o.settle = serde_json::from_value(json!({"waited_ms": 80, "reason": "quiet",
+            "windows": 1, "windows_opened": [{"window_id": "win:0x5", "title": "Save As",
+                                               "app_id": "app:7"}]}))
+        .expect("settle");
+        let r = mcp(Ok(o));
+        let first = r["content"][0]["text"].as_str().and_then(|t| t.lines().next()).expect("text");
+        assert!(first.contains("opened window \"Save As\" (win:0x5)"), "{first}");
+        assert!(first.contains("alert dialog \"Saved?\" open"), "{first}");
+        assert!(first.contains("download /d/report.csv completed"), "{first}");
     }
 
     #[test]

@@ -81,7 +81,8 @@ impl Bridge {
         op_id: &str,
         ctx: &RequestContext<RoleServer>,
     ) -> std::convert::Infallible {
-        let status = || async { self.client.op_status(op_id).await.ok() };
+        let status =
+            || async { self.client.op_status(op_id).await.ok().map(|s| super::status_line(&s)) };
         super::progress_every_second(ctx, op_id, status).await
     }
 }

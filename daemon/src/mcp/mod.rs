@@ -36,6 +36,9 @@ use crate::rpc::auth;
 use crate::session::{Owner, Session};
 use crate::state::Daemon;
 
+/// Errors here read as an MCP host reads them.
+const MCP: crate::error::Channel = crate::error::Channel::Mcp;
+
 /// How often a running call reports progress to a host that asked for it.
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
@@ -208,20 +211,25 @@ impl ServerHandler for Handler {
         let mut options = match dispatch::split_op_keys(&mut arguments) {
             Ok(o) => o,
             Err(v) => {
-                return Ok(as_result(dispatch::shape::mcp(Err(DaemonError::from(v).to_data()))))
+                return Ok(as_result(dispatch::shape::mcp(Err(
+                    DaemonError::from(v).to_data_on(MCP)
+                ))))
             }
         };
-        let named = if matches!(self.who, Who::Http) { options.session.take() } else { None };
+        let http = matches!(self.who, Who::Http);
+        let named = if http { options.session.take() } else { None };
         let (role, session, lane) = match self.caller(&ctx, named.as_deref()) {
             Ok(c) => c,
-            Err(e) => return Ok(as_result(dispatch::shape::mcp(Err(e.to_data())))),
+            Err(e) => return Ok(as_result(dispatch::shape::mcp(Err(e.to_data_on(MCP))))),
         };
-        let handle = named.map(|_| session.id.clone());
+        // Over HTTP every result names its session: a host whose MCP session ended passes it
+        // as `session` to go on with the same refs and selection.
+        let handle = http.then(|| session.id.clone());
         // A retry that carries the host user's answer to an approval runs under its op id.
         if let Some(answered) = elicit::apply(&self.daemon, &session, &request) {
             match answered {
                 Ok(op_id) => options.op_id = Some(op_id),
-                Err(e) => return Ok(as_result(dispatch::shape::mcp(Err(e.to_data())))),
+                Err(e) => return Ok(as_result(dispatch::shape::mcp(Err(e.to_data_on(MCP))))),
             }
         }
         // The op id is known up front so a cancelled request cancels its op.
@@ -280,6 +288,9 @@ impl Handler {
             in_flight: &r.lane.in_flight,
             token_rate: Some(&r.lane.rate),
             admitted: false,
+            channel: crate::error::Channel::Mcp,
+            // A host that hears progress can wait out a person's takeover.
+            wait_for_hand_back: ctx.meta.get_progress_token().is_some(),
         };
         let call = dispatch::call(&self.daemon, caller, checked, options);
         let progress = report_progress(&self.daemon, r.session, r.op_id, ctx);
@@ -291,14 +302,15 @@ impl Handler {
                 if let Some(op) = self.daemon.ops.get(&r.session.id, r.op_id) {
                     op.cancel();
                 }
-                Err(DaemonError::Cancelled.to_data())
+                Err(DaemonError::Cancelled.to_data_on(MCP))
             }
         }
     }
 }
 
 /// While a call runs, a `notifications/progress` every second to a host that sent a
-/// progress token: the elapsed time and the op's state. Never returns.
+/// progress token: the elapsed time and the op's state, or, before it starts, who it waits
+/// for. Never returns.
 async fn report_progress(
     daemon: &Daemon,
     session: &Session,
@@ -306,13 +318,24 @@ async fn report_progress(
     ctx: &RequestContext<RoleServer>,
 ) -> Infallible {
     progress_every_second(ctx, op_id, || async {
-        daemon.ops.get(&session.id, op_id).map(|op| op.status())
+        if let Some(op) = daemon.ops.get(&session.id, op_id) {
+            return Some(status_line(&op.status()));
+        }
+        daemon
+            .view
+            .human_in_control(&session.creator)
+            .map(|by| format!("waiting for {by} to hand the desktop back; the call runs then"))
     })
     .await
 }
 
-/// The progress loop of both handlers: `status` reads the op's state where it runs (here,
-/// or over the bridge's WebSocket).
+/// A running op as a progress message.
+fn status_line(s: &glovebox_protocol::wire::OpStatus) -> String {
+    format!("{}.{} {} for {} ms", s.tool, s.action, s.state, s.elapsed_ms)
+}
+
+/// The progress loop of both handlers: `status` says how the call stands where it runs
+/// (here, or over the bridge's WebSocket).
 async fn progress_every_second<F, Fut>(
     ctx: &RequestContext<RoleServer>,
     op_id: &str,
@@ -320,7 +343,7 @@ async fn progress_every_second<F, Fut>(
 ) -> Infallible
 where
     F: Fn() -> Fut,
-    Fut: std::future::Future<Output = Option<glovebox_protocol::wire::OpStatus>>,
+    Fut: std::future::Future<Output = Option<String>>,
 {
     let Some(token) = ctx.meta.get_progress_token() else {
         return std::future::pending().await;
@@ -329,10 +352,7 @@ where
     let mut tick = tokio::time::interval_at(start + PROGRESS_EVERY, PROGRESS_EVERY);
     loop {
         tick.tick().await;
-        let message = match status().await {
-            Some(s) => format!("{}.{} {} for {} ms", s.tool, s.action, s.state, s.elapsed_ms),
-            None => format!("waiting for {op_id}"),
-        };
+        let message = status().await.unwrap_or_else(|| format!("waiting for {op_id}"));
         let elapsed = start.elapsed().as_millis() as f64;
         let note = ProgressNotificationParam::new(token.clone(), elapsed).with_message(message);
         if let Err(e) = ctx.peer.notify_progress(note).await {
@@ -341,12 +361,16 @@ where
     }
 }
 
-/// A shaped result of a stateless client that named its session: the handle, in
-/// `structuredContent.session` and in the text the model reads, to pass back.
+/// A shaped result over HTTP: its session's handle, in `structuredContent.session` and in
+/// the text the model reads, to pass back (a stateless client on every call, a stateful one
+/// when its MCP session ended).
 fn in_session(mut shaped: Value, handle: Option<String>) -> Value {
     let Some(handle) = handle else { return shaped };
     if let Some(text) = shaped["content"][0]["text"].as_str() {
-        let text = format!("{text}\nsession: {handle} (pass it as session to keep its refs)");
+        let text = format!(
+            "{text}\nsession: {handle} (pass it as session to keep its refs, also from a new \
+             MCP session)"
+        );
         shaped["content"][0]["text"] = json!(text);
     }
     if let Some(structured) = shaped["structuredContent"].as_object_mut() {

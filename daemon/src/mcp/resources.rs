@@ -1,6 +1,7 @@
 //! MCP resources: the captures a session's calls took, as `glovebox://capture/<id>`, and the
-//! files its actions downloaded, as `glovebox://download/<file name>`, listed and read by
-//! that session only (another session's reads as not found). Results link them with
+//! files its actions downloaded, as `glovebox://download/<file name>`, listed (with their
+//! exact sizes) and read by that session only (another session's reads as not found); a
+//! download of a text type (`text/*`, JSON, XML) in UTF-8 reads as text, the rest as base64. Results link them with
 //! `resource_link` blocks (`dispatch/shape.rs`).
 
 use rmcp::model::{ListResourcesResult, ReadResourceResult, Resource, ResourceContents};
@@ -24,6 +25,8 @@ pub fn mime_of(path: &std::path::Path) -> &'static str {
         "csv" => "text/csv",
         "txt" | "log" => "text/plain",
         "json" => "application/json",
+        "xml" => "application/xml",
+        "md" => "text/markdown",
         "html" | "htm" => "text/html",
         "pdf" => "application/pdf",
         "png" => "image/png",
@@ -35,10 +38,10 @@ pub fn mime_of(path: &std::path::Path) -> &'static str {
 
 /// The session's resources, oldest first.
 pub fn list(daemon: &Daemon, session: &Session) -> ListResourcesResult {
-    let captures = daemon.captures.list(&session.id).into_iter().map(|(id, mime, b64)| {
+    let captures = daemon.captures.list(&session.id).into_iter().map(|(id, mime, bytes)| {
         Resource::new(format!("{CAPTURE}{id}"), format!("capture {id}"))
             .with_mime_type(mime)
-            .with_size(b64 as u64 / 4 * 3)
+            .with_size(bytes as u64)
             .with_description("the screenshot taken after an action settled")
     });
     let downloads = session.downloads().into_iter().filter_map(|path| {
@@ -51,6 +54,11 @@ pub fn list(daemon: &Daemon, session: &Session) -> ListResourcesResult {
         Some(resource)
     });
     ListResourcesResult::with_all_items(captures.chain(downloads).collect())
+}
+
+/// Whether a resource of `mime` is read as text (when its bytes are UTF-8).
+fn is_text(mime: &str) -> bool {
+    mime.starts_with("text/") || matches!(mime, "application/json" | "application/xml")
 }
 
 /// One blob resource, whole.
@@ -90,9 +98,19 @@ pub fn read(daemon: &Daemon, session: &Session, uri: &str) -> Result<ReadResourc
         let bytes = std::fs::read(path).map_err(|e| {
             McpError::internal_error(format!("cannot read {}: {e}", path.display()), None)
         })?;
+        let mime = mime_of(path);
+        // A text file comes back as text (a CSV a model reads as it is); other bytes as base64.
+        let bytes = match String::from_utf8(bytes) {
+            Ok(text) if is_text(mime) => {
+                let contents = ResourceContents::text(text, uri).with_mime_type(mime);
+                return Ok(ReadResourceResult::new(vec![contents]));
+            }
+            Ok(text) => text.into_bytes(),
+            Err(e) => e.into_bytes(),
+        };
         use base64::Engine as _;
         let base64 = base64::engine::general_purpose::STANDARD.encode(bytes);
-        return Ok(blob(uri, mime_of(path), base64));
+        return Ok(blob(uri, mime, base64));
     }
     let id = uri.strip_prefix(CAPTURE).ok_or_else(not_found)?;
     let image = daemon.captures.get(&session.id, id).ok_or_else(not_found)?;

@@ -299,7 +299,15 @@ fn tools_list(p: &Params<'_>) -> RpcResult {
 
 fn caller<'a>(conn: &'a Conn, session: &'a Arc<Session>, ext: &Extensions) -> Caller<'a> {
     let admitted = ext.get::<dispatch::Admitted>().is_some();
-    Caller { role: conn.role, session, in_flight: &conn.in_flight, token_rate: None, admitted }
+    Caller {
+        role: conn.role,
+        session,
+        in_flight: &conn.in_flight,
+        token_rate: None,
+        admitted,
+        channel: crate::error::Channel::Rpc,
+        wait_for_hand_back: false,
+    }
 }
 
 /// `tools.call`: the outcome as MCP content; an action's failure is `isError: true` with the

@@ -101,6 +101,15 @@ impl super::View {
         ids
     }
 
+    /// The pending request of `session` that asks for `reason`, if there is one.
+    pub fn pending_with(&self, session: &str, reason: &str) -> Option<String> {
+        let all = self.requests.lock().unwrap_or_else(|p| p.into_inner());
+        all.iter()
+            .rev()
+            .find(|r| r.session == session && r.state == "pending" && r.reason == reason)
+            .map(|r| r.request_id.clone())
+    }
+
     /// The state of request `id`, if it is kept.
     pub fn request_state(&self, id: &str) -> Option<&'static str> {
         let all = self.requests.lock().unwrap_or_else(|p| p.into_inner());

@@ -1,8 +1,8 @@
 //! Typed params of the `context` tool's actions, generated from the contract table
 //! (`protocol/src/contract/context.rs`) by `cargo xtask codegen`; do not edit.
 //!
-//! Discover and select apps, windows, browsers and tabs; read this contract. Start here; ids come
-//! from these answers, never guesses.
+//! Discover and select apps, windows, browsers and tabs. Start here; ids come from these answers,
+//! never guesses.
 
 // The contract's docs quote URLs as examples, not as links.
 #![allow(rustdoc::bare_urls)]
@@ -192,6 +192,30 @@ impl Params for RequestHuman {
     type Result = crate::results::context::RequestHuman;
 }
 
+/// `context.put_file`: store a file to upload. Mutating (actor role); a capture follows unless the
+/// call says capture false.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(try_from = "wire::PutFile", into = "wire::PutFile")]
+pub struct PutFile {
+    /// **Required.** file name. Not empty.
+    pub name: String,
+    /// **Required.** base64, up to 8 MiB.
+    pub data: String,
+}
+
+impl PutFile {
+    /// The required params; every other one at the table's default.
+    pub fn new(name: impl Into<String>, data: impl Into<String>) -> Self {
+        PutFile { name: name.into(), data: data.into() }
+    }
+}
+
+impl Params for PutFile {
+    const TOOL: &'static str = "context";
+    const ACTION: &'static str = "put_file";
+    type Result = crate::results::context::PutFile;
+}
+
 /// `context.documentation`: this contract: every action's parameters, identity, coordinate and
 /// timing rules, and each backend's capabilities. Observes only (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -226,6 +250,7 @@ pub static ROUND_TRIPS: &[(&str, super::RoundTrip)] = &[
     ("list_browsers", super::round_trip::<ListBrowsers>),
     ("get_browser", super::round_trip::<GetBrowser>),
     ("request_human", super::round_trip::<RequestHuman>),
+    ("put_file", super::round_trip::<PutFile>),
     ("documentation", super::round_trip::<Documentation>),
 ];
 
@@ -239,6 +264,7 @@ pub static RESULT_SCHEMAS: &[(&str, super::ResultSchema)] = &[
     ("list_browsers", <ListBrowsers as Params>::result_schema),
     ("get_browser", <GetBrowser as Params>::result_schema),
     ("request_human", <RequestHuman as Params>::result_schema),
+    ("put_file", <PutFile as Params>::result_schema),
     ("documentation", <Documentation as Params>::result_schema),
 ];
 
@@ -421,6 +447,31 @@ pub mod wire {
                 reason: w.reason.ok_or(Missing("reason"))?,
                 tab_id: w.tab_id,
                 window_id: w.window_id,
+            })
+        }
+    }
+
+    #[derive(Serialize, Deserialize, Default)]
+    pub struct PutFile {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub name: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub data: Option<String>,
+    }
+
+    impl From<super::PutFile> for PutFile {
+        fn from(v: super::PutFile) -> Self {
+            PutFile { name: Some(v.name), data: Some(v.data) }
+        }
+    }
+
+    impl TryFrom<PutFile> for super::PutFile {
+        type Error = Missing;
+
+        fn try_from(w: PutFile) -> Result<Self, Missing> {
+            Ok(super::PutFile {
+                name: w.name.ok_or(Missing("name"))?,
+                data: w.data.ok_or(Missing("data"))?,
             })
         }
     }

@@ -42,6 +42,15 @@ const HANDOFF_TAB: Param = Param {
 const REASON: Param =
     Param { name: "reason", ty: Ty::Str { allow_empty: false }, doc: "what to do", default: None };
 
+const FILE_NAME: Param =
+    Param { name: "name", ty: Ty::Str { allow_empty: false }, doc: "file name", default: None };
+const FILE_DATA: Param = Param {
+    name: "data",
+    ty: Ty::Str { allow_empty: true },
+    doc: "base64, up to 8 MiB",
+    default: None,
+};
+
 /// A context action that only reads, from `backend`.
 const fn observe(name: &'static str, summary: &'static str, backend: Backend) -> Action {
     action(name, summary, Class::Observe, Locator::None).on(backend, &[])
@@ -49,8 +58,8 @@ const fn observe(name: &'static str, summary: &'static str, backend: Backend) ->
 
 pub static CONTEXT: Tool = Tool {
     name: "context",
-    description: "Discover and select apps, windows, browsers and tabs; read this \
-                  contract. Start here; ids come from these answers, never guesses.",
+    description: "Discover and select apps, windows, browsers and tabs. Start here; ids \
+                  come from these answers, never guesses.",
     element_keys: &[],
     point_keys: &[],
     common: &[],
@@ -109,6 +118,14 @@ pub static CONTEXT: Tool = Tool {
         .req(&[REASON])
         .opt(&[HANDOFF_TAB, WINDOW_ID])
         .on(Backend::Daemon, &["human.requested", "takeover.started", "takeover.ended"]),
+        action(
+            "put_file",
+            "store a file to upload",
+            Class::Act,
+            Locator::None,
+        )
+        .req(&[FILE_NAME, FILE_DATA])
+        .on(Backend::Daemon, &[]),
         observe(
             "documentation",
             "this contract: every action's parameters, identity, coordinate and timing rules, \

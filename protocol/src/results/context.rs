@@ -80,8 +80,18 @@ pub struct GetState {
     pub selection: Selection,
     /// This session.
     pub session_id: String,
-    /// A person paused the session.
+    /// Mutating calls answer `PAUSED` now: a person paused the session or controls the
+    /// desktop.
     pub paused: bool,
+    /// Who controls the desktop for this session (`actor 1a2b3c4d`); null when nobody does.
+    #[serde(default)]
+    pub human_in_control: Option<String>,
+    /// This session's calls waiting for an approver, oldest first.
+    #[serde(default)]
+    pub pending_approvals: Vec<PendingApproval>,
+    /// This session's requests for a person (`h-...`) not yet handed back.
+    #[serde(default)]
+    pub human_requests: Vec<String>,
     /// Apps on the accessibility bus; null when they could not be listed (see apps_error).
     pub apps: Option<Vec<App>>,
     /// Top-level windows; null when they could not be listed (see windows_error).
@@ -96,6 +106,23 @@ pub struct GetState {
     pub browsers_error: Option<DomainError>,
     /// Each backend's state, by name.
     pub backends: BTreeMap<String, BackendStatus>,
+}
+
+/// A call of the session that an `ask` rule parked for an approver.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq, Default)]
+pub struct PendingApproval {
+    /// The approval (`ap-...`).
+    pub approval_id: String,
+    /// The op it runs as once granted: re-send the same call with this op_id.
+    pub op_id: String,
+    /// The call (`browser.navigate`).
+    pub method: String,
+    /// The policy rule that asks.
+    pub rule: String,
+    /// When it was asked (UTC, RFC 3339).
+    pub since: String,
+    /// How long it has waited, in milliseconds.
+    pub age_ms: u64,
 }
 
 /// `context.list_apps`: the apps on the accessibility bus.
@@ -256,6 +283,17 @@ pub struct RequestHuman {
     pub next: Option<String>,
 }
 
+/// `context.put_file`: the file stored.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq, Default)]
+pub struct PutFile {
+    /// Its name: what `browser.upload`'s files take.
+    pub name: String,
+    /// Where it is (under the first file root).
+    pub path: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+}
+
 /// An error code the daemon may answer with.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq, Default)]
 pub struct ErrorDoc {
@@ -323,7 +361,11 @@ mod tests {
         round_trip::<super::GetState>(&json!({
             "selection": {"browser_id": "chrome-9222", "tab_id": null, "app_id": null,
                           "window_id": null},
-            "session_id": "s-0123", "paused": false,
+            "session_id": "s-0123", "paused": true, "human_in_control": "actor 1a2b3c4d",
+            "pending_approvals": [{"approval_id": "ap-3", "op_id": "o-1",
+                                   "method": "browser.navigate", "rule": "ask-sites",
+                                   "since": "2026-07-28T09:41:07Z", "age_ms": 4200}],
+            "human_requests": ["h-0123456789abcdef"],
             "apps": null, "windows": null,
             "apps_error": {"code": "BACKEND_UNAVAILABLE", "message": "no desktop"},
             "windows_error": {"code": "BACKEND_UNAVAILABLE", "message": "no desktop"},

@@ -42,6 +42,42 @@ fn painted_js() -> String {
 }
 
 impl Tab {
+    /// After an action that skips its settle (`capture: false`): waits only until the
+    /// requests it set off since `since` are done and the network was quiet for `quiet` after
+    /// `ended` (a download or a blocked load is known by then), or until `cap`. No timers,
+    /// no DOM, no instrumentation. True when quiet.
+    pub async fn requests_quiet(
+        &self,
+        since: Instant,
+        ended: Instant,
+        quiet: Duration,
+        cap: Instant,
+    ) -> bool {
+        let net = &self.watch.net;
+        let mut ticks = net.ticks();
+        loop {
+            ticks.borrow_and_update();
+            let now = Instant::now();
+            let n = net.busy_since(since, now);
+            if self.dialog().is_some() {
+                return true;
+            }
+            if now >= cap {
+                return false;
+            }
+            let wake = if n.busy.is_empty() {
+                let quiet_at = n.last.unwrap_or(ended).max(ended) + quiet;
+                if quiet_at <= now {
+                    return true;
+                }
+                quiet_at
+            } else {
+                n.frame_deadline.unwrap_or(cap)
+            };
+            let _ = tokio::time::timeout_at(wake.min(cap).into(), ticks.changed()).await;
+        }
+    }
+
     /// Waits until the tab is settled after an action that ran from `since` to `ended`
     /// (requests and timers it set off count; `trace`: the trace of its input), or until
     /// `cap`.
