@@ -63,13 +63,15 @@ async fn a_token_keeps_its_newest_mcp_sessions_and_never_ends_another_s() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_mcp_session_ends_after_the_session_ttl_without_a_request() {
+async fn an_mcp_session_ends_after_the_session_ttl_and_its_handle_resumes_it() {
     let configure: glovebox_tests::Configure =
         std::sync::Arc::new(|c| c.session_ttl = Duration::from_secs(2));
     let d = InProcess::with(Options { configure: Some(configure), ..Options::default() }).await;
     let found = run(&["idle", &mcp_url(&d), ACTOR, "2"]).await;
-    assert_eq!(found["used"], json!([200, 200, 200, 200]), "used within its TTL: {found}");
-    assert_eq!(found["left"], 404, "idle for 2.5 TTLs: {found}");
+    assert_eq!(found["handle"], true, "a stateful client's result names its session: {found}");
+    assert_eq!(found["used"], json!([200, 200, 200]), "used within its TTL: {found}");
+    assert_eq!(found["left"], 404, "idle for 1.5 TTLs: {found}");
+    assert_eq!(found["resumed"], true, "resumed by its handle in a new MCP session: {found}");
     d.stop().await;
 }
 

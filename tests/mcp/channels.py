@@ -10,7 +10,8 @@ Usage:
   channels.py cap URL TOKEN OTHER N    OTHER opens a session, then TOKEN opens N + 1: which
                                        of them still answer
   channels.py idle URL TOKEN TTL       a session used within its TTL lives on; one left idle
-                                       past it is gone (404)
+                                       past it is gone (404), and a new one resumes its
+                                       Glovebox session by the handle its result named
   channels.py handle URL TOKEN         a stateless call naming a 129-character session handle
   channels.py flood URL TOKEN N MS     N calls at once, each naming a fresh session, each a
                                        wait of MS: the error codes they got (null: ran)
@@ -149,13 +150,32 @@ async def idle(url, token, ttl):
     found = {}
     async with httpx.AsyncClient(timeout=30) as http:
         used, left = await open_session(http, url, token), await open_session(http, url, token)
-        # `used` sees a request every half TTL, for two TTLs; `left` sees none.
-        for _ in range(4):
+        # `left` makes one call (its result names its Glovebox session), then sees no request;
+        # `used` sees one every half TTL, for one and a half TTLs.
+        r = await http.post(url, json=wait_call(1, 8), headers=headers(token, left))
+        handle = structured(r.text, 8).get("session")
+        found["handle"] = bool(handle)
+        for _ in range(3):
             await asyncio.sleep(ttl / 2)
             found.setdefault("used", []).append(await answers(http, url, token, used))
-        await asyncio.sleep(ttl / 2)
         found["left"] = await answers(http, url, token, left)
+        # The host opens a new MCP session and resumes the Glovebox one by its handle.
+        fresh = await open_session(http, url, token)
+        call = {"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {
+            "name": "context", "arguments": {"action": "get_state", "session": handle}}}
+        r = await http.post(url, json=call, headers=headers(token, fresh))
+        got = structured(r.text, 11)
+        found["resumed"] = (got.get("result") or {}).get("session_id") == handle
     return found
+
+
+def structured(text, id_):
+    """The structuredContent of the answer to request `id_` in an SSE or JSON body."""
+    data = [json.loads(l[5:]) for l in text.splitlines() if l.startswith("data:") and l[5:].strip()]
+    if not data and text.startswith("{"):
+        data = [json.loads(text)]
+    msg = next((m for m in data if m.get("id") == id_), None) or {}
+    return (msg.get("result") or {}).get("structuredContent") or {}
 
 
 async def handle(url, token):
