@@ -155,12 +155,20 @@ impl Running {
     }
 
     /// Connections from this process to the daemon's embedded `display` present its cookie
-    /// (the daemon keeps it in its state dir).
+    /// (in the file the banner names: the state dir's, or the desktop user's dir when the
+    /// daemon runs as root).
     pub fn trust_display(&self, display: &str) {
         use glovebox_daemon::desktop::xauth;
         let number: u32 = display.trim_start_matches(':').parse().expect("a local display");
-        let cookie = xauth::read(&xauth::path(&self.state.path, number)).expect("the cookie");
+        let named = self.banner.iter().find_map(|l| l.split("XAUTHORITY=").nth(1));
+        let file = named.map_or_else(|| xauth::path(&self.state.path, number), PathBuf::from);
+        let cookie = xauth::read(&file).expect("the cookie");
         xauth::remember(display, cookie);
+    }
+
+    /// The daemon's pid.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// The actor token made for it (`gloveboxd token add`).

@@ -193,8 +193,9 @@ fn has_sandboxed_zygote(pid: u32) -> bool {
         if ppid != Some(pid.to_string().as_str()) {
             return false;
         }
+        // Chromium rewrites its helpers' command lines as one string with spaces.
         let cmdline = std::fs::read(child.join("cmdline")).unwrap_or_default();
-        let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+        let args: Vec<&[u8]> = cmdline.split(|b| *b == 0 || *b == b' ').collect();
         args.contains(&&b"--type=zygote"[..]) && !args.contains(&&b"--no-zygote-sandbox"[..])
     })
 }
