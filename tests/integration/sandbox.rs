@@ -83,9 +83,23 @@ async fn the_desktop_reads_nothing_of_the_state_dir_and_chromium_keeps_its_sandb
     let mut c = Raw::connect(&d.url, Some(&token)).await.expect("the token works");
     c.hello(None).await;
     // Chromium starts: its pages run in the desktop too.
-    let page = "data:text/html,<title>n1</title><input type=file>";
+    let page = "data:text/html,<title>n1</title><input type=file id=f>";
     let r = c.call("browser.navigate", json!({"url": page})).await;
     assert!(r.get("result").is_some(), "{r}");
+    // What the daemon hands the page reaches it (a copy the desktop's user may read), and
+    // what the page prints lands in that user's downloads, outside the state dir.
+    let r = c.call("files.put", json!({"name": "upload.txt", "data": "aGVsbG8="})).await;
+    assert!(r.get("result").is_some(), "{r}");
+    let r = c.call("browser.upload", json!({"selector": "#f", "files": ["upload.txt"]})).await;
+    assert!(r.get("result").is_some(), "{r}");
+    let read = "document.getElementById('f').files[0].text()";
+    let mut r = c.call("browser.evaluate", json!({"script": read})).await;
+    r["result"]["capture"] = Value::Null;
+    assert_eq!(r["result"]["result"]["value"], "hello", "{r}");
+    let r = c.call("browser.pdf", json!({})).await;
+    let pdf = r["result"]["result"]["artifact"]["path"].as_str().unwrap_or_default().to_owned();
+    assert!(!pdf.is_empty() && !Path::new(&pdf).starts_with(&state), "{r}");
+    assert!(Path::new(&pdf).is_file(), "{r}");
 
     // The probe: a program the agent may launch, which tries every file of the state dir
     // (the logs now hold Chromium's too) and the dir itself, and says who it ran as.
