@@ -1,7 +1,8 @@
 //! Issue 30, N1: the `gloveboxd` binary started as root puts its desktop under a user of its
 //! own, and whatever the agent runs there reads nothing of the state dir; Chromium keeps its
 //! own sandbox where user namespaces work (this machine), and `/readyz` and `get_state` say
-//! so. As the agent would: an app launched through `context.get_app` tries every file.
+//! so. As the agent would: an app launched through `context.get_app` tries every file. And a
+//! Chromium whose sandbox fails at its start is started again without it, saying so.
 
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
@@ -165,4 +166,40 @@ async fn the_desktop_reads_nothing_of_the_state_dir_and_chromium_keeps_its_sandb
     assert_eq!(checks["checks"]["browser_sandbox"]["sandbox"], true, "{checks}");
     let r = c.call("context.get_state", json!({})).await;
     assert_eq!(r["result"]["result"]["backends"]["browser"]["sandbox"], true, "{r}");
+}
+
+/// A Chromium whose sandbox cannot start (a stand-in that dies as Chromium does, saying so,
+/// unless given `--no-sandbox`) is started again at once without it, and the daemon says why.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_chromium_whose_sandbox_fails_is_started_again_without_it() {
+    let dir = TempDir::new("nosandbox");
+    std::fs::set_permissions(&dir.path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let fake = dir.path.join("chromium");
+    let script = "#!/bin/sh\ncase \" $* \" in *' --no-sandbox '*) exec chromium \"$@\";; esac\n\
+        echo '[1:1:FATAL:zygote_host_impl_linux.cc(128)] No usable sandbox!' >&2\nexit 1\n";
+    std::fs::write(&fake, script).expect("stand-in");
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let program = fake.display().to_string();
+    let d = Running::start_with_env(&["--desktop", "embedded"], &[("GLOVEBOX_CHROMIUM", &program)]);
+    let mut c = Raw::connect(&d.url, Some(&d.token())).await.expect("the token works");
+    c.hello(None).await;
+    let r = c.call("browser.navigate", json!({"url": "data:text/html,<p>fallback</p>"})).await;
+    assert!(r.get("result").is_some(), "the call that met the failure still ran: {r}");
+    let chromium = descendants(d.pid())
+        .into_iter()
+        .map(|(pid, _)| args_of(pid))
+        .find(|a| {
+            a.first().is_some_and(|p| p.ends_with("/chromium"))
+                && !a.iter().any(|x| x.starts_with("--type="))
+        })
+        .expect("the browser runs");
+    assert!(chromium.iter().any(|a| a == "--no-sandbox"), "{chromium:?}");
+    let ready = Http::connect(d.socket_addr())
+        .await
+        .send("GET", "/readyz", &[], Duration::from_secs(5))
+        .await;
+    let checks: Value = serde_json::from_str(&ready.body).expect("json");
+    let line = &checks["checks"]["browser_sandbox"];
+    assert_eq!(line["sandbox"], false, "{checks}");
+    assert!(line["reason"].as_str().is_some_and(|r| r.contains("could not set up")), "{checks}");
 }
