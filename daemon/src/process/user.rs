@@ -197,15 +197,20 @@ impl DesktopUser {
     /// what a page gets for an upload from a root only the daemon can read.
     pub fn hand_over(&self, src: &Path) -> std::io::Result<PathBuf> {
         let name = src.file_name().ok_or_else(|| std::io::Error::other("not a file name"))?;
+        // The source may sit in the user's downloads: a symlink swapped in is not followed,
+        // and a FIFO swapped in neither blocks the open nor passes for a file.
+        let flags = nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK;
+        let mut from =
+            std::fs::OpenOptions::new().read(true).custom_flags(flags.bits()).open(src)?;
+        if !from.metadata()?.is_file() {
+            return Err(std::io::Error::other("not a regular file"));
+        }
         let mut random = [0u8; 16];
         getrandom::fill(&mut random).map_err(|e| std::io::Error::other(e.to_string()))?;
         let tag: String = random.iter().map(|b| format!("{b:02x}")).collect();
         let dir = self.uploads().join(tag);
         std::fs::DirBuilder::new().mode(0o711).create(&dir)?;
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711))?;
-        // The source may sit in the user's downloads: a symlink swapped in is not followed.
-        let nofollow = nix::fcntl::OFlag::O_NOFOLLOW.bits();
-        let mut from = std::fs::OpenOptions::new().read(true).custom_flags(nofollow).open(src)?;
         let dst = dir.join(name);
         let mut to =
             std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&dst)?;
