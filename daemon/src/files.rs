@@ -2,6 +2,10 @@
 //! where the daemon writes what a page hands over (downloads, PDFs). A path is judged after
 //! symlinks and `..` are resolved; the token file, the policy file and the state dir's own
 //! files are never inside a root, whatever the roots say.
+//!
+//! When the desktop runs as a user of its own (`process/user.rs`), downloads go to that
+//! user's downloads dir, and a file handed to a page is a copy that user may read: the roots
+//! themselves stay the daemon's.
 
 use std::path::{Path, PathBuf};
 
@@ -72,6 +76,8 @@ pub struct FileRoots {
     secrets: Vec<PathBuf>,
     /// What the first root may hold of stored files.
     quota: u64,
+    /// The desktop's own user, who gets copies of the files handed to a page.
+    desktop: Option<std::sync::Arc<crate::process::user::DesktopUser>>,
 }
 
 impl FileRoots {
@@ -85,7 +91,13 @@ impl FileRoots {
         for r in &roots {
             let _ = std::fs::create_dir_all(r);
         }
-        FileRoots { roots, state_dir: state_dir.to_path_buf(), secrets, quota: FILES_QUOTA }
+        FileRoots {
+            roots,
+            state_dir: state_dir.to_path_buf(),
+            secrets,
+            quota: FILES_QUOTA,
+            desktop: None,
+        }
     }
 
     /// With `quota` bytes for what `files.put` stores.
@@ -101,6 +113,30 @@ impl FileRoots {
             Ok(rel) => rel.display().to_string(),
             Err(_) => path.display().to_string(),
         }
+    }
+
+    /// The desktop runs as `user`: the default downloads root is that user's downloads dir
+    /// (where the browser writes), and [`FileRoots::for_page`] hands copies to that user.
+    pub fn with_desktop_user(
+        mut self,
+        user: std::sync::Arc<crate::process::user::DesktopUser>,
+    ) -> FileRoots {
+        let old = self.state_dir.join("downloads");
+        for root in self.roots.iter_mut().filter(|r| **r == old) {
+            *root = user.downloads();
+        }
+        self.desktop = Some(user);
+        self
+    }
+
+    /// A file of the roots (see [`FileRoots::readable`]) as the page's browser may open it:
+    /// itself, or a copy the desktop's user may read.
+    pub fn for_page(&self, given: &str) -> Result<PathBuf, DaemonError> {
+        let real = self.readable(given)?;
+        let Some(user) = &self.desktop else { return Ok(real) };
+        user.hand_over(&real).map_err(|e| {
+            DaemonError::ActionFailed(format!("cannot hand {given} to the browser: {e}"))
+        })
     }
 
     pub fn roots(&self) -> &[PathBuf] {

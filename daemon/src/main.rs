@@ -52,6 +52,19 @@ struct Cli {
     /// existing: require $DISPLAY.
     #[arg(long, global = true, value_enum, default_value_t = DesktopMode::Auto)]
     desktop: DesktopMode,
+    /// When gloveboxd runs as root: the user its desktop runs as (Xvfb, the buses, the
+    /// window manager, Chromium and every launched app), a name or a uid, so nothing on the
+    /// desktop can read the state dir. Default: the user glovebox-desktop where it exists,
+    /// else nobody (65534). As root, auto means embedded; with existing, the children stay
+    /// root. Not root: the desktop runs as the daemon's own user and this is ignored.
+    #[arg(long, global = true, value_name = "NAME|UID")]
+    desktop_user: Option<String>,
+    /// The desktop user's dir when gloveboxd runs as root: its HOME, runtime dirs, Chromium
+    /// profile, downloads and the copies of uploaded files (root's, 0711; the parts the
+    /// user's, 0700). Every dir above it must let that user through. Default:
+    /// <tmp>/glovebox-desktop-<hash of the state dir>.
+    #[arg(long, global = true, value_name = "DIR")]
+    desktop_dir: Option<PathBuf>,
     /// Browser origin allowed to open the WebSocket (repeatable); others get 403.
     #[arg(long = "allow-origin", global = true)]
     allow_origin: Vec<String>,
@@ -241,6 +254,39 @@ fn tokens(cli: &Cli) -> anyhow::Result<(Tokens, TokenSource, Option<PathBuf>)> {
     Ok((loaded.tokens, source, Some(path)))
 }
 
+/// As root, the desktop gets a user of its own (`process/user.rs`); the desktop mode to use.
+fn desktop_user(cli: &Cli, supervisor: &Supervisor) -> anyhow::Result<DesktopMode> {
+    use glovebox_daemon::process::user::{self, DesktopUser};
+    if !nix::unistd::geteuid().is_root() {
+        if cli.desktop_user.is_some() {
+            tracing::warn!("--desktop-user needs a daemon started as root; the desktop runs as this daemon's user");
+        }
+        return Ok(cli.desktop);
+    }
+    if cli.desktop == DesktopMode::Existing {
+        tracing::warn!(
+            "as root with --desktop existing, the apps and Chromium the daemon starts run as              root and can read the state dir; --desktop embedded runs them as the desktop user"
+        );
+        return Ok(cli.desktop);
+    }
+    let id = user::resolve(cli.desktop_user.as_deref())?;
+    if id.uid == 0 {
+        tracing::warn!("--desktop-user is root: the desktop can read the state dir");
+        return Ok(cli.desktop);
+    }
+    let dir = cli.desktop_dir.clone().unwrap_or_else(|| user::default_dir(&cli.state_dir));
+    let prepared = DesktopUser::prepare(id, &dir)?;
+    tracing::info!(
+        user = prepared.id.name,
+        uid = prepared.id.uid,
+        dir = %prepared.dir().display(),
+        "the desktop runs as its own user, who cannot read the state dir"
+    );
+    supervisor.set_desktop_user(Some(prepared));
+    // Adopting a display would hand root's X and D-Bus sessions to that user's programs.
+    Ok(DesktopMode::Embedded)
+}
+
 fn token_file(cli: &Cli) -> PathBuf {
     cli.token_file.clone().unwrap_or_else(|| cli.state_dir.join("token"))
 }
@@ -276,7 +322,7 @@ fn main() -> anyhow::Result<()> {
         }))
         .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
         .init();
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
     let stdio = matches!(cli.command, Some(Command::Mcp { .. }));
     if let Some(Command::Mcp { url: Some(url) }) = &cli.command {
         return bridge(&cli, url);
@@ -316,6 +362,7 @@ fn main() -> anyhow::Result<()> {
     };
 
     let supervisor = Supervisor::new(&cli.state_dir);
+    cli.desktop = desktop_user(&cli, &supervisor)?;
     let desktop = Slot::starting();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let served = runtime.block_on(serve(
@@ -357,6 +404,9 @@ async fn serve(
     for port in &cli.browser_allow {
         browser.allow(*port);
     }
+    // Whether Chromium keeps its sandbox is known (and logged) before anyone asks.
+    let check = browser.clone();
+    tokio::task::spawn_blocking(move || check.check_sandbox());
     let probe_browser = browser.clone();
     let probe_desktop = desktop.clone();
     let backends = Arc::new(move || {
@@ -365,9 +415,14 @@ async fn serve(
             map.insert("desktop".to_owned(), status);
         }
         let (word, reason) = probe_browser.status();
+        let mut extra = BTreeMap::new();
+        if let Some(sandbox) = probe_browser.sandbox() {
+            extra.insert("sandbox".to_owned(), serde_json::Value::Bool(sandbox.on));
+            extra.insert("sandbox_reason".to_owned(), serde_json::Value::String(sandbox.reason));
+        }
         map.insert(
             "browser".to_owned(),
-            BackendStatus { status: word.into(), reason: Some(reason), extra: BTreeMap::new() },
+            BackendStatus { status: word.into(), reason: Some(reason), extra },
         );
         map
     });
@@ -406,6 +461,9 @@ async fn serve(
     config.files =
         glovebox_daemon::files::FileRoots::new(&cli.state_dir, cli.files_root.clone(), secrets)
             .with_quota(cli.files_quota_bytes);
+    if let Some(user) = supervisor.desktop_user() {
+        config.files = config.files.with_desktop_user(user);
+    }
     config.backends = backends;
     config.browser = Some(browser);
     config.desktop = desktop.clone();

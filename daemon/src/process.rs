@@ -7,6 +7,11 @@
 //! dir). [`Supervisor::stop_all`] stops children newest first, because
 //! later children depend on earlier ones (a browser dies with SIGTRAP if its X server goes first).
 //! Dropping the last [`Supervisor`] handle stops whatever is still running.
+//!
+//! When the daemon runs as root it names a desktop user ([`user`]): every child it spawns
+//! (the X server, the buses, the window manager, Chromium, apps) then runs under that uid,
+//! its groups dropped, with that user's HOME, so nothing on the desktop can read the state
+//! dir. Only short helpers the daemon runs for itself ([`Supervisor::run`]) keep its uid.
 
 use std::ffi::OsStr;
 use std::fs::{File, OpenOptions};
@@ -29,6 +34,8 @@ use nix::unistd::Pid;
 // `command-fds` puts the browser's DevTools pipes on the child's fds 3 and 4 (dup2 between
 // fork and exec), which std offers only through an unsafe `pre_exec`.
 use command_fds::{CommandFdExt, FdMapping};
+
+pub mod user;
 
 /// How long a child gets between SIGTERM and SIGKILL.
 pub const STOP_GRACE: Duration = Duration::from_secs(3);
@@ -63,6 +70,8 @@ struct Inner {
     log_dir: PathBuf,
     base_env: Mutex<Vec<(String, String)>>,
     children: Mutex<Vec<Supervised>>,
+    /// Whom the desktop's children run as; `None`: the daemon's own uid.
+    desktop_user: Mutex<Option<Arc<user::DesktopUser>>>,
 }
 
 #[derive(Debug)]
@@ -78,6 +87,7 @@ impl Supervisor {
             log_dir: state_dir.join("logs"),
             base_env: Mutex::new(Vec::new()),
             children: Mutex::new(Vec::new()),
+            desktop_user: Mutex::new(None),
         };
         Self { inner: Arc::new(inner) }
     }
@@ -89,6 +99,21 @@ impl Supervisor {
             base.retain(|(k, _)| k != key);
             base.push((key.clone(), value.clone()));
         }
+    }
+
+    /// Every later child but [`Supervisor::run`]'s runs as `user` (`None`: as the daemon).
+    pub fn set_desktop_user(&self, user: Option<user::DesktopUser>) {
+        *lock(&self.inner.desktop_user) = user.map(Arc::new);
+    }
+
+    /// The desktop's user, when it is not the daemon's own.
+    pub fn desktop_user(&self) -> Option<Arc<user::DesktopUser>> {
+        lock(&self.inner.desktop_user).clone()
+    }
+
+    /// The uid the desktop's children run as.
+    pub fn desktop_uid(&self) -> u32 {
+        self.desktop_user().map_or_else(|| nix::unistd::geteuid().as_raw(), |u| u.id.uid)
     }
 
     pub fn log_path(&self, name: &str) -> PathBuf {
@@ -109,7 +134,7 @@ impl Supervisor {
         argv: &[S],
         env: &[(String, String)],
     ) -> Result<u32, ProcessError> {
-        let cmd = self.command(name, argv, env)?;
+        let cmd = self.command(name, argv, env, true)?;
         self.start(name, argv, cmd)
     }
 
@@ -144,7 +169,7 @@ impl Supervisor {
         let io = |source| spawn_error(name, argv, source);
         let (to_child_r, to_child_w) = std::io::pipe().map_err(io)?;
         let (from_child_r, from_child_w) = std::io::pipe().map_err(io)?;
-        let mut cmd = self.command(name, argv, env)?;
+        let mut cmd = self.command(name, argv, env, true)?;
         cmd.fd_mappings(vec![
             FdMapping { parent_fd: to_child_r.into(), child_fd: 3 },
             FdMapping { parent_fd: from_child_w.into(), child_fd: 4 },
@@ -168,7 +193,8 @@ impl Supervisor {
         self.spawn(&name, argv, env)
     }
 
-    /// Runs a short command to completion with captured output, killing it at the deadline.
+    /// Runs a short command of the daemon's own to completion with captured output, killing
+    /// it at the deadline; it keeps the daemon's uid.
     pub fn run<S: AsRef<OsStr>>(
         &self,
         name: &str,
@@ -176,7 +202,27 @@ impl Supervisor {
         env: &[(String, String)],
         timeout: Duration,
     ) -> Result<Output, ProcessError> {
-        let mut cmd = self.command(name, argv, env)?;
+        self.run_as(name, argv, (env, false), timeout)
+    }
+
+    /// [`Supervisor::run`] as the desktop's user: what a desktop child would be let do.
+    pub fn run_as_desktop<S: AsRef<OsStr>>(
+        &self,
+        name: &str,
+        argv: &[S],
+        timeout: Duration,
+    ) -> Result<Output, ProcessError> {
+        self.run_as(name, argv, (&[], true), timeout)
+    }
+
+    fn run_as<S: AsRef<OsStr>>(
+        &self,
+        name: &str,
+        argv: &[S],
+        (env, desktop): (&[(String, String)], bool),
+        timeout: Duration,
+    ) -> Result<Output, ProcessError> {
+        let mut cmd = self.command(name, argv, env, desktop)?;
         cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut child = cmd.spawn().map_err(|source| spawn_error(name, argv, source))?;
         let stdout = drain(child.stdout.take());
@@ -237,11 +283,13 @@ impl Supervisor {
         lock(&self.inner.children).retain_mut(|c| matches!(c.child.try_wait(), Ok(None)));
     }
 
+    /// The child's command; `desktop`: as the desktop's user, when there is one.
     fn command<S: AsRef<OsStr>>(
         &self,
         name: &str,
         argv: &[S],
         env: &[(String, String)],
+        desktop: bool,
     ) -> Result<Command, ProcessError> {
         let (program, args) =
             argv.split_first().ok_or_else(|| ProcessError::EmptyArgv { name: name.to_owned() })?;
@@ -249,6 +297,12 @@ impl Supervisor {
         cmd.args(args);
         cmd.env_clear();
         cmd.envs(std::env::vars_os().filter(|(k, _)| k.to_str().is_some_and(inherited)));
+        if let Some(user) = self.desktop_user().filter(|_| desktop) {
+            // std drops the supplementary groups (root's) when it sets the uid; the working
+            // dir is one the user may enter.
+            cmd.uid(user.id.uid).gid(user.id.gid).current_dir(user.home());
+            cmd.envs(user.env());
+        }
         cmd.envs(lock(&self.inner.base_env).iter().map(|(k, v)| (k, v)));
         cmd.envs(env.iter().map(|(k, v)| (k, v)));
         // Own process group: a terminal's Ctrl-C reaches only the daemon, which then stops

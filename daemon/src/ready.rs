@@ -5,32 +5,51 @@
 //! and the default browser runs or can start (`browser/ready.rs`: its program is an
 //! executable, nothing is launched to find out). The desktop's probe is kept for a second and
 //! the browser's for a few, so a probe every second costs next to nothing.
+//!
+//! One line never fails: `browser_sandbox` says whether the default Chromium has its own
+//! sandbox and why (`browser/sandbox.rs`, decided once).
 
 use crate::desktop::slot::STARTING;
 use crate::state::Daemon;
 
 /// One check and, when it fails, why.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Check {
     pub name: &'static str,
     pub failure: Option<String>,
+    /// What the check says besides passing (fields beside `ok`).
+    pub note: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
-/// Every check, in the order a failure is reported.
+impl Check {
+    pub fn new(name: &'static str, failure: Option<String>) -> Check {
+        Check { name, failure, note: None }
+    }
+}
+
+/// Every check, in the order a failure is reported. Blocking: run it off the async workers.
 pub fn checks(daemon: &Daemon) -> Vec<Check> {
-    let check = |name, failure| Check { name, failure };
+    let check = Check::new;
     let daemon_check = daemon.ops.is_closed().then(|| "the daemon is shutting down".to_owned());
     let (desktop, a11y) = desktop(daemon);
     let browser = match &daemon.config.browser {
         Some(b) => b.can_start().err(),
         None => Some("this daemon has no browser backend".into()),
     };
-    vec![
+    let mut all = vec![
         check("daemon", daemon_check),
         check("desktop", desktop),
         check("accessibility_bus", a11y),
         check("browser", browser),
-    ]
+    ];
+    if let Some(b) = &daemon.config.browser {
+        let s = b.check_sandbox();
+        let mut note = serde_json::Map::new();
+        note.insert("sandbox".into(), s.on.into());
+        note.insert("reason".into(), s.reason.into());
+        all.push(Check { name: "browser_sandbox", failure: None, note: Some(note) });
+    }
+    all
 }
 
 /// Why the desktop, and why the accessibility bus, cannot take work (`None`: it can).

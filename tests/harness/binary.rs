@@ -155,12 +155,23 @@ impl Running {
     }
 
     /// Connections from this process to the daemon's embedded `display` present its cookie
-    /// (the daemon keeps it in its state dir).
+    /// (in the file the banner names: the state dir's, or the desktop user's dir when the
+    /// daemon runs as root).
     pub fn trust_display(&self, display: &str) {
         use glovebox_daemon::desktop::xauth;
-        let number: u32 = display.trim_start_matches(':').parse().expect("a local display");
-        let cookie = xauth::read(&xauth::path(&self.state.path, number)).expect("the cookie");
+        let cookie = xauth::read(&self.xauthority()).expect("the cookie");
         xauth::remember(display, cookie);
+    }
+
+    /// The embedded display's cookie file, as the banner names it.
+    pub fn xauthority(&self) -> PathBuf {
+        let named = self.banner.iter().find_map(|l| l.split("XAUTHORITY=").nth(1));
+        PathBuf::from(named.expect("the banner names XAUTHORITY").trim())
+    }
+
+    /// The daemon's pid.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// The actor token made for it (`gloveboxd token add`).
@@ -203,6 +214,10 @@ impl Drop for Running {
         if matches!(self.child.try_wait(), Ok(None)) {
             self.terminate(DEADLINE);
         }
+        // Run as root, the daemon kept its desktop user's dir (profile, downloads) beside
+        // the state dir, for a next run; this state dir has none.
+        let desktop = glovebox_daemon::process::user::default_dir(&self.state.path);
+        let _ = std::fs::remove_dir_all(desktop);
     }
 }
 

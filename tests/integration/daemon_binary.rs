@@ -1,7 +1,7 @@
 //! The `gloveboxd` binary as a user runs it: its own embedded desktop, the banner, a token
 //! file it creates, a wscat-style session, and a clean SIGTERM that stops its children.
 
-use std::os::unix::fs::PermissionsExt as _;
+use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
 use std::time::{Duration, Instant};
 
 use glovebox_tests::binary::{alive, Running};
@@ -315,7 +315,8 @@ async fn tokens_never_reach_the_log() {
 /// What `gloveboxd` leaves behind and hands on: children (the embedded Xvfb, openbox, a
 /// launched app) get no `GLOVEBOX_*` variable, openbox and the app get the display's cookie
 /// (`XAUTHORITY`) which Xvfb demands (`-auth`), and everything in the state dir is the
-/// user's alone (files 0600, dirs 0700).
+/// user's alone (files 0600, dirs 0700). Run as root, the children are the desktop user's,
+/// and so is the cookie, outside the state dir.
 #[tokio::test(flavor = "multi_thread")]
 async fn children_get_a_clean_environment_and_state_files_are_private() {
     const TOKEN: &str = "env-test-token-not-for-children-0123456789";
@@ -334,8 +335,15 @@ async fn children_get_a_clean_environment_and_state_files_are_private() {
     assert_eq!(xvfb.len(), 1, "one Xvfb on {display}");
     let openbox = pids_named("openbox", d.child.id());
     assert_eq!(openbox.len(), 1, "one openbox of this daemon: {openbox:?}");
-    let xauthority = glovebox_daemon::desktop::xauth::path(&d.state.path, display_number(&display));
+    let xauthority = d.xauthority();
+    let in_state = glovebox_daemon::desktop::xauth::path(&d.state.path, display_number(&display));
+    let root = std::fs::metadata("/proc/self").expect("/proc/self").uid() == 0;
+    assert_eq!(xauthority == in_state, !root, "as root the cookie is out of the state dir");
+    let cookie_owner = std::fs::metadata(&xauthority).expect("the cookie").uid();
     for (what, pid) in [("xvfb", xvfb[0]), ("openbox", openbox[0]), ("xterm", app_pid)] {
+        let owner = std::fs::metadata(format!("/proc/{pid}")).expect("/proc/<pid>").uid();
+        assert_eq!(owner, cookie_owner, "{what} runs as the cookie's owner");
+        assert!(!root || owner != 0, "{what} runs as root");
         let env = environ(pid);
         assert!(
             !env.iter().any(|(k, v)| k.starts_with("GLOVEBOX_") || v.contains(TOKEN)),

@@ -247,6 +247,9 @@ async fn the_entrypoint_mints_a_token_for_the_running_workspace() {
         assert!(Instant::now() < deadline, "gloveboxd did not stop");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    // As root it kept its desktop user's dir beside the state dir; this one is done.
+    let desktop = glovebox_daemon::process::user::default_dir(&volume.join("state"));
+    let _ = std::fs::remove_dir_all(desktop);
 }
 
 /// The image's user is not root: the daemon, its desktop and Chromium run as an unprivileged

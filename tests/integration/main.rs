@@ -27,6 +27,7 @@ mod mcp_ops;
 mod ops;
 mod props;
 mod results;
+mod sandbox;
 mod sdk;
 mod security;
 mod settle;

@@ -193,7 +193,9 @@ async fn bare_gloveboxd_mcp_runs_on_its_own_desktop() {
     })
     .await
     .expect("client ran");
-    let (found, _state) = found;
+    let (found, state) = found;
+    // Run as root, the server kept its desktop user's dir beside the state dir.
+    let _ = std::fs::remove_dir_all(glovebox_daemon::process::user::default_dir(&state.path));
     let st = &found["state"];
     assert_eq!(st["is_error"], false, "{found}");
     let desktop = &st["structured"]["result"]["backends"]["desktop"];

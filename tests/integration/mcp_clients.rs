@@ -72,6 +72,9 @@ async fn over_stdio(client: impl FnOnce(String, Vec<String>) -> Value + Send + '
     ];
     let base = site.base.clone();
     let found = tokio::task::spawn_blocking(move || client(base, command)).await;
+    // Run as root, the server kept its desktop user's dir beside the state dir.
+    let desktop = glovebox_daemon::process::user::default_dir(&state.path.join("state"));
+    let _ = std::fs::remove_dir_all(desktop);
     drop(state);
     found.expect("client ran")
 }

@@ -46,7 +46,8 @@ pub struct Tab {
     pub target_id: String,
     page: Page,
     pub(super) watch: Arc<TabWatch>,
-    state_dir: PathBuf,
+    /// Where a printed PDF goes (`Browsers::downloads_dir`).
+    downloads: PathBuf,
 }
 
 /// Returns a short description of an element: `tag#id.class "text"`. Its text is the
@@ -96,10 +97,10 @@ impl Tab {
     pub async fn open(
         conn: Arc<Conn>,
         target_id: &str,
-        state_dir: PathBuf,
+        downloads: PathBuf,
     ) -> Result<Tab, BrowserError> {
         let (page, watch) = conn.page(target_id).await?;
-        Ok(Tab::from_parts(conn, target_id, page, watch, state_dir))
+        Ok(Tab::from_parts(conn, target_id, page, watch, downloads))
     }
 
     pub fn from_parts(
@@ -107,7 +108,7 @@ impl Tab {
         target_id: &str,
         page: Page,
         watch: Arc<TabWatch>,
-        state_dir: PathBuf,
+        downloads: PathBuf,
     ) -> Tab {
         Tab {
             browser_id: conn.browser_id.clone(),
@@ -116,7 +117,7 @@ impl Tab {
             conn,
             page,
             watch,
-            state_dir,
+            downloads,
         }
     }
 

@@ -11,9 +11,16 @@ use crate::process::Supervisor;
 /// How long a fresh Chromium gets to answer on its debugging port.
 const READY: Duration = Duration::from_secs(30);
 
-/// Flags that keep it quiet offline, work as root under Xvfb and expose the page on AT-SPI;
-/// DevTools on `port`, or on the pipe when `None`; `extra` before the first page.
-pub fn argv(program: &str, profile: &Path, port: Option<u16>, extra: &[String]) -> Vec<String> {
+/// Flags that keep it quiet offline, work under Xvfb and expose the page on AT-SPI; DevTools
+/// on `port`, or on the pipe when `None`; `--no-sandbox` only when `sandbox` is false
+/// (`sandbox.rs` decides); `extra` before the first page.
+pub fn argv(
+    program: &str,
+    profile: &Path,
+    port: Option<u16>,
+    sandbox: bool,
+    extra: &[String],
+) -> Vec<String> {
     let devtools = match port {
         Some(port) => vec![
             format!("--remote-debugging-port={port}"),
@@ -23,8 +30,10 @@ pub fn argv(program: &str, profile: &Path, port: Option<u16>, extra: &[String]) 
     };
     let mut argv = vec![program.to_owned()];
     argv.extend(devtools);
+    if !sandbox {
+        argv.push("--no-sandbox".into());
+    }
     argv.extend([
-        "--no-sandbox".into(),
         "--test-type".into(),
         "--disable-gpu".into(),
         "--no-first-run".into(),
@@ -50,14 +59,14 @@ pub fn argv(program: &str, profile: &Path, port: Option<u16>, extra: &[String]) 
 /// is ready: the relay answers once the browser reads its pipe.
 pub async fn start_piped(
     supervisor: &Supervisor,
-    program: &str,
+    (program, sandbox): (&str, bool),
     profile: &Path,
     env: &[(String, String)],
     (listener, capture_limit): (std::sync::Arc<tokio::net::TcpListener>, usize),
     egress: &super::egress::Egress,
 ) -> Result<(u32, super::pipe::Relay), BrowserError> {
     clear_locks(profile);
-    let argv = argv(program, profile, None, &egress.flags());
+    let argv = argv(program, profile, None, sandbox, &egress.flags());
     let (pid, to_browser, from_browser) = supervisor
         .spawn_piped("chromium", &argv, env)
         .map_err(|e| BrowserError::Unavailable(format!("cannot start chromium: {e}")))?;
@@ -73,6 +82,7 @@ pub async fn start_piped(
 fn clear_locks(profile: &Path) {
     let _ = std::fs::create_dir_all(profile);
     // A profile left locked by a killed browser would make the new one hand over and exit.
+    // (Unlinking a name never follows it, should the profile be a desktop user's.)
     for f in ["SingletonLock", "SingletonSocket", "SingletonCookie"] {
         let _ = std::fs::remove_file(profile.join(f));
     }
@@ -89,8 +99,9 @@ pub async fn start(
 ) -> Result<u32, BrowserError> {
     clear_locks(profile);
     let name = format!("chromium-{port}");
+    let sandbox = super::sandbox::probe(supervisor).on;
     let pid = supervisor
-        .spawn(&name, &argv(program, profile, Some(port), &[]), env)
+        .spawn(&name, &argv(program, profile, Some(port), sandbox, &[]), env)
         .map_err(|e| BrowserError::Unavailable(format!("cannot start chromium: {e}")))?;
     let deadline = Instant::now() + READY;
     loop {

@@ -17,6 +17,7 @@ pub mod input;
 pub mod launch;
 pub mod pipe;
 mod ready;
+pub mod sandbox;
 pub mod settle;
 pub mod snapshot;
 
@@ -236,6 +237,8 @@ pub struct Browsers {
     /// The longest answer the daemon sends (`--max-response-bytes`): the relay of the default
     /// browser lets a longer capture go by unread.
     max_answer: std::sync::atomic::AtomicUsize,
+    /// Whether the default browser has its own sandbox (`sandbox.rs`).
+    sandbox: Mutex<sandbox::State>,
 }
 
 impl std::fmt::Debug for Browsers {
@@ -281,6 +284,7 @@ impl Browsers {
             egress: tokio::sync::OnceCell::new(),
             allowed: Mutex::new(Vec::new()),
             start_check: Mutex::new(None),
+            sandbox: Mutex::default(),
         }
     }
 
@@ -421,30 +425,23 @@ impl Browsers {
             }
             self.restarts.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         }
-        let profile = self.state_dir.join("chromium-profile");
+        let profile = self.profile_dir();
         let listener = self.relay_listener.get_or_try_init(pipe::Relay::listener).await?.clone();
         // The old relay stops taking connections before the new one starts.
         *d = None;
         let limit = self.max_answer.load(std::sync::atomic::Ordering::SeqCst);
-        let egress = self
-            .egress
-            .get_or_try_init(|| egress::Egress::start(self.guard.clone()))
-            .await
-            .map_err(|e| {
-                BrowserError::Unavailable(format!("cannot start the egress proxy: {e}"))
-            })?;
-        let (pid, relay) = launch::start_piped(
-            &self.supervisor,
-            &self.program,
-            &profile,
-            &self.env,
-            (listener, limit),
-            egress,
-        )
-        .await?;
+        let (pid, relay) = self.launch_default(&profile, (listener, limit)).await?;
         let port = relay.port;
         *d = Some(DefaultChrome { port, pid, relay: Arc::new(relay) });
         Ok(format!("chrome-{port}"))
+    }
+
+    /// The egress proxy the default browser's connections go through, started on first use.
+    async fn egress(&self) -> Result<&egress::Egress, BrowserError> {
+        self.egress
+            .get_or_try_init(|| egress::Egress::start(self.guard.clone()))
+            .await
+            .map_err(|e| BrowserError::Unavailable(format!("cannot start the egress proxy: {e}")))
     }
 
     fn default_port(&self) -> Option<u16> {
@@ -478,7 +475,7 @@ impl Browsers {
                 port,
                 url: c.url.clone(),
                 liveness: cdp::Liveness::Pipe(c.watch()),
-                downloads: Some(self.state_dir.join("downloads")),
+                downloads: Some(self.downloads_dir()),
                 downloads_quota: self.downloads_quota(),
             },
             None if discovery::version(port).await.is_ok() => cdp::Endpoint {
@@ -594,13 +591,13 @@ impl Browsers {
         let conn = self.conn(browser_id).await?;
         // A tab already watched and still open needs no round trip to the browser.
         if let Some((target, page, watch)) = conn.watched(tab_id).await {
-            return Ok(Tab::from_parts(conn, &target, page, watch, self.state_dir.clone()));
+            return Ok(Tab::from_parts(conn, &target, page, watch, self.downloads_dir()));
         }
         let targets = conn.targets().await?;
         let Some(t) = targets.iter().find(|t| tab_id_of(&t.target_id) == tab_id) else {
             return Err(BrowserError::NotFound { kind: "tab", id: tab_id.to_owned() });
         };
-        Tab::open(conn, &t.target_id, self.state_dir.clone()).await
+        Tab::open(conn, &t.target_id, self.downloads_dir()).await
     }
 
     /// The tab the browser shows in front (the first visible one), else its first tab; a
@@ -647,7 +644,7 @@ impl Browsers {
             .call("Target.createTarget", json!({"url": "about:blank", "background": !visible}))
             .await?;
         let target = r["targetId"].as_str().unwrap_or_default().to_owned();
-        let tab = Tab::open(conn.clone(), &target, self.state_dir.clone()).await?;
+        let tab = Tab::open(conn.clone(), &target, self.downloads_dir()).await?;
         if let Some(url) = url {
             if let Err(e) = tab.navigate(url, std::time::Duration::from_secs(30)).await {
                 let _ = conn.call("Target.closeTarget", json!({"targetId": target})).await;
@@ -697,7 +694,7 @@ impl Browsers {
                     continue;
                 };
                 let (Ok(tab), Some(k)) = (
-                    Tab::open(conn.clone(), &t.target_id, self.state_dir.clone()).await,
+                    Tab::open(conn.clone(), &t.target_id, self.downloads_dir()).await,
                     input::key_def(key),
                 ) else {
                     continue;
@@ -759,6 +756,21 @@ impl Browsers {
 
     pub fn state_dir(&self) -> &std::path::Path {
         &self.state_dir
+    }
+
+    /// The default browser's profile: the desktop user's when there is one (the state dir
+    /// is not its to write), else in the state dir.
+    fn profile_dir(&self) -> PathBuf {
+        self.supervisor
+            .desktop_user()
+            .map_or_else(|| self.state_dir.join("chromium-profile"), |u| u.profile())
+    }
+
+    /// Where the default browser's downloads and the printed PDFs go, in the same way.
+    pub fn downloads_dir(&self) -> PathBuf {
+        self.supervisor
+            .desktop_user()
+            .map_or_else(|| self.state_dir.join("downloads"), |u| u.downloads())
     }
 }
 

@@ -267,9 +267,15 @@ impl Drop for StartGuard<'_> {
 
 fn start_embedded(state_dir: &Path, sup: &Supervisor) -> Result<DesktopEnv, DesktopError> {
     let mut guard = StartGuard { sup, pids: Vec::new() };
-    let x = xserver::start_xvfb(sup, state_dir)?;
+    // A desktop user of its own keeps its dirs and cookie in its desktop dir, out of the
+    // state dir it may not read; its session bus lets the daemon in.
+    let user = sup.desktop_user();
+    let root = user.as_ref().map_or_else(|| state_dir.to_owned(), |u| u.dir().to_owned());
+    let owner = user.as_ref().map(|u| (u.id.uid, u.id.gid));
+    let bus_config = user.as_ref().map(|u| u.bus_config());
+    let x = xserver::start_xvfb(sup, &root, owner)?;
     guard.pids.push(x.pid);
-    let dirs = RunDirs::create(state_dir, &dirs::tag(&x.display))?;
+    let dirs = RunDirs::create(&root, &dirs::tag(&x.display), owner)?;
     let mut env = vec![
         ("DISPLAY".to_owned(), x.display.clone()),
         ("XAUTHORITY".to_owned(), x.xauthority.display().to_string()),
@@ -277,7 +283,8 @@ fn start_embedded(state_dir: &Path, sup: &Supervisor) -> Result<DesktopEnv, Desk
     env.extend(dirs.env());
     env.extend(A11Y_SWITCHES.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())));
 
-    let (session, bus_pid) = bus::start_session_bus(sup, &dirs.runtime, &env)?;
+    let (session, bus_pid) =
+        bus::start_session_bus(sup, &dirs.runtime, &env, bus_config.as_deref())?;
     guard.pids.push(bus_pid);
     env.push(("DBUS_SESSION_BUS_ADDRESS".to_owned(), session.clone()));
     let (a11y, launcher_pid) = bus::start_a11y_bus(sup, &session, &env)?;
@@ -289,7 +296,8 @@ fn start_embedded(state_dir: &Path, sup: &Supervisor) -> Result<DesktopEnv, Desk
         let log = sup.log_path("openbox");
         tracing::warn!(log = %log.display(), "openbox did not come up; windows stay unmanaged");
     }
-    tracing::info!(display = x.display, a11y, "embedded desktop ready");
+    let user = user.map(|u| u.id.name.clone());
+    tracing::info!(display = x.display, a11y, user, "embedded desktop ready");
     sup.extend_env(&env);
     Ok(DesktopEnv {
         kind: DesktopKind::Embedded,
@@ -347,7 +355,7 @@ fn adopt_existing(
         None => {
             let dirs = RunDirs::runtime_only(state_dir, &dirs::tag(&display_name))?;
             env.extend(dirs.env());
-            let (session, bus_pid) = bus::start_session_bus(sup, &dirs.runtime, &env)?;
+            let (session, bus_pid) = bus::start_session_bus(sup, &dirs.runtime, &env, None)?;
             guard.pids.push(bus_pid);
             env.push(("DBUS_SESSION_BUS_ADDRESS".to_owned(), session.clone()));
             let (a11y, launcher_pid) = bus::start_a11y_bus(sup, &session, &env)?;

@@ -76,6 +76,11 @@ pub fn read(daemon: &Daemon, session: &Session, uri: &str) -> Result<ReadResourc
     };
     if let Some(name) = uri.strip_prefix(DOWNLOAD) {
         let path = &session.download_named(name).ok_or_else(not_found)?;
+        // The downloads dir may be the desktop user's: a name swapped for a symlink there is
+        // judged where it leads, like any path from a client.
+        if path.exists() {
+            daemon.config.files.readable(&path.display().to_string()).map_err(|_| not_found())?;
+        }
         // Chromium writes `<name>.crdownload` and renames it when done.
         let partial = path.with_file_name(format!("{name}.crdownload"));
         if !path.is_file() {

@@ -209,10 +209,8 @@ pub async fn serve(
                         let checks = tokio::task::spawn_blocking(move || crate::ready::checks(&d))
                             .await
                             .unwrap_or_else(|e| {
-                                vec![crate::ready::Check {
-                                    name: "daemon",
-                                    failure: Some(format!("the readiness check failed: {e}")),
-                                }]
+                                let why = format!("the readiness check failed: {e}");
+                                vec![crate::ready::Check::new("daemon", Some(why))]
                             });
                         return Ok(routes::readyz(&checks));
                     }

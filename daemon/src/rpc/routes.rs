@@ -147,10 +147,16 @@ pub fn readyz(checks: &[crate::ready::Check]) -> Response<HttpBody> {
     let view: serde_json::Map<String, Value> = checks
         .iter()
         .map(|c| {
-            let v = match &c.failure {
+            let mut v = match &c.failure {
                 None => json!({"ok": true}),
                 Some(why) => json!({"ok": false, "reason": public_reason(why)}),
             };
+            for (key, value) in c.note.iter().flatten() {
+                v[key] = match value {
+                    Value::String(s) => json!(public_reason(s)),
+                    other => other.clone(),
+                };
+            }
             (c.name.to_owned(), v)
         })
         .collect();
@@ -224,13 +230,13 @@ mod tests {
     #[test]
     fn readyz_names_the_first_failure() {
         use crate::ready::Check;
-        let ok = |name| Check { name, failure: None };
+        let ok = |name| Check::new(name, None);
         let r = readyz(&[ok("daemon"), ok("desktop")]);
         assert_eq!(r.status(), StatusCode::OK);
         let r = readyz(&[
             ok("daemon"),
-            Check { name: "desktop", failure: Some("the desktop is starting".into()) },
-            Check { name: "browser", failure: Some("/opt/chrome is not there".into()) },
+            Check::new("desktop", Some("the desktop is starting".into())),
+            Check::new("browser", Some("/opt/chrome is not there".into())),
         ]);
         assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(r.headers()[http::header::RETRY_AFTER], "1");

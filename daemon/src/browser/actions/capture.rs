@@ -166,14 +166,14 @@ impl Tab {
         Ok(shot_json(format, (iw, ih), scale, false, &data))
     }
 
-    /// Print to PDF and save it under the state dir's `downloads/` (a file root), whose
-    /// oldest files go while it holds more than `quota` bytes.
+    /// Print to PDF and save it in the downloads dir (a file root), whose oldest files go
+    /// while it holds more than `quota` bytes.
     pub async fn pdf(&self, quota: u64) -> Result<Value, BrowserError> {
         let r = self.cmd("Page.printToPDF", json!({"printBackground": true})).await?;
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(r["data"].as_str().unwrap_or_default())
             .map_err(|e| BrowserError::Failed(format!("bad PDF data: {e}")))?;
-        let dir = self.state_dir.join("downloads");
+        let dir = self.downloads.clone();
         std::fs::create_dir_all(&dir)
             .map_err(|e| BrowserError::Failed(format!("cannot create {}: {e}", dir.display())))?;
         let stamp = std::time::SystemTime::now()
@@ -188,7 +188,14 @@ impl Tab {
                 bytes.len()
             )));
         }
-        std::fs::write(&path, &bytes)
+        // Created, never opened through a name already there: the downloads dir may be the
+        // desktop user's, who could have put a symlink under the name.
+        let written = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, &bytes));
+        written
             .map_err(|e| BrowserError::Failed(format!("cannot write {}: {e}", path.display())))?;
         let removed = crate::files::trim_to_quota(&dir, quota, Some(&path));
         let mut out =

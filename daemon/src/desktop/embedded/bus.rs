@@ -19,18 +19,24 @@ const A11Y_LAUNCHER: &str = "/usr/libexec/at-spi-bus-launcher";
 type Env = [(String, String)];
 
 /// Starts `dbus-daemon --session` listening in `runtime_dir`; returns (address, pid).
+/// `config` replaces `--session` when the bus is a desktop user's that the daemon joins.
 pub(super) fn start_session_bus(
     sup: &Supervisor,
     runtime_dir: &Path,
     env: &Env,
+    config: Option<&Path>,
 ) -> Result<(String, u32), DesktopError> {
     let socket = runtime_dir.join("bus");
     let address = format!("unix:path={}", socket.display());
     // --nofork keeps it our child (known pid, stopped with the rest); --address replaces the
     // config's listen address, so no output needs parsing.
-    let argv = ["dbus-daemon", "--session", "--nofork", "--nopidfile"];
+    let kind = match config {
+        Some(path) => format!("--config-file={}", path.display()),
+        None => "--session".to_owned(),
+    };
     let listen = format!("--address={address}");
-    let pid = sup.spawn("dbus-session", &[argv.as_slice(), &[listen.as_str()]].concat(), env)?;
+    let argv = ["dbus-daemon", &kind, "--nofork", "--nopidfile", &listen];
+    let pid = sup.spawn("dbus-session", &argv, env)?;
     let deadline = Instant::now() + BUS_READY;
     while !(socket.exists() && ping(sup, &address)) {
         if let Some(status) = sup.exit_status(pid) {

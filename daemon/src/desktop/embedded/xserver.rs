@@ -52,7 +52,11 @@ fn connect_and_measure(display: &str) -> Result<ScreenSize, String> {
 ///
 /// Racing servers are sorted out by Xvfb's own lock file, but a lost race costs Xvfb ~2 s of
 /// retrying: starts within this process take turns, and each process scans from its own offset.
-pub(super) fn start_xvfb(sup: &Supervisor, state_dir: &Path) -> Result<Xvfb, DesktopError> {
+pub(super) fn start_xvfb(
+    sup: &Supervisor,
+    state_dir: &Path,
+    owner: super::dirs::Owner,
+) -> Result<Xvfb, DesktopError> {
     static TURN: Mutex<()> = Mutex::new(());
     let _turn = TURN.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let span = LAST_DISPLAY - FIRST_DISPLAY + 1;
@@ -62,7 +66,7 @@ pub(super) fn start_xvfb(sup: &Supervisor, state_dir: &Path) -> Result<Xvfb, Des
         if !is_free(number) {
             continue;
         }
-        match try_start(sup, state_dir, number)? {
+        match try_start(sup, state_dir, number, owner)? {
             Some(xvfb) => return Ok(xvfb),
             None if races < MAX_RACES => races += 1,
             None => break,
@@ -76,12 +80,19 @@ fn try_start(
     sup: &Supervisor,
     state_dir: &Path,
     number: u32,
+    owner: super::dirs::Owner,
 ) -> Result<Option<Xvfb>, DesktopError> {
     let display = format!(":{number}");
     let xauthority = std::path::absolute(xauth::path(state_dir, number))
         .map_err(|source| DesktopError::Dir { path: state_dir.to_owned(), source })?;
+    // The X server and its clients run as the desktop's user when there is one: the cookie
+    // is theirs to read (its dir is root's, so the name cannot be swapped meanwhile).
+    let give = |()| match owner {
+        Some((uid, gid)) => std::os::unix::fs::lchown(&xauthority, Some(uid), Some(gid)),
+        None => Ok(()),
+    };
     let cookie = xauth::new_cookie()
-        .and_then(|c| xauth::write(&xauthority, number, &c).map(|()| c))
+        .and_then(|c| xauth::write(&xauthority, number, &c).and_then(give).map(|()| c))
         .map_err(|source| DesktopError::Dir { path: xauthority.clone(), source })?;
     xauth::remember(&display, cookie);
     let auth = xauthority.display().to_string();

@@ -136,7 +136,7 @@ pub(super) async fn upload(cx: TabCx, p: browser::Upload) -> Result<results::Upl
     let abs = p
         .files
         .iter()
-        .map(|f| roots.readable(f).map(|f| f.display().to_string()))
+        .map(|f| roots.for_page(f).map(|f| f.display().to_string()))
         .collect::<Result<Vec<_>, _>>()?;
     cx.tab.upload(&e, &abs).await?;
     Ok(results::Upload { files: abs })
