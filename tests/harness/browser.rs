@@ -180,6 +180,10 @@ impl BrowserEnv {
         let b = browsers.clone();
         let daemon = InProcess::with(Options {
             configure: Some(Arc::new(move |c| {
+                // As in `gloveboxd`, where both share one state dir: what the browser
+                // downloads is under the daemon's file roots.
+                let roots = vec![c.state_dir.join("files"), b.downloads_dir()];
+                c.files = glovebox_daemon::files::FileRoots::new(&c.state_dir, roots, Vec::new());
                 c.browser = Some(b.clone());
                 c.desktop = desk.clone().into();
                 c.policy = policy.clone();
