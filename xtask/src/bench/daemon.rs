@@ -86,6 +86,20 @@ impl Daemon {
             std::env::temp_dir().join(format!("glovebox-bench-{}-{nanos}", std::process::id()));
         std::fs::create_dir_all(&state).with_context(|| format!("creating {}", state.display()))?;
         let extra = prepare(&state)?;
+        // The daemon's token file keeps hashes only: a token is made first, the way a user
+        // makes one, unless `prepare` wrote a file of its own (plain tokens, which it knows).
+        let made = if state.join("token").exists() {
+            None
+        } else {
+            let out = Command::new(bin)
+                .args(["token", "add", "--state-dir"])
+                .arg(&state)
+                .env_remove("GLOVEBOX_TOKEN")
+                .output()
+                .with_context(|| format!("cannot run {} token add", bin.display()))?;
+            anyhow::ensure!(out.status.success(), "gloveboxd token add failed");
+            Some(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+        };
         let log = std::fs::File::create(state.join("gloveboxd.log"))?;
         let mut child = Command::new(bin)
             .args(["--listen", "127.0.0.1:0", "--desktop", desktop, "--state-dir"])
@@ -110,7 +124,7 @@ impl Daemon {
             child,
             pid,
             url: String::new(),
-            token: String::new(),
+            token: made.unwrap_or_default(),
             display: String::new(),
             state,
         };
@@ -150,6 +164,9 @@ impl Daemon {
                 }
                 break;
             }
+        }
+        if !self.token.is_empty() {
+            return Ok(());
         }
         let text =
             std::fs::read_to_string(self.state.join("token")).context("reading the token file")?;
