@@ -96,22 +96,84 @@ async fn a_dropdowns_items_and_two_controls_in_one_box_have_their_own_lines() {
     for item in ["5ft 9in", "5ft 10in", "5ft 11in"] {
         let l = open
             .lines()
-            .find(|l| l.contains(&format!("clickable \"{item}\"")) && l.contains("delegated"))
+            .find(|l| l.contains(&format!("listitem \"{item}\"")) && l.contains("(delegated)"))
             .unwrap_or_else(|| panic!("no item {item:?}:\n{open}"));
         assert!(line_ref(l).is_some(), "{l}");
     }
-    let ten = ref_in(&open, "clickable \"5ft 10in\"");
+    let ten = ref_in(&open, "listitem \"5ft 10in\"");
     ok(&mut c, "browser.click", json!({"ref": ten})).await;
     assert_eq!(eval(&mut c, "document.getElementById('height-current').textContent").await, "5ft 10in");
     drop(env);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn snapshot_dump() {
+async fn every_ref_takes_every_action_its_kind_allows() {
     let env = BrowserEnv::start().await;
     let mut c = open(&env).await;
     let t = outline(&mut c).await;
-    println!("{t}");
+    // One line of each kind: structural, a text node's line, a listener's control, a group,
+    // a native control, and an element read as one line of text.
+    let kinds = [
+        "heading \"Listeners only\"",
+        "text \"Quantity\"",
+        "clickable \"Prev\"",
+        "group",
+        "button \"Attach files\"",
+        "listitem \"Plain item\"",
+        "text \"The quick brown fox",
+    ];
+    for kind in kinds {
+        let r = ref_in(&t, kind);
+        let hover = ok(&mut c, "browser.hover", json!({"ref": r})).await;
+        assert!(hover["element"].is_string(), "{kind}: {hover}");
+        ok(&mut c, "browser.drag", json!({"ref": r, "to_x": 700, "to_y": 500})).await;
+    }
+    // Text lines take select_text: a text node's line and an element's.
+    let para = ref_in(&t, "text \"The quick brown fox");
+    let sel = ok(&mut c, "browser.select_text", json!({"ref": para, "text": "brown fox"})).await;
+    assert_eq!(sel["selected"], "brown fox", "{sel}");
+    assert_eq!(eval(&mut c, "getSelection().toString()").await, "brown fox");
+    let item = ref_in(&t, "listitem \"Plain item\"");
+    ok(&mut c, "browser.select_text", json!({"ref": item, "text": "Plain"})).await;
+    assert_eq!(eval(&mut c, "getSelection().toString()").await, "Plain");
     drop(env);
-    let _ = code(&json!({}));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_input_refuses_a_click_and_a_scripted_chooser_is_reported() {
+    let env = BrowserEnv::start().await;
+    let mut c = open(&env).await;
+    let t = outline(&mut c).await;
+    let receipt = ref_in(&t, "button \"Receipt\"");
+    assert!(line(&t, "button \"Receipt\"").ends_with("(file)"), "{t}");
+    let windows = |v: &Value| v["windows"].as_array().map(Vec::len).unwrap_or_default();
+    let before = ok(&mut c, "context.list_windows", json!({})).await;
+    assert!(windows(&before) >= 1, "Chromium's window is listed: {before}");
+
+    let r = c.call("browser.click", json!({"ref": receipt})).await;
+    assert_eq!(code(&r), "NOT_EDITABLE", "{r}");
+    assert_eq!(r["error"]["data"]["details"]["available"], json!(["upload"]), "{r}");
+
+    // A chooser the page opens by script is intercepted and named in the result.
+    let attach = ref_in(&t, "button \"Attach files\"");
+    let clicked = ok(&mut c, "browser.click", json!({"ref": attach})).await;
+    assert_eq!(clicked["file_chooser"], json!({"multiple": true}), "{clicked}");
+    let after = ok(&mut c, "context.list_windows", json!({})).await;
+    assert_eq!(windows(&after), windows(&before), "no window opened: {before} -> {after}");
+    drop(env);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn points_off_the_screen_or_the_viewport_are_refused_naming_the_size() {
+    let env = BrowserEnv::start().await;
+    let mut c = open(&env).await;
+    let r = c.call("browser.click", json!({"x": 5000, "y": 10})).await;
+    assert_eq!(code(&r), "CONTRACT_VIOLATION", "{r}");
+    assert!(r.to_string().contains("outside the viewport, which is"), "{r}");
+    let r = c.call("computer.click", json!({"x": 5000, "y": 10})).await;
+    assert_eq!(code(&r), "CONTRACT_VIOLATION", "{r}");
+    assert!(r.to_string().contains("off the screen, which is"), "{r}");
+    // Inside, both still act.
+    ok(&mut c, "browser.click", json!({"x": 5, "y": 5})).await;
+    drop(env);
 }
