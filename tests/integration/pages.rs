@@ -177,3 +177,48 @@ async fn points_off_the_screen_or_the_viewport_are_refused_naming_the_size() {
     ok(&mut c, "browser.click", json!({"x": 5, "y": 5})).await;
     drop(env);
 }
+
+/// The centre of an outline line's box `@x,y wxh`.
+fn centre(line: &str) -> (i64, i64) {
+    let at = line.split(" @").nth(1).unwrap_or_else(|| panic!("no box on {line:?}"));
+    let mut it = at.split([',', ' ', 'x']).filter_map(|n| n.parse::<i64>().ok());
+    let mut n = || it.next().unwrap_or_else(|| panic!("a box of four numbers in {line:?}"));
+    let (x, y, w, h) = (n(), n(), n(), n());
+    (x + w / 2, y + h / 2)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_desktop_click_at_a_point_names_the_element_and_stays_in_its_window() {
+    use glovebox_tests::desktop::{ok as tool_ok, DesktopFixture};
+    let f = DesktopFixture::start().await;
+    let mut c = f.daemon.actor().await;
+    let pid = f.launch(&["mousepad", "--disable-server"]);
+    let app = f.wait_app(&mut c, pid).await;
+    let win = f.wait_window(&mut c, &app).await;
+    let (_, field) = f.wait_line(&mut c, &app, &["text", "editable", " @"]).await;
+    let (x, y) = centre(&field);
+    let r = tool_ok(&c.call("computer.click", json!({"app_id": app, "x": x, "y": y})).await);
+    let element = r["element"].as_str().unwrap_or_else(|| panic!("no element named: {r}"));
+    assert!(element.starts_with("text"), "the editor's text under {x},{y}: {r}");
+
+    // A point outside the frame of the window the call names is refused before anything
+    // is sent.
+    let frame = f.windows_of(&mut c, &app).await[0]["frame"].clone();
+    let n = |k: &str| frame[k].as_i64().unwrap_or(0);
+    let probe = tool_ok(&c.call("computer.probe", json!({})).await);
+    let (sw, sh) = (probe["display"]["width"].as_i64(), probe["display"]["height"].as_i64());
+    let (sw, sh) = (sw.expect("width"), sh.expect("height"));
+    let spot = [
+        (n("x") + n("width") + 5, y),
+        (x, n("y") + n("height") + 5),
+        (n("x") - 5, y),
+        (x, n("y") - 5),
+    ]
+    .into_iter()
+    .find(|&(px, py)| px >= 0 && py >= 0 && px < sw && py < sh)
+    .unwrap_or_else(|| panic!("a point on the screen off the window {frame}"));
+    let r = c.call("computer.click", json!({"window_id": win, "x": spot.0, "y": spot.1})).await;
+    assert_eq!(code(&r), "CONTRACT_VIOLATION", "{r}");
+    assert!(r.to_string().contains("outside the frame of window"), "{r}");
+    f.stop().await;
+}

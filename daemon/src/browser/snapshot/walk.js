@@ -60,10 +60,15 @@
     t = t.replace(/\s+/g, ' ').trim();
     return t.length > n ? t.slice(0, n) : t;
   };
+  // Changes inside a shadow root or a frame's document call for reading the listeners again,
+  // as changes in the document do (`listeners.rs` watches the document).
+  const watch = (root) => {
+    if (G.lmo && !G.lobs.has(root)) { G.lobs.add(root); G.lmo.observe(root, {childList: true, subtree: true}); }
+  };
   // The nodes the flat tree shows under n.
   const kids = (n) => {
     if (n.nodeType === 1) {
-      if (n.shadowRoot) return n.shadowRoot.childNodes;
+      if (n.shadowRoot) { watch(n.shadowRoot); return n.shadowRoot.childNodes; }
       if (n.localName === 'slot') {
         const a = n.assignedNodes({flatten: true});
         return a.length ? a : n.childNodes;
@@ -492,6 +497,7 @@
     }
     if (tag === 'iframe' || tag === 'frame') {
       const doc = innerDoc(el);
+      if (doc) watch(doc);
       if (doc && doc.documentElement) walk(doc.documentElement, childDepth, '', false, frameOffset(el, off), 'auto', true, clipTo(el.getBoundingClientRect(), off, clip), null);
       else if (include) out[start].x = 1;
       return;

@@ -12,6 +12,8 @@ use super::A11y;
 const BUDGET: Duration = Duration::from_millis(400);
 /// Levels descended at most.
 const DEPTH: usize = 32;
+/// Children looked at per level at most.
+const CHILDREN: usize = 200;
 /// What an accessible reference names when it names nothing.
 const NULL: &str = "/org/a11y/atspi/null";
 
@@ -42,11 +44,50 @@ impl A11y {
             let next: zbus::Result<(String, OwnedObjectPath)> = self
                 .call(bus, &at, "org.a11y.atspi.Component", "GetAccessibleAtPoint", &(x, y, 0u32))
                 .await;
+            let next = match next {
+                Ok((_, p)) if p.as_str() != NULL && p.as_str() != at => Some(p.to_string()),
+                // Some containers (GTK's notebook tab list) answer only for a part of what
+                // they hold: their children's boxes tell.
+                _ => self.child_at(bus, &at, x, y).await,
+            };
             match next {
-                Ok((_, p)) if p.as_str() != NULL && p.as_str() != at => at = p.to_string(),
-                _ => break,
+                Some(p) => at = p,
+                None => break,
             }
         }
         Some(self.describe(bus, &at).await)
+    }
+
+    /// The smallest child of `path` whose box holds the point, else such a grandchild (GTK's
+    /// notebook page tab is the box of its tab and holds the page's content).
+    async fn child_at(&self, bus: &str, path: &str, x: i32, y: i32) -> Option<String> {
+        if let Some(p) = self.holding(bus, path, x, y).await {
+            return Some(p);
+        }
+        let kids = self.children(bus, path).await.ok()?;
+        for (_, kid) in kids.iter().take(8) {
+            if let Some(p) = self.holding(bus, kid.as_str(), x, y).await {
+                return Some(p);
+            }
+        }
+        None
+    }
+
+    /// The smallest child of `path` whose box holds the point.
+    async fn holding(&self, bus: &str, path: &str, x: i32, y: i32) -> Option<String> {
+        let kids = self.children(bus, path).await.ok()?;
+        let boxes = futures::future::join_all(
+            kids.iter().take(CHILDREN).map(|(_, p)| self.extents(bus, p.as_str())),
+        )
+        .await;
+        kids.iter()
+            .zip(boxes)
+            .filter_map(|((_, p), b)| {
+                let (bx, by, w, h) = b.ok()?;
+                (w > 0 && h > 0 && x >= bx && y >= by && x < bx + w && y < by + h)
+                    .then(|| (i64::from(w) * i64::from(h), p.to_string()))
+            })
+            .min_by_key(|(area, _)| *area)
+            .map(|(_, p)| p)
     }
 }
