@@ -53,6 +53,8 @@ async fn controls_known_by_their_listeners_get_refs_and_take_clicks() {
     let next = ref_in(&t, "clickable \"Next\"");
     let reply = ref_in(&t, "clickable \"span .reply\"");
     let more = ref_in(&t, "clickable \"span .more\"");
+    // An icon font's glyph is no name: its icon class is.
+    assert!(line(&t, "fa-trash").contains("clickable \"i .fa-trash\""), "{t}");
     assert!(t.contains("text \"December 2016\""), "the month is text of its own: {t}");
     // Listeners on the document and the body make nothing a control.
     assert!(!t.contains("clickable \"Listeners only"), "{t}");

@@ -44,11 +44,15 @@ const MAX_NODES: usize = 2_000;
 /// attribute itself, and a big page holds thousands of them.
 pub async fn mark(tab: &Tab, frame: Option<&str>, ctx: i64) -> Result<(), BrowserError> {
     let out = heard(tab, frame, ctx).await;
-    let _ = tab.cmd_in(frame, "Runtime.releaseObjectGroup", json!({"objectGroup": GROUP})).await;
-    out
+    if !matches!(out, Ok(false)) {
+        let _ =
+            tab.cmd_in(frame, "Runtime.releaseObjectGroup", json!({"objectGroup": GROUP})).await;
+    }
+    out.map(|_| ())
 }
 
-async fn heard(tab: &Tab, frame: Option<&str>, ctx: i64) -> Result<(), BrowserError> {
+/// Whether the listeners were read (false: the last reading stands).
+async fn heard(tab: &Tab, frame: Option<&str>, ctx: i64) -> Result<bool, BrowserError> {
     let expr = STALE.replace("FRESH_MS", &FRESH_MS.to_string());
     let doc = tab
         .cmd_in(
@@ -57,7 +61,7 @@ async fn heard(tab: &Tab, frame: Option<&str>, ctx: i64) -> Result<(), BrowserEr
             json!({"expression": expr, "contextId": ctx, "objectGroup": GROUP}),
         )
         .await?;
-    let Some(doc) = doc["result"]["objectId"].as_str() else { return Ok(()) };
+    let Some(doc) = doc["result"]["objectId"].as_str() else { return Ok(false) };
     // `pierce` reports the listeners of every world (the page's own included) and goes into
     // shadow roots and the frames this process draws.
     let r = tab
@@ -101,7 +105,7 @@ async fn heard(tab: &Tab, frame: Option<&str>, ctx: i64) -> Result<(), BrowserEr
             .cmd_in(frame, "Runtime.evaluate", json!({"expression": again, "contextId": ctx}))
             .await;
     }
-    set.map(|_| ())
+    set.map(|_| true)
 }
 
 /// Backend node id -> the pointer events it listens to, from `getEventListeners`' answer;

@@ -36,6 +36,7 @@
   const INLINE = new Set(['span', 'a', 'b', 'i', 'em', 'strong', 'code', 'small', 'label', 'abbr', 'sub', 'sup', 'mark', 'u', 's', 'kbd', 'q', 'cite', 'time', 'font']);
   const FROM_CONTENT = new Set(['button', 'link', 'heading', 'option', 'cell', 'gridcell', 'columnheader', 'rowheader', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'checkbox', 'radio', 'switch', 'tooltip', 'row']);
   const CELLS = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
+  const GLYPHS = /^[\uE000-\uF8FF\s]+$/;
   const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color']);
   // A cross-site frame is walked in its own process: the daemon gives the top viewport's
   // size and where the frame's content starts in it.
@@ -319,7 +320,8 @@
     }
     // An icon's own words only when it has no text: a row holding a labelled button is
     // not named by that button.
-    if (!textOf(el, null)) {
+    const own = textOf(el, null);
+    if (!own || GLYPHS.test(own)) {
       const it = iconText(el);
       if (it) return it;
       const ic = iconClass(el);
@@ -426,7 +428,8 @@
     if (n.nodeType === 3) {
       if (!seen) return;
       const t = squash(n.data, 400);
-      if (!t || inField || pname.includes(t)) return;
+      // An icon font's private-use glyphs read as nothing.
+      if (!t || inField || pname.includes(t) || GLYPHS.test(t)) return;
       const b = boxOf(n, off, clip);
       const item = {i: idOf(n), d: depth, r: 'text', n: t, k: 't'};
       if (b) item.b = b;
@@ -464,10 +467,11 @@
       name = nameOf(el, role, tag);
       if (role === 'region' && !name) role = '';
     }
-    // A control without a role is named by its text when that is short; else by its hint.
+    // A control without a role is named by its text when that is short; else by its hint
+    // (so is one whose text is only an icon font's private-use glyphs).
     if (control && !STRUCTURAL.has(role)) {
       const t = textOf(el, null);
-      if (t.length <= 80) name = t;
+      if (t.length <= 80 && !GLYPHS.test(t)) name = t;
     }
     const include = shown && (interactive || STRUCTURAL.has(role)) || !!control;
     const start = out.length;
