@@ -104,7 +104,10 @@ async fn a_dropdowns_items_and_two_controls_in_one_box_have_their_own_lines() {
     }
     let ten = ref_in(&open, "listitem \"5ft 10in\"");
     ok(&mut c, "browser.click", json!({"ref": ten})).await;
-    assert_eq!(eval(&mut c, "document.getElementById('height-current').textContent").await, "5ft 10in");
+    assert_eq!(
+        eval(&mut c, "document.getElementById('height-current').textContent").await,
+        "5ft 10in"
+    );
     drop(env);
 }
 

@@ -191,9 +191,10 @@ fn point(d: &Desktop, t: &Target, p: &computer::Point) -> Result<(i32, i32), Dae
     let (w, h) = d.screen();
     let (x, y) = match *p {
         Point::Pixels { x, y } => (f64::from(x), f64::from(y)),
-        Point::Fraction { nx, ny } => {
-            ((nx * f64::from(w)).min(f64::from(w) - 1.0), (ny * f64::from(h)).min(f64::from(h) - 1.0))
-        }
+        Point::Fraction { nx, ny } => (
+            (nx * f64::from(w)).min(f64::from(w) - 1.0),
+            (ny * f64::from(h)).min(f64::from(h) - 1.0),
+        ),
     };
     let field = if matches!(p, Point::Pixels { .. }) { "x" } else { "nx" };
     if x < 0.0 || y < 0.0 || x >= f64::from(w) || y >= f64::from(h) {

@@ -142,9 +142,7 @@ mod tests {
 
     #[test]
     fn pointer_listeners_by_node_without_inline_handlers() {
-        let l = |t: &str, n: i64, d: &str| {
-            json!({"type": t, "backendNodeId": n, "handler": {"description": d}})
-        };
+        let l = |t: &str, n: i64, d: &str| json!({"type": t, "backendNodeId": n, "handler": {"description": d}});
         let nodes = pointer_nodes(&[
             l("click", 5, "function onclick(event) {\nout.textContent='x'\n}"),
             l("click", 7, "(e) => go(e)"),

@@ -147,7 +147,8 @@ impl Desktop {
             None => self.window_at(x, y).await?,
         };
         // What the press lands on, read before it changes anything.
-        let pid = to.as_ref().and_then(|w| w.app_id.as_deref()).and_then(crate::desktop::atspi::app_pid);
+        let pid =
+            to.as_ref().and_then(|w| w.app_id.as_deref()).and_then(crate::desktop::atspi::app_pid);
         let element = match (pid, self.a11y()) {
             (Some(pid), Ok(a)) => a.element_at(pid, x, y).await,
             _ => None,
