@@ -336,7 +336,9 @@
   };
 
   // The element whose children are the items a listener on el handles for them (a list,
-  // a menu, a row of days): past wrappers with one child, two or more children of one tag.
+  // a menu, a row of days): past wrappers with one child, two or more children of one tag,
+  // which is no tag of running text (a listener over paragraphs is the page's, not theirs).
+  const TEXTUAL = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'blockquote', 'br', 'hr', 'section', 'article', 'form']);
   const itemsOf = (el) => {
     let p = el;
     for (let hop = 0; hop < 3; hop++) {
@@ -344,7 +346,7 @@
       if (c.length === 1) { p = c[0]; continue; }
       if (c.length < 2) return null;
       const tag = c[0].localName;
-      return c.every((k) => k.localName === tag) ? p : null;
+      return !TEXTUAL.has(tag) && c.every((k) => k.localName === tag) ? p : null;
     }
     return null;
   };
