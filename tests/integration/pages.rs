@@ -132,6 +132,8 @@ async fn every_ref_takes_every_action_its_kind_allows() {
         let hover = ok(&mut c, "browser.hover", json!({"ref": r})).await;
         assert!(hover["element"].is_string(), "{kind}: {hover}");
         ok(&mut c, "browser.drag", json!({"ref": r, "to_x": 700, "to_y": 500})).await;
+        let click = ok(&mut c, "browser.click", json!({"ref": r})).await;
+        assert!(click["element"].is_string(), "{kind}: {click}");
     }
     // Text lines take select_text: a text node's line and an element's.
     let para = ref_in(&t, "text \"The quick brown fox");
