@@ -537,7 +537,8 @@
           delete item.c; delete item.h;
           if (!item.r) item.r = 'group';
         }
-        if (!STRUCTURAL.has(role) || !own) item.n = '';
+        // A name taken from its text was its children's words; a structural role's stays.
+        if (!STRUCTURAL.has(role)) item.n = '';
         out.length = start + 1;
         walkKids('');
         return;
