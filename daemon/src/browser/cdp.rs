@@ -92,10 +92,16 @@ pub struct TabWatch {
     /// Where pointer actions last aimed on an element (its snapshot key), with the
     /// navigations then: the next one on it moves the pointer there while its aim runs.
     pub aims: Mutex<Aims>,
+    /// What the snapshot walk last learnt of the page's pointer listeners.
+    pub listened: Mutex<Listened>,
 }
 
 /// Element key -> (navigations, last aimed point in top-viewport CSS pixels).
 pub type Aims = HashMap<String, (u64, (f64, f64))>;
+
+/// Frame slot ("" for the main frame) -> the world's context and the elements with pointer
+/// listeners at the last reading, backend node id -> events (`snapshot/listeners.rs`).
+pub type Listened = HashMap<String, (i64, std::collections::BTreeMap<i64, Vec<String>>)>;
 
 /// One browser connection.
 pub struct Conn {
@@ -530,6 +536,7 @@ impl Conn {
             instrument,
             worlds: tokio::sync::Mutex::new(HashMap::new()),
             aims: Mutex::new(HashMap::new()),
+            listened: Mutex::new(HashMap::new()),
         });
         {
             let mut watches = lock(&self.watches);
