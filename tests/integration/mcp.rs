@@ -21,6 +21,45 @@ pub(crate) fn run_client(args: &[&str], unset: &[&str]) -> Value {
     findings(cmd, "the MCP client")
 }
 
+/// `tests/mcp/client.py` run with `args`, talked to line by line: the child, its stdin, and
+/// its next JSON line (each waited for within the deadline).
+pub(crate) fn interactive(
+    args: &[&str],
+) -> (std::process::Child, std::process::ChildStdin, impl Fn() -> Value) {
+    use std::io::{BufRead as _, BufReader};
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp").join("client.py");
+    let mut child = std::process::Command::new("python3")
+        .arg(script)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    // The client's lines, read on a thread so every wait for one has a deadline.
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let stdout = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let next = move || -> Value {
+        let deadline = glovebox_tests::DEADLINE;
+        let line = rx.recv_timeout(deadline).expect("the client's next line within the deadline");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
+    };
+    let stdin = child.stdin.take().expect("stdin");
+    (child, stdin, next)
+}
+
+/// The tool names a `tools/list` answer lists, sorted.
+pub(crate) fn tool_names(listed: &Value) -> Vec<&str> {
+    let tools = listed["tools"].as_array().into_iter().flatten();
+    let mut names: Vec<&str> = tools.filter_map(|t| t["name"].as_str()).collect();
+    names.sort_unstable();
+    names
+}
+
 /// Runs a client script that prints what it found as one JSON line, last; fails the test
 /// with the end of its stderr when it fails.
 pub(crate) fn findings(mut cmd: std::process::Command, what: &str) -> Value {
@@ -241,14 +280,7 @@ async fn the_mcp_inspector_lists_the_tools_and_reads_the_state() {
     })
     .await
     .expect("ran");
-    let mut names: Vec<&str> = listed["tools"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|t| t["name"].as_str())
-        .collect();
-    names.sort_unstable();
-    assert_eq!(names, ["browser", "computer", "context"], "{listed}");
+    assert_eq!(tool_names(&listed), ["browser", "computer", "context"], "{listed}");
     let state = tokio::task::spawn_blocking(move || {
         let call = ["--method", "tools/call", "--tool-name", "context", "--tool-arg"];
         let mut args = vec![url.as_str(), "--transport", "http", "--header", &auth];

@@ -168,13 +168,7 @@ async fn the_mcp_inspector_cli_runs_the_flow_as_far_as_a_cli_goes() {
         for era in ["modern", "legacy"] {
             let listed = inspect(&url, era, &["tools/list"]);
             let listed = listed.get("result").unwrap_or(&listed);
-            let mut names: Vec<&str> = listed["tools"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|t| t["name"].as_str())
-                .collect();
-            names.sort_unstable();
+            let names = crate::mcp::tool_names(listed);
             let nav = inspect_call(&url, era, "browser", &page);
             let snap = inspect_call(&url, era, "browser", &json!({"action": "snapshot"}));
             let shot = inspect_call(&url, era, "computer", &json!({"action": "screenshot"}));

@@ -5,11 +5,11 @@
 //! host's file stored with `context.put_file` reaching a page's file input; a download
 //! clicked with `capture: false` still named, and read back as text).
 
-use std::io::{BufRead as _, BufReader, Write as _};
+use std::io::Write as _;
 
 use glovebox_tests::browser::BrowserEnv;
 use glovebox_tests::viewer::Viewer;
-use glovebox_tests::{ACTOR, DEADLINE};
+use glovebox_tests::ACTOR;
 use serde_json::Value;
 
 use crate::mcp::run_client;
@@ -20,29 +20,10 @@ const RPC_ONLY: [&str; 4] = ["session.status", "session.resume", "events.subscri
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_in_the_loop_from_mcp_alone() {
     let env = BrowserEnv::start().await;
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp").join("client.py");
     let url = format!("http://{}/mcp", env.daemon.addr);
-    let mut child = std::process::Command::new("python3")
-        .arg(script)
-        .args([url.as_str(), ACTOR, &env.site.base, "human"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("python3 runs");
-    // The client's lines, read on a thread so every wait for one has a deadline.
-    let (tx, rx) = std::sync::mpsc::channel();
-    let stdout = child.stdout.take().expect("stdout");
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let next = || -> Value {
-        let line = rx.recv_timeout(DEADLINE).expect("the client's next line within the deadline");
-        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
-    };
-    let mut stdin = child.stdin.take().expect("stdin");
-    let asked = tokio::task::block_in_place(next);
+    let (mut child, mut stdin, next) =
+        crate::mcp::interactive(&[url.as_str(), ACTOR, &env.site.base, "human"]);
+    let asked = tokio::task::block_in_place(&next);
     assert_eq!(asked["requested"], true, "{asked}");
 
     // The person sees the request on the page and takes over.
@@ -61,11 +42,11 @@ async fn a_person_in_the_loop_from_mcp_alone() {
     )
     .await;
     writeln!(stdin, "taken").expect("tell the client");
-    let waiting = tokio::task::block_in_place(next);
+    let waiting = tokio::task::block_in_place(&next);
     assert_eq!(waiting["waiting"], true, "the navigate reports that it waits: {waiting}");
     page.eval("document.getElementById('handback').click(); 1").await;
     writeln!(stdin, "back").expect("tell the client");
-    let found = tokio::task::block_in_place(next);
+    let found = tokio::task::block_in_place(&next);
     assert!(child.wait().expect("exit").success());
 
     let state = &found["state"]["structured"]["result"];

@@ -4,15 +4,15 @@
 //! `APPROVAL_REQUIRED`, then runs once after an approver's grant, while a rule that says
 //! `"approve": "elicitation"` asks the host's user through the SDK's elicitation callback.
 
-use std::io::{BufRead as _, BufReader, Write as _};
+use std::io::Write as _;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use glovebox_daemon::approval::policy::Policy;
 use glovebox_tests::desktop::DesktopFixture;
 use glovebox_tests::raw::Raw;
-use glovebox_tests::{InProcess, Options, ACTOR, APPROVER, DEADLINE};
-use serde_json::{json, Value};
+use glovebox_tests::{InProcess, Options, ACTOR, APPROVER};
+use serde_json::json;
 use x11rb::protocol::xproto::ConnectionExt as _;
 
 use crate::mcp::run_client;
@@ -56,28 +56,10 @@ async fn an_ask_rule_answers_approval_required_and_a_grant_runs_it_once() {
     .expect("policy");
     let configure = Arc::new(move |c: &mut glovebox_daemon::Config| c.policy = policy.clone());
     let d = InProcess::with(Options { configure: Some(configure), ..Options::default() }).await;
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp").join("client.py");
     let url = format!("http://{}/mcp", d.addr);
-    let mut child = std::process::Command::new("python3")
-        .arg(script)
-        .args([url.as_str(), ACTOR, "-", "approval"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("python3 runs");
-    // The client's lines, read on a thread so every wait for one has a deadline.
-    let (tx, rx) = std::sync::mpsc::channel();
-    let stdout = child.stdout.take().expect("stdout");
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let next = || -> Value {
-        let line = rx.recv_timeout(DEADLINE).expect("the client's next line within the deadline");
-        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
-    };
-    let asked = tokio::task::block_in_place(next);
+    let (mut child, mut stdin, next) =
+        crate::mcp::interactive(&[url.as_str(), ACTOR, "-", "approval"]);
+    let asked = tokio::task::block_in_place(&next);
     let id = asked["approval_id"].as_str().expect("approval id").to_owned();
 
     // An approver grants it over the WebSocket, as the live view's page would.
@@ -85,9 +67,8 @@ async fn an_ask_rule_answers_approval_required_and_a_grant_runs_it_once() {
     approver.hello(None).await;
     let granted = approver.call("approval.grant", json!({"approval_id": id})).await;
     assert_eq!(granted["result"]["state"], "granted", "{granted}");
-    let mut stdin = child.stdin.take().expect("stdin");
     writeln!(stdin, "granted").expect("tell the client");
-    let found = tokio::task::block_in_place(next);
+    let found = tokio::task::block_in_place(&next);
     assert!(child.wait().expect("exit").success());
 
     let asked = &found["asked"];
