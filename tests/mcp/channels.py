@@ -60,18 +60,29 @@ async def first_event_id(http, url, token, sid, call):
     return None
 
 
+def data_of(line):
+    """The JSON-RPC message an SSE `data:` line carries, or None."""
+    if line.startswith("data:") and line[5:].strip():
+        return json.loads(line[5:])
+    return None
+
+
+async def streamed_answer(stream, id_):
+    """The answer to request `id_` on an open SSE stream, or None when the stream ends."""
+    async for line in stream.aiter_lines():
+        msg = data_of(line)
+        if msg and msg.get("id") == id_:
+            return msg
+    return None
+
+
 async def answer_of(http, url, token, sid, last, id_):
     """GET with Last-Event-ID: the status, and the answer to request `id_` if it comes."""
     get = dict(headers(token, sid), **{"Last-Event-ID": last})
     async with http.stream("GET", url, headers=get) as stream:
         if stream.status_code != 200:
             return stream.status_code, None
-        async for line in stream.aiter_lines():
-            if line.startswith("data:") and line[5:].strip():
-                msg = json.loads(line[5:])
-                if msg.get("id") == id_:
-                    return 200, msg
-    return 200, None
+        return 200, await streamed_answer(stream, id_)
 
 
 async def hijack(url, owner, thief):
@@ -114,12 +125,7 @@ async def revoked(url, token):
             found["status"] = stream.status_code
             answer = None
             try:
-                async for line in stream.aiter_lines():
-                    if line.startswith("data:") and line[5:].strip():
-                        msg = json.loads(line[5:])
-                        if msg.get("id") == 2:
-                            answer = msg
-                            break
+                answer = await streamed_answer(stream, 2)
             except httpx.HTTPError as e:
                 found["stream_error"] = type(e).__name__
         found["ended_after_ms"] = int((time.monotonic() - start) * 1000)
@@ -169,13 +175,17 @@ async def idle(url, token, ttl):
     return found
 
 
-def structured(text, id_):
-    """The structuredContent of the answer to request `id_` in an SSE or JSON body."""
-    data = [json.loads(l[5:]) for l in text.splitlines() if l.startswith("data:") and l[5:].strip()]
+def answer(text, id_):
+    """The answer to request `id_` in an SSE or JSON body ({} when there is none)."""
+    data = [m for m in map(data_of, text.splitlines()) if m]
     if not data and text.startswith("{"):
         data = [json.loads(text)]
-    msg = next((m for m in data if m.get("id") == id_), None) or {}
-    return (msg.get("result") or {}).get("structuredContent") or {}
+    return next((m for m in data if m.get("id") == id_), None) or {}
+
+
+def structured(text, id_):
+    """The structuredContent of the answer to request `id_`."""
+    return (answer(text, id_).get("result") or {}).get("structuredContent") or {}
 
 
 async def handle(url, token):
@@ -184,19 +194,13 @@ async def handle(url, token):
         call = wait_call(1, 7)
         call["params"]["arguments"]["session"] = "s" * 129
         r = await http.post(url, json=call, headers=headers(token, sid))
-        text = r.text
-        data = [json.loads(l[5:]) for l in text.splitlines() if l.startswith("data:") and l[5:].strip()]
-        msg = next((m for m in data if m.get("id") == 7), None) or (json.loads(text) if text.startswith("{") else {})
-        result = msg.get("result") or {}
-        return {"is_error": result.get("isError"),
-                "code": ((result.get("structuredContent") or {}).get("error") or {}).get("code")}
+        result = answer(r.text, 7).get("result") or {}
+        return {"is_error": result.get("isError"), "code": code_of(r.text, 7)}
 
 
 def code_of(text, id_):
-    data = [json.loads(l[5:]) for l in text.splitlines() if l.startswith("data:") and l[5:].strip()]
-    msg = next((m for m in data if m.get("id") == id_), None) or {}
-    result = msg.get("result") or {}
-    return ((result.get("structuredContent") or {}).get("error") or {}).get("code")
+    """The error code of the answer to request `id_` (None: it ran)."""
+    return (structured(text, id_).get("error") or {}).get("code")
 
 
 async def flood(url, token, n, ms):

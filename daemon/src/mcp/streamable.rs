@@ -103,8 +103,13 @@ impl Bindings {
         self.lock().retain(|id, _| live.contains_key(id.as_str()));
     }
 
-    /// Close every session whose token `tokens` no longer holds with the same role; how many.
+    /// Close every session whose token `tokens` no longer holds with the same role, and
+    /// forget the lanes of tokens it no longer holds; how many sessions.
     pub fn recheck(&self, tokens: &Tokens) -> usize {
+        self.lanes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .retain(|token, _| tokens.role_of_digest(token).is_some());
         let stale: Vec<String> = {
             let mut by_id = self.lock();
             let stale: Vec<String> = by_id
