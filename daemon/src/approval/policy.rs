@@ -270,9 +270,9 @@ fn applies(
     })
 }
 
-/// Schemes a host rule without schemes speaks about: web pages and the WebSockets they
-/// open, not `view-source:` of one.
-const WEB: [&str; 6] = ["http", "https", "blob", "filesystem", "ws", "wss"];
+/// Schemes a host rule without schemes speaks about: web pages, not `view-source:` of one.
+/// (A page's WebSockets are judged by the host and port of their connection, as a page's.)
+const WEB: [&str; 4] = ["http", "https", "blob", "filesystem"];
 
 /// Whether `site` is one of the rule's schemes and hosts (no schemes: any, or with hosts the
 /// web ones; no hosts: any).

@@ -608,12 +608,13 @@ impl Conn {
             }
         });
         // A WebSocket the egress proxy refuses (its handshake never reaches `Fetch`) is named
-        // here, where its tab is known: the policy is the proxy's, so the verdicts agree.
+        // here, where its tab is known, judged as the proxy judges its connection.
         let (guard, log, events) = (self.guard.clone(), self.effects.clone(), self.events.clone());
         let (browser_id, ws_tab) = (self.browser_id.clone(), tab_id.clone());
         let t7 = tokio::spawn(async move {
             while let Some(ev) = sockets.next().await {
-                let guard::Verdict::Deny { rule } = guard.verdict(&ev.url) else { continue };
+                let Some(judged) = super::egress::judged_url(&ev.url) else { continue };
+                let guard::Verdict::Deny { rule } = guard.verdict(&judged) else { continue };
                 let url = ev.url.clone();
                 events.emit(
                     "navigation_blocked",

@@ -82,6 +82,15 @@ impl Destination {
     }
 }
 
+/// The URL the proxy judges for the connection of a page's WebSocket to `ws_url` (its host
+/// and port, the scheme's default when it names none), so what a result says was refused is
+/// what the proxy refuses.
+pub(crate) fn judged_url(ws_url: &str) -> Option<String> {
+    let u = glovebox_protocol::url::Url::parse(ws_url).ok()?;
+    let host = u.host_str()?.trim_start_matches('[').trim_end_matches(']').to_owned();
+    Some(Destination { host, port: u.port_or_known_default()? }.url())
+}
+
 async fn serve(mut client: TcpStream, guard: &Guard) -> std::io::Result<()> {
     let asked = tokio::time::timeout(HANDSHAKE, handshake(&mut client)).await;
     let to = match asked {
@@ -169,5 +178,11 @@ mod tests {
         assert_eq!(d("::ffff:7f00:2"), "http://[::ffff:127.0.0.2]:80/");
         let site = |u: &str| glovebox_protocol::url::Site::parse(u).map(|s| s.host);
         assert_eq!(site(&d("::ffff:7f00:2")).as_deref(), Some("127.0.0.2"), "one host");
+        // A WebSocket's connection, as the proxy sees it.
+        assert_eq!(judged_url("wss://a.test/x").as_deref(), Some("http://a.test:443/"));
+        assert_eq!(
+            judged_url("ws://[::ffff:127.0.0.2]:9/").as_deref(),
+            Some("http://[::ffff:127.0.0.2]:9/")
+        );
     }
 }
