@@ -52,6 +52,9 @@ pub enum DaemonError {
     NoGeometry { what: String },
     #[error("{what} cannot take text or a value")]
     NotEditable { what: String, available: Vec<String> },
+    /// A click on a file input would open the file chooser, a dialog outside the page.
+    #[error("{what} is a file input: a click opens the file chooser")]
+    FileInput { what: String },
     #[error("input refused: {window_id} is not the active window: {reason}")]
     NotFocused { window_id: String, active: serde_json::Value, reason: String },
     #[error("{action} needs a window_id")]
@@ -146,7 +149,7 @@ impl DaemonError {
             StaleRef { .. } => ErrorCode::StaleRef,
             SnapshotMismatch { .. } => ErrorCode::SnapshotMismatch,
             NoGeometry { .. } => ErrorCode::NoGeometry,
-            NotEditable { .. } => ErrorCode::NotEditable,
+            NotEditable { .. } | FileInput { .. } => ErrorCode::NotEditable,
             NotFocused { .. } => ErrorCode::NotFocused,
             WindowRequired { .. } => ErrorCode::WindowRequired,
             ApprovalRequired { .. } => ErrorCode::ApprovalRequired,
@@ -222,6 +225,7 @@ impl DaemonError {
             StaleRef { .. } | SnapshotMismatch { .. } => format!("{self}"),
             NoGeometry { .. } => format!("{self}; use a semantic action or scroll it into view"),
             NotEditable { .. } => format!("{self}; pick an editable element from the snapshot"),
+            FileInput { .. } => format!("{self}; set its files with browser.upload instead"),
             NotFocused { .. } => format!(
                 "{self}; nothing more was sent; close what holds the focus, or focus_window the \
                  target, and retry"
@@ -297,6 +301,7 @@ impl DaemonError {
             NotEditable { what, available } => {
                 Some(json!({"element": what, "available": available}))
             }
+            FileInput { what } => Some(json!({"element": what, "available": ["upload"]})),
             NotFocused { window_id, active, reason } => {
                 Some(json!({"window_id": window_id, "active": active, "reason": reason}))
             }

@@ -25,6 +25,7 @@ mod mcp_clients;
 mod mcp_host;
 mod mcp_ops;
 mod ops;
+mod pages;
 mod props;
 mod results;
 mod sandbox;

@@ -18,7 +18,8 @@ use chromiumoxide::cdp::browser_protocol::network::{
     ResourceType,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
-    EventFrameNavigated, EventJavascriptDialogClosed, EventJavascriptDialogOpening,
+    EventFileChooserOpened, EventFrameNavigated, EventJavascriptDialogClosed,
+    EventJavascriptDialogOpening, FileChooserOpenedMode,
 };
 use chromiumoxide::cdp::browser_protocol::target::{
     EventTargetCreated, EventTargetDestroyed, TargetId,
@@ -92,10 +93,16 @@ pub struct TabWatch {
     /// Where pointer actions last aimed on an element (its snapshot key), with the
     /// navigations then: the next one on it moves the pointer there while its aim runs.
     pub aims: Mutex<Aims>,
+    /// What the snapshot walk last learnt of the page's pointer listeners.
+    pub listened: Mutex<Listened>,
 }
 
 /// Element key -> (navigations, last aimed point in top-viewport CSS pixels).
 pub type Aims = HashMap<String, (u64, (f64, f64))>;
+
+/// Frame slot ("" for the main frame) -> the world's context and the elements with pointer
+/// listeners at the last reading, backend node id -> events (`snapshot/listeners.rs`).
+pub type Listened = HashMap<String, (i64, std::collections::BTreeMap<i64, Vec<String>>)>;
 
 /// One browser connection.
 pub struct Conn {
@@ -517,6 +524,7 @@ impl Conn {
         let mut done = page.event_listener::<EventLoadingFinished>().await.map_err(cdp)?;
         let mut failed = page.event_listener::<EventLoadingFailed>().await.map_err(cdp)?;
         let mut sockets = page.event_listener::<EventWebSocketCreated>().await.map_err(cdp)?;
+        let mut choosers = page.event_listener::<EventFileChooserOpened>().await.map_err(cdp)?;
         let (nav_tx, nav_rx) = watch::channel(0u64);
         let (dialog_tx, dialog_rx) = watch::channel(None);
         let net = Arc::new(Net::default());
@@ -530,6 +538,7 @@ impl Conn {
             instrument,
             worlds: tokio::sync::Mutex::new(HashMap::new()),
             aims: Mutex::new(HashMap::new()),
+            listened: Mutex::new(HashMap::new()),
         });
         {
             let mut watches = lock(&self.watches);
@@ -625,9 +634,20 @@ impl Conn {
                 log.push(&browser_id, Some(ws_tab.clone()), blocked);
             }
         });
-        lock(&self.tasks).extend([t1, t2, t3, t4, t5, t6, t7]);
+        let (log, browser_id) = (self.effects.clone(), self.browser_id.clone());
+        let t8 = tokio::spawn(async move {
+            while let Some(ev) = choosers.next().await {
+                let multiple = ev.mode == FileChooserOpenedMode::SelectMultiple;
+                log.push(&browser_id, Some(tab_id.clone()), Effect::FileChooser { multiple });
+            }
+        });
+        lock(&self.tasks).extend([t1, t2, t3, t4, t5, t6, t7, t8]);
         // The DOM agent lets DOM.* calls address nodes by backend id.
         let _ = page.execute(Raw::new("DOM.enable", json!({}))).await;
+        // A file chooser the page opens is reported, not shown: a native dialog on the
+        // desktop would sit outside every tab capture and every result.
+        let intercept = json!({"enabled": true});
+        let _ = page.execute(Raw::new("Page.setInterceptFileChooserDialog", intercept)).await;
         Ok(w)
     }
 

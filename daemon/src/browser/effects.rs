@@ -1,5 +1,5 @@
 //! What happened in the browsers, in order: loads the guard blocked, main-frame navigations,
-//! tabs opened, downloads. Each entry gets a sequence number; an action takes a mark before it
+//! tabs opened, downloads, file choosers. Each entry gets a sequence number; an action takes a mark before it
 //! runs, and its result names the entries after the mark in its tab or in tabs it opened, so
 //! an agent without an event channel still learns what its action caused.
 
@@ -24,6 +24,9 @@ pub enum Effect {
     Navigated { url: String },
     /// A tab was opened (a popup, `target=_blank`, `window.open`).
     Opened { url: String },
+    /// The page opened a file chooser (intercepted: none shows); `multiple` when it takes
+    /// several files.
+    FileChooser { multiple: bool },
     /// A download; `state` is `in_progress`, `completed` or `canceled`; `reason` says why the
     /// daemon canceled it (`over_quota`), when it did.
     Download {

@@ -57,6 +57,9 @@ pub enum BrowserError {
     NoGeometry { what: String },
     #[error("{what} cannot take text or a value")]
     NotEditable { what: String, available: Vec<String> },
+    /// A press on a file input, which would open the file chooser.
+    #[error("{what} is a file input")]
+    FileInput { what: String },
     #[error("the element is gone: {0}")]
     Gone(String),
     /// The execution context a command named is gone (its document was replaced).
@@ -141,6 +144,7 @@ impl From<BrowserError> for DaemonError {
             BrowserError::NotEditable { what, available } => {
                 DaemonError::NotEditable { what, available }
             }
+            BrowserError::FileInput { what } => DaemonError::FileInput { what },
             BrowserError::Gone(m) => DaemonError::StaleRef {
                 r#ref: String::new(),
                 reason: format!("the element is no longer in the page ({m})"),

@@ -14,6 +14,8 @@ use std::sync::Arc;
 
 use glovebox_protocol::actions::computer::{self, Button, Common};
 use glovebox_protocol::actions::Point;
+use glovebox_protocol::contract::Violation;
+use glovebox_protocol::results::computer::Rect;
 use serde_json::{json, Value};
 
 use super::table::Routes;
@@ -87,6 +89,8 @@ struct Target {
     named_app: bool,
     /// The call's `snapshot_id`, which its refs resolve in.
     snapshot_id: Option<String>,
+    /// The frame of the window the call names by `window_id`: its points must fall in it.
+    frame: Option<Rect>,
 }
 
 impl Target {
@@ -120,7 +124,7 @@ async fn target(ctx: &Ctx, d: &Desktop, c: &Common) -> Result<Target, DaemonErro
     let window_id =
         explicit_win.clone().or(if explicit_app.is_none() { sel.window_id.clone() } else { None });
     let mut pid = app_id.as_deref().and_then(crate::desktop::atspi::app_pid);
-    let mut window_title = None;
+    let (mut window_title, mut frame) = (None, None);
     if let Some(w) = &window_id {
         if let Some(win) = d.windows().await?.into_iter().find(|x| &x.window_id == w) {
             if pid.is_none() {
@@ -128,6 +132,7 @@ async fn target(ctx: &Ctx, d: &Desktop, c: &Common) -> Result<Target, DaemonErro
             }
             if explicit_win.is_some() {
                 window_title = Some(win.title);
+                frame = Some(win.frame);
             }
         } else if explicit_win.is_some() {
             return Err(DaemonError::TargetNotFound { kind: "window", id: w.clone() });
@@ -136,7 +141,17 @@ async fn target(ctx: &Ctx, d: &Desktop, c: &Common) -> Result<Target, DaemonErro
     let key = pid.map(|p| format!("app:{p}")).unwrap_or_else(|| "desktop".into());
     let named_window = c.window_id.as_deref().and_then(crate::desktop::x11::parse_window_id);
     let (named_app, snapshot_id) = (c.app_id.is_some(), c.snapshot_id.clone());
-    Ok(Target { key, pid, window_id, window_title, source, named_window, named_app, snapshot_id })
+    Ok(Target {
+        key,
+        pid,
+        window_id,
+        window_title,
+        source,
+        named_window,
+        named_app,
+        snapshot_id,
+        frame,
+    })
 }
 
 /// The element a ref names, resolved in this session's snapshots of `t`.
@@ -169,18 +184,46 @@ fn button(b: Button) -> u8 {
     }
 }
 
-/// A screen point, fractions of the screen scaled to its last pixel.
-fn point(d: &Desktop, p: &computer::Point) -> (i32, i32) {
-    match *p {
-        Point::Pixels { x, y } => (x as i32, y as i32),
-        Point::Fraction { nx, ny } => {
-            let (w, h) = d.screen();
-            (
-                (nx * f64::from(w)).min(f64::from(w) - 1.0) as i32,
-                (ny * f64::from(h)).min(f64::from(h) - 1.0) as i32,
-            )
+/// A screen point, fractions of the screen scaled to its last pixel. A point off the screen
+/// (XTest would clamp it to the edge, where other windows' close buttons sit) or outside the
+/// frame of the window the call names is refused, naming the size.
+fn point(d: &Desktop, t: &Target, p: &computer::Point) -> Result<(i32, i32), DaemonError> {
+    let (w, h) = d.screen();
+    let (x, y) = match *p {
+        Point::Pixels { x, y } => (f64::from(x), f64::from(y)),
+        Point::Fraction { nx, ny } => (
+            (nx * f64::from(w)).min(f64::from(w) - 1.0),
+            (ny * f64::from(h)).min(f64::from(h) - 1.0),
+        ),
+    };
+    let field = if matches!(p, Point::Pixels { .. }) { "x" } else { "nx" };
+    if x < 0.0 || y < 0.0 || x >= f64::from(w) || y >= f64::from(h) {
+        let msg = format!(
+            "the point {x},{y} is off the screen, which is {w}x{h} pixels (x 0 to {}, y 0 to {})",
+            w.saturating_sub(1),
+            h.saturating_sub(1)
+        );
+        return Err(DaemonError::Contract(Violation::new(field, msg)));
+    }
+    let (x, y) = (x as i32, y as i32);
+    if let Some(f) = &t.frame {
+        let inside = x >= f.x
+            && y >= f.y
+            && i64::from(x) < i64::from(f.x) + i64::from(f.width)
+            && i64::from(y) < i64::from(f.y) + i64::from(f.height);
+        if !inside {
+            let msg = format!(
+                "the point {x},{y} is outside the frame of window {}, {}x{} pixels at {},{}",
+                t.window_id.as_deref().unwrap_or_default(),
+                f.width,
+                f.height,
+                f.x,
+                f.y
+            );
+            return Err(DaemonError::Contract(Violation::new(field, msg)));
         }
     }
+    Ok((x, y))
 }
 
 /// How the desktop should deliver an action.

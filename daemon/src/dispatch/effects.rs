@@ -1,8 +1,8 @@
 //! What an action caused beyond its own answer, named in its result from the browser's effects
-//! log: loads the policy blocked, tabs it opened, downloads it started and where its tab
-//! navigated, so an agent without an event channel (an MCP client) still learns of them.
+//! log: loads the policy blocked, tabs it opened, downloads it started, where its tab
+//! navigated and a file chooser it opened, so an agent without an event channel (an MCP client) still learns of them.
 
-use glovebox_protocol::results::{Blocked, Downloaded, Effects, Opened};
+use glovebox_protocol::results::{Blocked, Downloaded, Effects, FileChooser, Opened};
 use serde_json::Value;
 
 use super::Output;
@@ -46,6 +46,9 @@ pub(super) fn name(b: &Browsers, mark: &EffectsMark, tab: &(String, String), out
             }
             Effect::Navigated { url } if e.tab_id.as_deref() == Some(tab_id.as_str()) => {
                 fx.navigated_to = Some(url)
+            }
+            Effect::FileChooser { multiple } if e.tab_id.as_deref() == Some(tab_id.as_str()) => {
+                fx.file_chooser = Some(FileChooser { multiple })
             }
             _ => {}
         }

@@ -65,6 +65,10 @@ pub struct Acted {
     /// Real input: the window it went to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delivered_to: Option<WindowRef>,
+    /// A press at a point: the element the accessibility tree shows there (`role "name"`),
+    /// when its app's tree knows one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub element: Option<String>,
     /// Real input: the active window changed while it ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub focus_changed: Option<FocusChange>,

@@ -155,10 +155,11 @@ impl Tab {
     /// Where a pointer action on `el` lands, and what `el` is: scrolled into view when it is
     /// not, the centre of its first box in top-viewport CSS pixels, refused when something
     /// else would take the click there. One call into the page; the DevTools path when the
-    /// element sits in a frame the page cannot reach into.
-    pub async fn aim(&self, el: &El) -> Result<Aim, BrowserError> {
+    /// element sits in a frame the page cannot reach into. `press`: a button goes down there
+    /// (a file input refuses it: its chooser is a dialog outside the page).
+    pub async fn aim(&self, el: &El, press: bool) -> Result<Aim, BrowserError> {
         let origin = self.origin_for(el.frame.as_deref()).await?;
-        let local = json!({"local": el.frame.is_some()});
+        let local = json!({"local": el.frame.is_some(), "press": press});
         let r = self.call(el, AIM, &[local]).await?;
         match aimed(&r, origin)? {
             Some(p) => Ok(p),
@@ -167,7 +168,7 @@ impl Tab {
     }
 
     /// [`Tab::aim`] for the element behind a snapshot key, in one call into the page.
-    pub async fn aim_key(&self, key: &str) -> Result<Aim, BrowserError> {
+    pub async fn aim_key(&self, key: &str, press: bool) -> Result<Aim, BrowserError> {
         let k =
             Key::parse(key).ok_or_else(|| BrowserError::Gone(format!("{key} names no element")))?;
         let origin = self.origin_for(k.frame.as_deref()).await?;
@@ -177,7 +178,7 @@ impl Tab {
              return ({}).call(n, {}); }})()",
             k.serial,
             super::js(AIM),
-            json!({"local": k.frame.is_some()})
+            json!({"local": k.frame.is_some(), "press": press})
         );
         let r = self
             .cmd_in(
@@ -226,6 +227,9 @@ fn aimed(r: &Value, origin: (f64, f64)) -> Result<Option<Aim>, BrowserError> {
     if r["nobox"] == true {
         return Err(BrowserError::NoGeometry { what });
     }
+    if r["file"] == true {
+        return Err(BrowserError::FileInput { what });
+    }
     let (Some(x), Some(y)) = (r["x"].as_f64(), r["y"].as_f64()) else { return Ok(None) };
     let (x, y) = (x + origin.0, y + origin.1);
     if let Some(c) = r["covered"].as_str() {
@@ -245,12 +249,13 @@ fn covered(what: &str, by: &str, x: f64, y: f64) -> BrowserError {
 
 /// The body of [`Tab::aim`] (`this` is the target; `d` describes an element; `a.local`: stop
 /// at the element's own window, a cross-site frame). Answers `{x, y, what, covered}` (in the
-/// top viewport, or the frame's own when local), `{nobox}`, `{gone}`, or `{fallback}` to use
-/// DevTools instead.
+/// top viewport, or the frame's own when local), `{nobox}`, `{gone}`, `{file}` (a press on a
+/// file input, `a.press`), or `{fallback}` to use DevTools instead.
 const AIM: &str = r#"
 const t = this.nodeType === 3 ? this.parentElement : this;
 if (!t || !t.isConnected) return {gone: true};
 const what = d(t);
+if (a && a.press && t.localName === 'input' && (t.type || '').toLowerCase() === 'file') return {file: true, what};
 const doc = t.ownerDocument, win = doc.defaultView;
 if (!win) return {fallback: true};
 const rects = () => {

@@ -332,13 +332,13 @@ impl Tab {
         let body = "const text = a, prefix = b || '', suffix = c || '', mode = d2; \
             const field = this.tagName === 'INPUT' || this.tagName === 'TEXTAREA'; \
             let full = '', nodes = []; \
-            if (field) full = this.value; else { const w = document.createTreeWalker(this, NodeFilter.SHOW_TEXT); let n; while ((n = w.nextNode())) { nodes.push([n, full.length]); full += n.data; } } \
+            if (field) full = this.value; else if (this.nodeType === 3) { nodes.push([this, 0]); full = this.data; } else { const w = document.createTreeWalker(this, NodeFilter.SHOW_TEXT); let n; while ((n = w.nextNode())) { nodes.push([n, full.length]); full += n.data; } } \
             const needle = prefix + text + suffix; const hits = []; let i = full.indexOf(needle); \
             while (i >= 0) { hits.push(i); i = full.indexOf(needle, i + 1); } \
             if (hits.length !== 1) return {count: hits.length}; \
             let start = hits[0] + prefix.length, end = start + text.length; \
             if (mode === 'cursor_before') end = start; else if (mode === 'cursor_after') start = end; \
-            this.focus(); \
+            if (this.focus) this.focus(); \
             if (field) { this.setSelectionRange(start, end); } else { \
               const at = (o) => { for (let k = nodes.length - 1; k >= 0; k--) if (nodes[k][1] <= o) return [nodes[k][0], o - nodes[k][1]]; return [this, 0]; }; \
               const r = document.createRange(); const s1 = at(start), e1 = at(end); r.setStart(s1[0], s1[1]); r.setEnd(e1[0], e1[1]); \

@@ -1,11 +1,15 @@
 //! The page outline, built in the page: `walk.js` runs in the daemon's isolated world of the
 //! tab (open shadow roots and the frames this renderer draws included) and hands back one item
 //! per line; this module turns items into outline lines keyed `w<context>:<serial>`.
-//! Elements that act as controls without an accessible role or name (click handlers,
-//! `cursor: pointer`, draggable, focusable) get refs too, with a hint from tag/title/class.
+//! Elements that act as controls without an accessible role or name (pointer listeners of
+//! their own or on the list they sit in, as Chromium lists them (`listeners.rs`), click
+//! handlers, `cursor: pointer`, draggable, focusable) get refs too, with a hint from
+//! tag/title/class; a control holding several is their group.
 //! Lines stay lean for big pages: boxes only for what the viewport shows, no line for a
 //! label's text beside its control or for nameless wrappers, a row of plain cells as one
 //! `row "a | b | c"` line, and an element holding only short text as one line.
+
+mod listeners;
 
 use glovebox_protocol::outline::quoted;
 use serde::Deserialize;
@@ -200,6 +204,11 @@ async fn walk(tab: &Tab, frame: Option<&str>, opts: &Value) -> Result<(i64, Walk
     let expr = format!(
         "(() => {{ const r = ({WALK})({opts}); return r.noworld ? r : JSON.stringify(r); }})()"
     );
+    // Partial is not failure: without the listeners the walk still finds the rest.
+    let ctx = tab.world(frame).await?;
+    if let Err(e) = listeners::mark(tab, frame, ctx).await {
+        tracing::debug!(error = %e, "the page's listeners could not be read");
+    }
     let (ctx, r) = tab.world_eval(frame, &expr).await?;
     if let Some(ex) = r.get("exceptionDetails") {
         let what = ex["exception"]["description"].as_str().or(ex["text"].as_str());

@@ -9,6 +9,8 @@
 //    clipped by scrolling boxes | nb: 1 (no box at all), c: control hint, h: hint,
 //    cl: row cells, pw: password, k: "c" control | "t" text | "o" other,
 //    x: 1 (a frame this process does not draw)}
+// What the page listens to comes from the daemon (`G.heard`: element -> pointer events, from
+// Chromium's own list of listeners, set just before the walk).
 // Hidden content is left out: display:none, visibility:hidden, the closed part of a
 // <details>, the inside of a zero-size box that clips; visually hidden labels still name.
 // The daemon formats the lines; the role lists come from it (opts.interactive, .structural).
@@ -23,6 +25,7 @@
   };
   if (G.els.size > 50000) for (const [k, w] of G.els) if (!w.deref()) G.els.delete(k);
 
+  const heard = G.heard || new WeakMap();
   const INTERACTIVE = new Set(opts.interactive);
   const STRUCTURAL = new Set(opts.structural);
   const MAX = opts.max || 20000;
@@ -33,6 +36,7 @@
   const INLINE = new Set(['span', 'a', 'b', 'i', 'em', 'strong', 'code', 'small', 'label', 'abbr', 'sub', 'sup', 'mark', 'u', 's', 'kbd', 'q', 'cite', 'time', 'font']);
   const FROM_CONTENT = new Set(['button', 'link', 'heading', 'option', 'cell', 'gridcell', 'columnheader', 'rowheader', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'checkbox', 'radio', 'switch', 'tooltip', 'row']);
   const CELLS = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
+  const GLYPHS = /^[\uE000-\uF8FF\s]+$/;
   const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color']);
   // A cross-site frame is walked in its own process: the daemon gives the top viewport's
   // size and where the frame's content starts in it.
@@ -57,10 +61,15 @@
     t = t.replace(/\s+/g, ' ').trim();
     return t.length > n ? t.slice(0, n) : t;
   };
+  // Changes inside a shadow root or a frame's document call for reading the listeners again,
+  // as changes in the document do (`listeners.rs` watches the document).
+  const watch = (root) => {
+    if (G.lmo && !G.lobs.has(root)) { G.lobs.add(root); G.lmo.observe(root, {childList: true, subtree: true}); }
+  };
   // The nodes the flat tree shows under n.
   const kids = (n) => {
     if (n.nodeType === 1) {
-      if (n.shadowRoot) return n.shadowRoot.childNodes;
+      if (n.shadowRoot) { watch(n.shadowRoot); return n.shadowRoot.childNodes; }
       if (n.localName === 'slot') {
         const a = n.assignedNodes({flatten: true});
         return a.length ? a : n.childNodes;
@@ -255,17 +264,22 @@
     else if (tag === 'summary' && el.parentElement && el.parentElement.localName === 'details') s.push(el.parentElement.open ? 'expanded' : 'collapsed');
     if (role === 'heading') s.push('level=' + (aria('aria-level') || (/^h[1-6]$/.test(tag) ? tag[1] : '2')));
     if (aria('aria-modal') === 'true' || (tag === 'dialog' && el.matches(':modal'))) s.push('modal');
+    // A file input's click opens a file chooser; its files are set with upload.
+    if (tag === 'input' && el.type === 'file') s.push('file');
     return s;
   };
 
-  // Acts as a control without a control's role: a click handler, where the pointer cursor
-  // starts, draggable, or focusable by Tab; or an icon among its siblings inside a clickable
-  // area (reply, like, "more" in a post row that opens the post), which points too.
-  // Listeners added with addEventListener are not readable from here (DevTools can list
-  // them, one call per element: past the speed budget); such controls almost always point.
+  // Acts as a control without a control's role: a click handler (an attribute, or a pointer
+  // listener of its own that Chromium lists), where the pointer cursor starts, draggable, or
+  // focusable by Tab; or an icon among its siblings inside a clickable area (reply, like,
+  // "more" in a post row that opens the post), which points too.
+  const ON = ['onmousedown', 'onmouseup', 'onpointerdown', 'onpointerup', 'ontouchstart'];
   const controlOf = (el, tag, cs, parentCursor, inField) => {
     if (CONTAINER.has(tag)) return null;
     if (el.hasAttribute('onclick') || typeof el.onclick === 'function') return 'onclick';
+    // A listener on a box the size of the page is the page's (a framework's root), as one
+    // on the body is.
+    if ((heard.has(el) || ON.some((a) => el.hasAttribute(a))) && !pageSized(el)) return 'listener';
     if (cs.cursor === 'pointer' && parentCursor !== 'pointer') return 'cursor:pointer';
     if (el.getAttribute('draggable') === 'true') return 'draggable';
     const ti = el.getAttribute('tabindex');
@@ -306,7 +320,8 @@
     }
     // An icon's own words only when it has no text: a row holding a labelled button is
     // not named by that button.
-    if (!textOf(el, null)) {
+    const own = textOf(el, null);
+    if (!own || GLYPHS.test(own)) {
       const it = iconText(el);
       if (it) return it;
       const ic = iconClass(el);
@@ -318,6 +333,27 @@
     }
     const c = (el.getAttribute('class') || '').trim();
     return c ? tag + ' .' + c.split(/\s+/).slice(0, 3).join('.') : tag;
+  };
+
+  // The element whose children are the items a listener on el handles for them (a list,
+  // a menu, a row of days): past wrappers with one child, two or more children of one tag,
+  // which is no tag of running text (a listener over paragraphs is the page's, not theirs).
+  const TEXTUAL = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'blockquote', 'br', 'hr', 'section', 'article', 'form']);
+  const itemsOf = (el) => {
+    let p = el;
+    for (let hop = 0; hop < 3; hop++) {
+      const c = [...kids(p)].filter((k) => k.nodeType === 1 && !SKIP.has(k.localName));
+      if (c.length === 1) { p = c[0]; continue; }
+      if (c.length < 2) return null;
+      const tag = c[0].localName;
+      return !TEXTUAL.has(tag) && c.every((k) => k.localName === tag) ? p : null;
+    }
+    return null;
+  };
+  // A box the size of the page: a listener there is the page's (a framework's root).
+  const pageSized = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width >= vw * 0.9 && r.height >= vh * 0.5;
   };
 
   // A box in the top viewport: [x,y,w,h] when it shows there, 0 when it has none at all,
@@ -388,12 +424,14 @@
 
   // `seen`: the parent is visible (a text node has no style of its own); `clip`: what the
   // scrolling boxes around n leave of the viewport.
-  const walk = (n, depth, pname, inField, off, cursor, seen, clip) => {
+  // `items`: the element whose children a listener above handles (they act as controls).
+  const walk = (n, depth, pname, inField, off, cursor, seen, clip, items) => {
     if (out.length >= MAX) return;
     if (n.nodeType === 3) {
       if (!seen) return;
       const t = squash(n.data, 400);
-      if (!t || inField || pname.includes(t)) return;
+      // An icon font's private-use glyphs read as nothing.
+      if (!t || inField || pname.includes(t) || GLYPHS.test(t)) return;
       const b = boxOf(n, off, clip);
       const item = {i: idOf(n), d: depth, r: 'text', n: t, k: 't'};
       if (b) item.b = b;
@@ -401,7 +439,7 @@
       return;
     }
     if (n.nodeType === 9 || n.nodeType === 11) {
-      for (const c of n.childNodes) walk(c, depth, pname, inField, off, cursor, seen, clip);
+      for (const c of n.childNodes) walk(c, depth, pname, inField, off, cursor, seen, clip, items);
       return;
     }
     if (n.nodeType !== 1) return;
@@ -419,15 +457,23 @@
     const shown = cs.visibility === 'visible';
     const interactive = INTERACTIVE.has(role);
     let control = !interactive && shown ? controlOf(el, tag, cs, cursor, inField) : null;
+    // A listener on a list handles its items: they act, the list is no control itself.
+    let childItems = items;
+    if (control === 'listener' || control === 'onclick') {
+      const at = itemsOf(el);
+      if (at) { childItems = at; control = null; }
+    }
+    if (!control && !interactive && shown && items && el.parentNode === items && !inField) control = 'delegated';
     let name = '';
     if (shown && (interactive || STRUCTURAL.has(role))) {
       name = nameOf(el, role, tag);
       if (role === 'region' && !name) role = '';
     }
-    // A control without a role is named by its text when that is short; else by its hint.
+    // A control without a role is named by its text when that is short; else by its hint
+    // (so is one whose text is only an icon font's private-use glyphs).
     if (control && !STRUCTURAL.has(role)) {
       const t = textOf(el, null);
-      if (t.length <= 80) name = t;
+      if (t.length <= 80 && !GLYPHS.test(t)) name = t;
     }
     const include = shown && (interactive || STRUCTURAL.has(role)) || !!control;
     const start = out.length;
@@ -451,12 +497,14 @@
       }
       out.push(item);
       childDepth = depth + 1;
-      if (name) childName = name;
+      // What names this line names none of its children's lines.
+      childName = name;
       if (interactive) childField = true;
     }
     if (tag === 'iframe' || tag === 'frame') {
       const doc = innerDoc(el);
-      if (doc && doc.documentElement) walk(doc.documentElement, childDepth, '', false, frameOffset(el, off), 'auto', true, clipTo(el.getBoundingClientRect(), off, clip));
+      if (doc) watch(doc);
+      if (doc && doc.documentElement) walk(doc.documentElement, childDepth, '', false, frameOffset(el, off), 'auto', true, clipTo(el.getBoundingClientRect(), off, clip), null);
       else if (include) out[start].x = 1;
       return;
     }
@@ -469,9 +517,32 @@
       inner = clipTo(r0, off, clip);
     }
     const closed = tag === 'details' && !el.open;
-    for (const c of kids(el)) {
-      if (closed && !(c.nodeType === 1 && c.localName === 'summary')) continue;
-      walk(c, childDepth, childName, childField, off, cs.cursor, shown, inner);
+    const walkKids = (cname) => {
+      for (const c of kids(el)) {
+        if (closed && !(c.nodeType === 1 && c.localName === 'summary')) continue;
+        walk(c, childDepth, cname, childField, off, cs.cursor, shown, inner, childItems);
+      }
+    };
+    walkKids(childName);
+    // A control holding several controls is their group: a click on it lands on one of them
+    // or between them. It stays a control of its own only when it listens itself (a post
+    // row that opens the post), then named by its hint; its children keep their own text.
+    if (control && include && !interactive) {
+      let acting = 0;
+      for (let k = start + 1; k < out.length && acting < 2; k++) if (out[k].k === 'c' || out[k].c) acting++;
+      if (acting >= 2) {
+        const own = control === 'onclick' || control === 'listener' || control === 'draggable';
+        const item = out[start];
+        if (!own) {
+          delete item.c; delete item.h;
+          if (!item.r) item.r = 'group';
+        }
+        // A name taken from its text was its children's words; a structural role's stays.
+        if (!STRUCTURAL.has(role)) item.n = '';
+        out.length = start + 1;
+        walkKids('');
+        return;
+      }
     }
     // An element whose lines are all short plain text reads as one line of text (or names
     // itself when it is a nameless line of its own).
@@ -501,9 +572,9 @@
     const root = w && w.deref();
     if (!root || !root.isConnected) return {gone: true};
     const off = docOffset(root.ownerDocument || document);
-    walk(root, 0, '', false, [off[0] + origin[0], off[1] + origin[1]], 'auto', true, VIEW);
+    walk(root, 0, '', false, [off[0] + origin[0], off[1] + origin[1]], 'auto', true, VIEW, null);
   } else if (document.documentElement) {
-    walk(document.documentElement, 0, '', false, origin, 'auto', true, VIEW);
+    walk(document.documentElement, 0, '', false, origin, 'auto', true, VIEW, null);
   }
   return {items: out, view: [vw, vh]};
 }

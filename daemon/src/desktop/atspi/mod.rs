@@ -3,6 +3,7 @@
 //! Value). Calls go out as raw D-Bus method calls without proxy property caches, and every
 //! node's calls run concurrently.
 
+mod at_point;
 mod changes;
 mod direct;
 mod fixed;

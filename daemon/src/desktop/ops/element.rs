@@ -146,9 +146,16 @@ impl Desktop {
             Some(g) => Some(self.check_point(g, x, y).await?),
             None => self.window_at(x, y).await?,
         };
+        // What the press lands on, read before it changes anything.
+        let pid =
+            to.as_ref().and_then(|w| w.app_id.as_deref()).and_then(crate::desktop::atspi::app_pid);
+        let element = match (pid, self.a11y()) {
+            (Some(pid), Ok(a)) => a.element_at(pid, x, y).await,
+            _ => None,
+        };
         self.xrun(move |xx| xx.click(x, y, button, count)).await?;
         let changed = self.focus_after(guard.as_ref()).await;
-        Ok(landed(real("xtest", Some((x, y))), to, changed))
+        Ok(Acted { element, ..landed(real("xtest", Some((x, y))), to, changed) })
     }
 
     pub(super) async fn ifaces(&self, el: &El) -> Result<::atspi::InterfaceSet, Error> {

@@ -45,13 +45,13 @@ async fn pointer_at(
     // By ref: the pointer's move overlaps the aim (see `Tab::pointer_at_key`).
     if let Some(Element::Ref(r)) = target.element() {
         let key = cx.ref_key(r, c)?;
-        let aimed = aim_key(tab, r, &key);
+        let aimed = aim_key(tab, r, &key, click.is_some());
         let (((x, y), what), d) = tab.pointer_at_key(&key, aimed, click, mods).await?;
         return Ok(pointed(x, y, Some(what), d));
     }
     let (x, y, what) = match target {
         Target::Element(e) => {
-            let ((x, y), what) = cx.aim(e, c).await?;
+            let ((x, y), what) = cx.aim(e, c, click.is_some()).await?;
             (x, y, Some(what))
         }
         Target::Point(pt) => {
@@ -92,14 +92,15 @@ pub(super) async fn scroll_into_view(
 
 pub(super) async fn drag(cx: TabCx, p: browser::Drag) -> Result<results::Drag, DaemonError> {
     let tab = &cx.tab;
+    // Any ref takes a drag, a text line's too: the aim finds a text node's box.
     let from = match &p.target {
-        Target::Element(e) => tab.center(&cx.element(e, &p.common).await?).await?,
+        Target::Element(e) => cx.aim(e, &p.common, true).await?.0,
         Target::Point(pt) => cx.point(pt).await?,
     };
     // The drop target: an element, else a point (the contract asks for one of them).
     let drop_el = keys::element(p.target_ref.clone(), p.target_selector.clone());
     let to = match (drop_el, keys::point(p.to_x, p.to_y, p.to_nx, p.to_ny)) {
-        (Some(e), _) => tab.center(&cx.element(&e, &p.common).await?).await?,
+        (Some(e), _) => cx.aim(&e, &p.common, false).await?.0,
         (None, Some(pt)) => cx.point(&pt).await?,
         (None, None) => return Err(crate::dispatch::no_drop_target("browser.drag")),
     };

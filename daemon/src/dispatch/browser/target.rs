@@ -3,6 +3,7 @@
 
 use glovebox_protocol::actions::browser::{self, Common};
 use glovebox_protocol::actions::{Element, Point};
+use glovebox_protocol::contract::Violation;
 use serde_json::{json, Value};
 
 use super::{poisoned, select, TabCx};
@@ -137,29 +138,44 @@ impl TabCx {
         resolve(&self.ctx, &self.tab, r, c.snapshot_id.as_deref())
     }
 
-    /// Where a pointer action on `e` lands (scrolled into view, hit-tested) and what it is.
-    pub(super) async fn aim(&self, e: &Element, c: &Common) -> Result<Aim, DaemonError> {
+    /// Where a pointer action on `e` lands (scrolled into view, hit-tested) and what it is;
+    /// `press`: a button goes down there.
+    pub(super) async fn aim(
+        &self,
+        e: &Element,
+        c: &Common,
+        press: bool,
+    ) -> Result<Aim, DaemonError> {
         match e {
             Element::Ref(r) => {
                 let key = self.ref_key(r, c)?;
-                aim_key(&self.tab, r, &key).await
+                aim_key(&self.tab, r, &key, press).await
             }
             Element::Selector(_) => {
                 let el = self.element(e, c).await?;
-                Ok(self.tab.aim(&el).await?)
+                Ok(self.tab.aim(&el, press).await?)
             }
         }
     }
 
-    /// A viewport point in CSS pixels.
+    /// A viewport point in CSS pixels; one outside the viewport is refused, naming its size
+    /// (the browser would take it and hit nothing, or what the page lays out off-screen).
     pub(super) async fn point(&self, p: &browser::Point) -> Result<(f64, f64), DaemonError> {
-        Ok(match *p {
-            Point::Pixels { x, y } => (x, y),
-            Point::Fraction { nx, ny } => {
-                let (w, h) = self.tab.viewport().await?;
-                (nx * w, ny * h)
-            }
-        })
+        let (w, h) = self.tab.viewport().await?;
+        let (x, y, field) = match *p {
+            Point::Pixels { x, y } => (x, y, "x"),
+            // A fraction of 1 is the last pixel, not the one past it.
+            Point::Fraction { nx, ny } => ((nx * w).min(w - 1.0), (ny * h).min(h - 1.0), "nx"),
+        };
+        if x < 0.0 || y < 0.0 || x >= w || y >= h {
+            let msg = format!(
+                "the point {x},{y} is outside the viewport, which is {w}x{h} CSS pixels                  (x 0 to {}, y 0 to {}); scroll to bring what is there into view",
+                w - 1.0,
+                h - 1.0
+            );
+            return Err(DaemonError::Contract(Violation::new(field, msg)));
+        }
+        Ok((x, y))
     }
 
     /// Modifier bits of the keys this session holds on this tab.
@@ -180,8 +196,13 @@ impl TabCx {
 }
 
 /// [`Tab::aim_key`] for a ref's key; a gone element is a stale ref.
-pub(super) async fn aim_key(tab: &Tab, r: &str, key: &str) -> Result<Aim, DaemonError> {
-    tab.aim_key(key).await.map_err(|e| stale(r, e))
+pub(super) async fn aim_key(
+    tab: &Tab,
+    r: &str,
+    key: &str,
+    press: bool,
+) -> Result<Aim, DaemonError> {
+    tab.aim_key(key, press).await.map_err(|e| stale(r, e))
 }
 
 /// A ref whose element is gone is stale; other failures keep their own code.

@@ -43,7 +43,7 @@ async fn press(
             d.click(&el, button(b), clicks, dispatch(how), t.aim(Some(r))).await?
         }
         Target::Point(pt) => {
-            let (x, y) = point(&d, pt);
+            let (x, y) = point(&d, &t, pt)?;
             d.click_at(x, y, button(b), clicks, t.aim(None)).await?
         }
     };

@@ -84,7 +84,7 @@ pub(super) async fn scroll(
     let aim = t.aim(named);
     let (x, y) = match &p.target {
         Some(Target::Element(r)) => d.center(&element(&ctx, &t, r)?).await?,
-        Some(Target::Point(pt)) => point(&d, pt),
+        Some(Target::Point(pt)) => point(&d, &t, pt)?,
         // No point: the middle of the named target's window, else of the screen.
         None => d.target_center(aim).await?.unwrap_or_else(|| {
             let (w, h) = d.screen();
@@ -107,11 +107,11 @@ pub(super) async fn drag(
 ) -> Result<Output<results::Drag>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
-    let from = point(&d, &p.point);
+    let from = point(&d, &t, &p.point)?;
     // The drop target: an element, else a point (the contract asks for one of them).
     let to = match (&p.target_ref, keys::point(p.to_x, p.to_y, p.to_nx, p.to_ny)) {
         (Some(r), _) => d.center(&element(&ctx, &t, r)?).await?,
-        (None, Some(pt)) => point(&d, &pt),
+        (None, Some(pt)) => point(&d, &t, &pt)?,
         (None, None) => return Err(crate::dispatch::no_drop_target("computer.drag")),
     };
     let acted = d.drag(from, to, button(p.button), t.aim(p.target_ref.as_deref())).await?;
@@ -129,7 +129,7 @@ pub(super) async fn mouse_move(
 ) -> Result<Output<results::MouseMove>, DaemonError> {
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
-    let (x, y) = point(&d, &p.point);
+    let (x, y) = point(&d, &t, &p.point)?;
     let acted = d.mouse_move(x, y, t.aim(None)).await?;
     Ok(out(&t, results::Pointer { acted, buttons_held: held_buttons(&ctx) }))
 }
@@ -159,7 +159,7 @@ async fn mouse_button(
     let d = desktop(ctx)?;
     let t = target(ctx, &d, common).await?;
     let b = button(b);
-    let at = at.map(|pt| point(&d, pt));
+    let at = at.map(|pt| point(&d, &t, pt)).transpose()?;
     if down {
         if let Ok(mut h) = ctx.session.held.lock() {
             h.desktop_buttons.insert(b);
