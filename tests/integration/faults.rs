@@ -2,7 +2,7 @@
 //! remedy and the daemon keeps serving everything else; when the AT-SPI bus dies and comes
 //! back, the daemon reconnects by itself; an app that stops answering or dies during a
 //! snapshot leaves a partial snapshot with warnings; a subscriber that stops reading slows
-//! nobody down.
+//! nobody down; a tab whose renderer dies answers at once, and a reload brings it back.
 
 use std::time::{Duration, Instant};
 
@@ -36,6 +36,27 @@ async fn a_vanished_display_is_backend_unavailable() {
 
 /// A subscriber that stops reading its socket slows nobody down (its own queue is bounded:
 /// past it the oldest events are dropped and counted in `dropped`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crashed_tab_answers_at_once_and_a_reload_revives_it() {
+    let env = glovebox_tests::browser::BrowserEnv::start().await;
+    let mut c = env.daemon.actor().await;
+    let nav = c.call("browser.navigate", json!({"url": env.site.url("form.html")})).await;
+    ok(&nav);
+    let target = &nav["result"]["target"];
+    let (b, t) = (target["browser_id"].as_str().unwrap(), target["tab_id"].as_str().unwrap());
+    let tab = env.browsers.tab(b, t).await.expect("the tab");
+    // Page.crash never answers: its renderer is gone.
+    let _ = tokio::time::timeout(Duration::from_secs(3), tab.cmd("Page.crash", json!({}))).await;
+    let (r, took) = timed(c.call("browser.snapshot", json!({}))).await;
+    assert_eq!(code(&r), "ACTION_FAILED", "{r}");
+    assert!(r.to_string().contains("crashed") && r.to_string().contains("browser.reload"), "{r}");
+    assert!(took < Duration::from_secs(5), "a dead tab answered after {took:?}");
+    ok(&c.call("browser.reload", json!({})).await);
+    let snap = c.call("browser.snapshot", json!({})).await;
+    ok(&snap);
+    assert!(snap.to_string().contains("Test form"), "{snap}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_reader_blocks_nobody() {
     let options =

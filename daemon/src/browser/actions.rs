@@ -141,7 +141,7 @@ impl Tab {
     }
 
     /// A page-level command. A dialog already open refuses it; one that opens meanwhile
-    /// ends the wait with `DialogOpened`.
+    /// ends the wait with `DialogOpened`; a renderer that dies ends it with `Crashed`.
     pub async fn cmd(&self, method: &'static str, params: Value) -> Result<Value, BrowserError> {
         let fut = self.page.execute(Raw::new(method, params));
         if method == "Page.handleJavaScriptDialog" {
@@ -152,7 +152,13 @@ impl Tab {
         if let Some(d) = self.dialog() {
             return Err(BrowserError::DialogOpen(d));
         }
+        // A crashed tab takes only what brings it back.
+        let revives = matches!(method, "Page.reload" | "Page.navigate");
+        if *self.watch.crashed.borrow() && !revives {
+            return Err(BrowserError::Crashed);
+        }
         let mut rx = self.watch.dialog.clone();
+        let mut crashed = self.watch.crashed.clone();
         tokio::select! {
             r = fut => r.map(|r| r.result).map_err(|e| {
                 BrowserError::from_cdp(method, &e, self.conn.is_alive(), &self.browser_id)
@@ -161,6 +167,9 @@ impl Tab {
                 Ok(Some(d)) => Err(BrowserError::DialogOpened(d)),
                 _ => Err(self.conn.gone()),
             },
+            _ = async { crashed.wait_for(|c| *c && !revives).await.map(|_| ()) } => {
+                Err(BrowserError::Crashed)
+            }
         }
     }
 

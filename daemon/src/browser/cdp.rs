@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 use chromiumoxide::cdp::browser_protocol::browser::{
     DownloadProgressState, EventDownloadProgress, EventDownloadWillBegin,
 };
+use chromiumoxide::cdp::browser_protocol::inspector::{
+    EnableParams as InspectorEnable, EventTargetCrashed, EventTargetReloadedAfterCrash,
+};
 use chromiumoxide::cdp::browser_protocol::network::{
     EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, EventWebSocketCreated,
     ResourceType,
@@ -81,6 +84,8 @@ pub struct TabWatch {
     /// Main-frame navigations seen so far (bumped after refs were invalidated).
     pub navigations: watch::Receiver<u64>,
     pub dialog: watch::Receiver<Option<Dialog>>,
+    /// Whether the tab's renderer died (and was not reloaded since): it answers nothing.
+    pub crashed: watch::Receiver<bool>,
     /// Requests in flight, for settling after an action.
     pub net: Arc<Net>,
     /// Timers, animation frames and animations the page scheduled, for the same.
@@ -525,6 +530,10 @@ impl Conn {
         let mut failed = page.event_listener::<EventLoadingFailed>().await.map_err(cdp)?;
         let mut sockets = page.event_listener::<EventWebSocketCreated>().await.map_err(cdp)?;
         let mut choosers = page.event_listener::<EventFileChooserOpened>().await.map_err(cdp)?;
+        let mut crashes = page.event_listener::<EventTargetCrashed>().await.map_err(cdp)?;
+        let mut revived =
+            page.event_listener::<EventTargetReloadedAfterCrash>().await.map_err(cdp)?;
+        let (crash_tx, crash_rx) = watch::channel(false);
         let (nav_tx, nav_rx) = watch::channel(0u64);
         let (dialog_tx, dialog_rx) = watch::channel(None);
         let net = Arc::new(Net::default());
@@ -533,6 +542,7 @@ impl Conn {
         let w = Arc::new(TabWatch {
             navigations: nav_rx,
             dialog: dialog_rx,
+            crashed: crash_rx,
             net: net.clone(),
             work,
             instrument,
@@ -641,7 +651,19 @@ impl Conn {
                 log.push(&browser_id, Some(tab_id.clone()), Effect::FileChooser { multiple });
             }
         });
-        lock(&self.tasks).extend([t1, t2, t3, t4, t5, t6, t7, t8]);
+        // A dead renderer answers no command: waiting ones end at once (`Tab::cmd`).
+        let t9 = tokio::spawn(async move {
+            loop {
+                let dead = tokio::select! {
+                    c = crashes.next() => c.map(|_| true),
+                    r = revived.next() => r.map(|_| false),
+                };
+                let Some(dead) = dead else { break };
+                crash_tx.send_replace(dead);
+            }
+        });
+        lock(&self.tasks).extend([t1, t2, t3, t4, t5, t6, t7, t8, t9]);
+        let _ = page.execute(InspectorEnable::default()).await;
         // The DOM agent lets DOM.* calls address nodes by backend id.
         let _ = page.execute(Raw::new("DOM.enable", json!({}))).await;
         // A file chooser the page opens is reported, not shown: a native dialog on the

@@ -53,6 +53,9 @@ pub enum BrowserError {
     Ambiguous { kind: &'static str, query: String, candidates: Vec<Value> },
     #[error("{0}")]
     Failed(String),
+    /// The tab's renderer process died: it answers nothing until reloaded.
+    #[error("the tab's page crashed (its renderer process died)")]
+    Crashed,
     #[error("{what} has no on-screen box")]
     NoGeometry { what: String },
     #[error("{what} cannot take text or a value")]
@@ -129,6 +132,9 @@ impl From<BrowserError> for DaemonError {
                 DaemonError::Ambiguous { kind, query, candidates }
             }
             BrowserError::Failed(m) | BrowserError::ContextGone(m) => DaemonError::ActionFailed(m),
+            e @ BrowserError::Crashed => DaemonError::ActionFailed(format!(
+                "{e}; browser.reload loads it again, browser.tab_close closes it"
+            )),
             BrowserError::DialogOpen(d) => {
                 DaemonError::DialogOpen { kind: d.kind, message: d.message }
             }
