@@ -43,8 +43,9 @@ async fn a_crashed_tab_answers_at_once_and_a_reload_revives_it() {
     let nav = c.call("browser.navigate", json!({"url": env.site.url("form.html")})).await;
     ok(&nav);
     let target = &nav["result"]["target"];
-    let (b, t) = (target["browser_id"].as_str().unwrap(), target["tab_id"].as_str().unwrap());
-    let tab = env.browsers.tab(b, t).await.expect("the tab");
+    let id = |k: &str| target[k].as_str().expect("the target names it").to_owned();
+    let (b, t) = (id("browser_id"), id("tab_id"));
+    let tab = env.browsers.tab(&b, &t).await.expect("the tab");
     // Page.crash never answers: its renderer is gone.
     let _ = tokio::time::timeout(Duration::from_secs(3), tab.cmd("Page.crash", json!({}))).await;
     let (r, took) = timed(c.call("browser.snapshot", json!({}))).await;
