@@ -213,14 +213,15 @@ async fn the_browser_and_the_state_dir_are_out_of_a_pages_reach() {
 }
 
 #[tokio::test]
-async fn sessions_belong_to_the_token_that_made_them() {
+async fn sessions_belong_to_the_token_that_made_them_and_names_are_its_own() {
     let d = InProcess::start().await;
     let mut owner = d.actor().await;
     let hello = ok(&mut owner, "session.status", json!({})).await;
     let minted = hello["session_id"].as_str().expect("id").to_owned();
-    assert_eq!(minted.len(), 34, "128 random bits: {minted}");
+    assert_eq!(minted.len(), 34 + 17, "128 random bits and the token's tag: {minted}");
     let mut named = Raw::connect(&d.url(), Some(glovebox_tests::ACTOR)).await.expect("actor");
-    named.hello(Some("mine")).await;
+    let mine = named.hello(Some("mine")).await["session_id"].as_str().expect("id").to_owned();
+    assert!(mine.starts_with("mine@"), "{mine}");
     ok(&mut named, "computer.wait", json!({"duration_ms": 1, "op_id": "w1"})).await;
 
     // An observer of another token subscribes: it hears nothing of this session.
@@ -230,18 +231,18 @@ async fn sessions_belong_to_the_token_that_made_them() {
 
     drop(named);
     for token in [OTHER_ACTOR, OBSERVER] {
+        // Its id, as the owner's hello gave it, is refused to another token.
         let mut thief = Raw::connect(&d.url(), Some(token)).await.expect("connect");
-        let params = json!({"protocol": 1, "session": "mine"});
-        let deadline = Instant::now() + DEADLINE;
-        let r = loop {
-            let r = thief.call("session.hello", params.clone()).await;
-            if code(&r) != "SESSION_BUSY" || Instant::now() > deadline {
-                break r;
-            }
-        };
+        let r = thief.call("session.hello", json!({"protocol": 1, "session": mine})).await;
         assert_eq!(code(&r), "FORBIDDEN", "{token}: {r}");
         let r = thief.call("op.status", json!({"op_id": "w1"})).await;
         assert_eq!(code(&r), "HANDSHAKE_REQUIRED", "{r}");
+        // The same name is that token's own session: nothing of the owner's is in it.
+        let r = thief.call("session.hello", json!({"protocol": 1, "session": "mine"})).await;
+        assert_eq!(r["result"]["resumed"], false, "{token}: {r}");
+        assert_ne!(r["result"]["session_id"], mine.as_str(), "{r}");
+        let r = thief.call("op.status", json!({"op_id": "w1"})).await;
+        assert!(r.get("error").is_some(), "another session's op: {r}");
     }
     // The owner's token resumes it; its op outcome is still there.
     let mut back = Raw::connect(&d.url(), Some(glovebox_tests::ACTOR)).await.expect("actor");
@@ -269,7 +270,7 @@ async fn sessions_belong_to_the_token_that_made_them() {
         assert!(code(&r) == "SESSION_BUSY" && Instant::now() < deadline, "{r}");
     }
 
-    // The observer heard only its own session's events, none of "mine".
+    // The observer heard only its own token's sessions' events, none of the owner's "mine".
     let probe = observer.call("session.status", json!({})).await;
     assert!(probe.get("result").is_some(), "{probe}");
     let own = probe["result"]["session_id"].as_str().unwrap_or_default().to_owned();
@@ -280,7 +281,12 @@ async fn sessions_belong_to_the_token_that_made_them() {
     {
         seen.push(n["params"]["result"]["data"]["session"].as_str().unwrap_or_default().to_owned());
     }
-    assert!(seen.iter().all(|s| s == &own), "another session's events leaked: {seen:?}");
+    // Its own token's sessions only (the thief's "mine" above is one of them).
+    let tag = own.rsplit_once('@').map(|(_, t)| t.to_owned()).unwrap_or_default();
+    assert!(
+        seen.iter().all(|s| s.ends_with(&format!("@{tag}")) && *s != mine),
+        "another token's session events leaked: {seen:?}"
+    );
     d.stop().await;
 }
 

@@ -107,13 +107,12 @@ impl Handler {
             .and_then(|v| v.to_str().ok())
             .filter(|s| !s.is_empty())
             .map(|s| crate::session::Owner::of_token(s, false).short());
+        // Names are the token's own (`Sessions::id_for`): another token's handle names a
+        // session of this token's, never that one.
         let name = match named {
-            Some("new") => format!("mcp-{}-{}", owner.short(), crate::session::mint_id()?),
-            // The session's creator check below refuses another token's handle.
+            Some("new") => format!("mcp-{}", crate::session::mint_id()?),
             Some(handle) => handle.to_owned(),
-            None => {
-                format!("mcp-{}-{}", owner.short(), mcp_session.as_deref().unwrap_or("default"))
-            }
+            None => format!("mcp-{}", mcp_session.as_deref().unwrap_or("default")),
         };
         // MCP calls do not drive a session the way a WebSocket does: no connection holds it.
         let (session, _) = self.daemon.sessions.attach(Some(&name), 0, owner, false)?;

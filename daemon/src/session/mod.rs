@@ -203,7 +203,7 @@ impl Session {
     }
 }
 
-/// All sessions by name. A session nobody is attached to is kept for `ttl` so a client can
+/// All sessions by id (`name@<token tag>`: see [`Sessions::id_for`]). A session nobody is attached to is kept for `ttl` so a client can
 /// reconnect and resume it, then forgotten. A token keeps at most `max_per_token`: a new one
 /// past that ends the token's session idle the longest, never another token's.
 #[derive(Debug)]
@@ -216,6 +216,21 @@ pub struct Sessions {
 impl Sessions {
     pub fn new(ttl: Duration, max_per_token: usize) -> Self {
         Sessions { by_id: DashMap::new(), ttl, max_per_token }
+    }
+
+    /// The session a name given by `who` stands for. Names are each token's own: `name`
+    /// stands for `name@<its token's tag>`, so two tokens never meet on one name and a token
+    /// learns nothing of the names another uses. An id as the daemon gave it (ending in a
+    /// token's tag) stands for itself: the token's own, or for an admin any live session;
+    /// another token's id is refused whether or not it exists.
+    fn id_for(&self, name: &str, who: &Owner) -> Result<String, DaemonError> {
+        let tagged = name.rsplit_once('@').filter(|(base, tag)| !base.is_empty() && is_tag(tag));
+        match tagged {
+            None => Ok(format!("{name}@{}", who.short())),
+            Some((_, tag)) if tag == who.short() => Ok(name.to_owned()),
+            Some(_) if who.admin && self.by_id.contains_key(name) => Ok(name.to_owned()),
+            Some(_) => Err(DaemonError::NotOwner(name.to_owned())),
+        }
     }
 
     /// Room for one more session of `who`: its idlest session goes when it has the most, or
@@ -262,8 +277,8 @@ impl Sessions {
         actor: bool,
     ) -> Result<(Arc<Session>, bool), DaemonError> {
         let id = match name {
-            Some(n) => n.to_owned(),
-            None => mint_id()?,
+            Some(n) => self.id_for(n, &who)?,
+            None => format!("{}@{}", mint_id()?, who.short()),
         };
         let now = Instant::now();
         self.by_id.retain(|_, s| !s.expired(now, self.ttl));
@@ -379,10 +394,17 @@ impl Budget {
 /// The longest session name (a hello's, or the handle a stateless MCP call passes).
 pub const MAX_NAME: usize = 128;
 
-/// A session name a client may give: 1 to [`MAX_NAME`] characters, no spaces or controls.
+/// Whether `s` is a token's tag ([`Owner::short`]: 16 lowercase hex digits).
+fn is_tag(s: &str) -> bool {
+    s.len() == 16 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// A session name a client may give: 1 to [`MAX_NAME`] characters, no spaces or controls
+/// (the `@<tag>` the daemon adds to an id it gave out is not counted).
 pub fn check_name(field: &str, name: &str) -> Result<(), glovebox_protocol::contract::Violation> {
-    let bad = name.is_empty()
-        || name.chars().count() > MAX_NAME
+    let base = name.rsplit_once('@').filter(|(_, tag)| is_tag(tag)).map_or(name, |(b, _)| b);
+    let bad = base.is_empty()
+        || base.chars().count() > MAX_NAME
         || name.chars().any(|c| c.is_whitespace() || c.is_control());
     if bad {
         let message = format!("{field} must be 1 to {MAX_NAME} characters without spaces");
@@ -428,35 +450,51 @@ mod tests {
     }
 
     #[test]
-    fn a_session_belongs_to_the_token_that_made_it() {
+    fn names_are_each_tokens_own() {
         let sessions = Sessions::new(Duration::from_secs(60), 64);
         let (a, b) = (Owner::of_token("a", false), Owner::of_token("b", false));
         let (s, _) = sessions.attach(Some("x"), 1, a, true).expect("new");
+        assert_eq!(s.id, format!("x@{}", a.short()));
         s.detach(1);
+        // Another token's "x" is its own: nothing says a's exists, nothing of a's is reached.
         for actor in [true, false] {
-            assert!(matches!(
-                sessions.attach(Some("x"), 2, b, actor),
-                Err(DaemonError::NotOwner(_))
-            ));
+            let (other, resumed) = sessions.attach(Some("x"), 2, b, actor).expect("b's own");
+            assert_eq!(other.id, format!("x@{}", b.short()));
+            assert_eq!(resumed, !actor, "new the first time");
+            other.detach(2);
+        }
+        // The id a's hello answered is a's: refused to b, as is any id of a's tag.
+        for id in [s.id.clone(), format!("nothing-here@{}", a.short())] {
+            let r = sessions.attach(Some(&id), 2, b, true);
+            assert!(matches!(r, Err(DaemonError::NotOwner(_))), "{id}");
+        }
+        // a resumes it by its name or by that id.
+        for name in ["x", s.id.as_str()] {
+            let (again, resumed) = sessions.attach(Some(name), 3, a, true).expect("a's");
+            assert!(resumed && again.id == s.id);
+            again.detach(3);
         }
         let admin = Owner::of_token("root", true);
-        assert!(sessions.attach(Some("x"), 3, admin, false).is_ok(), "an admin may watch it");
-        let (s1, _) = sessions.attach(None, 4, a, true).expect("minted");
-        let (s2, _) = sessions.attach(None, 5, a, true).expect("minted");
-        assert_eq!(s1.id.len(), 34, "{}", s1.id);
+        let (watched, resumed) = sessions.attach(Some(&s.id), 4, admin, false).expect("admin");
+        assert!(resumed && watched.id == s.id, "an admin may watch it by its id");
+        let (s1, _) = sessions.attach(None, 5, a, true).expect("minted");
+        let (s2, _) = sessions.attach(None, 6, a, true).expect("minted");
+        assert_eq!(s1.id.len(), 34 + 17, "{}", s1.id);
         assert_ne!(s1.id, s2.id);
+        assert!(check_name("session", &s1.id).is_ok(), "an id given out is a name to give back");
     }
 
     #[test]
     fn a_token_keeps_its_newest_sessions_and_calls_without_a_connection_expire() {
         let sessions = Sessions::new(Duration::from_millis(30), 2);
         let (a, b) = (Owner::of_token("a", false), Owner::of_token("b", false));
+        let id = |o: Owner, n: &str| format!("{n}@{}", o.short());
         sessions.attach(Some("b1"), 0, b, false).expect("b's");
         let (held, _) = sessions.attach(Some("a1"), 7, a, true).expect("held by a connection");
         sessions.attach(Some("a2"), 0, a, false).expect("an MCP call's");
         sessions.attach(Some("a3"), 0, a, false).expect("the idlest of a's goes");
-        assert!(sessions.get("a2").is_none() && sessions.get("a1").is_some());
-        assert!(sessions.get("b1").is_some(), "another token's stays");
+        assert!(sessions.get(&id(a, "a2")).is_none() && sessions.get(&id(a, "a1")).is_some());
+        assert!(sessions.get(&id(b, "b1")).is_some(), "another token's stays");
         assert!(sessions.attach(Some("a4"), 8, a, true).is_ok(), "a3 went");
         assert!(matches!(
             sessions.attach(Some("a5"), 9, a, true),
@@ -465,11 +503,11 @@ mod tests {
         held.detach(7);
         // A session only MCP calls used expires after the TTL like a detached one.
         let deadline = Instant::now() + Duration::from_secs(5);
-        while sessions.get("b1").is_some_and(|s| !s.expired(Instant::now(), sessions.ttl)) {
+        while sessions.get(&id(b, "b1")).is_some_and(|s| !s.expired(Instant::now(), sessions.ttl)) {
             assert!(Instant::now() < deadline);
             std::thread::yield_now();
         }
         sessions.attach(Some("a6"), 0, a, false).expect("room again");
-        assert!(sessions.get("b1").is_none(), "b1 expired");
+        assert!(sessions.get(&id(b, "b1")).is_none(), "b1 expired");
     }
 }
