@@ -265,7 +265,7 @@ fn desktop_user(cli: &Cli, supervisor: &Supervisor) -> anyhow::Result<DesktopMod
     }
     if cli.desktop == DesktopMode::Existing {
         tracing::warn!(
-            "as root with --desktop existing, the apps and Chromium the daemon starts run as              root and can read the state dir; --desktop embedded runs them as the desktop user"
+            "as root with --desktop existing, the apps and Chromium the daemon starts run as root and can read the state dir; --desktop embedded runs them as the desktop user"
         );
         return Ok(cli.desktop);
     }

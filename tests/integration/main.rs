@@ -17,6 +17,7 @@ mod fuzz;
 mod handshake;
 mod host_docs;
 mod http;
+mod lanes;
 mod lifecycle;
 mod limits;
 mod limits2;

@@ -28,6 +28,9 @@ const HOST_UNREACHABLE: u8 = 0x04;
 const COMMAND_NOT_SUPPORTED: u8 = 0x07;
 const ADDRESS_NOT_SUPPORTED: u8 = 0x08;
 
+/// How long the proxy waits after a failed accept before the next.
+const ACCEPT_BACKOFF: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// The proxy, listening; it serves until the daemon exits.
 #[derive(Debug)]
 pub struct Egress {
@@ -41,7 +44,16 @@ impl Egress {
         let addr = listener.local_addr()?;
         tokio::spawn(async move {
             loop {
-                let Ok((client, _)) = listener.accept().await else { continue };
+                let client = match listener.accept().await {
+                    Ok((client, _)) => client,
+                    // Out of descriptors, say: a pause instead of a spin, and the browser's
+                    // connections wait in the backlog meanwhile.
+                    Err(e) => {
+                        tracing::warn!("the egress proxy could not accept a connection: {e}");
+                        tokio::time::sleep(ACCEPT_BACKOFF).await;
+                        continue;
+                    }
+                };
                 let _ = client.set_nodelay(true);
                 let guard = guard.clone();
                 tokio::spawn(async move {

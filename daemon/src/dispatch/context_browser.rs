@@ -62,10 +62,14 @@ pub(super) async fn get_browser(
     };
     let tabs = b.tabs(&browser_id).await?.into_iter().map(tab).collect();
     let tab_id = b.active_tab(&browser_id).await?;
-    select(&ctx, &browser_id, &tab_id);
+    // Another session's tab is not taken: the session's next action opens one of its own.
+    let selected = (!ctx.daemon.sessions.tab_held_by_other(&tab_id, &ctx.session.id)).then(|| {
+        select(&ctx, &browser_id, &tab_id);
+        tab_id.clone()
+    });
     let target = json!({"browser_id": browser_id, "tab_id": tab_id, "tab_source": "active"});
     let result =
-        results::GetBrowser { browser_id, tab: None, tabs: Some(tabs), selected_tab: Some(tab_id) };
+        results::GetBrowser { browser_id, tab: None, tabs: Some(tabs), selected_tab: selected };
     Ok(Output { result, target: Some(target) })
 }
 

@@ -253,6 +253,13 @@ impl Sessions {
         Ok(())
     }
 
+    /// Whether a session other than `me` has browser tab `tab_id` selected.
+    pub fn tab_held_by_other(&self, tab_id: &str, me: &str) -> bool {
+        self.by_id.iter().any(|s| {
+            s.id != me && s.selection.lock().is_ok_and(|sel| sel.tab_id.as_deref() == Some(tab_id))
+        })
+    }
+
     /// The tokens whose sessions have browser tab `tab_id` selected.
     pub fn owners_of_tab(&self, tab_id: &str) -> Vec<Owner> {
         let mut owners: Vec<Owner> = Vec::new();

@@ -37,12 +37,15 @@ pub(super) async fn go_forward(cx: TabCx, p: browser::GoForward) -> Result<Arriv
     arrived(&cx, "the tab went forward in its history", dialog).await
 }
 
-/// The tab's refs go stale in every session (`why`); the result is where it arrived.
+/// The tab's refs go stale in every session (`why`, and in the others which session did
+/// it); the result is where it arrived.
 async fn arrived(cx: &TabCx, why: &str, dialog: Option<Dialog>) -> Result<Arrived, DaemonError> {
     let key = cx.tab.key();
+    let me = &cx.ctx.session.id;
+    let theirs = format!("{why}, by session {me}");
     for s in cx.ctx.daemon.sessions.all() {
         if let Ok(mut snaps) = s.snapshots.lock() {
-            snaps.invalidate(&key, why);
+            snaps.invalidate(&key, if s.id == *me { why } else { &theirs });
         }
     }
     let (url, title) = cx.tab.info().await?;

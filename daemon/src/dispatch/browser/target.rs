@@ -79,12 +79,19 @@ pub(super) async fn freeze(
             }
         }
     }
-    let tab_id = b.active_tab(&browser_id).await?;
+    // The tab in front, unless another session works in it: then a tab of its own, so no
+    // session navigates or types in another's page.
+    let active = b.active_tab(&browser_id).await?;
+    let (tab_id, source) = if ctx.daemon.sessions.tab_held_by_other(&active, &ctx.session.id) {
+        (b.new_tab(&browser_id, None, true).await?, "new")
+    } else {
+        (active, "active")
+    };
     // The session adopts it, unless the call named another browser than the session's.
     if c.browser_id.is_none() || sel.browser_id.is_none() {
         select(ctx, &browser_id, &tab_id);
     }
-    Ok(Frozen { browser_id, tab_id, source: "active" })
+    Ok(Frozen { browser_id, tab_id, source })
 }
 
 /// The element `e` names on `tab`, a ref resolved in the session's snapshots (`snapshot_id`'s
@@ -169,7 +176,7 @@ impl TabCx {
         };
         if x < 0.0 || y < 0.0 || x >= w || y >= h {
             let msg = format!(
-                "the point {x},{y} is outside the viewport, which is {w}x{h} CSS pixels                  (x 0 to {}, y 0 to {}); scroll to bring what is there into view",
+                "the point {x},{y} is outside the viewport, which is {w}x{h} CSS pixels (x 0 to {}, y 0 to {}); scroll to bring what is there into view",
                 w - 1.0,
                 h - 1.0
             );
