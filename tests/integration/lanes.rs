@@ -1,6 +1,6 @@
 //! One lane per party (issue 31) on real Chromium: a session with no tab of its own never
 //! takes the tab another session works in, and a session whose tab another navigated hears
-//! which session did it.
+//! which session did it; downloads of one name never overwrite each other.
 
 use glovebox_protocol::outline::line_ref;
 use glovebox_tests::browser::BrowserEnv;
@@ -57,5 +57,43 @@ async fn a_new_session_never_takes_another_sessions_tab() {
     assert_eq!(code(&r), "STALE_REF", "{r}");
     let by = format!("by session {}", same_id.as_str().unwrap_or_default());
     assert!(r.to_string().contains(&by), "the stale ref names who navigated: {r}");
+    drop(env);
+}
+
+/// Two sessions of two tokens download a file of one name: two files, each result naming its
+/// own path, neither overwritten.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn downloads_of_one_name_never_overwrite() {
+    let env = BrowserEnv::start().await;
+    let mut a = env.daemon.actor().await;
+    let mut b = Raw::connect(&env.daemon.url(), Some(OTHER_ACTOR)).await.expect("connect");
+    b.hello(None).await;
+    let mut paths = Vec::new();
+    for (c, page) in [(&mut a, "refs.html"), (&mut b, "form.html")] {
+        ok(c, "browser.navigate", json!({"url": env.site.url(page)})).await;
+        let link = format!(
+            "const a = document.createElement('a'); a.id = 'dl'; a.textContent = 'save'; \
+             a.href = '/{page}'; a.download = 'q3-report.csv'; document.body.prepend(a); true"
+        );
+        ok(c, "browser.evaluate", json!({"script": link})).await;
+        let click = ok(c, "browser.click", json!({"selector": "#dl"})).await;
+        let named = click["result"]["downloads"][0]["path"].as_str().unwrap_or_default();
+        assert!(!named.is_empty(), "the result names the download's path: {click}");
+        paths.push((named.to_owned(), page));
+    }
+    assert_ne!(paths[0].0, paths[1].0, "{paths:?}");
+    assert!(paths[1].0.ends_with("q3-report (2).csv"), "{paths:?}");
+    let deadline = std::time::Instant::now() + glovebox_tests::DEADLINE;
+    for (path, page) in &paths {
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(page);
+        let want = std::fs::read(fixture).expect("fixture");
+        loop {
+            if std::fs::read(path).is_ok_and(|got| got == want) {
+                break;
+            }
+            assert!(std::time::Instant::now() < deadline, "{path} never held {page}");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
     drop(env);
 }

@@ -43,8 +43,9 @@ use super::{lock, tab_id_of, BrowserError, Invalidator};
 use crate::events::SinkSlot;
 use frames::Frames;
 
-/// A download the browser announced: its URL, file name and the tab that started it.
-type Started = (String, String, Option<String>);
+/// A download the browser announced: its URL, the path reserved for it and the tab that
+/// started it.
+type Started = (String, std::path::PathBuf, Option<String>);
 
 /// A CDP command given by method name and JSON params; its response is the raw JSON result.
 #[derive(Debug, Clone)]
@@ -306,7 +307,9 @@ impl Conn {
             return;
         };
         let _ = std::fs::create_dir_all(downloads);
-        let allow = json!({"behavior": "allow", "downloadPath": downloads, "eventsEnabled": true});
+        // Saved under its guid, then moved to a name of its own (`downloads.rs`).
+        let allow =
+            json!({"behavior": "allowAndName", "downloadPath": downloads, "eventsEnabled": true});
         if self.call("Browser.setDownloadBehavior", allow).await.is_ok() {
             let begins = self.browser.event_listener::<EventDownloadWillBegin>().await;
             let progress = self.browser.event_listener::<EventDownloadProgress>().await;
@@ -325,11 +328,11 @@ impl Conn {
                         // A tab's own frame id is its target id.
                         let frame: &str = ev.frame_id.as_ref();
                         let tab = lock(&live).contains(frame).then(|| tab_id_of(frame));
-                        lock(&names2).insert(
-                            ev.guid.clone(),
-                            (ev.url.clone(), ev.suggested_filename.clone(), tab.clone()),
-                        );
-                        let path = dir2.join(&ev.suggested_filename).display().to_string();
+                        let reserved =
+                            super::downloads::reserve(&dir2, &ev.suggested_filename, &ev.guid);
+                        let path = reserved.display().to_string();
+                        lock(&names2)
+                            .insert(ev.guid.clone(), (ev.url.clone(), reserved, tab.clone()));
                         let d = Effect::Download {
                             guid: ev.guid.clone(),
                             url: ev.url.clone(),
@@ -363,16 +366,21 @@ impl Conn {
                             }
                             continue;
                         }
-                        let (url, name, tab) = lock(&names).remove(&ev.guid).unwrap_or_default();
-                        let path = ev
-                            .file_path
-                            .clone()
-                            .unwrap_or_else(|| dir.join(&name).to_string_lossy().into_owned());
-                        let state = if ev.state == DownloadProgressState::Completed {
-                            "completed"
-                        } else {
-                            "canceled"
+                        let (url, reserved, tab) =
+                            lock(&names).remove(&ev.guid).unwrap_or_default();
+                        let completed = ev.state == DownloadProgressState::Completed;
+                        let reserved =
+                            if reserved.as_os_str().is_empty() { dir.join(&ev.guid) } else { reserved };
+                        let state = if completed { "completed" } else { "canceled" };
+                        // Where the file is: its name, or its guid when it could not move.
+                        let path = match super::downloads::finish(&dir, &ev.guid, &reserved, completed) {
+                            Ok(()) => reserved,
+                            Err(e) => {
+                                tracing::warn!(%e, "a finished download kept its guid as its name");
+                                dir.join(&ev.guid)
+                            }
                         };
+                        let path = path.to_string_lossy().into_owned();
                         let bytes = ev.received_bytes as u64;
                         crate::files::trim_to_quota(&dir, quota, Some(std::path::Path::new(&path)));
                         let reason = over.remove(&ev.guid).then_some("over_quota");

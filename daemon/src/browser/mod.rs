@@ -11,6 +11,7 @@ pub mod actions;
 pub mod annotate;
 pub mod cdp;
 pub mod discovery;
+mod downloads;
 pub mod effects;
 mod egress;
 pub mod input;
@@ -33,6 +34,7 @@ use crate::process::Supervisor;
 
 pub use actions::{ShotLimit, Tab};
 use cdp::Conn;
+pub use downloads::partial as partial_download;
 
 /// Called with (target key, reason) whenever a tab's refs go stale (navigation, reload, a
 /// restarted browser); dispatch points it at every session's snapshot registry.

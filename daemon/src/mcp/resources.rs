@@ -81,10 +81,12 @@ pub fn read(daemon: &Daemon, session: &Session, uri: &str) -> Result<ReadResourc
         if path.exists() {
             daemon.config.files.readable(&path.display().to_string()).map_err(|_| not_found())?;
         }
-        // Chromium writes `<name>.crdownload` and renames it when done.
-        let partial = path.with_file_name(format!("{name}.crdownload"));
+        // Chromium writes it under its guid until it is done (`browser/downloads.rs`).
         if !path.is_file() {
-            let Ok(m) = std::fs::metadata(&partial) else { return Err(not_found()) };
+            let partial = crate::browser::partial_download(path);
+            let Some(m) = partial.and_then(|p| std::fs::metadata(p).ok()) else {
+                return Err(not_found());
+            };
             let message = format!(
                 "{uri} is still downloading ({} bytes so far); read it once browser.downloads \
                  says completed",
