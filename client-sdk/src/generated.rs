@@ -189,10 +189,10 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.click`: click an element or a point inside the viewport; returns what was clicked
-    /// and where (a file input answers NOT_EDITABLE: upload sets its files; a file chooser the page
-    /// opens is named in file_chooser). Target: ref|selector or x,y / nx,ny. Mutating (actor role);
-    /// a capture follows unless the call says capture false.
+    /// `browser.click`: click an element or a viewport point; returns what was clicked and where (a
+    /// file input is NOT_EDITABLE: use upload; a file chooser the page opens shows in
+    /// file_chooser). Target: ref|selector or x,y / nx,ny. Mutating (actor role); a capture follows
+    /// unless the call says capture false.
     pub fn browser_click(&self, args: BrowserClick) -> PendingCall<'_, BrowserClick> {
         PendingCall::new(self, args)
     }
@@ -271,9 +271,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.select_text`: select the unique match of text in an element or a text line, or put
-    /// the caret next to it; returns the offsets. Target: ref|selector. Mutating (actor role); a
-    /// capture follows unless the call says capture false.
+    /// `browser.select_text`: select the one match of text in an element or text line, or put the
+    /// caret by it; returns the offsets. Target: ref|selector. Mutating (actor role); a capture
+    /// follows unless the call says capture false.
     pub fn browser_select_text(
         &self,
         args: BrowserSelectText,
@@ -512,9 +512,9 @@ impl Client {
 /// Typed calls of the `computer` tool.
 impl Client {
     /// `computer.click`: click an element (its accessibility action when plain) or a screen point
-    /// (on the screen and in the named window's frame); returns via, where and, at a point, the
-    /// element there. Target: ref or x,y / nx,ny. Mutating (actor role); a capture follows unless
-    /// the call says capture false.
+    /// (inside the named window's frame); returns via, where and the element at a point. Target:
+    /// ref or x,y / nx,ny. Mutating (actor role); a capture follows unless the call says capture
+    /// false.
     pub fn computer_click(&self, args: ComputerClick) -> PendingCall<'_, ComputerClick> {
         PendingCall::new(self, args)
     }

@@ -82,8 +82,7 @@ pub struct Effects {
     /// Where the action's tab navigated, when it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub navigated_to: Option<String>,
-    /// A file chooser the page opened (none shows on the desktop: set the files with
-    /// `upload`).
+    /// A file chooser the page opened (set its files with `upload`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_chooser: Option<FileChooser>,
 }
@@ -91,7 +90,7 @@ pub struct Effects {
 /// A file chooser a page opened, intercepted by the daemon.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
 pub struct FileChooser {
-    /// Whether it takes several files.
+    /// Several files.
     pub multiple: bool,
 }
 

@@ -244,10 +244,10 @@ impl Shared for Navigate {
     }
 }
 
-/// `browser.click`: click an element or a point inside the viewport; returns what was clicked and
-/// where (a file input answers NOT_EDITABLE: upload sets its files; a file chooser the page opens
-/// is named in file_chooser). Target: ref|selector or x,y / nx,ny. Mutating (actor role); a capture
-/// follows unless the call says capture false.
+/// `browser.click`: click an element or a viewport point; returns what was clicked and where (a
+/// file input is NOT_EDITABLE: use upload; a file chooser the page opens shows in file_chooser).
+/// Target: ref|selector or x,y / nx,ny. Mutating (actor role); a capture follows unless the call
+/// says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::Click", into = "wire::Click")]
 pub struct Click {
@@ -681,9 +681,9 @@ impl Shared for Paste {
     }
 }
 
-/// `browser.select_text`: select the unique match of text in an element or a text line, or put the
-/// caret next to it; returns the offsets. Target: ref|selector. Mutating (actor role); a capture
-/// follows unless the call says capture false.
+/// `browser.select_text`: select the one match of text in an element or text line, or put the caret
+/// by it; returns the offsets. Target: ref|selector. Mutating (actor role); a capture follows
+/// unless the call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::SelectText", into = "wire::SelectText")]
 pub struct SelectText {

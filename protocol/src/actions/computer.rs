@@ -216,10 +216,9 @@ pub trait Shared {
     fn named_ref(&self) -> Option<&str>;
 }
 
-/// `computer.click`: click an element (its accessibility action when plain) or a screen point (on
-/// the screen and in the named window's frame); returns via, where and, at a point, the element
-/// there. Target: ref or x,y / nx,ny. Mutating (actor role); a capture follows unless the call says
-/// capture false.
+/// `computer.click`: click an element (its accessibility action when plain) or a screen point
+/// (inside the named window's frame); returns via, where and the element at a point. Target: ref or
+/// x,y / nx,ny. Mutating (actor role); a capture follows unless the call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::Click", into = "wire::Click")]
 pub struct Click {

@@ -76,7 +76,7 @@ pub static BROWSER: Tool = Tool {
         // Acting.
         act("navigate", "open url in the tab and wait until it is interactive; returns the final url", L::None).settles(S::Navigate).gated(G::Navigate)
             .req(&[URL]).opt(&[TIMEOUT]),
-        act("click", "click an element or a point inside the viewport; returns what was clicked and where (a file input answers NOT_EDITABLE: upload sets its files; a file chooser the page opens is named in file_chooser)", L::ElementOrPoint).settles(S::Pointer)
+        act("click", "click an element or a viewport point; returns what was clicked and where (a file input is NOT_EDITABLE: use upload; a file chooser the page opens shows in file_chooser)", L::ElementOrPoint).settles(S::Pointer)
             .opt(&[BUTTON, CLICK_COUNT]),
         act("double_click", "double-click an element or a viewport point; returns what was clicked and where", L::ElementOrPoint).settles(S::Pointer)
             .opt(&[BUTTON, DOUBLE_CLICK_COUNT]).check(&[r::tab_pick_exclusive, r::double_click_count]),
@@ -94,7 +94,7 @@ pub static BROWSER: Tool = Tool {
         act("uncheck", "uncheck a checkbox; returns the verified final state", L::Element).settles(S::Pointer),
         act("paste", "paste text as a real paste event into an element or the focus; returns how it landed", L::ElementOptional).settles(S::Type)
             .req(&[PASTE_TEXT]).opt(&[BROWSER_PASTE_FORMAT]).check(&[r::tab_pick_exclusive, r::browser_paste_format]),
-        act("select_text", "select the unique match of text in an element or a text line, or put the caret next to it; returns the offsets", L::Element).settles(S::Type)
+        act("select_text", "select the one match of text in an element or text line, or put the caret by it; returns the offsets", L::Element).settles(S::Type)
             .req(&[SELECT_TEXT]).opt(&[PREFIX, SUFFIX, SELECTION_TYPE]),
         act("secondary_action", "run a named element action; the DOM has none, so this returns UNSUPPORTED with the reason", L::Element).settles(S::Pointer)
             .req(&[DOM_ACTION_NAME]),

@@ -64,7 +64,7 @@ pub static COMPUTER: Tool = Tool {
     common: &[APP_ID, WINDOW_ID, SNAPSHOT_ID],
     actions: &[
         // Acting: every result says via and actual_dispatch.
-        act("click", "click an element (its accessibility action when plain) or a screen point (on the screen and in the named window's frame); returns via, where and, at a point, the element there", L::ElementOrPoint).settles(S::Pointer)
+        act("click", "click an element (its accessibility action when plain) or a screen point (inside the named window's frame); returns via, where and the element at a point", L::ElementOrPoint).settles(S::Pointer)
             .opt(&[BUTTON, CLICK_COUNT, DISPATCH]).check(&[r::background_needs_ref]),
         act("double_click", "double-click an element or a screen point; returns via and where", L::ElementOrPoint).settles(S::Pointer)
             .opt(&[BUTTON, DOUBLE_CLICK_COUNT, DISPATCH]).check(&[r::double_click_count, r::background_needs_ref]),

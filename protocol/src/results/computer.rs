@@ -65,8 +65,7 @@ pub struct Acted {
     /// Real input: the window it went to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delivered_to: Option<WindowRef>,
-    /// A press at a point: the element the accessibility tree shows there (`role "name"`),
-    /// when its app's tree knows one.
+    /// At a point: the element the accessibility tree shows there (`role "name"`), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub element: Option<String>,
     /// Real input: the active window changed while it ran.
