@@ -89,22 +89,28 @@ impl SinkSlot {
 #[derive(Debug, Clone)]
 pub struct Scoped {
     owner: Option<Owner>,
-    /// An event about a tab: the tokens that see it whole (their sessions have it selected).
+    /// An event about a tab or a window: the tokens that see it whole (their sessions have
+    /// it, or its app, selected).
     tab_owners: Option<Vec<Owner>>,
     event: Event,
 }
 
 /// What a tab event says that belongs to whoever drives the tab: where it is and what it shows.
-const TAB_PRIVATE: [&str; 6] = ["url", "title", "path", "message", "default_prompt", "filename"];
+const TAB_PRIVATE: &[&str] = &["url", "title", "path", "message", "default_prompt", "filename"];
 
-/// A tab event for a viewer who does not drive the tab: its ids and kinds stay, the rest goes.
-fn redact(v: &mut Value) {
+/// What a window's or a focus event says that belongs to whoever works in that app: the
+/// window's title and the focused element's name, text and value.
+const WINDOW_PRIVATE: &[&str] = &["title", "name", "text", "value", "description"];
+
+/// A tab or window event for a viewer who does not work there: its ids and kinds stay, what
+/// it shows goes.
+fn redact(v: &mut Value, private: &[&str]) {
     match v {
         Value::Object(m) => {
-            m.retain(|k, _| !TAB_PRIVATE.contains(&k.as_str()));
-            m.values_mut().for_each(redact);
+            m.retain(|k, _| !private.contains(&k.as_str()));
+            m.values_mut().for_each(|v| redact(v, private));
         }
-        Value::Array(items) => items.iter_mut().for_each(redact),
+        Value::Array(items) => items.iter_mut().for_each(|v| redact(v, private)),
         _ => {}
     }
 }
@@ -167,8 +173,8 @@ impl EventBus {
         self.send(Some(owner), topic, kind, data);
     }
 
-    /// An event about a browser tab: whole for `owners` (and admins), without its URLs and
-    /// texts for everyone else.
+    /// An event about a browser tab or a desktop window: whole for `owners` (and admins),
+    /// without its URLs, titles and texts for everyone else.
     pub fn publish_tab(&self, owners: Vec<Owner>, topic: &str, kind: &str, data: Value) {
         self.send_scoped(None, Some(owners), topic, kind, data);
     }
@@ -253,7 +259,8 @@ fn as_seen(s: Scoped, topics: &[String], viewer: &Viewer) -> Option<Event> {
     }
     let owners = s.tab_owners.as_deref();
     if owners.is_some_and(|o| !o.iter().any(|t| viewer.owner.may_use(t))) {
-        redact(&mut ev.data);
+        let private = if ev.topic == "desktop" { WINDOW_PRIVATE } else { TAB_PRIVATE };
+        redact(&mut ev.data, private);
         if let Some(m) = ev.data.as_object_mut() {
             m.insert("redacted".into(), Value::Bool(true));
         }
@@ -265,6 +272,29 @@ fn as_seen(s: Scoped, topics: &[String], viewer: &Viewer) -> Option<Event> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_windows_title_and_the_focused_name_reach_only_the_sessions_working_there() {
+        let bus = EventBus::new(8);
+        let (mut rx, mut rx2) = (bus.subscribe(), bus.subscribe());
+        let (a, b) = (Owner::of_token("a", false), Owner::of_token("b", false));
+        let opened = json!({"window_id": "x:7", "app_id": "app:42", "title": "VICTIM-SECRET"});
+        bus.publish_tab(vec![a], "desktop", "window.opened", opened);
+        let focus = json!({"app_id": "app:42", "element": {"role": "text", "name": "Card number"}});
+        bus.publish_tab(vec![a], "desktop", "focus.changed", focus);
+        let topics = vec!["desktop".to_owned()];
+        let seen = |who: Owner, rx: &mut broadcast::Receiver<Scoped>| -> Vec<Value> {
+            let viewer = Viewer { owner: who, approver: false };
+            queued_events(rx, &topics, &viewer).into_iter().map(|e| e.data).collect()
+        };
+        let theirs = seen(b, &mut rx);
+        assert_eq!(theirs.len(), 2);
+        let text = serde_json::to_string(&theirs).expect("json");
+        assert!(!text.contains("VICTIM-SECRET") && !text.contains("Card number"), "{text}");
+        assert_eq!(theirs[0]["window_id"], "x:7", "ids stay: {text}");
+        let mine = serde_json::to_string(&seen(a, &mut rx2)).expect("json");
+        assert!(mine.contains("VICTIM-SECRET") && mine.contains("Card number"), "{mine}");
+    }
 
     #[test]
     fn a_popup_s_chain_leads_to_its_opener_until_closed() {

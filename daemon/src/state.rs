@@ -159,6 +159,7 @@ impl Daemon {
                 let Some(d) = weak.upgrade() else { return };
                 // A tab's events belong to the sessions that have it, or the tab that opened
                 // it, selected; an event with an unknown tab (`tab_id: null`) to none of them.
+                // A window's, likewise, to the sessions that have its app or it selected.
                 match data.get("tab_id").filter(|_| topic == "browser") {
                     Some(tab) => {
                         openers.note(kind, &data);
@@ -170,6 +171,16 @@ impl Daemon {
                                 }
                             }
                         }
+                        d.events.publish_tab(owners, topic, kind, data);
+                    }
+                    // A window's title and the focused element's name are the sessions'
+                    // working in that app (`WINDOW_PRIVATE`); apps and the rest are everyone's.
+                    None if topic == "desktop"
+                        && (kind.starts_with("window.") || kind == "focus.changed") =>
+                    {
+                        let app = data.get("app_id").and_then(|v| v.as_str());
+                        let window = data.get("window_id").and_then(|v| v.as_str());
+                        let owners = d.sessions.owners_of_window(app, window);
                         d.events.publish_tab(owners, topic, kind, data);
                     }
                     None => d.events.publish(topic, kind, data),

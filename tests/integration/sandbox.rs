@@ -1,7 +1,8 @@
 //! Issue 30, N1: the `gloveboxd` binary started as root puts its desktop under a user of its
 //! own, and whatever the agent runs there reads nothing of the state dir; Chromium keeps its
 //! own sandbox where user namespaces work (this machine), and `/readyz` and `get_state` say
-//! so. As the agent would: an app launched through `context.get_app` tries every file. And a
+//! so. As the agent would: a page's file chooser (refused or reported, never a dialog on the
+//! desktop), and an app launched through `context.get_app` that tries every file. And a
 //! Chromium whose sandbox fails at its start is started again without it, saying so.
 
 use std::os::unix::fs::PermissionsExt as _;
@@ -10,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use glovebox_tests::binary::{descendants, Running};
 use glovebox_tests::http::Http;
-use glovebox_tests::raw::Raw;
+use glovebox_tests::raw::{code, Raw};
 use glovebox_tests::{TempDir, DEADLINE};
 use serde_json::{json, Value};
 
@@ -84,7 +85,8 @@ async fn the_desktop_reads_nothing_of_the_state_dir_and_chromium_keeps_its_sandb
     let mut c = Raw::connect(&d.url, Some(&token)).await.expect("the token works");
     c.hello(None).await;
     // Chromium starts: its pages run in the desktop too.
-    let page = "data:text/html,<title>n1</title><input type=file id=f>";
+    let page = "data:text/html,<title>n1</title><input type=file id=f>\
+                <button id=b onclick=f.click()>attach</button>";
     let r = c.call("browser.navigate", json!({"url": page})).await;
     assert!(r.get("result").is_some(), "{r}");
     // What the daemon hands the page reaches it (a copy the desktop's user may read), and
@@ -97,6 +99,19 @@ async fn the_desktop_reads_nothing_of_the_state_dir_and_chromium_keeps_its_sandb
     let mut r = c.call("browser.evaluate", json!({"script": read})).await;
     r["result"]["capture"] = Value::Null;
     assert_eq!(r["result"]["result"]["value"], "hello", "{r}");
+    // The page's file chooser, the agent's other way to the desktop's files: a click on the
+    // input is refused, one the page's script opens is reported, and neither leaves a native
+    // dialog on the desktop to type the state dir's paths into. A state dir file is no upload.
+    let r = c.call("browser.click", json!({"selector": "#f"})).await;
+    assert_eq!(code(&r), "NOT_EDITABLE", "{r}");
+    let r = c.call("browser.click", json!({"selector": "#b", "capture": false})).await;
+    assert_eq!(r["result"]["result"]["file_chooser"]["multiple"], false, "reported: {r}");
+    let windows = c.call("context.list_windows", json!({})).await;
+    let titles = windows["result"]["result"].to_string();
+    assert!(!titles.contains("Open File") && !titles.contains("File Upload"), "{windows}");
+    let token_file = state.join("token").display().to_string();
+    let r = c.call("browser.upload", json!({"selector": "#f", "files": [token_file]})).await;
+    assert_eq!(code(&r), "FORBIDDEN", "{r}");
     let r = c.call("browser.pdf", json!({})).await;
     let pdf = r["result"]["result"]["artifact"]["path"].as_str().unwrap_or_default().to_owned();
     assert!(!pdf.is_empty() && !Path::new(&pdf).starts_with(&state), "{r}");

@@ -63,7 +63,7 @@ pub(super) async fn get_browser(
     let tabs = b.tabs(&browser_id).await?.into_iter().map(tab).collect();
     let tab_id = b.active_tab(&browser_id).await?;
     // Another session's tab is not taken: the session's next action opens one of its own.
-    let selected = (!ctx.daemon.sessions.tab_held_by_other(&tab_id, &ctx.session.id)).then(|| {
+    let selected = (!ctx.daemon.sessions.tab_held_by_other(&tab_id, &ctx.session)).then(|| {
         select(&ctx, &browser_id, &tab_id);
         tab_id.clone()
     });

@@ -253,11 +253,31 @@ impl Sessions {
         Ok(())
     }
 
-    /// Whether a session other than `me` has browser tab `tab_id` selected.
-    pub fn tab_held_by_other(&self, tab_id: &str, me: &str) -> bool {
+    /// Whether another party works in browser tab `tab_id`: a session of another token that
+    /// has it selected, or another session of `me`'s token that a connection drives. (A
+    /// token's sessions no connection holds, such as its MCP calls', are one party: a
+    /// command-line host that opens a session per call finds the page its last call left.)
+    pub fn tab_held_by_other(&self, tab_id: &str, me: &Session) -> bool {
         self.by_id.iter().any(|s| {
-            s.id != me && s.selection.lock().is_ok_and(|sel| sel.tab_id.as_deref() == Some(tab_id))
+            let theirs = s.creator != me.creator
+                || (s.id != me.id && s.attached.lock().is_ok_and(|a| a.0 > 0));
+            theirs && s.selection.lock().is_ok_and(|sel| sel.tab_id.as_deref() == Some(tab_id))
         })
+    }
+
+    /// The tokens whose sessions have app `app_id` or window `window_id` selected.
+    pub fn owners_of_window(&self, app_id: Option<&str>, window_id: Option<&str>) -> Vec<Owner> {
+        let mut owners: Vec<Owner> = Vec::new();
+        for s in self.by_id.iter() {
+            let selected = s.selection.lock().is_ok_and(|sel| {
+                (app_id.is_some() && sel.app_id.as_deref() == app_id)
+                    || (window_id.is_some() && sel.window_id.as_deref() == window_id)
+            });
+            if selected && !owners.contains(&s.creator) {
+                owners.push(s.creator);
+            }
+        }
+        owners
     }
 
     /// The tokens whose sessions have browser tab `tab_id` selected.

@@ -82,7 +82,7 @@ pub(super) async fn freeze(
     // The tab in front, unless another session works in it: then a tab of its own, so no
     // session navigates or types in another's page.
     let active = b.active_tab(&browser_id).await?;
-    let (tab_id, source) = if ctx.daemon.sessions.tab_held_by_other(&active, &ctx.session.id) {
+    let (tab_id, source) = if ctx.daemon.sessions.tab_held_by_other(&active, &ctx.session) {
         (b.new_tab(&browser_id, None, true).await?, "new")
     } else {
         (active, "active")
