@@ -178,6 +178,11 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
             };
             writeln!(out, "  {}: {label:?} not a named line with a ref: {shown}", p.page.name)?;
         }
+        for f in &p.ours.retried {
+            any = true;
+            let f: String = f.chars().take(300).collect();
+            writeln!(out, "  {}: an action failed on the best line, the next one was taken: {f}", p.page.name)?;
+        }
         if !p.ours.done {
             any = true;
             writeln!(
@@ -233,6 +238,7 @@ fn episode_json(p: &PageRun, e: &Episode) -> Value {
         "done": e.done,
         "outcome": e.outcome,
         "failed": e.failed,
+        "retried": e.retried,
         "snapshot_ms_median": round1(ms(e)),
         "snapshots": e.snapshot_ms.len(),
     })

@@ -13,6 +13,8 @@ const LOOKS: usize = 6;
 const LOOK_PAUSE: Duration = Duration::from_millis(300);
 /// After each action, for the widget to react (the same for both agents).
 const AFTER_ACTION: Duration = Duration::from_millis(200);
+/// The lines an action is tried on, best first, before the step fails.
+const CANDIDATES: usize = 3;
 
 #[derive(Default)]
 pub struct Episode {
@@ -23,6 +25,8 @@ pub struct Episode {
     pub outcome: String,
     /// The step that could not be taken, and why.
     pub failed: Option<String>,
+    /// Actions that failed on a line before one on a next line that answered worked.
+    pub retried: Vec<String>,
     pub snapshot_ms: Vec<f64>,
     /// Every snapshot's text, in order.
     pub snapshots: Vec<String>,
@@ -53,16 +57,12 @@ pub fn score(find: Find, l: &Line) -> u8 {
     }
 }
 
-/// The best line for `find`, the first of the best in document order.
-pub fn find<'l>(lines: &'l [Line], find: Find) -> Option<&'l Line> {
-    let mut best: Option<(u8, &Line)> = None;
-    for l in lines {
-        let s = score(find, l);
-        if s > 0 && best.is_none_or(|(b, _)| s > b) {
-            best = Some((s, l));
-        }
-    }
-    best.map(|(_, l)| l)
+/// The lines that answer `find`, best first, document order among equals.
+pub fn ranked<'l>(lines: &'l [Line], find: Find) -> Vec<&'l Line> {
+    let mut found: Vec<(u8, &Line)> =
+        lines.iter().map(|l| (score(find, l), l)).filter(|(s, _)| *s > 0).collect();
+    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found.into_iter().map(|(_, l)| l).collect()
 }
 
 impl Episode {
@@ -77,21 +77,24 @@ impl Episode {
         Ok(lines)
     }
 
-    /// Fresh snapshots until every find of the step has a line, a few times at most.
+    /// Fresh snapshots until every find of the step has a line, a few times at most; per
+    /// find, the lines that answer it, best first.
     async fn lines_for<A: Agent>(
         &mut self,
         a: &mut A,
         page: &Page,
         finds: &[Find],
-    ) -> anyhow::Result<Vec<Line>> {
+    ) -> anyhow::Result<Vec<Vec<Line>>> {
         for k in 0..LOOKS {
             if k > 0 {
                 tokio::time::sleep(LOOK_PAUSE).await;
             }
             let lines = self.look(a, page).await?;
-            let found: Option<Vec<Line>> =
-                finds.iter().map(|f| find(&lines, f).cloned()).collect();
-            if let Some(found) = found {
+            let found: Vec<Vec<Line>> = finds
+                .iter()
+                .map(|f| ranked(&lines, f).into_iter().take(CANDIDATES).cloned().collect())
+                .collect();
+            if found.iter().all(|c: &Vec<Line>| !c.is_empty()) {
                 return Ok(found);
             }
         }
@@ -101,22 +104,31 @@ impl Episode {
 
     async fn step<A: Agent>(&mut self, a: &mut A, page: &Page, step: Step) -> anyhow::Result<()> {
         match step {
-            Step::Click(f) => {
-                let l = self.lines_for(a, page, &[f]).await?;
-                a.click(&l[0]).await?;
-            }
-            Step::Fill(f, text) => {
-                let l = self.lines_for(a, page, &[f]).await?;
-                a.fill(&l[0], text).await?;
-            }
-            Step::Type(f, text) => {
-                let l = self.lines_for(a, page, &[f]).await?;
-                a.type_keys(&l[0], text).await?;
+            Step::Click(f) | Step::Fill(f, _) | Step::Type(f, _) => {
+                let found = self.lines_for(a, page, &[f]).await?;
+                // As an agent would: when the action fails on the best line (a hidden twin,
+                // say), the next line that answers.
+                let mut failures = Vec::new();
+                for l in &found[0] {
+                    let done = match step {
+                        Step::Fill(_, text) => a.fill(l, text).await,
+                        Step::Type(_, text) => a.type_keys(l, text).await,
+                        _ => a.click(l).await,
+                    };
+                    match done {
+                        Ok(()) => break,
+                        Err(e) => failures.push(format!("{}: {e:#}", l.r#ref)),
+                    }
+                }
+                if failures.len() == found[0].len() {
+                    anyhow::bail!("every line failed: {}", failures.join("; "));
+                }
+                self.retried.extend(failures);
             }
             Step::Press(key) => a.press(key).await?,
             Step::Drag(from, to) => {
                 let l = self.lines_for(a, page, &[from, to]).await?;
-                a.drag(&l[0], &l[1]).await?;
+                a.drag(&l[0][0], &l[1][0]).await?;
             }
         }
         tokio::time::sleep(AFTER_ACTION).await;
