@@ -120,7 +120,10 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     let port = chromium::free_port()?;
     let allow = ["--browser-allow".to_owned(), format!("chrome-{port}")];
     let mut d = Daemon::start_with(&bin, "auto", &allow)?;
-    eprintln!("bench: gloveboxd pid {} at {} (DISPLAY={}), corpus at {site}", d.pid, d.url, d.display);
+    eprintln!(
+        "bench: gloveboxd pid {} at {} (DISPLAY={}), corpus at {site}",
+        d.pid, d.url, d.display
+    );
     let browser = Chromium::start(&d.display, port, &d.state);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let measured = match &browser {
@@ -192,8 +195,8 @@ async fn measure(
         };
         let tab = new_tab(&mut c).await?;
         let mut a = Glovebox { c: &mut c, tab: tab.clone() };
-        let ours = Episode::run(&mut a, &format!("{site}/{}.html?gb", page.name), page, o.snapshots)
-            .await;
+        let ours =
+            Episode::run(&mut a, &format!("{site}/{}.html?gb", page.name), page, o.snapshots).await;
         ok(&mut c, "browser.tab_close", json!({"tab_id": tab})).await?;
         let verdict = |e: &Episode| if e.done { "done" } else { "not done" };
         eprintln!(
@@ -216,7 +219,12 @@ async fn measure(
             big.theirs.remove(0); // the first warms up
         }
         let tab = new_tab(&mut c).await?;
-        ok(&mut c, "browser.navigate", json!({"tab_id": tab, "url": format!("{site}/big.html?gb"), "capture": false})).await?;
+        ok(
+            &mut c,
+            "browser.navigate",
+            json!({"tab_id": tab, "url": format!("{site}/big.html?gb"), "capture": false}),
+        )
+        .await?;
         for _ in 0..=o.big {
             big.ours.push(full_snapshot(&mut c, &tab).await?.as_secs_f64() * 1e3);
         }

@@ -98,11 +98,7 @@ impl Agent for Glovebox<'_> {
             let t = t.strip_prefix("+ ").or_else(|| t.strip_prefix("~ ")).unwrap_or(t);
             let (role, rest) = t.split_once(' ').unwrap_or((t, ""));
             let name = quoted(rest).map(|(n, _)| n).unwrap_or_default();
-            out.push(Line {
-                role: role.to_owned(),
-                name,
-                r#ref: r.to_owned(),
-            });
+            out.push(Line { role: role.to_owned(), name, r#ref: r.to_owned() });
         }
         out
     }
@@ -186,11 +182,7 @@ impl Agent for Playwright<'_> {
                     quoted(tail).map_or_else(|| tail.to_owned(), |(n, _)| n)
                 }
             };
-            out.push(Line {
-                role: role.to_owned(),
-                name,
-                r#ref: r.to_owned(),
-            });
+            out.push(Line { role: role.to_owned(), name, r#ref: r.to_owned() });
         }
         out
     }

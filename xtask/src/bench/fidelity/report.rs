@@ -103,7 +103,10 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
         r.loadavg.0,
         r.loadavg.1
     )?;
-    writeln!(out, "named = expected controls seen as a line with a ref whose name holds the label")?;
+    writeln!(
+        out,
+        "named = expected controls seen as a line with a ref whose name holds the label"
+    )?;
     writeln!(
         out,
         "\n{:<18} {:>16} {:>12} {:>18}  task",
@@ -116,7 +119,12 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
             out,
             "{:<18} {:>16} {:>12} {:>18}  {}",
             p.page.name,
-            format!("{}/{}/{}", named(&p.ours), dash(t.map(|t| named(t).to_string())), p.page.controls.len()),
+            format!(
+                "{}/{}/{}",
+                named(&p.ours),
+                dash(t.map(|t| named(t).to_string())),
+                p.page.controls.len()
+            ),
             format!("{}/{}", yes(p.ours.done), dash(t.map(|t| yes(t.done).to_owned()))),
             format!("{:.1}/{}", ms(&p.ours), dash(t.map(|t| format!("{:.1}", ms(t))))),
             p.page.task
@@ -147,8 +155,11 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
         ),
     )?;
     if !r.big.ours.is_empty() {
-        let theirs =
-            if r.big.theirs.is_empty() { "-".into() } else { format!("{:.0}", median(&r.big.theirs)) };
+        let theirs = if r.big.theirs.is_empty() {
+            "-".into()
+        } else {
+            format!("{:.0}", median(&r.big.theirs))
+        };
         writeln!(
             out,
             "{:<18} {:>16} {:>12} {:>18}  full snapshot, paged",
@@ -181,7 +192,11 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
         for f in &p.ours.retried {
             any = true;
             let f: String = f.chars().take(300).collect();
-            writeln!(out, "  {}: an action failed on the best line, the next one was taken: {f}", p.page.name)?;
+            writeln!(
+                out,
+                "  {}: an action failed on the best line, the next one was taken: {f}",
+                p.page.name
+            )?;
         }
         if !p.ours.done {
             any = true;
@@ -200,14 +215,8 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
     writeln!(out, "\nPlaywright MCP's misses:")?;
     for p in &r.pages {
         let Some(t) = &p.theirs else { continue };
-        let missed: Vec<&str> = p
-            .page
-            .controls
-            .iter()
-            .zip(&t.named)
-            .filter(|(_, s)| !**s)
-            .map(|(c, _)| *c)
-            .collect();
+        let missed: Vec<&str> =
+            p.page.controls.iter().zip(&t.named).filter(|(_, s)| !**s).map(|(c, _)| *c).collect();
         if missed.is_empty() && t.done {
             continue;
         }
