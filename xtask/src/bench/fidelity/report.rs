@@ -44,7 +44,8 @@ fn lines_holding(e: &Episode, label: &str) -> Vec<String> {
 
 struct Verdict {
     goal: &'static str,
-    pass: bool,
+    /// None: nothing to judge by (no baseline given).
+    pass: Option<bool>,
     basis: String,
 }
 
@@ -53,7 +54,7 @@ fn verdicts(r: &Results) -> Vec<Verdict> {
     let ours: usize = r.pages.iter().map(|p| named(&p.ours)).sum();
     let mut v = vec![Verdict {
         goal: "every control of the corpus addressable and named",
-        pass: ours == expected,
+        pass: Some(ours == expected),
         basis: format!("{ours} of {expected}"),
     }];
     if r.peer.is_ok() {
@@ -65,7 +66,7 @@ fn verdicts(r: &Results) -> Vec<Verdict> {
             .collect();
         v.push(Verdict {
             goal: "tasks done >= Playwright MCP's on every page",
-            pass: behind.is_empty(),
+            pass: Some(behind.is_empty()),
             basis: if behind.is_empty() {
                 "no page where only Playwright MCP did it".into()
             } else {
@@ -81,8 +82,8 @@ fn verdicts(r: &Results) -> Vec<Verdict> {
             format!("; Playwright MCP {:.0} ms", median(&r.big.theirs))
         };
         let (pass, basis) = match r.options.big_baseline {
-            Some(b) => (ours <= 1.3 * b, format!("{ours:.0} ms vs 1.3 x {b:.0} ms{theirs}")),
-            None => (true, format!("{ours:.0} ms, no --big-baseline given{theirs}")),
+            Some(b) => (Some(ours <= 1.3 * b), format!("{ours:.0} ms vs 1.3 x {b:.0} ms{theirs}")),
+            None => (None, format!("{ours:.0} ms, no --big-baseline given{theirs}")),
         };
         v.push(Verdict { goal: "big page snapshot within 1.3x of before", pass, basis });
     }
@@ -171,7 +172,17 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
     }
     writeln!(out, "\ngoals:")?;
     for v in verdicts(r) {
-        writeln!(out, "  {:<52} {:<5} {}", v.goal, if v.pass { "PASS" } else { "FAIL" }, v.basis)?;
+        writeln!(
+            out,
+            "  {:<52} {:<5} {}",
+            v.goal,
+            match v.pass {
+                Some(true) => "PASS",
+                Some(false) => "FAIL",
+                None => "n/a",
+            },
+            v.basis
+        )?;
     }
     writeln!(out, "\nfindings (ours):")?;
     let mut any = false;

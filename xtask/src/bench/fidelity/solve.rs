@@ -58,10 +58,10 @@ pub fn score(find: Find, l: &Line) -> u8 {
 }
 
 /// The lines that answer `find`, best first, document order among equals.
-pub fn ranked<'l>(lines: &'l [Line], find: Find) -> Vec<&'l Line> {
+pub fn ranked(lines: &[Line], find: Find) -> Vec<&Line> {
     let mut found: Vec<(u8, &Line)> =
         lines.iter().map(|l| (score(find, l), l)).filter(|(s, _)| *s > 0).collect();
-    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found.sort_by_key(|(s, _)| std::cmp::Reverse(*s));
     found.into_iter().map(|(_, l)| l).collect()
 }
 
