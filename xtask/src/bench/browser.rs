@@ -5,11 +5,11 @@
 //! characters, typing 1,000 characters key by key (beside Playwright MCP's `browser_type`
 //! with `slowly: true`), and our screenshot beside a bare CDP `Page.captureScreenshot`.
 
-mod cdp;
-mod chromium;
-mod mcp;
+pub(super) mod cdp;
+pub(super) mod chromium;
+pub(super) mod mcp;
 mod measure;
-mod pages;
+pub(super) mod pages;
 mod report;
 
 use std::collections::HashMap;

@@ -5,6 +5,7 @@ mod browser;
 mod client;
 mod daemon;
 mod desktop;
+mod fidelity;
 mod footprint;
 mod load;
 mod mcp_http;
@@ -23,12 +24,13 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         Some((name, rest)) if name == "rpc" => rpc::run(rest),
         Some((name, rest)) if name == "browser" => browser::run(rest),
         Some((name, rest)) if name == "desktop" => desktop::run(rest),
+        Some((name, rest)) if name == "fidelity" => fidelity::run(rest),
         Some((name, rest)) if name == "settle" => settle::run(rest),
         Some((name, rest)) if name == "load" => load::run(rest),
         Some((name, rest)) if name == "footprint" => footprint::run(rest),
         Some((name, rest)) if name == "view" => view::run(rest),
-        Some((name, _)) => bail!("unknown bench {name:?}; known: rpc, browser, desktop, settle, load, footprint, view"),
-        None => bail!("usage: cargo xtask bench <name> [args]\n  rpc [--iterations N] [--seconds S] [--rounds R] [--connections C]\n  browser [--rounds R] [--snapshots N] [--clicks N] [--fills N] [--shots N] [--no-peer]\n  desktop [--rounds R] [--samples N]\n  settle [--runs N]\n  load [--sessions N] [--seconds S] [--faults] [--hostile]\n  footprint [--rounds R] [--counts 1,2,4,8] [--loops L] [--settle S] [--idle S] [--no-trim] [--no-write]\n  view [--rounds R] [--samples N] [--drag S] [--idle S]"),
+        Some((name, _)) => bail!("unknown bench {name:?}; known: rpc, browser, desktop, fidelity, settle, load, footprint, view"),
+        None => bail!("usage: cargo xtask bench <name> [args]\n  rpc [--iterations N] [--seconds S] [--rounds R] [--connections C]\n  browser [--rounds R] [--snapshots N] [--clicks N] [--fills N] [--shots N] [--no-peer]\n  desktop [--rounds R] [--samples N]\n  fidelity [--snapshots N] [--big N] [--big-baseline MS] [--only PAGE,...] [--no-peer]\n  settle [--runs N]\n  load [--sessions N] [--seconds S] [--faults] [--hostile]\n  footprint [--rounds R] [--counts 1,2,4,8] [--loops L] [--settle S] [--idle S] [--no-trim] [--no-write]\n  view [--rounds R] [--samples N] [--drag S] [--idle S]"),
     }
 }
 
