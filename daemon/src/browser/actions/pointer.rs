@@ -170,10 +170,49 @@ impl Tab {
             }
             Ok::<(), BrowserError>(())
         };
-        let r = moved.await;
+        let mut r = moved.await;
+        // A drop where the page has not finished moving things is lost: a sortable list
+        // ignores the pointer for a few frames after each swap (and while it animates one).
+        // As a hand would, dwell over the target, moving by a pixel so the page hears the
+        // pointer there again once it is ready, then drop.
+        if r.is_ok() {
+            let b = if button == "right" {
+                2
+            } else if button == "middle" {
+                4
+            } else {
+                1
+            };
+            for nudge in [1.0, 0.0] {
+                self.dwell().await;
+                let (x, y) = (to.0, to.1 + nudge);
+                let ev = json!({"type": "mouseMoved", "x": x, "y": y, "button": button,
+                                "buttons": b, "modifiers": modifiers});
+                if let Err(e) = self.cmd("Input.dispatchMouseEvent", ev).await {
+                    r = Err(e);
+                    break;
+                }
+            }
+            self.dwell().await;
+        }
         let released = self.mouse("mouseReleased", to.0, to.1, button, 1, modifiers).await;
         guard.armed = false;
         r.and(released)
+    }
+
+    /// A drag's pause over its target: `DWELL` of the page's time, and until the page's
+    /// running animations and transitions end, at most `LINGER`.
+    async fn dwell(&self) {
+        let expr = format!(
+            "Promise.race([Promise.all([new Promise((r) => setTimeout(r, {})), \
+             ...document.getAnimations().filter((a) => a.playState === 'running') \
+             .map((a) => a.finished.catch(() => null))]), \
+             new Promise((r) => setTimeout(r, {}))]).then(() => true)",
+            DWELL.as_millis(),
+            LINGER.as_millis()
+        );
+        // The page's own timers and promises answer it: bounded here too.
+        let _ = tokio::time::timeout(LINGER * 2, self.eval(&expr)).await;
     }
 
     /// Scroll an element's scroller (or the page) by pixels or pages; before/after positions.
@@ -214,6 +253,12 @@ impl Tab {
         self.call(el, "this.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'}); const r = this.getBoundingClientRect(); return {x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height)};", &[]).await
     }
 }
+
+/// How long a drag dwells over its target, twice, before it drops (a hand takes longer).
+const DWELL: std::time::Duration = std::time::Duration::from_millis(60);
+
+/// The longest one dwell waits for the page's animations.
+const LINGER: std::time::Duration = std::time::Duration::from_millis(600);
 
 /// Releases a mouse button when the action holding it is dropped half-way.
 struct ButtonGuard {
