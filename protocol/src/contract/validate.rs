@@ -238,6 +238,14 @@ fn check_type(param: &Param, value: &Value) -> Result<(), Violation> {
             _ => bad(format!("{name} must be a non-empty array of non-empty strings")),
         },
         Ty::Region => check_region(name, value),
+        Ty::Object => match value {
+            Value::Object(_) => Ok(()),
+            _ => bad(format!("{name} must be a JSON object: {}", param.doc)),
+        },
+        Ty::ObjectList => match value {
+            Value::Array(items) if items.iter().all(Value::is_object) => Ok(()),
+            _ => bad(format!("{name} must be a list of JSON objects: {}", param.doc)),
+        },
     }
 }
 
