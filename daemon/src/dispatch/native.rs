@@ -162,7 +162,7 @@ async fn on_anthropic(
     p: native::Anthropic,
 ) -> Result<Output<results::Anthropic>, DaemonError> {
     let screen = Screen::of(&ctx, p.common.target).await?;
-    let action = p.input.get("action").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let action = anthropic::action_of(&p.tool, &p.input).unwrap_or_default().to_owned();
     let target = Some(screen.target());
     let refuse = |reason: String| {
         let content = vec![Block::Text { text: reason }];
@@ -265,9 +265,11 @@ pub(super) fn summary(tool: &str, args: &Map<String, Value>) -> Option<String> {
         return None;
     }
     if let Some(input) = args.get("input").and_then(Value::as_object) {
+        let tool = args.get("tool").and_then(Value::as_object).cloned().unwrap_or_default();
+        let action = anthropic::action_of(&tool, input).unwrap_or_default().to_owned();
         let mut rest = input.clone();
-        let action = rest.remove("action").and_then(|a| a.as_str().map(str::to_owned));
-        return Some(format!("{} {}", action.unwrap_or_default(), Value::Object(rest)));
+        rest.remove("action");
+        return Some(format!("{action} {}", Value::Object(rest)));
     }
     let list: Vec<&Value> = match (args.get("actions"), args.get("action")) {
         (Some(Value::Array(list)), _) => list.iter().collect(),

@@ -85,6 +85,25 @@ fn duration(input: &Map<String, Value>) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(s))
 }
 
+/// The toolset (`computer_toolset_20260801`): one entry for the family, each member a tool
+/// of its own whose `tool_use` names the action and carries no `action` in its input.
+fn is_toolset(tool: &Map<String, Value>) -> bool {
+    tool.get("type").and_then(Value::as_str).is_some_and(|t| t.starts_with("computer_toolset"))
+}
+
+/// The action: the input's `action` (the single computer tool), else, for a toolset
+/// member, the `tool_use` block's name, which the runtime passes as the tool's `name`.
+pub fn action_of<'a>(
+    tool: &'a Map<String, Value>,
+    input: &'a Map<String, Value>,
+) -> Option<&'a str> {
+    match input.get("action") {
+        Some(Value::String(a)) => Some(a.as_str()),
+        _ if is_toolset(tool) => tool.get("name").and_then(Value::as_str),
+        _ => None,
+    }
+}
+
 /// Reads a call: the tool's declared display over `real` and the input's action.
 pub fn read(
     tool: &Map<String, Value>,
@@ -92,9 +111,8 @@ pub fn read(
     real: (u32, u32),
 ) -> Result<Read, String> {
     let frame = Frame::new(declared(tool, real)?, real);
-    let action = match input.get("action") {
-        Some(Value::String(a)) => a.as_str(),
-        _ => return Err("action is required: one of the computer tool's actions".into()),
+    let Some(action) = action_of(tool, input) else {
+        return Err("action is required: one of the computer tool's actions".into());
     };
     let has = |k: &str| input.get(k).is_some_and(|v| !v.is_null());
     let text = || match input.get("text") {
@@ -146,10 +164,10 @@ pub fn read(
         "left_click_drag" => {
             let to = at().ok_or_else(|| format!("coordinate is required for {action}"))??;
             match input.get("start_coordinate").filter(|v| !v.is_null()) {
-                Some(v) => vec![Step::Drag {
-                    path: vec![coordinate(v, &frame)?, to],
-                    button: Button::Left,
-                }],
+                Some(v) => {
+                    let path = vec![coordinate(v, &frame)?, to];
+                    vec![Step::Drag { path, button: Button::Left, hold: held(input)? }]
+                }
                 // From where the pointer is, as the first version of the tool did.
                 None => vec![
                     Step::Button { at: None, button: Button::Left, down: true },
@@ -191,7 +209,14 @@ pub fn read(
             vec![Step::CursorPosition]
         }
         "zoom" => {
-            let enabled = tool.get("enable_zoom").and_then(Value::as_bool) == Some(true);
+            let enabled = if is_toolset(tool) {
+                tool.get("configs")
+                    .and_then(|c| c.pointer("/zoom/enabled"))
+                    .and_then(Value::as_bool)
+                    != Some(false)
+            } else {
+                tool.get("enable_zoom").and_then(Value::as_bool) == Some(true)
+            };
             if !enabled {
                 return Err(
                     "zoom is not enabled for this tool: its definition needs enable_zoom: true"

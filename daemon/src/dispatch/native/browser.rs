@@ -109,22 +109,23 @@ async fn run_on(tab: &Tab, step: &Step, p: &mut Pointer) -> Result<Said, DaemonE
                 tab.mouse_raw("mouseReleased", at, (b, 1), &p.pressed, 0).await?;
             }
         }
-        Step::Drag { path, button } => {
+        Step::Drag { path, button, hold } => {
+            let m = modifiers(hold)?;
             let b = name(*button);
             let first = f(path[0]);
-            tab.mouse_raw("mouseMoved", first, ("none", 0), &p.pressed, 0).await?;
+            tab.mouse_raw("mouseMoved", first, ("none", 0), &p.pressed, m).await?;
             let mut down = p.pressed.clone();
             down.push(b);
-            tab.mouse_raw("mousePressed", first, (b, 1), &down, 0).await?;
+            tab.mouse_raw("mousePressed", first, (b, 1), &down, m).await?;
             let mut r = Ok(());
             for pt in &path[1..] {
-                r = tab.mouse_raw("mouseMoved", f(*pt), (b, 0), &down, 0).await;
+                r = tab.mouse_raw("mouseMoved", f(*pt), (b, 0), &down, m).await;
                 if r.is_err() {
                     break;
                 }
             }
             let last = f(path[path.len() - 1]);
-            let up = tab.mouse_raw("mouseReleased", last, (b, 1), &p.pressed, 0).await;
+            let up = tab.mouse_raw("mouseReleased", last, (b, 1), &p.pressed, m).await;
             p.at = last;
             r?;
             up?;

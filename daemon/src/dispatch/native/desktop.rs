@@ -23,7 +23,9 @@ pub async fn run(ctx: &Ctx, d: &Arc<Desktop>, step: &Step) -> Result<Said, Daemo
             Some(click(ctx, d, *at, *button, *count, hold).await?)
         }
         Step::Button { at, button, down } => Some(press(ctx, d, *at, *button, *down).await?),
-        Step::Drag { path, button } => Some(drag(ctx, d, path, *button).await?),
+        Step::Drag { path, button, hold } => {
+            Some(holding(ctx, d, hold, drag(ctx, d, path, *button)).await?)
+        }
         Step::Keys(chords) => {
             let mut last = None;
             for c in chords {
@@ -58,7 +60,7 @@ pub async fn run(ctx: &Ctx, d: &Arc<Desktop>, step: &Step) -> Result<Said, Daemo
                         last = Some(d.scroll(x, y, dir, n.unsigned_abs(), free).await?);
                     }
                 }
-                Ok(last)
+                Ok::<_, crate::desktop::Error>(last)
             };
             holding(ctx, d, hold, wheel).await?
         }
@@ -93,31 +95,31 @@ async fn click(
 }
 
 /// Runs `act` with the chords of `hold` pressed (each let go again, also on failure).
-async fn holding<T>(
+async fn holding<T, E: Into<DaemonError>>(
     ctx: &Ctx,
     d: &Desktop,
     hold: &[String],
-    act: impl std::future::Future<Output = Result<T, crate::desktop::Error>>,
+    act: impl std::future::Future<Output = Result<T, E>>,
 ) -> Result<T, DaemonError> {
     let mut down = Vec::new();
-    let mut r = Ok(());
+    let mut pressed = Ok(());
     for chord in hold {
         held_keys(ctx, chord, true);
         down.push(chord);
         if let Err(e) = d.key_toggle(chord, true, Aim::Free).await {
-            r = Err(e);
+            pressed = Err(DaemonError::from(e));
             break;
         }
     }
-    let out = match r {
-        Ok(()) => act.await,
+    let out = match pressed {
+        Ok(()) => act.await.map_err(Into::into),
         Err(e) => Err(e),
     };
     for chord in down.into_iter().rev() {
         let _ = d.key_toggle(chord, false, Aim::Free).await;
         held_keys(ctx, chord, false);
     }
-    Ok(out?)
+    out
 }
 
 /// A button down (held by the session until it comes up) or up.

@@ -121,7 +121,7 @@ pub fn read(a: &Map<String, Value>, frame: &Frame) -> Result<Action, String> {
             if path.len() < 2 {
                 return Err("drag needs a path of at least two points".into());
             }
-            vec![Step::Drag { path, button: Button::Left }]
+            vec![Step::Drag { path, button: Button::Left, hold: held(a)? }]
         }
         "keypress" => {
             let list = a.get("keys").and_then(Value::as_array).ok_or("keypress needs keys, a list of key names")?;

@@ -49,8 +49,9 @@ pub enum Step {
     Click { at: Option<Pt>, button: Button, count: u8, hold: Vec<String> },
     /// Press or release a button where the pointer is (after moving to `at`).
     Button { at: Option<Pt>, button: Button, down: bool },
-    /// Press at the first point, pass through the others, release at the last.
-    Drag { path: Vec<Pt>, button: Button },
+    /// Press at the first point, pass through the others, release at the last, with keys
+    /// held meanwhile.
+    Drag { path: Vec<Pt>, button: Button, hold: Vec<String> },
     /// Press chords one after the other.
     Keys(Vec<String>),
     /// Hold a chord down for a while.
