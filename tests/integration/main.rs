@@ -24,6 +24,7 @@ mod mcp;
 mod mcp_clients;
 mod mcp_host;
 mod mcp_ops;
+mod native;
 mod ops;
 mod props;
 mod results;
