@@ -571,3 +571,61 @@ async fn the_same_shapes_act_on_the_sessions_tab_through_devtools() {
     assert_eq!(r["content"][0]["text"], format!("X={},Y={}", mid[0], mid[1]), "{r}");
     check_shapes(&seen);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn native_calls_are_ops_under_the_policy_and_a_person_in_control() {
+    let policy = json!({"rules": [
+        {"name": "no-model-in-the-tab", "class": "mutating", "args": {"target": "browser"},
+         "decision": "deny"},
+    ]});
+    let env = BrowserEnv::with_policy(policy).await;
+    let mut c = open(&env).await;
+    c.call("events.subscribe", json!({"topics": ["ops"]})).await;
+    let click = json!({"type": "click", "button": "left", "x": 512, "y": 384});
+
+    // An op with an id: sent twice, it runs once and answers the same.
+    let call = json!({"action": click, "tool": openai_tool(), "op_id": "native-once"});
+    let first = c.call("native.openai", call.clone()).await;
+    let again = c.call("native.openai", call).await;
+    assert_eq!(first["result"]["result"]["ran"], 1, "{first}");
+    assert_eq!(first["result"], again["result"], "replayed, not run again");
+    let log = log_from(&mut c, 0).await;
+    assert_eq!(events(&log, "pointerdown").len(), 1, "one click: {log:?}");
+    // The op list names the vendor's action.
+    let started = loop {
+        let ev = c.notification("events.event").await;
+        if ev["params"]["result"]["kind"] == "started" {
+            break ev;
+        }
+    };
+    let data = &started["params"]["result"]["data"];
+    assert_eq!(data["method"], "native.openai", "{started}");
+    assert_eq!(data["summary"], "click", "{started}");
+
+    // The approval policy judges it as the input it is.
+    let denied = c
+        .call("native.anthropic", json!({"tool": tool(), "target": "browser",
+                                          "input": {"action": "left_click", "coordinate": [5, 300]}}))
+        .await;
+    assert_eq!(glovebox_tests::raw::code(&denied), "APPROVAL_DENIED", "{denied}");
+    assert_eq!(log_len(&mut c).await, log.len(), "the denied click did not run");
+
+    // A person in control: the model's call waits its turn (PAUSED), nothing runs.
+    let viewer = glovebox_tests::viewer::Viewer::start().await;
+    let page = viewer.open(&crate::view::link(&env.daemon, glovebox_tests::ACTOR).await).await;
+    page.wait_for(
+        "window.glovebox.hello !== null && !document.getElementById('takeover').hidden",
+        "Take over shown",
+    )
+    .await;
+    page.click_on("#takeover").await;
+    page.wait_for(
+        "window.glovebox.state.control && window.glovebox.state.control.mine === true",
+        "in control",
+    )
+    .await;
+    let input = json!({"action": "left_click", "coordinate": [512, 384]});
+    let r = c.call("native.anthropic", json!({"tool": tool(), "input": input})).await;
+    assert_eq!(glovebox_tests::raw::code(&r), "PAUSED", "{r}");
+    assert_eq!(r["error"]["data"]["details"]["reason"], "human_in_control", "{r}");
+}

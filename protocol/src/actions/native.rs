@@ -101,7 +101,8 @@ impl Shared for Anthropic {
 #[serde(try_from = "wire::Openai", into = "wire::Openai")]
 pub struct Openai {
     /// one computer_call action as the model sent it (type click, double_click, drag, keypress,
-    /// move, scroll, type, wait or screenshot).
+    /// move, scroll, type, wait or screenshot); direct calls only: in tools.call, action names the
+    /// tool's action, so a single one goes in actions.
     pub action: Option<serde_json::Map<String, serde_json::Value>>,
     /// a batch of computer_call actions, run in order until the first that fails.
     pub actions: Option<Vec<serde_json::Map<String, serde_json::Value>>>,

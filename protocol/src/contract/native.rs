@@ -36,7 +36,8 @@ const OPENAI_ACTION: Param = p(
     "action",
     Ty::Object,
     "one computer_call action as the model sent it (type click, double_click, drag, keypress, \
-     move, scroll, type, wait or screenshot)",
+     move, scroll, type, wait or screenshot); direct calls only: in tools.call, action names \
+     the tool's action, so a single one goes in actions",
 );
 const OPENAI_ACTIONS: Param = p(
     "actions",
