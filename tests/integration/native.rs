@@ -570,6 +570,26 @@ async fn the_same_shapes_act_on_the_sessions_tab_through_devtools() {
     let r = claude(&mut c, &mut seen, b, json!({"action": "cursor_position"})).await;
     assert_eq!(r["content"][0]["text"], format!("X={},Y={}", mid[0], mid[1]), "{r}");
     check_shapes(&seen);
+
+    // The Rust SDK's typed calls, their answers read as the vendor-shaped result types.
+    use glovebox_client::generated::{NativeAnthropic, NativeOpenai};
+    use glovebox_protocol::actions::native::Target;
+    use glovebox_protocol::results::native::Block;
+    let opts = glovebox_client::ClientOptions::new("native-test", "0");
+    let client = glovebox_client::Client::connect(&env.daemon.url(), glovebox_tests::ACTOR, opts)
+        .await
+        .expect("the SDK connects");
+    let obj = |v: Value| v.as_object().cloned().unwrap_or_default();
+    let mut call = NativeAnthropic::new(obj(tool()), obj(json!({"action": "screenshot"})));
+    call.common.target = Some(Target::Browser);
+    let shot = client.native_anthropic(call).result().await.expect("a typed answer");
+    assert!(!shot.is_error && matches!(shot.content.last(), Some(Block::Image { .. })), "{shot:?}");
+    let mut call = NativeOpenai::default();
+    call.actions =
+        Some(vec![obj(json!({"type": "wait", "ms": 10})), obj(json!({"type": "screenshot"}))]);
+    call.common.target = Some(Target::Browser);
+    let out = client.native_openai(call).result().await.expect("a typed answer");
+    assert_eq!((out.ran, out.output.kind.as_str()), (2, "computer_screenshot"), "{out:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
