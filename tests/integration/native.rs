@@ -584,10 +584,9 @@ async fn the_same_shapes_act_on_the_sessions_tab_through_devtools() {
     call.common.target = Some(Target::Browser);
     let shot = client.native_anthropic(call).result().await.expect("a typed answer");
     assert!(!shot.is_error && matches!(shot.content.last(), Some(Block::Image { .. })), "{shot:?}");
-    let mut call = NativeOpenai::default();
-    call.actions =
-        Some(vec![obj(json!({"type": "wait", "ms": 10})), obj(json!({"type": "screenshot"}))]);
-    call.common.target = Some(Target::Browser);
+    let actions = vec![obj(json!({"type": "wait", "ms": 10})), obj(json!({"type": "screenshot"}))];
+    let common = glovebox_protocol::actions::native::Common { target: Some(Target::Browser) };
+    let call = NativeOpenai { actions: Some(actions), common, ..NativeOpenai::default() };
     let out = client.native_openai(call).result().await.expect("a typed answer");
     assert_eq!((out.ran, out.output.kind.as_str()), (2, "computer_screenshot"), "{out:?}");
 }

@@ -255,7 +255,10 @@ mod tests {
     use crate::dispatch::native::step::{Button, Step};
 
     fn obj(v: Value) -> Map<String, Value> {
-        v.as_object().cloned().unwrap_or_default()
+        match v {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        }
     }
 
     fn steps(input: Value) -> Result<Vec<Step>, String> {
@@ -268,26 +271,26 @@ mod tests {
     #[test]
     fn actions_become_steps_in_screen_pixels() {
         assert_eq!(
-            steps(json!({"action": "left_click", "coordinate": [512, 384]})).unwrap(),
+            steps(json!({"action": "left_click", "coordinate": [512, 384]})).expect("read"),
             [Step::Click { at: Some((640, 400)), button: Button::Left, count: 1, hold: vec![] }]
         );
         assert_eq!(
-            steps(json!({"action": "key", "text": "ctrl+a"})).unwrap(),
+            steps(json!({"action": "key", "text": "ctrl+a"})).expect("read"),
             [Step::Keys(vec!["ctrl+a".into()])]
         );
         assert_eq!(
-            steps(json!({"action": "zoom", "region": [0, 64, 512, 384]})).unwrap(),
+            steps(json!({"action": "zoom", "region": [0, 64, 512, 384]})).expect("read"),
             [Step::Zoom((0, 0, 641, 401))]
         );
         assert!(matches!(
-            steps(json!({"action": "triple_click"})).unwrap()[0],
+            steps(json!({"action": "triple_click"})).expect("read")[0],
             Step::Click { count: 3, at: None, .. }
         ));
     }
 
     #[test]
     fn refusals_read_as_the_reference_words_them() {
-        let e = |v| steps(v).unwrap_err();
+        let e = |v| steps(v).expect_err("refused");
         assert_eq!(
             e(json!({"action": "left_click", "coordinate": [1024, 10]})),
             "Coordinates 1024, 10 are out of bounds (the display is 1024x768)"

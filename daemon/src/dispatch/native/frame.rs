@@ -33,7 +33,7 @@ impl Frame {
 
     /// The real pixel under a declared point, or `None` when the point is outside the
     /// declared display or on a letterbox bar.
-    pub fn to_real(&self, x: f64, y: f64) -> Option<(i32, i32)> {
+    pub fn to_real(self, x: f64, y: f64) -> Option<(i32, i32)> {
         let (dw, dh) = (f64::from(self.declared.0), f64::from(self.declared.1));
         if !(0.0..dw).contains(&x) || !(0.0..dh).contains(&y) {
             return None;
@@ -51,7 +51,7 @@ impl Frame {
     }
 
     /// The declared point over a real pixel.
-    pub fn to_declared(&self, x: i32, y: i32) -> (i64, i64) {
+    pub fn to_declared(self, x: i32, y: i32) -> (i64, i64) {
         let dx = f64::from(x) * self.scale + f64::from(self.offset.0);
         let dy = f64::from(y) * self.scale + f64::from(self.offset.1);
         (dx.round() as i64, dy.round() as i64)
@@ -59,7 +59,7 @@ impl Frame {
 
     /// A declared rectangle `[x0, y0, x1, y1]` as a real one (x, y, width, height), or
     /// `None` when a corner is outside the display.
-    pub fn region_to_real(&self, r: [f64; 4]) -> Option<(i32, i32, u32, u32)> {
+    pub fn region_to_real(self, r: [f64; 4]) -> Option<(i32, i32, u32, u32)> {
         let (w, h) = (f64::from(self.declared.0), f64::from(self.declared.1));
         let (x0, y0) = self.to_real(r[0].min(w - 1.0), r[1].min(h - 1.0))?;
         let (x1, y1) = self.to_real(r[2].min(w - 1.0), r[3].min(h - 1.0))?;
@@ -68,7 +68,7 @@ impl Frame {
     }
 
     /// The real screen's RGB pixels (`real` in size) as the declared display shows them.
-    pub fn fit(&self, rgb: &[u8]) -> Vec<u8> {
+    pub fn fit(self, rgb: &[u8]) -> Vec<u8> {
         let (rw, rh) = self.real;
         let (cw, ch) = self.content;
         let (dw, dh) = self.declared;

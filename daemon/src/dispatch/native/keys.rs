@@ -138,31 +138,31 @@ mod tests {
 
     #[test]
     fn xdotool_chords_map_to_the_key_table() {
-        assert_eq!(xdotool("ctrl+a").unwrap(), ["ctrl+a"]);
-        assert_eq!(xdotool("Return").unwrap(), ["Return"]);
-        assert_eq!(xdotool("ctrl+shift+T").unwrap(), ["ctrl+shift+t"]);
-        assert_eq!(xdotool("alt+Tab Return").unwrap(), ["alt+Tab", "Return"]);
-        assert_eq!(xdotool("Page_Down").unwrap(), ["Page_Down"]);
-        assert_eq!(xdotool("ctrl+period").unwrap(), ["ctrl+."]);
-        assert_eq!(xdotool("KP_5").unwrap(), ["5"]);
-        assert_eq!(xdotool("super").unwrap(), ["super"]);
-        assert_eq!(xdotool("A").unwrap(), ["A"]);
-        assert_eq!(xdotool("ctrl++").unwrap(), ["ctrl++"]);
-        assert_eq!(xdotool("Hyper_Z").unwrap_err(), "unknown key \"Hyper_Z\"");
+        assert_eq!(xdotool("ctrl+a").expect("read"), ["ctrl+a"]);
+        assert_eq!(xdotool("Return").expect("read"), ["Return"]);
+        assert_eq!(xdotool("ctrl+shift+T").expect("read"), ["ctrl+shift+t"]);
+        assert_eq!(xdotool("alt+Tab Return").expect("read"), ["alt+Tab", "Return"]);
+        assert_eq!(xdotool("Page_Down").expect("read"), ["Page_Down"]);
+        assert_eq!(xdotool("ctrl+period").expect("read"), ["ctrl+."]);
+        assert_eq!(xdotool("KP_5").expect("read"), ["5"]);
+        assert_eq!(xdotool("super").expect("read"), ["super"]);
+        assert_eq!(xdotool("A").expect("read"), ["A"]);
+        assert_eq!(xdotool("ctrl++").expect("read"), ["ctrl++"]);
+        assert_eq!(xdotool("Hyper_Z").expect_err("refused"), "unknown key \"Hyper_Z\"");
         assert!(xdotool("  ").is_err());
     }
 
     #[test]
     fn openai_names_map_to_the_key_table() {
         let k = |v: &[&str]| openai(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        assert_eq!(k(&["CTRL", "A"]).unwrap(), "CTRL+a");
-        assert_eq!(k(&["ENTER"]).unwrap(), "ENTER");
-        assert_eq!(k(&["ARROWLEFT"]).unwrap(), "ARROWLEFT");
-        assert_eq!(k(&["CMD", "SHIFT", "Z"]).unwrap(), "Super+SHIFT+z");
-        assert_eq!(k(&["A"]).unwrap(), "a");
-        assert_eq!(k(&["ESC"]).unwrap(), "ESC");
-        assert_eq!(k(&["SPACE"]).unwrap(), "SPACE");
-        assert_eq!(k(&["CTRL", "NOPE"]).unwrap_err(), "unknown key \"NOPE\"");
+        assert_eq!(k(&["CTRL", "A"]).expect("read"), "CTRL+a");
+        assert_eq!(k(&["ENTER"]).expect("read"), "ENTER");
+        assert_eq!(k(&["ARROWLEFT"]).expect("read"), "ARROWLEFT");
+        assert_eq!(k(&["CMD", "SHIFT", "Z"]).expect("read"), "Super+SHIFT+z");
+        assert_eq!(k(&["A"]).expect("read"), "a");
+        assert_eq!(k(&["ESC"]).expect("read"), "ESC");
+        assert_eq!(k(&["SPACE"]).expect("read"), "SPACE");
+        assert_eq!(k(&["CTRL", "NOPE"]).expect_err("refused"), "unknown key \"NOPE\"");
         assert!(k(&[]).is_err());
     }
 }

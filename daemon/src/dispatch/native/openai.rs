@@ -159,34 +159,35 @@ mod tests {
     fn one(v: Value) -> Result<Vec<Step>, String> {
         let tool =
             json!({"type": "computer_use_preview", "display_width": 1024, "display_height": 768});
-        let f = frame(tool.as_object(), (1280, 800)).unwrap();
-        read(v.as_object().unwrap(), &f).map(|a| a.steps)
+        let f = frame(tool.as_object(), (1280, 800)).expect("read");
+        let Value::Object(a) = v else { return Err(format!("{v} is no object")) };
+        read(&a, &f).map(|a| a.steps)
     }
 
     #[test]
     fn actions_become_steps() {
         assert_eq!(
-            one(json!({"type": "click", "button": "wheel", "x": 512, "y": 384})).unwrap(),
+            one(json!({"type": "click", "button": "wheel", "x": 512, "y": 384})).expect("read"),
             [Step::Click { at: Some((640, 400)), button: Button::Middle, count: 1, hold: vec![] }]
         );
         assert_eq!(
-            one(json!({"type": "keypress", "keys": ["CTRL", "A"]})).unwrap(),
+            one(json!({"type": "keypress", "keys": ["CTRL", "A"]})).expect("read"),
             [Step::Keys(vec!["CTRL+a".into()])]
         );
         assert!(matches!(
             &one(json!({"type": "scroll", "x": 10, "y": 100, "scroll_x": 0, "scroll_y": -120}))
-                .unwrap()[0],
+                .expect("read")[0],
             Step::Scroll { dx: 0, dy: -3, .. }
         ));
         assert!(
-            matches!(&one(json!({"type": "drag", "path": [{"x": 1, "y": 100}, {"x": 5, "y": 100}, {"x": 9, "y": 100}]})).unwrap()[0],
+            matches!(&one(json!({"type": "drag", "path": [{"x": 1, "y": 100}, {"x": 5, "y": 100}, {"x": 9, "y": 100}]})).expect("read")[0],
             Step::Drag { path, .. } if path.len() == 3)
         );
     }
 
     #[test]
     fn bad_actions_are_named() {
-        let e = |v| one(v).unwrap_err();
+        let e = |v| one(v).expect_err("refused");
         assert_eq!(
             e(json!({"type": "keypress", "keys": ["CTRL", "HYPER"]})),
             "unknown key \"HYPER\""
