@@ -279,3 +279,27 @@ pub(super) fn summary(tool: &str, args: &Map<String, Value>) -> Option<String> {
     let kinds: Vec<&str> = list.iter().map(|a| a["type"].as_str().unwrap_or("?")).collect();
     Some(kinds.join(", "))
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::summary;
+
+    #[test]
+    fn the_op_list_names_the_vendors_actions() {
+        let args = |v: serde_json::Value| v.as_object().cloned().unwrap_or_default();
+        let claude = args(json!({"tool": {"type": "computer_20250124"},
+                                 "input": {"action": "left_click", "coordinate": [512, 384]}}));
+        assert_eq!(
+            summary("native", &claude).as_deref(),
+            Some("left_click {\"coordinate\":[512,384]}")
+        );
+        let member = args(json!({"tool": {"type": "computer_toolset_20260801", "name": "zoom"},
+                                 "input": {"region": [0, 0, 9, 9]}}));
+        assert_eq!(summary("native", &member).as_deref(), Some("zoom {\"region\":[0,0,9,9]}"));
+        let gpt = args(json!({"actions": [{"type": "click"}, {"type": "type", "text": "x"}]}));
+        assert_eq!(summary("native", &gpt).as_deref(), Some("click, type"));
+        assert_eq!(summary("computer", &gpt), None);
+    }
+}
