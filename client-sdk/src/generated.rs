@@ -98,6 +98,9 @@ pub use glovebox_protocol::actions::computer::Type as ComputerType;
 pub use glovebox_protocol::actions::computer::Wait as ComputerWait;
 pub use glovebox_protocol::actions::computer::Window as ComputerWindow;
 
+pub use glovebox_protocol::actions::native::Anthropic as NativeAnthropic;
+pub use glovebox_protocol::actions::native::Openai as NativeOpenai;
+
 /// Typed calls of the `context` tool.
 impl Client {
     /// `context.get_state`: apps, browsers, windows and the session's selection; each domain
@@ -716,6 +719,24 @@ impl Client {
     /// `computer.probe`: what works: accessibility, display, input, screenshot and clipboard, each
     /// with a reason when not. Observes only (observer tokens may call it).
     pub fn computer_probe(&self, args: ComputerProbe) -> PendingCall<'_, ComputerProbe> {
+        PendingCall::new(self, args)
+    }
+}
+
+/// Typed calls of the `native` tool.
+impl Client {
+    /// `native.anthropic`: run one action of Anthropic's computer tool (tool, input); returns
+    /// content (text and a base64 image block) and is_error, ready for a tool_result. Mutating
+    /// (actor role); a capture follows unless the call says capture false.
+    pub fn native_anthropic(&self, args: NativeAnthropic) -> PendingCall<'_, NativeAnthropic> {
+        PendingCall::new(self, args)
+    }
+
+    /// `native.openai`: run OpenAI computer_call actions (action, or actions in order); returns
+    /// output (a computer_screenshot with a data: URL), acknowledged_safety_checks, and the index
+    /// of the action that failed. Mutating (actor role); a capture follows unless the call says
+    /// capture false. `action` and `actions` are exclusive.
+    pub fn native_openai(&self, args: NativeOpenai) -> PendingCall<'_, NativeOpenai> {
         PendingCall::new(self, args)
     }
 }

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 pub mod browser;
 pub mod computer;
 pub mod context;
+pub mod native;
 
 /// The params of one contract action; every generated struct implements it.
 pub trait Params:
@@ -229,6 +230,7 @@ pub fn round_trip_of(tool: &str, action: &str) -> Option<RoundTrip> {
         "context" => context::ROUND_TRIPS,
         "browser" => browser::ROUND_TRIPS,
         "computer" => computer::ROUND_TRIPS,
+        "native" => native::ROUND_TRIPS,
         _ => return None,
     };
     list.iter().find(|(a, _)| *a == action).map(|(_, f)| *f)

@@ -9,6 +9,7 @@
 pub mod browser;
 pub mod computer;
 pub mod context;
+pub mod native;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -168,6 +169,7 @@ pub fn own_schema(tool: &str, action: &str) -> Option<serde_json::Value> {
         "context" => crate::actions::context::RESULT_SCHEMAS,
         "browser" => crate::actions::browser::RESULT_SCHEMAS,
         "computer" => crate::actions::computer::RESULT_SCHEMAS,
+        "native" => crate::actions::native::RESULT_SCHEMAS,
         _ => return None,
     };
     let of = list.iter().find(|(a, _)| *a == action)?.1;

@@ -25,6 +25,7 @@ mod mcp;
 mod mcp_clients;
 mod mcp_host;
 mod mcp_ops;
+mod native;
 mod ops;
 mod pages;
 mod props;

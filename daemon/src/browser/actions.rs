@@ -12,6 +12,7 @@ mod forms;
 mod keyboard;
 mod navigation;
 mod pointer;
+mod raw;
 mod settle;
 pub mod trace;
 pub mod world;

@@ -233,6 +233,17 @@ where
     Ok(Output { result, target })
 }
 
+/// The session's tab (else the browser's active one, which the session adopts), as a call
+/// with no browser params freezes it; for `native` with `target: "browser"`.
+pub(super) async fn session_tab(
+    ctx: &Ctx,
+) -> Result<(Arc<Browsers>, Tab, serde_json::Value), DaemonError> {
+    let b = backend(&ctx.daemon)?;
+    let f = freeze(ctx, &b, &browser::Common::default(), None).await?;
+    let tab = b.tab(&f.browser_id, &f.tab_id).await?;
+    Ok((b, tab, f.json()))
+}
+
 /// `secondary_action`: DOM elements have no named secondary actions.
 async fn secondary_action(
     _: Ctx,

@@ -9,6 +9,7 @@ mod context;
 mod context_browser;
 mod context_desktop;
 mod effects;
+mod native;
 pub mod ops;
 mod results;
 mod settle;
@@ -243,7 +244,7 @@ pub async fn call(
     let d = daemon.clone();
     let want_capture = options.capture != Some(false);
     let follow = options.follow == Some(true);
-    let summary = summarize(&checked.args);
+    let summary = summarize(tool.name, &checked.args);
     let body = move |op: OpContext| {
         let op_id = op.op_id.clone();
         d.events.publish_for(
@@ -419,9 +420,10 @@ fn fingerprint(method: &str, args: &serde_json::Map<String, Value>) -> String {
 }
 
 /// A call's arguments in at most 120 characters, for the `ops.started` event (the view
-/// page's op list).
-fn summarize(args: &serde_json::Map<String, Value>) -> String {
-    let text = Value::Object(args.clone()).to_string();
+/// page's op list); a native call by its vendor's action names first.
+fn summarize(tool: &str, args: &serde_json::Map<String, Value>) -> String {
+    let text =
+        native::summary(tool, args).unwrap_or_else(|| Value::Object(args.clone()).to_string());
     match text.char_indices().nth(120) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text,

@@ -13,7 +13,7 @@ use futures::future::BoxFuture;
 use glovebox_protocol::actions::Params;
 use glovebox_protocol::contract::Checked;
 
-use super::{browser, computer, context, Ctx, Output};
+use super::{browser, computer, context, native, Ctx, Output};
 use crate::error::DaemonError;
 
 /// What a route runs: the call, deserialized into its params, through its handler.
@@ -79,7 +79,8 @@ static TABLE: LazyLock<Vec<Route>> = LazyLock::new(|| {
     let t = Routes::default();
     let t = context::routes(t);
     let t = browser::routes(t);
-    computer::routes(t).routes
+    let t = computer::routes(t);
+    native::routes(t).routes
 });
 
 pub fn route(tool: &str, action: &str) -> Option<&'static Route> {

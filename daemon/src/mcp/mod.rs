@@ -143,6 +143,7 @@ fn tools() -> Vec<Tool> {
 fn build_tools() -> Vec<Tool> {
     contract::TOOLS
         .iter()
+        .filter(|t| t.listed)
         .filter_map(|t| {
             let schema = contract::schema::tool_schema(t);
             let Value::Object(schema) = schema else { return None };
@@ -196,7 +197,7 @@ impl ServerHandler for Handler {
         request: CallToolRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        let Some(tool) = contract::tool(&request.name) else {
+        let Some(tool) = contract::tool(&request.name).filter(|t| t.listed) else {
             return Err(McpError::invalid_params(
                 format!(
                     "unknown tool {:?}; the tools are context, browser and computer",

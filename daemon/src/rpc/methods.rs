@@ -283,6 +283,7 @@ fn tools_list(p: &Params<'_>) -> RpcResult {
     let build = |per_action: bool| {
         let tools: Vec<ToolInfo> = TOOLS
             .iter()
+            .filter(|t| t.listed)
             .map(|t| ToolInfo {
                 name: t.name.into(),
                 description: schema::tool_description(t),

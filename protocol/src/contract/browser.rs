@@ -158,4 +158,5 @@ pub static BROWSER: Tool = Tool {
         observe("downloads", "the browser's recent downloads, oldest first: path (under the state dir's downloads/), url, bytes, state in_progress/completed/canceled, tab_id", L::None),
         observe("probe", "what works on this tab: CDP, input, accessibility and screenshots", L::None),
     ],
+    listed: true,
 };

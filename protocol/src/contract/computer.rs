@@ -122,4 +122,5 @@ pub static COMPUTER: Tool = Tool {
             .req(&[CLIPBOARD_TEXT]).opt(&[COMPUTER_TEXT_FORMAT]).check(&[r::text_format]),
         observe("probe", "what works: accessibility, display, input, screenshot and clipboard, each with a reason when not", L::None),
     ],
+    listed: true,
 };

@@ -134,4 +134,5 @@ pub static CONTEXT: Tool = Tool {
         )
         .opt(&[BROWSER_ID, APP_ID]),
     ],
+    listed: true,
 };

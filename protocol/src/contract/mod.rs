@@ -6,6 +6,7 @@ mod computer;
 mod context;
 pub mod docs;
 pub mod generated;
+mod native;
 pub mod params;
 pub mod rules;
 pub mod schema;
@@ -18,13 +19,14 @@ mod tests;
 pub use browser::BROWSER;
 pub use computer::COMPUTER;
 pub use context::CONTEXT;
+pub use native::NATIVE;
 pub use spec::{
     Action, Backend, Class, DefaultValue, Gate, IdKind, Locator, Param, Settle, Tool, Ty,
 };
 pub use validate::{validate_direct, validate_tool_call, Checked, Violation};
 
 /// Every tool, in the order `tools.list` presents them.
-pub static TOOLS: [&Tool; 3] = [&CONTEXT, &BROWSER, &COMPUTER];
+pub static TOOLS: [&Tool; 4] = [&CONTEXT, &BROWSER, &COMPUTER, &NATIVE];
 
 /// Find a tool by name.
 pub fn tool(name: &str) -> Option<&'static Tool> {

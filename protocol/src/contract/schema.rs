@@ -31,6 +31,8 @@ pub fn param_schema(param: &Param) -> Value {
         Ty::StrList => {
             json!({"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}})
         }
+        Ty::Object => json!({"type": "object"}),
+        Ty::ObjectList => json!({"type": "array", "items": {"type": "object"}}),
         Ty::Region => json!({
             "type": "object",
             "additionalProperties": false,

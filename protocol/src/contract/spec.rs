@@ -37,6 +37,11 @@ pub enum Ty {
     StrList,
     /// `{x, y, width, height}` in screen pixels.
     Region,
+    /// Any JSON object, passed on as given: a vendor's own shape (a model's `tool_use.input`,
+    /// a tool definition), which the handler reads and answers for in the vendor's words.
+    Object,
+    /// A list of JSON objects, passed on as given (a model's batched actions); may be empty.
+    ObjectList,
 }
 
 /// Identity formats: ids are discovered, never guessed, so a URL or a name is refused early.
@@ -308,6 +313,9 @@ pub struct Tool {
     /// Parameters every action of the tool accepts.
     pub common: &'static [Param],
     pub actions: &'static [Action],
+    /// Offered to models in `tools.list` and MCP's `tools/list`; `false` for a tool a
+    /// runtime calls on a model's behalf in the model's own vendor shape (`native`).
+    pub listed: bool,
 }
 
 impl Tool {

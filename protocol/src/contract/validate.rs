@@ -71,7 +71,10 @@ pub fn validate_direct(
         Value::Null => Map::new(),
         _ => return Err(Violation::new("params", "params must be a JSON object (by name)")),
     };
-    if obj.contains_key("action") {
+    // `action` is the discriminator of `tools.call`; a direct call names its action in the
+    // method, so only an action with a param of that name (a vendor's own shape) takes one.
+    let own_action = action.own_params().any(|p| p.name == "action");
+    if obj.contains_key("action") && !own_action {
         return Err(Violation::new(
             "action",
             format!("{} already names the action; drop the action parameter", tool.method(action)),
@@ -238,6 +241,14 @@ fn check_type(param: &Param, value: &Value) -> Result<(), Violation> {
             _ => bad(format!("{name} must be a non-empty array of non-empty strings")),
         },
         Ty::Region => check_region(name, value),
+        Ty::Object => match value {
+            Value::Object(_) => Ok(()),
+            _ => bad(format!("{name} must be a JSON object: {}", param.doc)),
+        },
+        Ty::ObjectList => match value {
+            Value::Array(items) if items.iter().all(Value::is_object) => Ok(()),
+            _ => bad(format!("{name} must be a list of JSON objects: {}", param.doc)),
+        },
     }
 }
 

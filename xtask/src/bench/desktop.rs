@@ -1,10 +1,12 @@
 //! `cargo xtask bench desktop`: the release `gloveboxd` on a private embedded desktop with
 //! mousepad and gtk3-demo, measured side by side with what people use today on the same
 //! display and bus (a pyatspi dump, `scrot`, `import -window root`, `xdotool type`), rounds of
-//! samples each, medians against the goals of issue 4.
+//! samples each, medians against the goals of issue 4; and the models' own computer tools
+//! (`native.*`, issue 38) against the reference's fixed sleep and our own click.
 
 mod cpu;
 mod measure;
+mod native;
 mod peers;
 mod report;
 
@@ -178,10 +180,12 @@ async fn session(d: &Daemon, o: Options) -> anyhow::Result<measure::Results> {
     let mut c = Client::connect(&d.url, &d.token).await?;
     c.hello().await?;
     let mut b = Bench { c, o, pid: d.pid };
+    // The models' own tools first, on the bare desktop.
+    let native = native::measure(&mut b).await?;
     let mousepad = b.launch("mousepad").await?;
     let demo = b.launch("gtk3-demo").await?;
     // The apps inherit the daemon's desktop: the peers run with the same display and buses.
     let env = peers::Env::of_pid(mousepad.pid, &d.display)?;
     eprintln!("bench: mousepad {} gtk3-demo {}", mousepad.app_id, demo.app_id);
-    measure::all(&mut b, &env, &mousepad, &demo).await
+    measure::all(&mut b, &env, &mousepad, &demo, native).await
 }

@@ -77,6 +77,8 @@ fn rust_type(param: &Param) -> String {
         Ty::Enum(_) => pascal(param.name),
         Ty::StrList => "Vec<String>".into(),
         Ty::Region => "Region".into(),
+        Ty::Object => "serde_json::Map<String, serde_json::Value>".into(),
+        Ty::ObjectList => "Vec<serde_json::Map<String, serde_json::Value>>".into(),
     }
 }
 

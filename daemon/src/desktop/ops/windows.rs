@@ -72,4 +72,18 @@ impl Desktop {
         };
         self.xrun(move |x| x.capture(region, format, quality, max_width)).await
     }
+
+    /// The unscaled RGB pixels of a screen rectangle, or of the whole screen.
+    pub async fn screen_rgb(
+        &self,
+        region: Option<(i32, i32, u32, u32)>,
+    ) -> Result<(Vec<u8>, u32, u32), Error> {
+        self.xrun(move |x| x.capture_rgb(region)).await
+    }
+
+    /// Where the pointer is, in screen pixels.
+    pub async fn pointer(&self) -> Result<(i32, i32), Error> {
+        let (x, y) = self.xrun(|x| x.pointer()).await?;
+        Ok((i32::from(x), i32::from(y)))
+    }
 }

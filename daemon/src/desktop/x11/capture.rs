@@ -181,8 +181,28 @@ impl X {
     }
 }
 
+impl X {
+    /// The unscaled RGB pixels of a screen rectangle (the whole screen when `None`), with
+    /// its width and height, for a caller that composes its own image (`native` fits the
+    /// screen into a model's declared display).
+    pub fn capture_rgb(&self, region: Option<Rect>) -> Result<(Vec<u8>, u32, u32), Error> {
+        let (x, y, w, h) = region.unwrap_or((0, 0, u32::from(self.width), u32::from(self.height)));
+        let (bgrx, region, _) = self.grab(x, y, w, h)?;
+        let rgb = to_rgb(&bgrx);
+        if let Some(shm) = &self.shm {
+            shm.give_back(bgrx);
+        }
+        Ok((rgb, region.2, region.3))
+    }
+}
+
+/// Packed RGB as a PNG, encoded as every capture is.
+pub fn rgb_png(rgb: &[u8], w: u32, h: u32) -> Result<Vec<u8>, Error> {
+    encode(Pixels::Rgb(rgb), w, h, ImageFormat::Png, 0)
+}
+
 /// Area-averaging downscale of packed RGB.
-fn downscale(src: &[u8], w: u32, h: u32, ow: u32, oh: u32) -> Vec<u8> {
+pub fn downscale(src: &[u8], w: u32, h: u32, ow: u32, oh: u32) -> Vec<u8> {
     let mut out = Vec::with_capacity((ow * oh * 3) as usize);
     for oy in 0..oh {
         let y0 = oy * h / oh;

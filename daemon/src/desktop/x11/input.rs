@@ -75,7 +75,20 @@ impl X {
         x: i16,
         y: i16,
     ) -> Result<(), Error> {
-        conn.xtest_fake_input(kind, detail, 0, self.root, x, y, 0).map_err(x_err)?;
+        self.fake_after(conn, kind, detail, x, y, 0)
+    }
+
+    /// [`X::fake`], the server processing it `delay_ms` after the request's previous one.
+    fn fake_after(
+        &self,
+        conn: &RustConnection,
+        kind: u8,
+        detail: u8,
+        x: i16,
+        y: i16,
+        delay_ms: u32,
+    ) -> Result<(), Error> {
+        conn.xtest_fake_input(kind, detail, delay_ms, self.root, x, y, 0).map_err(x_err)?;
         if kind == KEY_PRESS && self.scratch.contains(&detail) {
             self.scratch_used.store(true, Ordering::SeqCst);
         }
@@ -111,8 +124,12 @@ impl X {
     pub fn click(&self, x: i32, y: i32, button: u8, count: u8) -> Result<(), Error> {
         let conn = self.lock();
         self.fake(&conn, MOTION, 0, clamp16(x), clamp16(y))?;
-        for _ in 0..count {
-            self.fake(&conn, BUTTON_PRESS, button, 0, 0)?;
+        for i in 0..count {
+            // Each press of a multi-click a millisecond (server time) after the last event:
+            // presses with one timestamp read as one native event to Chromium, which then
+            // counts no double click.
+            let delay = if i == 0 { 0 } else { 1 };
+            self.fake_after(&conn, BUTTON_PRESS, button, 0, 0, delay)?;
             self.fake(&conn, BUTTON_RELEASE, button, 0, 0)?;
         }
         Self::sync(&conn)

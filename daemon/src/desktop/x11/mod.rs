@@ -14,7 +14,7 @@ use x11rb::connection::Connection as _;
 use x11rb::protocol::xproto::{Atom, ConnectionExt as _, Window};
 use x11rb::rust_connection::RustConnection;
 
-pub use capture::{Encoded, ImageFormat};
+pub use capture::{downscale, rgb_png, Encoded, ImageFormat};
 pub use watch::{start as start_watch, Damage, Rect, RootChange, Settled};
 pub use windows::{parse_window_id, window_id, Allowed, Frame, WindowInfo, WindowOp};
 

@@ -55,6 +55,7 @@ pub struct Results {
     pub editable_rt: Series,
     pub xtest: Typing,
     pub xdotool: Typing,
+    pub native: super::native::Native,
 }
 
 /// 1,000 characters of plain keyboard text: letters both cases, digits, punctuation, spaces.
@@ -65,8 +66,14 @@ pub fn thousand_chars() -> String {
 
 const WARMUP: usize = 2;
 
-pub async fn all(b: &mut Bench, env: &Env, mousepad: &App, demo: &App) -> anyhow::Result<Results> {
-    let mut r = Results { rounds: b.o.rounds, samples: b.o.samples, ..Results::default() };
+pub async fn all(
+    b: &mut Bench,
+    env: &Env,
+    mousepad: &App,
+    demo: &App,
+    native: super::native::Native,
+) -> anyhow::Result<Results> {
+    let mut r = Results { rounds: b.o.rounds, samples: b.o.samples, native, ..Results::default() };
     for app in [mousepad, demo] {
         r.snapshots.push(snapshots(b, env, app).await?);
     }

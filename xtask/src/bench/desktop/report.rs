@@ -101,6 +101,11 @@ fn goals(r: &Results) -> Vec<Goal> {
     g.push(Goal::max("1,000 ch EditableText".into(), v(&r.editable_rt), 20.0, "ms"));
     g.push(Goal::min("XTest typing".into(), v(&r.xtest.chars_per_s), 2000.0, "ch/s"));
     g.push(Goal::max("XTest lossy runs".into(), r.xtest.lossy_runs as f64, 0.0, "runs"));
+    let native = v(&r.native.click_shot);
+    let reference = super::native::REFERENCE_MS;
+    g.push(Goal::max("native click+shot / 2 s sleep".into(), native / reference, 0.25, "x"));
+    let ours = v(&r.native.computer_click);
+    g.push(Goal::max("native / computer.click+capture".into(), native / ours, 1.2, "x"));
     g
 }
 
@@ -160,6 +165,8 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
         ("jpeg q80, round trip", &r.jpeg_rt),
         ("click by ref (capture:false), round trip", &r.click_rt),
         ("1,000 chars through EditableText", &r.editable_rt),
+        ("native left_click + screenshot, round trip", &r.native.click_shot),
+        ("computer.click + capture, round trip", &r.native.computer_click),
     ] {
         writeln!(out, "  {what:<44}{:>7.2}", v(s))?;
     }
@@ -222,6 +229,9 @@ pub fn write_json(r: &Results, path: &Path) -> anyhow::Result<()> {
                           "scrot": series(&r.scrot), "import": series(&r.import)},
         "click_ms": series(&r.click_rt),
         "editable_text_1000_ms": series(&r.editable_rt),
+        "native_ms": {"left_click_and_screenshot": series(&r.native.click_shot),
+                      "computer_click_and_capture": series(&r.native.computer_click),
+                      "reference_sleep": super::native::REFERENCE_MS},
         "typing": {"xtest": typing(&r.xtest), "xdotool": typing(&r.xdotool)},
         "goals": goals,
     });
