@@ -114,13 +114,17 @@ pub async fn after(
 }
 
 /// The windows the desktop reported opened and closed since `rx` subscribed (before the
-/// action ran), as `owner` may see them, into the settle that waited for them.
+/// action ran), whole, into the settle that waited for them.
 pub fn name_windows(
     settle: &mut Settle,
     mut rx: tokio::sync::broadcast::Receiver<crate::events::Scoped>,
     owner: crate::session::Owner,
 ) {
-    let viewer = crate::events::Viewer { owner, approver: false };
+    // Whole: the windows the action's own settle waited for are named in its result, as the
+    // screen it captures shows them (the event bus keeps their titles from other tokens'
+    // subscribers only).
+    let whole = crate::session::Owner::of_digest(owner.digest(), true);
+    let viewer = crate::events::Viewer { owner: whole, approver: false };
     let seen = crate::events::queued_events(&mut rx, &["desktop".to_owned()], &viewer);
     for ev in seen {
         let d = &ev.data;
