@@ -25,6 +25,8 @@ pub use glovebox_protocol::actions::context::ListWindows as ContextListWindows;
 pub use glovebox_protocol::actions::context::PutFile as ContextPutFile;
 pub use glovebox_protocol::actions::context::RequestHuman as ContextRequestHuman;
 
+pub use glovebox_protocol::actions::browser::CdpRevoke as BrowserCdpRevoke;
+pub use glovebox_protocol::actions::browser::CdpSession as BrowserCdpSession;
 pub use glovebox_protocol::actions::browser::Check as BrowserCheck;
 pub use glovebox_protocol::actions::browser::Click as BrowserClick;
 pub use glovebox_protocol::actions::browser::Dialog as BrowserDialog;
@@ -411,6 +413,23 @@ impl Client {
     /// outlive the session. Mutating (actor role); a capture follows unless the call says capture
     /// false.
     pub fn browser_tab_mark(&self, args: BrowserTabMark) -> PendingCall<'_, BrowserTabMark> {
+        PendingCall::new(self, args)
+    }
+
+    /// `browser.cdp_session`: a DevTools endpoint on the tab for code (Playwright connect_over_cdp,
+    /// Puppeteer connect): one page, the same policy, one connection at a time; ends on ttl_s,
+    /// cdp_revoke, the tab's or the session's close; returns cdp_id, url, tab_id, expires_at.
+    /// Mutating (actor role); a capture follows unless the call says capture false.
+    pub fn browser_cdp_session(
+        &self,
+        args: BrowserCdpSession,
+    ) -> PendingCall<'_, BrowserCdpSession> {
+        PendingCall::new(self, args)
+    }
+
+    /// `browser.cdp_revoke`: end a code session; its connection closes within a second. Mutating
+    /// (actor role); a capture follows unless the call says capture false.
+    pub fn browser_cdp_revoke(&self, args: BrowserCdpRevoke) -> PendingCall<'_, BrowserCdpRevoke> {
         PendingCall::new(self, args)
     }
 

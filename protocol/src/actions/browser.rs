@@ -1455,6 +1455,76 @@ impl Shared for TabMark {
     }
 }
 
+/// `browser.cdp_session`: a DevTools endpoint on the tab for code (Playwright connect_over_cdp,
+/// Puppeteer connect): one page, the same policy, one connection at a time; ends on ttl_s,
+/// cdp_revoke, the tab's or the session's close; returns cdp_id, url, tab_id, expires_at. Mutating
+/// (actor role); a capture follows unless the call says capture false.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(try_from = "wire::CdpSession", into = "wire::CdpSession")]
+pub struct CdpSession {
+    /// seconds the endpoint stays valid. Range 1..=3600. Default 600.
+    pub ttl_s: u32,
+    /// The params every action of the tool takes.
+    pub common: Common,
+}
+
+impl Default for CdpSession {
+    /// Every param at the table's default.
+    fn default() -> Self {
+        CdpSession { ttl_s: 600, common: Common::default() }
+    }
+}
+
+impl Params for CdpSession {
+    const TOOL: &'static str = "browser";
+    const ACTION: &'static str = "cdp_session";
+    type Result = crate::results::browser::CdpSession;
+}
+
+impl Shared for CdpSession {
+    fn common(&self) -> &Common {
+        &self.common
+    }
+
+    fn named_ref(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// `browser.cdp_revoke`: end a code session; its connection closes within a second. Mutating (actor
+/// role); a capture follows unless the call says capture false.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(try_from = "wire::CdpRevoke", into = "wire::CdpRevoke")]
+pub struct CdpRevoke {
+    /// **Required.** the code session's id, as browser.cdp_session returned it. Not empty.
+    pub cdp_id: String,
+    /// The params every action of the tool takes.
+    pub common: Common,
+}
+
+impl CdpRevoke {
+    /// The required params; every other one at the table's default.
+    pub fn new(cdp_id: impl Into<String>) -> Self {
+        CdpRevoke { cdp_id: cdp_id.into(), common: Common::default() }
+    }
+}
+
+impl Params for CdpRevoke {
+    const TOOL: &'static str = "browser";
+    const ACTION: &'static str = "cdp_revoke";
+    type Result = crate::results::browser::CdpRevoke;
+}
+
+impl Shared for CdpRevoke {
+    fn common(&self) -> &Common {
+        &self.common
+    }
+
+    fn named_ref(&self) -> Option<&str> {
+        None
+    }
+}
+
 /// `browser.snapshot`: ref-annotated accessibility outline of the page (with its open shadow roots
 /// and iframes) (cross-site ones too); returns snapshot_id, mode full/incremental/continued,
 /// counts, truncation. Observes only (observer tokens may call it).
@@ -1986,6 +2056,8 @@ pub static ROUND_TRIPS: &[(&str, super::RoundTrip)] = &[
     ("tab_get", super::round_trip::<TabGet>),
     ("tab_close", super::round_trip::<TabClose>),
     ("tab_mark", super::round_trip::<TabMark>),
+    ("cdp_session", super::round_trip::<CdpSession>),
+    ("cdp_revoke", super::round_trip::<CdpRevoke>),
     ("snapshot", super::round_trip::<Snapshot>),
     ("get_content", super::round_trip::<GetContent>),
     ("get_html", super::round_trip::<GetHtml>),
@@ -2035,6 +2107,8 @@ pub static RESULT_SCHEMAS: &[(&str, super::ResultSchema)] = &[
     ("tab_get", <TabGet as Params>::result_schema),
     ("tab_close", <TabClose as Params>::result_schema),
     ("tab_mark", <TabMark as Params>::result_schema),
+    ("cdp_session", <CdpSession as Params>::result_schema),
+    ("cdp_revoke", <CdpRevoke as Params>::result_schema),
     ("snapshot", <Snapshot as Params>::result_schema),
     ("get_content", <GetContent as Params>::result_schema),
     ("get_html", <GetHtml as Params>::result_schema),
@@ -3157,6 +3231,50 @@ pub mod wire {
                 clear: w.clear.unwrap_or(false),
                 common: w.common,
             })
+        }
+    }
+
+    #[derive(Serialize, Deserialize, Default)]
+    pub struct CdpSession {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub ttl_s: Option<u32>,
+        #[serde(flatten)]
+        pub common: Common,
+    }
+
+    impl From<super::CdpSession> for CdpSession {
+        fn from(v: super::CdpSession) -> Self {
+            CdpSession { ttl_s: (v.ttl_s != 600).then_some(v.ttl_s), common: v.common }
+        }
+    }
+
+    impl TryFrom<CdpSession> for super::CdpSession {
+        type Error = Missing;
+
+        fn try_from(w: CdpSession) -> Result<Self, Missing> {
+            Ok(super::CdpSession { ttl_s: w.ttl_s.unwrap_or(600), common: w.common })
+        }
+    }
+
+    #[derive(Serialize, Deserialize, Default)]
+    pub struct CdpRevoke {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub cdp_id: Option<String>,
+        #[serde(flatten)]
+        pub common: Common,
+    }
+
+    impl From<super::CdpRevoke> for CdpRevoke {
+        fn from(v: super::CdpRevoke) -> Self {
+            CdpRevoke { cdp_id: Some(v.cdp_id), common: v.common }
+        }
+    }
+
+    impl TryFrom<CdpRevoke> for super::CdpRevoke {
+        type Error = Missing;
+
+        fn try_from(w: CdpRevoke) -> Result<Self, Missing> {
+            Ok(super::CdpRevoke { cdp_id: w.cdp_id.ok_or(Missing("cdp_id"))?, common: w.common })
         }
     }
 

@@ -46,6 +46,14 @@ const DOM_ACTION_NAME: Param =
 const SCRIPT: Param =
     p("script", TEXT, "a JavaScript expression or function body; await is allowed");
 
+const TTL_S: Param = pd(
+    "ttl_s",
+    Ty::Int { min: 1, max: 3_600 },
+    "seconds the endpoint stays valid",
+    D::Int(600),
+);
+const CDP_ID: Param = p("cdp_id", TEXT, "the code session's id, as browser.cdp_session returned it");
+
 /// A browser action that changes the page or the selection.
 const fn act(name: &'static str, summary: &'static str, locator: L) -> Action {
     action(name, summary, Class::Act, locator)
@@ -134,6 +142,10 @@ pub static BROWSER: Tool = Tool {
         act("tab_close", "close a tab (default: the session's tab) and forget its refs; returns what was closed", L::None),
         act("tab_mark", "mark a tab deliverable or handoff with a note, or clear the mark; marks outlive the session", L::None)
             .opt(&[MARK_KIND, NOTE, CLEAR]).check(&[r::tab_pick_exclusive, r::tab_mark]),
+        act("cdp_session", "a DevTools endpoint on the tab for code (Playwright connect_over_cdp, Puppeteer connect): one page, the same policy, one connection at a time; ends on ttl_s, cdp_revoke, the tab's or the session's close; returns cdp_id, url, tab_id, expires_at", L::None).gated(G::Cdp)
+            .opt(&[TTL_S]),
+        act("cdp_revoke", "end a code session; its connection closes within a second", L::None)
+            .req(&[CDP_ID]),
         // Observing.
         observe("snapshot", "ref-annotated accessibility outline of the page (with its open shadow roots and iframes) (cross-site ones too); returns snapshot_id, mode full/incremental/continued, counts, truncation", L::None)
             .opt(&[LIMIT, SCOPE_REF, CURSOR, DISABLE_DIFFING, QUERY])
