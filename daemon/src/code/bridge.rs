@@ -127,7 +127,9 @@ impl Bridge {
         let attached = b.call("Target.attachToBrowserTarget", json!({}), None, deadline).await?;
         b.root = attached["sessionId"].as_str().ok_or("no browser session")?.to_owned();
         let root = b.root.clone();
-        let all = b.call("Target.getTargets", json!({}), Some(&root), deadline).await?;
+        // Without a filter, tab targets are left out.
+        let every = json!({"filter": [{}]});
+        let all = b.call("Target.getTargets", every, Some(&root), deadline).await?;
         let infos = all["targetInfos"].as_array().cloned().unwrap_or_default();
         let Some(info) = infos.iter().find(|t| t["targetId"] == page) else {
             return Err("the tab closed".into());
