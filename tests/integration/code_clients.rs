@@ -33,11 +33,8 @@ async fn ok(c: &mut Raw, method: &str, params: Value) -> Value {
 /// A client script run with `args`, talked to line by line: the child, its stdin and its next
 /// JSON line (each waited for within `wait`).
 fn spawn(mut cmd: Command, wait: Duration) -> (Child, ChildStdin, impl Fn() -> Value) {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the client starts");
+    let mut child =
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("the client starts");
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     let stdout = child.stdout.take().expect("stdout");
     std::thread::spawn(move || {
@@ -121,7 +118,8 @@ async fn flow(client: fn(&[&str]) -> Command) {
 
     let denied = env.site.other_host("refs.html");
     let site = env.site.base.clone();
-    let (mut child, mut stdin, next) = spawn(client(&[&url, &site, &denied]), Duration::from_secs(60));
+    let (mut child, mut stdin, next) =
+        spawn(client(&[&url, &site, &denied]), Duration::from_secs(60));
     let found = tokio::task::spawn_blocking({
         let next_found = next;
         move || (next_found(), next_found)
@@ -199,4 +197,60 @@ async fn observers_get_no_endpoint_and_the_default_asks() {
     assert!(why.contains("code session") || why.contains("APPROVAL"), "{asked}");
     let bad = c.call("browser.cdp_session", json!({"ttl_s": 3601})).await;
     assert_eq!(code(&bad), "CONTRACT_VIOLATION", "{bad}");
+}
+
+/// An endpoint on the tab `tab` (the session's when `None`) with `ttl_s`; its URL.
+async fn endpoint(c: &mut Raw, tab: Option<&str>, ttl_s: u64) -> String {
+    let mut p = json!({"ttl_s": ttl_s});
+    if let Some(t) = tab {
+        p["tab_id"] = json!(t);
+    }
+    let got = ok(c, "browser.cdp_session", p).await;
+    got["result"]["url"].as_str().expect("url").to_owned()
+}
+
+/// How long until the daemon closes `ws`, from `since`.
+async fn closes_within(ws: &mut Raw, since: std::time::Instant) -> Duration {
+    assert!(ws.closed().await, "the daemon closed the connection");
+    since.elapsed()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_endpoint_ends_with_its_time_its_tab_and_its_session() {
+    let env = BrowserEnv::with_policy(policy()).await;
+    let mut c = env.daemon.actor().await;
+    ok(&mut c, "browser.navigate", json!({"url": env.site.url("refs.html")})).await;
+
+    // Its time: one second.
+    let asked = std::time::Instant::now();
+    let url = endpoint(&mut c, None, 1).await;
+    let mut ws = Raw::connect(&url, None).await.expect("the client connects");
+    let took = closes_within(&mut ws, asked).await;
+    assert!(took < Duration::from_millis(2300), "ttl 1 s, closed after {took:?}");
+    assert_eq!(Raw::connect(&url, None).await.err(), Some(404), "expired");
+
+    // Its tab's close.
+    let tab = ok(&mut c, "browser.tab_new", json!({"url": env.site.url("form.html")})).await;
+    let tab = tab["result"]["tab_id"].as_str().expect("tab").to_owned();
+    let url = endpoint(&mut c, Some(&tab), 600).await;
+    let mut ws = Raw::connect(&url, None).await.expect("the client connects");
+    ok(&mut c, "browser.tab_close", json!({"tab_id": tab})).await;
+    let closed = std::time::Instant::now();
+    let took = closes_within(&mut ws, closed).await;
+    assert!(took < Duration::from_secs(1), "the tab closed; the endpoint after {took:?}");
+
+    // The session's close.
+    let mut other = env.daemon.actor().await;
+    let url = endpoint(&mut other, None, 600).await;
+    let mut ws = Raw::connect(&url, None).await.expect("the client connects");
+    let bye = other.call("session.close", json!({})).await;
+    assert_eq!(bye["result"]["closed"], true, "{bye}");
+    let took = closes_within(&mut ws, std::time::Instant::now()).await;
+    assert!(took < Duration::from_secs(1), "the session closed; the endpoint after {took:?}");
+    assert_eq!(Raw::connect(&url, None).await.err(), Some(404));
+
+    // A page's WebSocket (it carries an Origin) never gets in.
+    let url = endpoint(&mut c, None, 600).await;
+    let page = Raw::connect_with(&url, None, &[("Origin", env.site.base.as_str())]).await;
+    assert_eq!(page.err(), Some(403), "a web page's socket");
 }

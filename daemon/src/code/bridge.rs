@@ -204,7 +204,7 @@ impl Bridge {
     }
 
     /// A message from the browser, rewritten for the client, or `None` to keep it back.
-    async fn from_browser(&mut self, text: &str) -> Option<String> {
+    async fn on_browser(&mut self, text: &str) -> Option<String> {
         let mut v: Value = serde_json::from_str(text).ok()?;
         if let Some(wire) = v.get("id").and_then(Value::as_u64) {
             let p = self.pending.remove(&wire)?;
@@ -363,7 +363,7 @@ where
             },
             msg = bridge.lane.rx.recv() => match msg {
                 Some(text) => {
-                    if let Some(m) = bridge.from_browser(&text).await {
+                    if let Some(m) = bridge.on_browser(&text).await {
                         if out.send(Message::text(m)).await.is_err() {
                             break None;
                         }

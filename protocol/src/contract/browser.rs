@@ -46,13 +46,10 @@ const DOM_ACTION_NAME: Param =
 const SCRIPT: Param =
     p("script", TEXT, "a JavaScript expression or function body; await is allowed");
 
-const TTL_S: Param = pd(
-    "ttl_s",
-    Ty::Int { min: 1, max: 3_600 },
-    "seconds the endpoint stays valid",
-    D::Int(600),
-);
-const CDP_ID: Param = p("cdp_id", TEXT, "the code session's id, as browser.cdp_session returned it");
+const TTL_S: Param =
+    pd("ttl_s", Ty::Int { min: 1, max: 3_600 }, "seconds the endpoint stays valid", D::Int(600));
+const CDP_ID: Param =
+    p("cdp_id", TEXT, "the code session's id, as browser.cdp_session returned it");
 
 /// A browser action that changes the page or the selection.
 const fn act(name: &'static str, summary: &'static str, locator: L) -> Action {

@@ -60,5 +60,8 @@ pub(super) async fn revoke(
         return Err(DaemonError::TargetNotFound { kind: "code session", id: p.cdp_id });
     };
     let revoked = d.code.end(d, &entry.cdp_id, "revoked (browser.cdp_revoke)");
-    Ok(Output { result: results::CdpRevoke { cdp_id: entry.cdp_id.clone(), revoked }, target: None })
+    Ok(Output {
+        result: results::CdpRevoke { cdp_id: entry.cdp_id.clone(), revoked },
+        target: None,
+    })
 }
