@@ -254,3 +254,55 @@ async fn an_endpoint_ends_with_its_time_its_tab_and_its_session() {
     let page = Raw::connect_with(&url, None, &[("Origin", env.site.base.as_str())]).await;
     assert_eq!(page.err(), Some(403), "a web page's socket");
 }
+
+/// The answer to raw DevTools call `id` on `ws`, skipping events.
+async fn answer(ws: &mut Raw, id: u64) -> Value {
+    loop {
+        let m = ws.recv().await;
+        if m["id"] == id {
+            return m;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_view_page_shows_the_code_session_and_what_it_did() {
+    let env = BrowserEnv::with_policy(policy()).await;
+    let mut c = env.daemon.actor().await;
+    ok(&mut c, "browser.navigate", json!({"url": env.site.url("refs.html")})).await;
+    let got = ok(&mut c, "browser.cdp_session", json!({})).await["result"].clone();
+    let (url, cdp_id) = (got["url"].as_str().expect("url"), got["cdp_id"].as_str().expect("id"));
+    // A bare DevTools client: the page, attached, evaluated in.
+    let mut ws = Raw::connect(url, None).await.expect("connects");
+    ws.send_text(&json!({"id": 1, "method": "Target.getTargets"}).to_string()).await;
+    let targets = answer(&mut ws, 1).await;
+    let infos = targets["result"]["targetInfos"].as_array().cloned().unwrap_or_default();
+    let pages: Vec<&Value> = infos.iter().filter(|t| t["type"] == "page").collect();
+    assert_eq!(pages.len(), 1, "{targets}");
+    let attach = json!({"id": 2, "method": "Target.attachToTarget",
+                        "params": {"targetId": pages[0]["targetId"], "flatten": true}});
+    ws.send_text(&attach.to_string()).await;
+    let session = answer(&mut ws, 2).await["result"]["sessionId"].clone();
+    let eval = json!({"id": 3, "method": "Runtime.evaluate", "sessionId": session,
+                      "params": {"expression": "document.title", "returnByValue": true}});
+    ws.send_text(&eval.to_string()).await;
+    assert_eq!(answer(&mut ws, 3).await["result"]["result"]["value"], "Refs");
+    let other = json!({"id": 4, "method": "Target.attachToTarget",
+                       "params": {"targetId": "0123456789ABCDEF0123456789ABCDEF", "flatten": true}});
+    ws.send_text(&other.to_string()).await;
+    let refused = answer(&mut ws, 4).await;
+    assert!(
+        refused["error"]["message"].as_str().is_some_and(|m| m.contains("other-target")),
+        "{refused}"
+    );
+
+    let viewer = glovebox_tests::viewer::Viewer::start().await;
+    let page = viewer.open(&crate::view::link(&env.daemon, glovebox_tests::ACTOR).await).await;
+    let by = format!("cdp:{cdp_id}");
+    let listed = format!("document.getElementById('code').textContent.includes('{by}')");
+    page.wait_for(&listed, "the code session listed").await;
+    let acted = format!(
+        "document.getElementById('sessions').textContent.includes('{by} Runtime.evaluate')"
+    );
+    page.wait_for(&acted, "what it did, in its session's ops").await;
+}

@@ -475,6 +475,6 @@ fn report(b: &mut Bridge, daemon: &Daemon, entry: &Entry, by: &str, method: &str
         "browser",
         "cdp.act",
         json!({"by": by, "cdp_id": entry.cdp_id, "tab_id": entry.tab_id,
-               "browser_id": entry.browser_id, "method": method}),
+               "browser_id": entry.browser_id, "method": method, "session": entry.session_id}),
     );
 }
