@@ -129,12 +129,13 @@ async fn read_pipe(
         match reader.read(&mut chunk).await {
             Ok(0) | Err(_) => break,
             Ok(n) => split.push(&chunk[..n], |msg| match lanes.route(&msg) {
-                Some(lane) => {
+                lanes::Route::Lane(lane) => {
                     let _ = lane.send(msg);
                 }
-                None => {
+                lanes::Route::Daemon => {
                     let _ = tx.send(msg);
                 }
+                lanes::Route::Nobody => {}
             }),
         }
         if split.pending() > MAX_MESSAGE {

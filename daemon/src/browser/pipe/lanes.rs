@@ -37,8 +37,23 @@ struct Inner {
     calls: HashMap<u64, u64>,
     /// Session id -> lane.
     sessions: HashMap<String, u64>,
+    /// Sessions of lanes that closed: what still comes in them is nobody's.
+    gone: std::collections::HashSet<String>,
     lanes: HashMap<u64, mpsc::UnboundedSender<String>>,
 }
+
+/// Where a message from the browser goes.
+#[derive(Debug)]
+pub(super) enum Route {
+    /// The daemon's own client.
+    Daemon,
+    Lane(mpsc::UnboundedSender<String>),
+    /// A closed lane's: dropped (the daemon's client must not take it for its own).
+    Nobody,
+}
+
+/// Sessions of closed lanes remembered, at most.
+const GONE: usize = 4096;
 
 /// Every lane of one browser's pipe.
 pub struct Lanes {
@@ -82,24 +97,28 @@ impl Lanes {
         Lane { id, lanes: self.clone(), rx }
     }
 
-    /// The lane a message from the browser belongs to, if any (else it is the daemon's).
-    pub(super) fn route(&self, msg: &str) -> Option<mpsc::UnboundedSender<String>> {
+    /// Where a message from the browser goes.
+    pub(super) fn route(&self, msg: &str) -> Route {
         let mut i = lock(&self.inner);
-        if i.lanes.is_empty() {
-            return None;
+        if i.lanes.is_empty() && i.gone.is_empty() {
+            return Route::Daemon;
         }
         let lane = match leading_id(msg.as_bytes()) {
             Some(id) if id >= FIRST_ID => {
-                let lane = i.calls.remove(&id)?;
+                let Some(lane) = i.calls.remove(&id) else { return Route::Nobody };
                 // An attach answers with the session it opened.
                 if let Some(s) = answered_session(msg) {
                     i.sessions.insert(s, lane);
                 }
                 lane
             }
-            Some(_) => return None,
+            Some(_) => return Route::Daemon,
             None => {
-                let lane = *i.sessions.get(trailing_session(msg)?)?;
+                let Some(session) = trailing_session(msg) else { return Route::Daemon };
+                if i.gone.contains(session) {
+                    return Route::Nobody;
+                }
+                let Some(lane) = i.sessions.get(session).copied() else { return Route::Daemon };
                 if msg.starts_with("{\"method\":\"Target.attachedToTarget\"") {
                     if let Some(s) = event_session(msg) {
                         i.sessions.insert(s, lane);
@@ -112,7 +131,10 @@ impl Lanes {
                 lane
             }
         };
-        i.lanes.get(&lane).cloned()
+        match i.lanes.get(&lane) {
+            Some(tx) => Route::Lane(tx.clone()),
+            None => Route::Nobody,
+        }
     }
 }
 
@@ -151,7 +173,13 @@ impl Drop for Lane {
         let mut i = lock(&self.lanes.inner);
         i.lanes.remove(&self.id);
         i.calls.retain(|_, l| *l != self.id);
+        let mine: Vec<String> =
+            i.sessions.iter().filter(|(_, l)| **l == self.id).map(|(s, _)| s.clone()).collect();
         i.sessions.retain(|_, l| *l != self.id);
+        if i.gone.len() + mine.len() > GONE {
+            i.gone.clear();
+        }
+        i.gone.extend(mine);
     }
 }
 
@@ -206,22 +234,33 @@ mod tests {
         rt.block_on(async {
             let (tx, _rx) = pipe_pair();
             let lanes = Lanes::new(Arc::new(tokio::sync::Mutex::new(tx)), Captures::default());
-            assert!(lanes.route(r#"{"id":1,"result":{}}"#).is_none(), "no lanes: the daemon's");
+            let daemons = |r: Route| matches!(r, Route::Daemon);
+            let to_lane = |r: Route| match r {
+                Route::Lane(tx) => Some(tx),
+                _ => None,
+            };
+            assert!(daemons(lanes.route(r#"{"id":1,"result":{}}"#)), "no lanes: the daemon's");
             let mut lane = lanes.open();
             lock(&lanes.inner).calls.insert(FIRST_ID + 5, lane.id);
             let attach = format!(r#"{{"id":{},"result":{{"sessionId":"B1"}}}}"#, FIRST_ID + 5);
-            lanes.route(&attach).expect("its answer").send(attach.clone()).expect("send");
+            to_lane(lanes.route(&attach)).expect("its answer").send(attach.clone()).expect("send");
             assert_eq!(lane.rx.recv().await.as_deref(), Some(attach.as_str()));
-            assert!(lanes.route(r#"{"id":7,"result":{}}"#).is_none(), "the daemon's call");
+            assert!(daemons(lanes.route(r#"{"id":7,"result":{}}"#)), "the daemon's call");
             let child = r#"{"method":"Target.attachedToTarget","params":{"sessionId":"P1","targetInfo":{}},"sessionId":"B1"}"#;
-            assert!(lanes.route(child).is_some(), "an event of its session");
-            assert!(lanes.route(r#"{"method":"Page.loadEventFired","params":{},"sessionId":"P1"}"#).is_some(), "the child it attached");
-            assert!(lanes.route(r#"{"method":"Page.loadEventFired","params":{},"sessionId":"Z"}"#).is_none(), "the daemon's session");
+            assert!(to_lane(lanes.route(child)).is_some(), "an event of its session");
+            let load = r#"{"method":"Page.loadEventFired","params":{},"sessionId":"P1"}"#;
+            assert!(to_lane(lanes.route(load)).is_some(), "the child it attached");
+            let other = r#"{"method":"Page.loadEventFired","params":{},"sessionId":"Z"}"#;
+            assert!(daemons(lanes.route(other)), "the daemon's session");
             let gone = r#"{"method":"Target.detachedFromTarget","params":{"sessionId":"P1"},"sessionId":"B1"}"#;
-            assert!(lanes.route(gone).is_some());
-            assert!(lanes.route(r#"{"method":"x","params":{},"sessionId":"P1"}"#).is_none(), "detached");
+            assert!(to_lane(lanes.route(gone)).is_some());
+            let after = r#"{"method":"x","params":{},"sessionId":"P1"}"#;
+            assert!(daemons(lanes.route(after)), "detached");
             drop(lane);
-            assert!(lanes.route(r#"{"method":"x","params":{},"sessionId":"B1"}"#).is_none(), "the lane closed");
+            let late = r#"{"method":"x","params":{},"sessionId":"B1"}"#;
+            assert!(matches!(lanes.route(late), Route::Nobody), "the lane closed: nobody's");
+            let answer = format!(r#"{{"id":{},"result":{{}}}}"#, FIRST_ID + 9);
+            assert!(matches!(lanes.route(&answer), Route::Nobody), "a lane's id, never the daemon's");
         });
     }
 
