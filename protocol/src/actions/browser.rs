@@ -640,7 +640,7 @@ impl Shared for Uncheck {
     }
 }
 
-/// `browser.paste`: paste text as a real paste event into an element or the focus; returns how it
+/// `browser.paste`: paste text into an element or the focus (a real paste event); returns how it
 /// landed. Optional target: ref|selector. Mutating (actor role); a capture follows unless the call
 /// says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -680,8 +680,8 @@ impl Shared for Paste {
     }
 }
 
-/// `browser.select_text`: select the unique match of text in an element, or put the caret next to
-/// it; returns the offsets. Target: ref|selector. Mutating (actor role); a capture follows unless
+/// `browser.select_text`: select the unique match of text in an element (or put the caret next to
+/// it); returns the offsets. Target: ref|selector. Mutating (actor role); a capture follows unless
 /// the call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::SelectText", into = "wire::SelectText")]
@@ -803,9 +803,9 @@ impl Shared for Press {
     }
 }
 
-/// `browser.keyboard_type`: type text into the focused element, or into ref/selector focused first
-/// (mode insert, or keys: key events per character); returns the text. Optional target:
-/// ref|selector. Mutating (actor role); a capture follows unless the call says capture false.
+/// `browser.keyboard_type`: type text into the focus (or into ref/selector, focused first) (mode
+/// insert, or keys: key events per character); returns the text. Optional target: ref|selector.
+/// Mutating (actor role); a capture follows unless the call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::KeyboardType", into = "wire::KeyboardType")]
 pub struct KeyboardType {
@@ -1001,7 +1001,7 @@ impl Shared for ScrollIntoView {
     }
 }
 
-/// `browser.drag`: drag from an element or point to a drop target (releasing the button on
+/// `browser.drag`: drag to a drop target (from an element or point) (releasing the button on
 /// failure); returns both points. Target: ref|selector or x,y / nx,ny. Mutating (actor role); a
 /// capture follows unless the call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -1181,8 +1181,8 @@ impl Shared for Dialog {
     }
 }
 
-/// `browser.go_back`: go one step back in the tab's history and wait until ready; returns the url.
-/// Mutating (actor role); a capture follows unless the call says capture false.
+/// `browser.go_back`: go one step back in history (and wait until ready); returns the url. Mutating
+/// (actor role); a capture follows unless the call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::GoBack", into = "wire::GoBack")]
 pub struct GoBack {
@@ -1215,8 +1215,8 @@ impl Shared for GoBack {
     }
 }
 
-/// `browser.go_forward`: go one step forward in the tab's history and wait until ready; returns the
-/// url. Mutating (actor role); a capture follows unless the call says capture false.
+/// `browser.go_forward`: go one step forward in history (and wait until ready); returns the url.
+/// Mutating (actor role); a capture follows unless the call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::GoForward", into = "wire::GoForward")]
 pub struct GoForward {
@@ -1415,9 +1415,8 @@ impl Shared for TabClose {
     }
 }
 
-/// `browser.tab_mark`: mark a tab deliverable or handoff with a note, or clear the mark; marks
-/// outlive the session. Mutating (actor role); a capture follows unless the call says capture
-/// false.
+/// `browser.tab_mark`: mark a tab deliverable or handoff (with a note), or clear it; marks outlive
+/// the session. Mutating (actor role); a capture follows unless the call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::TabMark", into = "wire::TabMark")]
 pub struct TabMark {
@@ -1455,14 +1454,13 @@ impl Shared for TabMark {
     }
 }
 
-/// `browser.cdp_session`: a DevTools endpoint on the tab for code (Playwright connect_over_cdp,
-/// Puppeteer connect): one page, the same policy, one connection at a time; ends on ttl_s,
-/// cdp_revoke, the tab's or the session's close; returns cdp_id, url, tab_id, expires_at. Mutating
-/// (actor role); a capture follows unless the call says capture false.
+/// `browser.cdp_session`: DevTools URL for code on this tab (Playwright, Puppeteer: one page, the
+/// same policy); returns cdp_id, url, expires_at. Mutating (actor role); a capture follows unless
+/// the call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::CdpSession", into = "wire::CdpSession")]
 pub struct CdpSession {
-    /// seconds the endpoint stays valid. Range 1..=3600. Default 600.
+    /// seconds (how long the endpoint stays valid). Range 1..=3600. Default 600.
     pub ttl_s: u32,
     /// The params every action of the tool takes.
     pub common: Common,
@@ -1491,12 +1489,12 @@ impl Shared for CdpSession {
     }
 }
 
-/// `browser.cdp_revoke`: end a code session; its connection closes within a second. Mutating (actor
-/// role); a capture follows unless the call says capture false.
+/// `browser.cdp_revoke`: end a code session (its connection closes). Mutating (actor role); a
+/// capture follows unless the call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::CdpRevoke", into = "wire::CdpRevoke")]
 pub struct CdpRevoke {
-    /// **Required.** the code session's id, as browser.cdp_session returned it. Not empty.
+    /// **Required.** id (the cdp_id cdp_session returned). Not empty.
     pub cdp_id: String,
     /// The params every action of the tool takes.
     pub common: Common,
@@ -1578,7 +1576,7 @@ impl Shared for Snapshot {
     }
 }
 
-/// `browser.get_content`: the visible text of the page or an element, or a form control's value;
+/// `browser.get_content`: the visible text of the page or an element (a form control's value);
 /// offset and length read a range; returns text, total_chars, truncated and next_offset when more
 /// follows. Optional target: ref|selector. Observes only (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -1762,7 +1760,7 @@ impl Shared for Screenshot {
     }
 }
 
-/// `browser.screenshot_annotate`: a screenshot with ref labels over a full snapshot's elements;
+/// `browser.screenshot_annotate`: a screenshot with ref labels (over a full snapshot's elements);
 /// returns image and labels. Observes only (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::ScreenshotAnnotate", into = "wire::ScreenshotAnnotate")]
