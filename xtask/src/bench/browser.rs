@@ -164,7 +164,7 @@ pub struct Results {
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     let options = Options::parse(args)?;
     if let Some(samples) = options.cdp {
-        return code::run(code::Options { rounds: options.rounds.max(1), samples });
+        return code::run(&code::Options { rounds: options.rounds.max(1), samples });
     }
     let peer = if options.peer {
         mcp::install().map_err(|e| format!("{e:#}"))

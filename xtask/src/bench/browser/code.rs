@@ -133,7 +133,7 @@ impl Row {
     }
 }
 
-pub fn run(o: Options) -> anyhow::Result<()> {
+pub fn run(o: &Options) -> anyhow::Result<()> {
     let bin = daemon::build()?;
     let page = "<!doctype html><title>bench</title><p>evaluate</p>".to_owned();
     let site = super::pages::serve(HashMap::from([("blank.html", page)]))?;
@@ -148,7 +148,7 @@ pub fn run(o: Options) -> anyhow::Result<()> {
     let browser = chromium::Chromium::start(&d.display, port, &d.state);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let rows = match &browser {
-        Ok(_) => rt.block_on(measure(&d, port, &format!("{site}/blank.html"), &o)),
+        Ok(_) => rt.block_on(measure(&d, port, &format!("{site}/blank.html"), o)),
         Err(e) => Err(anyhow::anyhow!("{e:#}")),
     };
     drop(browser);
@@ -157,7 +157,9 @@ pub fn run(o: Options) -> anyhow::Result<()> {
     let _ = std::fs::remove_dir_all(&dir);
     let rows = rows.with_context(|| format!("the daemon log ends with:\n{log}"))?;
     exit?;
-    println!("code client round trip ({} rounds; medians of round medians):", o.rounds);
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "code client round trip ({} rounds; medians of round medians):", o.rounds)?;
     let mut ok = true;
     for r in &rows {
         let verdict = match (r.bounded, r.ratio() <= BOUND) {
@@ -166,13 +168,14 @@ pub fn run(o: Options) -> anyhow::Result<()> {
             (true, false) => format!("≤ {BOUND}: OVER"),
         };
         ok &= !r.bounded || r.ratio() <= BOUND;
-        println!(
+        writeln!(
+            out,
             "  {:<42} direct {:>8.1} µs   endpoint {:>8.1} µs   ratio {:.2} ({verdict})",
             r.what,
             r.direct,
             r.endpoint,
             r.ratio()
-        );
+        )?;
     }
     let json: Vec<Value> = rows
         .iter()
