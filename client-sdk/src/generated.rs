@@ -25,6 +25,8 @@ pub use glovebox_protocol::actions::context::ListWindows as ContextListWindows;
 pub use glovebox_protocol::actions::context::PutFile as ContextPutFile;
 pub use glovebox_protocol::actions::context::RequestHuman as ContextRequestHuman;
 
+pub use glovebox_protocol::actions::browser::CdpRevoke as BrowserCdpRevoke;
+pub use glovebox_protocol::actions::browser::CdpSession as BrowserCdpSession;
 pub use glovebox_protocol::actions::browser::Check as BrowserCheck;
 pub use glovebox_protocol::actions::browser::Click as BrowserClick;
 pub use glovebox_protocol::actions::browser::Dialog as BrowserDialog;
@@ -267,15 +269,15 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.paste`: paste text as a real paste event into an element or the focus; returns how
+    /// `browser.paste`: paste text into an element or the focus (a real paste event); returns how
     /// it landed. Optional target: ref|selector. Mutating (actor role); a capture follows unless
     /// the call says capture false.
     pub fn browser_paste(&self, args: BrowserPaste) -> PendingCall<'_, BrowserPaste> {
         PendingCall::new(self, args)
     }
 
-    /// `browser.select_text`: select the one match of text in an element or text line, or put the
-    /// caret by it; returns the offsets. Target: ref|selector. Mutating (actor role); a capture
+    /// `browser.select_text`: select the one match of text in an element or text line (or put the
+    /// caret by it); returns the offsets. Target: ref|selector. Mutating (actor role); a capture
     /// follows unless the call says capture false.
     pub fn browser_select_text(
         &self,
@@ -300,8 +302,8 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.keyboard_type`: type text into the focused element, or into ref/selector focused
-    /// first (mode insert, or keys: key events per character); returns the text. Optional target:
+    /// `browser.keyboard_type`: type text into the focus (or into ref/selector, focused first)
+    /// (mode insert, or keys: key events per character); returns the text. Optional target:
     /// ref|selector. Mutating (actor role); a capture follows unless the call says capture false.
     pub fn browser_keyboard_type(
         &self,
@@ -340,7 +342,7 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.drag`: drag from an element or point to a drop target (releasing the button on
+    /// `browser.drag`: drag to a drop target (from an element or point) (releasing the button on
     /// failure); returns both points. Target: ref|selector or x,y / nx,ny. Mutating (actor role); a
     /// capture follows unless the call says capture false.
     pub fn browser_drag(&self, args: BrowserDrag) -> PendingCall<'_, BrowserDrag> {
@@ -367,14 +369,14 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.go_back`: go one step back in the tab's history and wait until ready; returns the
-    /// url. Mutating (actor role); a capture follows unless the call says capture false.
+    /// `browser.go_back`: go one step back in history (and wait until ready); returns the url.
+    /// Mutating (actor role); a capture follows unless the call says capture false.
     pub fn browser_go_back(&self, args: BrowserGoBack) -> PendingCall<'_, BrowserGoBack> {
         PendingCall::new(self, args)
     }
 
-    /// `browser.go_forward`: go one step forward in the tab's history and wait until ready; returns
-    /// the url. Mutating (actor role); a capture follows unless the call says capture false.
+    /// `browser.go_forward`: go one step forward in history (and wait until ready); returns the
+    /// url. Mutating (actor role); a capture follows unless the call says capture false.
     pub fn browser_go_forward(&self, args: BrowserGoForward) -> PendingCall<'_, BrowserGoForward> {
         PendingCall::new(self, args)
     }
@@ -411,10 +413,26 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.tab_mark`: mark a tab deliverable or handoff with a note, or clear the mark; marks
+    /// `browser.tab_mark`: mark a tab deliverable or handoff (with a note), or clear it; marks
     /// outlive the session. Mutating (actor role); a capture follows unless the call says capture
     /// false.
     pub fn browser_tab_mark(&self, args: BrowserTabMark) -> PendingCall<'_, BrowserTabMark> {
+        PendingCall::new(self, args)
+    }
+
+    /// `browser.cdp_session`: DevTools URL for code on this tab (Playwright, Puppeteer: one page,
+    /// the same policy); returns cdp_id, url, expires_at. Mutating (actor role); a capture follows
+    /// unless the call says capture false.
+    pub fn browser_cdp_session(
+        &self,
+        args: BrowserCdpSession,
+    ) -> PendingCall<'_, BrowserCdpSession> {
+        PendingCall::new(self, args)
+    }
+
+    /// `browser.cdp_revoke`: end a code session (its connection closes). Mutating (actor role); a
+    /// capture follows unless the call says capture false.
+    pub fn browser_cdp_revoke(&self, args: BrowserCdpRevoke) -> PendingCall<'_, BrowserCdpRevoke> {
         PendingCall::new(self, args)
     }
 
@@ -425,10 +443,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.get_content`: the visible text of the page or an element, or a form control's
-    /// value; offset and length read a range; returns text, total_chars, truncated and next_offset
-    /// when more follows. Optional target: ref|selector. Observes only (observer tokens may call
-    /// it).
+    /// `browser.get_content`: the visible text of the page or an element (a form control's value);
+    /// offset and length read a range; returns text, total_chars, truncated and next_offset when
+    /// more follows. Optional target: ref|selector. Observes only (observer tokens may call it).
     pub fn browser_get_content(
         &self,
         args: BrowserGetContent,
@@ -461,8 +478,8 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.screenshot_annotate`: a screenshot with ref labels over a full snapshot's elements;
-    /// returns image and labels. Observes only (observer tokens may call it).
+    /// `browser.screenshot_annotate`: a screenshot with ref labels (over a full snapshot's
+    /// elements); returns image and labels. Observes only (observer tokens may call it).
     pub fn browser_screenshot_annotate(
         &self,
         args: BrowserScreenshotAnnotate,
@@ -562,9 +579,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `computer.select_text`: select the unique match of text in an element, or put the caret next
-    /// to it; returns the offsets. Target: ref. Mutating (actor role); a capture follows unless the
-    /// call says capture false.
+    /// `computer.select_text`: select the unique match of text in an element (or put the caret next
+    /// to it); returns the offsets. Target: ref. Mutating (actor role); a capture follows unless
+    /// the call says capture false.
     pub fn computer_select_text(
         &self,
         args: ComputerSelectText,

@@ -10,6 +10,7 @@ pub mod auth;
 pub mod browser;
 mod capture;
 mod clock;
+pub mod code;
 pub mod desktop;
 mod dispatch;
 mod drain;

@@ -129,6 +129,8 @@ pub struct Daemon {
     pub view: crate::view::View,
     /// Which token opened each MCP session over HTTP.
     pub mcp_sessions: crate::mcp::streamable::Bindings,
+    /// Code clients' DevTools endpoints on tabs (`browser.cdp_session`).
+    pub code: crate::code::Code,
 }
 
 impl Daemon {
@@ -143,6 +145,7 @@ impl Daemon {
             live: crate::rpc::conn::Live::default(),
             view: crate::view::View::new(config.view_access.clone()),
             mcp_sessions: crate::mcp::streamable::Bindings::default(),
+            code: crate::code::Code::default(),
             sessions: Sessions::new(config.session_ttl, config.max_sessions_per_token),
             config,
             ops: Ops::new(4096),
@@ -241,6 +244,8 @@ impl Daemon {
                 tracing::info!(pages, mcp, "closed view pages and MCP sessions of changed tokens");
             }
         }
+        // Code sessions of those tokens close too.
+        self.code.tokens_changed(self, &changed);
         for conn in &closed {
             if let Some(session) = conn.session() {
                 self.ops.cancel_session(&session.id);

@@ -4,6 +4,7 @@
 mod approval;
 mod browser;
 mod channels;
+mod code_clients;
 mod contract;
 mod daemon_binary;
 mod deploy;

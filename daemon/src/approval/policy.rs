@@ -54,6 +54,9 @@ pub enum ActionClass {
     ClipboardRead,
     /// Loads a URL (navigate, tab_new with url).
     Navigate,
+    /// Hands a code client a DevTools endpoint on a tab (browser.cdp_session); asks by
+    /// default.
+    Cdp,
     /// Any action that changes something.
     Mutating,
     /// Every action.
@@ -128,27 +131,41 @@ impl Policy {
 
     /// The built-in rules, tried after the file's.
     pub fn defaults() -> Vec<Rule> {
-        vec![Rule {
-            name: "default: no file:, chrome:, chrome-extension: or javascript: navigation".into(),
-            class: ActionClass::Navigate,
-            schemes: [
-                "file",
-                "chrome",
-                // The PDF viewer's pages hand `chrome.fileSystem` and `chrome.tabs` to a
-                // script run in them.
-                "chrome-extension",
-                "chrome-untrusted",
-                "devtools",
-                "javascript",
-                "view-source",
-            ]
-            .map(String::from)
-            .to_vec(),
-            hosts: Vec::new(),
-            args: Map::new(),
-            approve: Approve::Approver,
-            decision: Verdict::Deny,
-        }]
+        vec![
+            Rule {
+                name: "default: no file:, chrome:, chrome-extension: or javascript: navigation"
+                    .into(),
+                class: ActionClass::Navigate,
+                schemes: [
+                    "file",
+                    "chrome",
+                    // The PDF viewer's pages hand `chrome.fileSystem` and `chrome.tabs` to a
+                    // script run in them.
+                    "chrome-extension",
+                    "chrome-untrusted",
+                    "devtools",
+                    "javascript",
+                    "view-source",
+                ]
+                .map(String::from)
+                .to_vec(),
+                hosts: Vec::new(),
+                args: Map::new(),
+                approve: Approve::Approver,
+                decision: Verdict::Deny,
+            },
+            // A DevTools endpoint reaches past every action's own checks (cookies, storage,
+            // any script): a person agrees first unless the policy file allows it.
+            Rule {
+                name: "default: a code session (browser.cdp_session) asks".into(),
+                class: ActionClass::Cdp,
+                schemes: Vec::new(),
+                hosts: Vec::new(),
+                args: Map::new(),
+                approve: Approve::Approver,
+                decision: Verdict::Ask,
+            },
+        ]
     }
 
     /// Decide one validated call.
@@ -231,6 +248,7 @@ fn class_of(action: &Action, args: &Map<String, Value>, url: Option<&str>) -> Ve
         Some(Gate::Evaluate) => classes.push(ActionClass::Evaluate),
         Some(Gate::Upload) => classes.push(ActionClass::Upload),
         Some(Gate::ClipboardRead) => classes.push(ActionClass::ClipboardRead),
+        Some(Gate::Cdp) => classes.push(ActionClass::Cdp),
         Some(Gate::Navigate) | None => {}
     }
     if url.is_some() {

@@ -400,6 +400,11 @@ impl Conn {
         lock(&self.tasks).extend(tasks);
     }
 
+    /// Whether the browser has page `target_id` open, as its target events tell.
+    pub fn has_page(&self, target_id: &str) -> bool {
+        lock(&self.live).contains(target_id)
+    }
+
     pub fn is_alive(&self) -> bool {
         self.alive.load(Ordering::SeqCst)
     }

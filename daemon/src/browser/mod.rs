@@ -511,6 +511,33 @@ impl Browsers {
         Ok(conn)
     }
 
+    /// A code client's lane on the pipe of `browser_id`, which must be the daemon's own
+    /// browser (another's DevTools are not the daemon's to share).
+    pub async fn code_lane(&self, browser_id: &str) -> Result<pipe::Lane, BrowserError> {
+        let port = parse_browser_id(browser_id)?;
+        let d = self.default.lock().await;
+        match d.as_ref().filter(|c| c.port == port) {
+            Some(c) if c.relay.is_alive() => Ok(c.relay.lane()),
+            Some(_) => Err(BrowserError::Unavailable("the browser exited".into())),
+            None => Err(BrowserError::Unavailable(format!(
+                "{browser_id} is not the daemon's own browser; code sessions are on its tabs only"
+            ))),
+        }
+    }
+
+    /// Whether `target_id` is an open page of `browser_id` (as its connection's events
+    /// tell; no round trip).
+    pub async fn is_open(&self, browser_id: &str, target_id: &str) -> bool {
+        let Ok(port) = parse_browser_id(browser_id) else { return false };
+        let conns = self.conns.lock().await;
+        conns.get(&port).is_some_and(|c| c.is_alive() && c.has_page(target_id))
+    }
+
+    /// Tell an event to the sessions of the browser's events (`navigation_blocked`).
+    pub fn emit(&self, kind: &'static str, data: Value) {
+        self.events.emit(kind, data);
+    }
+
     /// The browsers the daemon may drive: its own (once started) and the allowed ones.
     fn ours(&self) -> Vec<u16> {
         let mut ports: Vec<u16> = self.default_port().into_iter().collect();

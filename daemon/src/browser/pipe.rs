@@ -3,7 +3,9 @@
 //! it. chromiumoxide speaks WebSocket only, so the daemon relays the pipe to one loopback
 //! WebSocket on a random port and a random 128-bit path, which refuses every request that
 //! carries an `Origin` (every WebSocket a page opens does) and every path but its own.
-//! `pipe/split.rs` cuts the browser's bytes into messages and bounds what a capture answers.
+//! `pipe/split.rs` cuts the browser's bytes into messages and bounds what a capture answers;
+//! `pipe/lanes.rs` shares the pipe with code clients (`browser.cdp_session`), each on its own
+//! ids and sessions.
 
 use std::os::fd::OwnedFd;
 use std::sync::{Arc, Mutex};
@@ -19,8 +21,10 @@ use tokio_tungstenite::tungstenite::Message;
 use super::{lock, BrowserError};
 use split::{Captures, Split};
 
+mod lanes;
 mod split;
 
+pub use lanes::{Lane, Lanes};
 pub use split::too_large;
 
 /// The largest message Chromium may send in one go (a PDF is big).
@@ -35,6 +39,8 @@ pub struct Relay {
     /// False once the browser closed its end of the pipe (it exited).
     alive: watch::Receiver<bool>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
+    /// The pipe's share for code clients.
+    lanes: Arc<Lanes>,
 }
 
 impl Drop for Relay {
@@ -80,14 +86,21 @@ impl Relay {
         let writer = Arc::new(tokio::sync::Mutex::new(writer));
         let captures = Captures::default();
         let split = Split::new(captures.clone(), capture_limit);
-        let read_task = tokio::spawn(read_pipe(reader, split, msg_tx, alive_tx));
+        let lanes = Lanes::new(writer.clone(), captures.clone());
+        let read_task = tokio::spawn(read_pipe(reader, split, msg_tx, alive_tx, lanes.clone()));
         let accept_task = tokio::spawn(accept(listener, path.clone(), inbox, writer, captures));
         Ok(Relay {
             url: format!("ws://127.0.0.1:{port}{path}"),
             port,
             alive,
             tasks: vec![read_task, accept_task],
+            lanes,
         })
+    }
+
+    /// A code client's lane on this browser's pipe.
+    pub fn lane(&self) -> Lane {
+        self.lanes.open()
     }
 
     pub fn is_alive(&self) -> bool {
@@ -109,13 +122,20 @@ async fn read_pipe(
     mut split: Split,
     tx: mpsc::UnboundedSender<String>,
     alive: watch::Sender<bool>,
+    lanes: Arc<Lanes>,
 ) {
     let mut chunk = vec![0u8; 256 * 1024];
     loop {
         match reader.read(&mut chunk).await {
             Ok(0) | Err(_) => break,
-            Ok(n) => split.push(&chunk[..n], |msg| {
-                let _ = tx.send(msg);
+            Ok(n) => split.push(&chunk[..n], |msg| match lanes.route(&msg) {
+                lanes::Route::Lane(lane) => {
+                    let _ = lane.send(msg);
+                }
+                lanes::Route::Daemon => {
+                    let _ = tx.send(msg);
+                }
+                lanes::Route::Nobody => {}
             }),
         }
         if split.pending() > MAX_MESSAGE {

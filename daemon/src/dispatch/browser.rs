@@ -6,9 +6,10 @@
 //!
 //! This module holds the tool's table (`routes`, one line per action) and the pipeline of an
 //! action on a tab (`on_tab`: freeze, open the tab, run the handler with a [`TabCx`]); the
-//! handlers live in `tabs`, `navigation`, `pointer`, `keyboard`, `forms`, `observe` and
-//! `waiting`, and `target` resolves what a call names.
+//! handlers live in `tabs`, `navigation`, `pointer`, `keyboard`, `forms`, `observe`,
+//! `waiting` and `code` (code clients' endpoints), and `target` resolves what a call names.
 
+mod code;
 mod forms;
 mod keyboard;
 mod navigation;
@@ -67,6 +68,8 @@ pub(super) fn routes(t: Routes) -> Routes {
         .on::<browser::TabGet>(on_tab(tabs::get))
         .on::<browser::TabClose>(tabs::close)
         .on::<browser::TabMark>(tabs::mark)
+        .on::<browser::CdpSession>(code::session)
+        .on::<browser::CdpRevoke>(code::revoke)
         .on::<browser::Snapshot>(on_tab(observe::snapshot))
         .on::<browser::GetContent>(on_tab(observe::get_content))
         .on::<browser::GetHtml>(on_tab(observe::get_html))

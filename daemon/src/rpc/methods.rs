@@ -230,6 +230,7 @@ fn close(d: &Arc<Daemon>, ext: &Extensions) -> RpcResult {
     if conn.role.can_act() {
         d.ops.cancel_session(&s.id);
         d.sessions.remove(&s.id);
+        d.code.session_closed(d, &s.id);
         d.events.publish_for(s.creator, "session", "closed", json!({"session": s.id}));
     }
     Ok(json!({"session_id": s.id, "closed": conn.role.can_act()}))

@@ -1,5 +1,5 @@
-//! Transport: HTTP routing (`/rpc`, `/mcp`, `/healthz`, `/readyz`, and `/view` handed to
-//! `view/http.rs`), auth and per-token connection limits on the
+//! Transport: HTTP routing (`/rpc`, `/mcp`, `/healthz`, `/readyz`, `/view` handed to
+//! `view/http.rs`, and `/cdp/<secret>` to `code/http.rs`), auth and per-token connection limits on the
 //! upgrade, the jsonrpsee WebSocket server with its gate middleware, and connection lifetime.
 
 pub mod auth;
@@ -121,6 +121,7 @@ pub async fn serve(
 ) -> Result<(), ServeError> {
     let module = methods::module(daemon.clone())?;
     let listen = listener.local_addr()?;
+    daemon.code.set_listen(listen);
     let per_token = Arc::new(conn::PerToken::default());
     let (stop_handle, server_handle) = stop_channel();
     // The gate bounds answers at --max-response-bytes with a coded error; jsonrpsee's own
@@ -219,6 +220,7 @@ pub async fn serve(
                     Route::ViewSocket => {
                         return Ok(crate::view::http::socket(&daemon, &mut req, &raw));
                     }
+                    Route::Cdp => return Ok(crate::code::http::socket(&daemon, &mut req, &raw)),
                     Route::Mcp => {
                         let (token, role) = match authenticate(&daemon, &req) {
                             Ok(t) => t,

@@ -27,6 +27,8 @@ pub enum Route {
     View,
     /// `GET /view/socket`: the view page's WebSocket.
     ViewSocket,
+    /// `GET /cdp/<secret>`: a code client's DevTools WebSocket (`code/http.rs`).
+    Cdp,
     /// Anything else: 404, or 405 with the methods the path takes.
     NotFound,
     NotAllowed(&'static str),
@@ -45,6 +47,8 @@ pub fn route(method: &Method, path: &str) -> Route {
         "/view" if method == Method::GET => Route::View,
         "/view/socket" if method == Method::GET => Route::ViewSocket,
         "/view" | "/view/socket" => Route::NotAllowed("GET"),
+        p if p.starts_with("/cdp/") && method == Method::GET => Route::Cdp,
+        p if p.starts_with("/cdp/") => Route::NotAllowed("GET"),
         _ => Route::NotFound,
     }
 }
@@ -195,6 +199,8 @@ mod tests {
         assert_eq!(route(&Method::GET, "/view"), Route::View);
         assert_eq!(route(&Method::GET, "/view/socket"), Route::ViewSocket);
         assert_eq!(route(&Method::POST, "/view"), Route::NotAllowed("GET"));
+        assert_eq!(route(&Method::GET, "/cdp/0123abcd"), Route::Cdp);
+        assert_eq!(route(&Method::POST, "/cdp/0123abcd"), Route::NotAllowed("GET"));
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! The recent ops of every session as the page lists them (method, a summary of the
 //! params, state, duration, the capture taken after it), kept from the `ops` events of the
-//! bus: the last [`KEPT`] per session.
+//! bus: the last [`KEPT`] per session. What a code session (`browser.cdp_session`) did on a
+//! tab joins its session's list from the `cdp.*` browser events, named as its actor
+//! (`by: "cdp:<cdp_id>"`).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, Weak};
@@ -46,6 +48,24 @@ impl Feed {
         }
     }
 
+    /// Takes a code session's `cdp.*` event in: a line of its session's list.
+    fn note_code(&self, kind: &str, data: &Value) {
+        let Some(session) = data["session"].as_str() else { return };
+        let (method, summary) = match kind {
+            "cdp.act" => (data["method"].clone(), data["tab_id"].clone()),
+            "cdp.closed" => (json!(kind), data["reason"].clone()),
+            _ => (json!(kind), data["tab_id"].clone()),
+        };
+        let mut map = self.by_session.lock().unwrap_or_else(|p| p.into_inner());
+        let ops = map.entry(session.to_owned()).or_default();
+        if ops.len() == KEPT {
+            ops.pop_front();
+        }
+        let by = format!("cdp:{}", data["cdp_id"].as_str().unwrap_or_default());
+        ops.push_back(json!({"op_id": null, "method": method, "summary": summary,
+                             "state": "done", "by": by}));
+    }
+
     /// The recent ops of `session`, oldest first.
     pub fn of(&self, session: &str) -> Vec<Value> {
         let map = self.by_session.lock().unwrap_or_else(|p| p.into_inner());
@@ -71,6 +91,7 @@ pub async fn follow(daemon: Weak<Daemon>, mut rx: broadcast::Receiver<Scoped>) {
         let ev = scoped.event();
         match (ev.topic.as_str(), ev.kind.as_str()) {
             ("ops", kind) => d.view.feed.note(kind, &ev.data),
+            ("browser", kind) if kind.starts_with("cdp.") => d.view.feed.note_code(kind, &ev.data),
             ("session", "closed") => {
                 let alive: Vec<String> = d.sessions.all().iter().map(|s| s.id.clone()).collect();
                 d.view.feed.retain(&alive);

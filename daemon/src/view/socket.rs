@@ -81,7 +81,9 @@ pub async fn run<S>(
     ok = ok && tx.send(Message::text(super::state::of(&daemon, &person).to_string())).await.is_ok();
     let mut bus = daemon.events.subscribe();
     let viewer = Viewer { owner: person.owner, approver: person.role.can_approve() };
-    let topics = ["ops".to_owned(), "session".to_owned(), "approvals".to_owned()];
+    // `browser`: a code session opening, acting or closing changes what the page shows.
+    let topics =
+        ["ops".to_owned(), "session".to_owned(), "approvals".to_owned(), "browser".to_owned()];
     let mut changed = daemon.view.changed.subscribe();
     let mut ticks = desktop.as_ref().and_then(|d| d.damage_ticks());
     // The first frame goes at once; later ones follow damage.

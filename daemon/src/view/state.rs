@@ -1,6 +1,6 @@
 //! What one page shows, built for its token: the sessions it may see with their recent ops,
 //! the pending approvals (with their arguments for approvers and admins only), the requests
-//! for a person, the marked tabs, and who is in control.
+//! for a person, the marked tabs, the tabs with a live code session, and who is in control.
 
 use serde_json::{json, Value};
 
@@ -62,6 +62,19 @@ pub fn of(daemon: &Daemon, p: &Person) -> Value {
         .as_ref()
         .map(|b| b.marks().into_iter().map(|(tab, m)| json!({"tab": tab, "mark": m})).collect())
         .unwrap_or_default();
+    // Tabs with a live code session, and whose it is.
+    let code: Vec<Value> = daemon
+        .code
+        .all()
+        .into_iter()
+        .filter(|e| p.owner.may_use(&e.owner))
+        .map(|e| {
+            let mut v = e.json();
+            v["tab"] = json!(format!("{}/{}", e.browser_id, e.tab_id));
+            v["session"] = json!(e.session_id);
+            v
+        })
+        .collect();
     let control =
         daemon.view.controller().map(|(by, socket)| json!({"by": by, "mine": socket == p.socket}));
     json!({
@@ -70,6 +83,7 @@ pub fn of(daemon: &Daemon, p: &Person) -> Value {
         "approvals": approvals,
         "requests": daemon.view.requests_for(&p.owner),
         "marks": marks,
+        "code": code,
         "control": control,
     })
 }

@@ -641,7 +641,7 @@ impl Shared for Uncheck {
     }
 }
 
-/// `browser.paste`: paste text as a real paste event into an element or the focus; returns how it
+/// `browser.paste`: paste text into an element or the focus (a real paste event); returns how it
 /// landed. Optional target: ref|selector. Mutating (actor role); a capture follows unless the call
 /// says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -681,8 +681,8 @@ impl Shared for Paste {
     }
 }
 
-/// `browser.select_text`: select the one match of text in an element or text line, or put the caret
-/// by it; returns the offsets. Target: ref|selector. Mutating (actor role); a capture follows
+/// `browser.select_text`: select the one match of text in an element or text line (or put the caret
+/// by it); returns the offsets. Target: ref|selector. Mutating (actor role); a capture follows
 /// unless the call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::SelectText", into = "wire::SelectText")]
@@ -804,9 +804,9 @@ impl Shared for Press {
     }
 }
 
-/// `browser.keyboard_type`: type text into the focused element, or into ref/selector focused first
-/// (mode insert, or keys: key events per character); returns the text. Optional target:
-/// ref|selector. Mutating (actor role); a capture follows unless the call says capture false.
+/// `browser.keyboard_type`: type text into the focus (or into ref/selector, focused first) (mode
+/// insert, or keys: key events per character); returns the text. Optional target: ref|selector.
+/// Mutating (actor role); a capture follows unless the call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::KeyboardType", into = "wire::KeyboardType")]
 pub struct KeyboardType {
@@ -1002,7 +1002,7 @@ impl Shared for ScrollIntoView {
     }
 }
 
-/// `browser.drag`: drag from an element or point to a drop target (releasing the button on
+/// `browser.drag`: drag to a drop target (from an element or point) (releasing the button on
 /// failure); returns both points. Target: ref|selector or x,y / nx,ny. Mutating (actor role); a
 /// capture follows unless the call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -1182,8 +1182,8 @@ impl Shared for Dialog {
     }
 }
 
-/// `browser.go_back`: go one step back in the tab's history and wait until ready; returns the url.
-/// Mutating (actor role); a capture follows unless the call says capture false.
+/// `browser.go_back`: go one step back in history (and wait until ready); returns the url. Mutating
+/// (actor role); a capture follows unless the call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::GoBack", into = "wire::GoBack")]
 pub struct GoBack {
@@ -1216,8 +1216,8 @@ impl Shared for GoBack {
     }
 }
 
-/// `browser.go_forward`: go one step forward in the tab's history and wait until ready; returns the
-/// url. Mutating (actor role); a capture follows unless the call says capture false.
+/// `browser.go_forward`: go one step forward in history (and wait until ready); returns the url.
+/// Mutating (actor role); a capture follows unless the call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::GoForward", into = "wire::GoForward")]
 pub struct GoForward {
@@ -1416,9 +1416,8 @@ impl Shared for TabClose {
     }
 }
 
-/// `browser.tab_mark`: mark a tab deliverable or handoff with a note, or clear the mark; marks
-/// outlive the session. Mutating (actor role); a capture follows unless the call says capture
-/// false.
+/// `browser.tab_mark`: mark a tab deliverable or handoff (with a note), or clear it; marks outlive
+/// the session. Mutating (actor role); a capture follows unless the call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::TabMark", into = "wire::TabMark")]
 pub struct TabMark {
@@ -1447,6 +1446,75 @@ impl Params for TabMark {
 }
 
 impl Shared for TabMark {
+    fn common(&self) -> &Common {
+        &self.common
+    }
+
+    fn named_ref(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// `browser.cdp_session`: DevTools URL for code on this tab (Playwright, Puppeteer: one page, the
+/// same policy); returns cdp_id, url, expires_at. Mutating (actor role); a capture follows unless
+/// the call says capture false.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(try_from = "wire::CdpSession", into = "wire::CdpSession")]
+pub struct CdpSession {
+    /// seconds (how long the endpoint stays valid). Range 1..=3600. Default 600.
+    pub ttl_s: u32,
+    /// The params every action of the tool takes.
+    pub common: Common,
+}
+
+impl Default for CdpSession {
+    /// Every param at the table's default.
+    fn default() -> Self {
+        CdpSession { ttl_s: 600, common: Common::default() }
+    }
+}
+
+impl Params for CdpSession {
+    const TOOL: &'static str = "browser";
+    const ACTION: &'static str = "cdp_session";
+    type Result = crate::results::browser::CdpSession;
+}
+
+impl Shared for CdpSession {
+    fn common(&self) -> &Common {
+        &self.common
+    }
+
+    fn named_ref(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// `browser.cdp_revoke`: end a code session (its connection closes). Mutating (actor role); a
+/// capture follows unless the call says capture false.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(try_from = "wire::CdpRevoke", into = "wire::CdpRevoke")]
+pub struct CdpRevoke {
+    /// **Required.** id (the cdp_id cdp_session returned). Not empty.
+    pub cdp_id: String,
+    /// The params every action of the tool takes.
+    pub common: Common,
+}
+
+impl CdpRevoke {
+    /// The required params; every other one at the table's default.
+    pub fn new(cdp_id: impl Into<String>) -> Self {
+        CdpRevoke { cdp_id: cdp_id.into(), common: Common::default() }
+    }
+}
+
+impl Params for CdpRevoke {
+    const TOOL: &'static str = "browser";
+    const ACTION: &'static str = "cdp_revoke";
+    type Result = crate::results::browser::CdpRevoke;
+}
+
+impl Shared for CdpRevoke {
     fn common(&self) -> &Common {
         &self.common
     }
@@ -1509,7 +1577,7 @@ impl Shared for Snapshot {
     }
 }
 
-/// `browser.get_content`: the visible text of the page or an element, or a form control's value;
+/// `browser.get_content`: the visible text of the page or an element (a form control's value);
 /// offset and length read a range; returns text, total_chars, truncated and next_offset when more
 /// follows. Optional target: ref|selector. Observes only (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -1693,7 +1761,7 @@ impl Shared for Screenshot {
     }
 }
 
-/// `browser.screenshot_annotate`: a screenshot with ref labels over a full snapshot's elements;
+/// `browser.screenshot_annotate`: a screenshot with ref labels (over a full snapshot's elements);
 /// returns image and labels. Observes only (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::ScreenshotAnnotate", into = "wire::ScreenshotAnnotate")]
@@ -1987,6 +2055,8 @@ pub static ROUND_TRIPS: &[(&str, super::RoundTrip)] = &[
     ("tab_get", super::round_trip::<TabGet>),
     ("tab_close", super::round_trip::<TabClose>),
     ("tab_mark", super::round_trip::<TabMark>),
+    ("cdp_session", super::round_trip::<CdpSession>),
+    ("cdp_revoke", super::round_trip::<CdpRevoke>),
     ("snapshot", super::round_trip::<Snapshot>),
     ("get_content", super::round_trip::<GetContent>),
     ("get_html", super::round_trip::<GetHtml>),
@@ -2036,6 +2106,8 @@ pub static RESULT_SCHEMAS: &[(&str, super::ResultSchema)] = &[
     ("tab_get", <TabGet as Params>::result_schema),
     ("tab_close", <TabClose as Params>::result_schema),
     ("tab_mark", <TabMark as Params>::result_schema),
+    ("cdp_session", <CdpSession as Params>::result_schema),
+    ("cdp_revoke", <CdpRevoke as Params>::result_schema),
     ("snapshot", <Snapshot as Params>::result_schema),
     ("get_content", <GetContent as Params>::result_schema),
     ("get_html", <GetHtml as Params>::result_schema),
@@ -3158,6 +3230,50 @@ pub mod wire {
                 clear: w.clear.unwrap_or(false),
                 common: w.common,
             })
+        }
+    }
+
+    #[derive(Serialize, Deserialize, Default)]
+    pub struct CdpSession {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub ttl_s: Option<u32>,
+        #[serde(flatten)]
+        pub common: Common,
+    }
+
+    impl From<super::CdpSession> for CdpSession {
+        fn from(v: super::CdpSession) -> Self {
+            CdpSession { ttl_s: (v.ttl_s != 600).then_some(v.ttl_s), common: v.common }
+        }
+    }
+
+    impl TryFrom<CdpSession> for super::CdpSession {
+        type Error = Missing;
+
+        fn try_from(w: CdpSession) -> Result<Self, Missing> {
+            Ok(super::CdpSession { ttl_s: w.ttl_s.unwrap_or(600), common: w.common })
+        }
+    }
+
+    #[derive(Serialize, Deserialize, Default)]
+    pub struct CdpRevoke {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub cdp_id: Option<String>,
+        #[serde(flatten)]
+        pub common: Common,
+    }
+
+    impl From<super::CdpRevoke> for CdpRevoke {
+        fn from(v: super::CdpRevoke) -> Self {
+            CdpRevoke { cdp_id: Some(v.cdp_id), common: v.common }
+        }
+    }
+
+    impl TryFrom<CdpRevoke> for super::CdpRevoke {
+        type Error = Missing;
+
+        fn try_from(w: CdpRevoke) -> Result<Self, Missing> {
+            Ok(super::CdpRevoke { cdp_id: w.cdp_id.ok_or(Missing("cdp_id"))?, common: w.common })
         }
     }
 

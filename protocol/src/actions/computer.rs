@@ -488,8 +488,8 @@ impl Shared for Paste {
     }
 }
 
-/// `computer.select_text`: select the unique match of text in an element, or put the caret next to
-/// it; returns the offsets. Target: ref. Mutating (actor role); a capture follows unless the call
+/// `computer.select_text`: select the unique match of text in an element (or put the caret next to
+/// it); returns the offsets. Target: ref. Mutating (actor role); a capture follows unless the call
 /// says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::SelectText", into = "wire::SelectText")]

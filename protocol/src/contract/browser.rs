@@ -46,6 +46,14 @@ const DOM_ACTION_NAME: Param =
 const SCRIPT: Param =
     p("script", TEXT, "a JavaScript expression or function body; await is allowed");
 
+const TTL_S: Param = pd(
+    "ttl_s",
+    Ty::Int { min: 1, max: 3_600 },
+    "seconds (how long the endpoint stays valid)",
+    D::Int(600),
+);
+const CDP_ID: Param = p("cdp_id", TEXT, "id (the cdp_id cdp_session returned)");
+
 /// A browser action that changes the page or the selection.
 const fn act(name: &'static str, summary: &'static str, locator: L) -> Action {
     action(name, summary, Class::Act, locator)
@@ -92,15 +100,15 @@ pub static BROWSER: Tool = Tool {
             .opt(&[SELECT_VALUE, OPTION_VALUES]).excl(&[("value", "values")]).check(&[r::tab_pick_exclusive, r::select_value_or_values]),
         act("check", "check a checkbox or radio button; returns the verified final state", L::Element).settles(S::Pointer),
         act("uncheck", "uncheck a checkbox; returns the verified final state", L::Element).settles(S::Pointer),
-        act("paste", "paste text as a real paste event into an element or the focus; returns how it landed", L::ElementOptional).settles(S::Type)
+        act("paste", "paste text into an element or the focus (a real paste event); returns how it landed", L::ElementOptional).settles(S::Type)
             .req(&[PASTE_TEXT]).opt(&[BROWSER_PASTE_FORMAT]).check(&[r::tab_pick_exclusive, r::browser_paste_format]),
-        act("select_text", "select the one match of text in an element or text line, or put the caret by it; returns the offsets", L::Element).settles(S::Type)
+        act("select_text", "select the one match of text in an element or text line (or put the caret by it); returns the offsets", L::Element).settles(S::Type)
             .req(&[SELECT_TEXT]).opt(&[PREFIX, SUFFIX, SELECTION_TYPE]),
         act("secondary_action", "run a named element action; the DOM has none, so this returns UNSUPPORTED with the reason", L::Element).settles(S::Pointer)
             .req(&[DOM_ACTION_NAME]),
         act("press", "press a key or chord (releasing modifiers even on failure); returns the chord", L::None).settles(S::Key)
             .req(&[KEY]),
-        act("keyboard_type", "type text into the focused element, or into ref/selector focused first (mode insert, or keys: key events per character); returns the text", L::ElementOptional).settles(S::Type)
+        act("keyboard_type", "type text into the focus (or into ref/selector, focused first) (mode insert, or keys: key events per character); returns the text", L::ElementOptional).settles(S::Type)
             .req(&[TEXT_PARAM]).opt(&[TYPE_MODE]),
         act("keydown", "hold a key down; later presses include it; returns the keys held", L::None)
             .req(&[KEY]),
@@ -109,7 +117,7 @@ pub static BROWSER: Tool = Tool {
         act("scroll", "scroll an element, at a point or the page (by pixels or pages); returns the position before and after", L::AnyOptional).settles(S::Scroll)
             .opt(&[DIRECTION, AMOUNT, PAGES]).excl(&[("amount", "pages")]),
         act("scroll_into_view", "scroll an element to the middle of the viewport; returns its box", L::Element).settles(S::Scroll),
-        act("drag", "drag from an element or point to a drop target (releasing the button on failure); returns both points", L::ElementOrPoint).settles(S::Pointer)
+        act("drag", "drag to a drop target (from an element or point) (releasing the button on failure); returns both points", L::ElementOrPoint).settles(S::Pointer)
             .opt(&[TARGET_REF, TARGET_SELECTOR, VIEWPORT_TO_X, VIEWPORT_TO_Y, TO_NX, TO_NY, BUTTON])
             .check(&[r::tab_pick_exclusive, r::browser_drag_target]),
         act("upload", "set the files of a file input; returns the files set", L::Element).settles(S::Pointer).gated(G::Upload)
@@ -119,9 +127,9 @@ pub static BROWSER: Tool = Tool {
             .check(&[r::tab_pick_exclusive, r::browser_wait]),
         act("dialog", "accept or dismiss the open dialog (alert, confirm, prompt, beforeunload); returns its type and message", L::None).settles(S::Pointer)
             .opt(&[ACCEPT, PROMPT_TEXT]).check(&[r::tab_pick_exclusive, r::dialog_prompt]),
-        act("go_back", "go one step back in the tab's history and wait until ready; returns the url", L::None).settles(S::Navigate)
+        act("go_back", "go one step back in history (and wait until ready); returns the url", L::None).settles(S::Navigate)
             .opt(&[TIMEOUT]),
-        act("go_forward", "go one step forward in the tab's history and wait until ready; returns the url", L::None).settles(S::Navigate)
+        act("go_forward", "go one step forward in history (and wait until ready); returns the url", L::None).settles(S::Navigate)
             .opt(&[TIMEOUT]),
         act("reload", "reload the tab and wait until ready; returns the url", L::None).settles(S::Navigate)
             .opt(&[TIMEOUT]),
@@ -132,13 +140,17 @@ pub static BROWSER: Tool = Tool {
         observe("tab_get", "describe a tab without selecting it: url, title, state, mark, latest snapshot", L::None)
             .check(&[r::tab_pick_exclusive, r::tab_required]),
         act("tab_close", "close a tab (default: the session's tab) and forget its refs; returns what was closed", L::None),
-        act("tab_mark", "mark a tab deliverable or handoff with a note, or clear the mark; marks outlive the session", L::None)
+        act("tab_mark", "mark a tab deliverable or handoff (with a note), or clear it; marks outlive the session", L::None)
             .opt(&[MARK_KIND, NOTE, CLEAR]).check(&[r::tab_pick_exclusive, r::tab_mark]),
+        act("cdp_session", "DevTools URL for code on this tab (Playwright, Puppeteer: one page, the same policy); returns cdp_id, url, expires_at", L::None).gated(G::Cdp)
+            .opt(&[TTL_S]),
+        act("cdp_revoke", "end a code session (its connection closes)", L::None)
+            .req(&[CDP_ID]),
         // Observing.
         observe("snapshot", "ref-annotated accessibility outline of the page (with its open shadow roots and iframes) (cross-site ones too); returns snapshot_id, mode full/incremental/continued, counts, truncation", L::None)
             .opt(&[LIMIT, SCOPE_REF, CURSOR, DISABLE_DIFFING, QUERY])
             .check(&[r::tab_pick_exclusive, r::cursor_alone]),
-        observe("get_content", "the visible text of the page or an element, or a form control's value; offset and length read a range; returns text, total_chars, truncated and next_offset when more follows", L::ElementOptional)
+        observe("get_content", "the visible text of the page or an element (a form control's value); offset and length read a range; returns text, total_chars, truncated and next_offset when more follows", L::ElementOptional)
             .opt(&[TEXT_OFFSET, TEXT_LENGTH]),
         observe("get_html", "the HTML of the page or of an element", L::ElementOptional),
         observe("get_url", "the tab's current URL", L::None),
@@ -146,7 +158,7 @@ pub static BROWSER: Tool = Tool {
         observe("screenshot", "capture the viewport or the full page; returns the image with width, height and scale", L::None)
             .opt(&[FULL_PAGE, BROWSER_IMAGE_FORMAT, QUALITY, MAX_WIDTH])
             .check(&[r::tab_pick_exclusive, r::image_format]),
-        observe("screenshot_annotate", "a screenshot with ref labels over a full snapshot's elements; returns image and labels", L::None)
+        observe("screenshot_annotate", "a screenshot with ref labels (over a full snapshot's elements); returns image and labels", L::None)
             .opt(&[MAX_WIDTH]),
         observe("state_and_screenshot", "a snapshot and a screenshot together; returns both and a consistent flag", L::None)
             .opt(&[LIMIT, SCOPE_REF, DISABLE_DIFFING, QUERY, FULL_PAGE, BROWSER_IMAGE_FORMAT, QUALITY, MAX_WIDTH])

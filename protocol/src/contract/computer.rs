@@ -76,7 +76,7 @@ pub static COMPUTER: Tool = Tool {
             .req(&[VALUE]).opt(&[DISPATCH]),
         act("paste", "paste through the clipboard (saved and restored) into an element or the target's focus (its window activated first); a selection is replaced; ACTION_FAILED when it did not land; returns value, delivered_to and the clipboard outcome", L::ElementOptional).settles(S::Type)
             .req(&[PASTE_TEXT]).opt(&[COMPUTER_TEXT_FORMAT, DISPATCH]).check(&[r::text_format]),
-        act("select_text", "select the unique match of text in an element, or put the caret next to it; returns the offsets", L::Element).settles(S::Type)
+        act("select_text", "select the unique match of text in an element (or put the caret next to it); returns the offsets", L::Element).settles(S::Type)
             .req(&[SELECT_TEXT]).opt(&[PREFIX, SUFFIX, SELECTION_TYPE, DISPATCH]),
         act("secondary_action", "run an action the snapshot listed for the element (actions=...); returns what ran", L::Element).settles(S::Pointer)
             .req(&[ACTION_NAME]).opt(&[DISPATCH]),

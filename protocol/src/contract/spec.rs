@@ -223,6 +223,8 @@ pub enum Gate {
     ClipboardRead,
     /// Loads the URL of its `url` parameter, when given.
     Navigate,
+    /// Hands a code client a DevTools endpoint on a tab (`browser.cdp_session`).
+    Cdp,
 }
 
 impl Gate {
@@ -232,6 +234,7 @@ impl Gate {
             Gate::Upload => "upload",
             Gate::ClipboardRead => "clipboard_read",
             Gate::Navigate => "navigate",
+            Gate::Cdp => "cdp",
         }
     }
 }

@@ -71,6 +71,22 @@ pub struct TabInfo {
     /// The tab's mark; absent when it has none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mark: Option<Mark>,
+    /// The code sessions live on it (`cdp_session`); absent when none is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub code_sessions: Vec<CodeSession>,
+}
+
+/// A code client's DevTools endpoint on a tab, as tab_list and tab_get show it.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Default)]
+pub struct CodeSession {
+    /// Its id (for `cdp_revoke`).
+    pub cdp_id: String,
+    /// Whether a client is connected now.
+    pub connected: bool,
+    /// When it ends at the latest (UTC, RFC 3339).
+    pub expires_at: String,
+    /// How the op log and the view page name it as an actor: `cdp:<cdp_id>`.
+    pub by: String,
 }
 
 /// One tab in `tab_list`.
@@ -480,6 +496,9 @@ pub struct TabGet {
     pub mark: Option<Mark>,
     /// The session's latest snapshot of it; null when there is none.
     pub latest_snapshot: Option<String>,
+    /// The code sessions live on it; absent when none is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub code_sessions: Vec<CodeSession>,
 }
 
 /// `browser.tab_close`: the tab closed.
@@ -496,6 +515,29 @@ pub struct TabMark {
     pub tab_id: String,
     /// The mark set; null when it was cleared.
     pub mark: Option<Mark>,
+}
+
+/// `browser.cdp_session`: a DevTools endpoint on the tab for a code client.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Default)]
+pub struct CdpSession {
+    /// The code session's id (for `cdp_revoke`; `cdp:<cdp_id>` names it as an actor).
+    pub cdp_id: String,
+    /// `ws://<daemon host:port>/cdp/<secret>`: pass it to Playwright's `connect_over_cdp` or
+    /// as Puppeteer's `browserWSEndpoint`; one connection at a time.
+    pub url: String,
+    /// The tab it holds.
+    pub tab_id: String,
+    /// When it ends at the latest (UTC, RFC 3339).
+    pub expires_at: String,
+}
+
+/// `browser.cdp_revoke`: the code session ended.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Default)]
+pub struct CdpRevoke {
+    /// The code session's id.
+    pub cdp_id: String,
+    /// True: it was live and has ended.
+    pub revoked: bool,
 }
 
 // Observing.

@@ -4,9 +4,11 @@
 //! `browser_snapshot`, then ours (full and default views), click by ref, fill of 1,000
 //! characters, typing 1,000 characters key by key (beside Playwright MCP's `browser_type`
 //! with `slowly: true`), and our screenshot beside a bare CDP `Page.captureScreenshot`.
+//! With `--cdp` it measures a code client's round trip instead (`code.rs`).
 
 pub(super) mod cdp;
 pub(super) mod chromium;
+mod code;
 pub(super) mod mcp;
 mod measure;
 pub(super) mod pages;
@@ -32,9 +34,12 @@ pub struct Options {
     /// Keys-mode typings of 1,000 characters per page and round.
     pub keys: usize,
     pub peer: bool,
+    /// Only the code client's round trip, endpoint beside direct (`code.rs`), with this many
+    /// samples per round.
+    pub cdp: Option<usize>,
 }
 
-const USAGE: &str = "usage: cargo xtask bench browser [--rounds R] [--snapshots N] [--clicks N] [--fills N] [--shots N] [--keys N] [--no-peer]";
+const USAGE: &str = "usage: cargo xtask bench browser [--rounds R] [--snapshots N] [--clicks N] [--fills N] [--shots N] [--keys N] [--no-peer] | --cdp [--rounds R] [--samples N]";
 
 impl Options {
     fn parse(args: &[String]) -> anyhow::Result<Options> {
@@ -46,11 +51,16 @@ impl Options {
             shots: 10,
             keys: 3,
             peer: true,
+            cdp: None,
         };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
             if arg == "--no-peer" {
                 o.peer = false;
+                continue;
+            }
+            if arg == "--cdp" {
+                o.cdp = Some(o.cdp.unwrap_or(200));
                 continue;
             }
             let (flag, inline) = match arg.split_once('=') {
@@ -68,6 +78,7 @@ impl Options {
                 "--fills" => o.fills = value,
                 "--shots" => o.shots = value,
                 "--keys" => o.keys = value,
+                "--samples" => o.cdp = Some(value),
                 _ => bail!("unknown argument {arg:?}; {USAGE}"),
             }
         }
@@ -152,6 +163,9 @@ pub struct Results {
 
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     let options = Options::parse(args)?;
+    if let Some(samples) = options.cdp {
+        return code::run(&code::Options { rounds: options.rounds.max(1), samples });
+    }
     let peer = if options.peer {
         mcp::install().map_err(|e| format!("{e:#}"))
     } else {

@@ -60,7 +60,7 @@ pub fn too_large(e: &chromiumoxide::types::Error) -> Option<(usize, usize)> {
 }
 
 /// The id an answer starts with (`{"id":12,…`); events start with `"method"`.
-fn leading_id(bytes: &[u8]) -> Option<u64> {
+pub(super) fn leading_id(bytes: &[u8]) -> Option<u64> {
     let rest = bytes.strip_prefix(b"{\"id\":")?;
     let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
     std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()

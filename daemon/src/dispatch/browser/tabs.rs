@@ -38,13 +38,13 @@ pub(super) async fn list(
     let tabs: Vec<results::TabInfo> =
         part::<browser::TabList, _>(json!(b.tabs(&browser_id).await?))?;
     let ours = sel.browser_id.as_deref() == Some(browser_id.as_str());
-    let tabs = tabs
-        .into_iter()
-        .map(|tab| {
-            let selected = ours && sel.tab_id.as_deref() == Some(tab.tab_id.as_str());
-            ListedTab { tab, selected }
-        })
-        .collect();
+    let mut listed = Vec::new();
+    for mut tab in tabs {
+        let selected = ours && sel.tab_id.as_deref() == Some(tab.tab_id.as_str());
+        tab.code_sessions = code_sessions(&ctx, &browser_id, &tab.tab_id)?;
+        listed.push(ListedTab { tab, selected });
+    }
+    let tabs = listed;
     let target = Some(json!({"browser_id": browser_id}));
     Ok(Output { result: results::TabList { browser_id, tabs }, target })
 }
@@ -124,7 +124,9 @@ pub(super) async fn get(cx: TabCx, _: browser::TabGet) -> Result<results::TabGet
     let latest =
         cx.ctx.session.snapshots.lock().ok().and_then(|s| s.latest(&tab.key()).map(String::from));
     let mark = part::<browser::TabGet, _>(json!(cx.b.mark_of(&f.browser_id, &f.tab_id)))?;
+    let code_sessions = code_sessions(&cx.ctx, &f.browser_id, &f.tab_id)?;
     Ok(results::TabGet {
+        code_sessions,
         tab_id: f.tab_id.clone(),
         url,
         title,
@@ -132,4 +134,13 @@ pub(super) async fn get(cx: TabCx, _: browser::TabGet) -> Result<results::TabGet
         mark,
         latest_snapshot: latest,
     })
+}
+
+/// The live code sessions on a tab, as tab_list and tab_get show them.
+fn code_sessions(
+    ctx: &Ctx,
+    browser_id: &str,
+    tab_id: &str,
+) -> Result<Vec<results::CodeSession>, DaemonError> {
+    part::<browser::TabList, _>(json!(ctx.daemon.code.of_tab(browser_id, tab_id)))
 }

@@ -18,7 +18,7 @@ pub struct Cdp {
 
 /// `GET <path>` on the debugging port, as JSON. Chromium may keep the connection open, so
 /// the body is read by its Content-Length.
-fn get(port: u16, path: &str) -> anyhow::Result<Value> {
+pub fn get(port: u16, path: &str) -> anyhow::Result<Value> {
     let mut s = std::net::TcpStream::connect(("127.0.0.1", port))?;
     s.set_read_timeout(Some(Duration::from_secs(10)))?;
     write!(s, "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")?;
