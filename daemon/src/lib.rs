@@ -25,6 +25,7 @@ pub mod rpc;
 mod session;
 pub mod settle;
 pub mod state;
+mod upgrade;
 pub mod view;
 
 use std::future::Future;

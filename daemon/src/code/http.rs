@@ -35,13 +35,7 @@ pub fn socket(
         tracing::warn!(cdp_id = %entry.cdp_id, "refused a code connection that carries an Origin");
         return text(StatusCode::FORBIDDEN, "a code session takes no connection from a web page\n");
     }
-    let key = req.headers().get(header::SEC_WEBSOCKET_KEY).cloned();
-    let upgrade = req
-        .headers()
-        .get(header::UPGRADE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.eq_ignore_ascii_case("websocket"));
-    let Some(key) = key.filter(|_| upgrade) else {
+    let Some(key) = crate::upgrade::key_of(req) else {
         return text(StatusCode::UPGRADE_REQUIRED, "/cdp/<id> is a DevTools WebSocket; connect with Playwright's connect_over_cdp or Puppeteer's connect\n");
     };
     if !entry.take() {
@@ -50,37 +44,14 @@ pub fn socket(
             "this code session has a client connected; one connection at a time\n",
         );
     }
-    let accept = tokio_tungstenite::tungstenite::handshake::derive_accept_key(key.as_bytes());
-    let on_upgrade = hyper::upgrade::on(req);
     raw.store(true, std::sync::atomic::Ordering::SeqCst);
-    let d = daemon.clone();
-    tokio::spawn(async move {
-        match on_upgrade.await {
-            Ok(up) => {
-                use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
-                let io = hyper_util::rt::TokioIo::new(up);
-                let cfg = WebSocketConfig::default().max_message_size(Some(MAX_MESSAGE));
-                let ws = tokio_tungstenite::WebSocketStream::from_raw_socket(
-                    io,
-                    Role::Server,
-                    Some(cfg),
-                )
-                .await;
-                super::bridge::run(d, ws, entry).await;
-            }
-            Err(e) => {
-                entry.release();
-                tracing::debug!(%e, "a code session's upgrade failed");
-            }
-        }
-    });
-    let mut r = Response::new(HttpBody::from(""));
-    *r.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
-    let h = r.headers_mut();
-    h.insert(header::UPGRADE, HeaderValue::from_static("websocket"));
-    h.insert(header::CONNECTION, HeaderValue::from_static("Upgrade"));
-    if let Ok(v) = HeaderValue::from_str(&accept) {
-        h.insert(header::SEC_WEBSOCKET_ACCEPT, v);
-    }
-    r
+    let (d, held) = (daemon.clone(), entry.clone());
+    let serve = move |ws| -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
+        Box::pin(super::bridge::run(d, ws, held))
+    };
+    let failed = move |e: hyper::Error| {
+        entry.release();
+        tracing::debug!(%e, "a code session's upgrade failed");
+    };
+    crate::upgrade::accept(req, &key, MAX_MESSAGE, serve, failed)
 }

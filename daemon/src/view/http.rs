@@ -109,17 +109,9 @@ pub fn socket(
         tracing::warn!("refused a view socket from a foreign origin");
         return text(StatusCode::FORBIDDEN, "this origin is not allowed to open the view socket\n");
     }
-    let key = req.headers().get(header::SEC_WEBSOCKET_KEY).cloned();
-    let upgrade = req
-        .headers()
-        .get(header::UPGRADE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.eq_ignore_ascii_case("websocket"));
-    let Some(key) = key.filter(|_| upgrade) else {
+    let Some(key) = crate::upgrade::key_of(req) else {
         return text(StatusCode::UPGRADE_REQUIRED, "/view/socket is a WebSocket; open one\n");
     };
-    let accept = tokio_tungstenite::tungstenite::handshake::derive_accept_key(key.as_bytes());
-    let on_upgrade = hyper::upgrade::on(req);
     let max = daemon.config.max_view_pages_per_token;
     let Some((socket, revoked)) = daemon.view.open_page(&owner, role, max) else {
         tracing::warn!(max, "refused a view socket: its token has the most pages open");
@@ -130,34 +122,13 @@ pub fn socket(
     };
     raw.store(true, std::sync::atomic::Ordering::SeqCst);
     let person = Person { role, owner, socket, who: super::who(role, &owner) };
-    let d = daemon.clone();
-    tokio::spawn(async move {
-        match on_upgrade.await {
-            Ok(up) => {
-                use tokio_tungstenite::tungstenite::protocol::{Role as WsRole, WebSocketConfig};
-                let io = hyper_util::rt::TokioIo::new(up);
-                let cfg = WebSocketConfig::default().max_message_size(Some(1 << 20));
-                let ws = tokio_tungstenite::WebSocketStream::from_raw_socket(
-                    io,
-                    WsRole::Server,
-                    Some(cfg),
-                )
-                .await;
-                super::socket::run(d, ws, person, revoked).await;
-            }
-            Err(e) => {
-                d.view.page_closed(socket);
-                tracing::debug!(%e, "the view socket's upgrade failed");
-            }
-        }
-    });
-    let mut r = Response::new(HttpBody::from(""));
-    *r.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
-    let h = r.headers_mut();
-    h.insert(header::UPGRADE, HeaderValue::from_static("websocket"));
-    h.insert(header::CONNECTION, HeaderValue::from_static("Upgrade"));
-    if let Ok(v) = HeaderValue::from_str(&accept) {
-        h.insert(header::SEC_WEBSOCKET_ACCEPT, v);
-    }
-    r
+    let (d, d2) = (daemon.clone(), daemon.clone());
+    let serve = move |ws| -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
+        Box::pin(super::socket::run(d, ws, person, revoked))
+    };
+    let failed = move |e: hyper::Error| {
+        d2.view.page_closed(socket);
+        tracing::debug!(%e, "the view socket's upgrade failed");
+    };
+    crate::upgrade::accept(req, &key, 1 << 20, serve, failed)
 }
