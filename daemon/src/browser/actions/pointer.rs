@@ -11,27 +11,18 @@ use crate::browser::BrowserError;
 impl Tab {
     async fn mouse(
         &self,
-        kind: &str,
+        kind: &'static str,
         x: f64,
         y: f64,
         button: &str,
         count: u32,
         modifiers: u32,
     ) -> Result<(), BrowserError> {
-        let buttons = match (kind, button) {
-            ("mousePressed", "left") => 1,
-            ("mousePressed", "right") => 2,
-            ("mousePressed", "middle") => 4,
-            _ => 0,
-        };
-        let button = if kind == "mouseMoved" && buttons == 0 { "none" } else { button };
-        self.cmd(
-            "Input.dispatchMouseEvent",
-            json!({"type": kind, "x": x, "y": y, "button": button, "buttons": buttons,
-                   "clickCount": count, "modifiers": modifiers}),
-        )
-        .await
-        .map(|_| ())
+        // The button is down while it is pressed; a move with none down names no button.
+        let pressed: &[&str] =
+            if kind == "mousePressed" { std::slice::from_ref(&button) } else { &[] };
+        let button = if kind == "mouseMoved" && pressed.is_empty() { "none" } else { button };
+        self.mouse_raw(kind, (x, y), (button, count), pressed, modifiers).await
     }
 
     /// A trusted click (1-3 presses) at a viewport point; the button is released on failure.
@@ -156,17 +147,13 @@ impl Tab {
         self.mouse("mouseMoved", from.0, from.1, "none", 0, modifiers).await?;
         let mut guard = ButtonGuard::new(&self.page, to.0, to.1, button);
         self.mouse("mousePressed", from.0, from.1, button, 1, modifiers).await?;
+        let held = [button];
         let steps = 8;
         let moved = async {
             for i in 1..=steps {
                 let t = f64::from(i) / f64::from(steps);
-                let (x, y) = (from.0 + (to.0 - from.0) * t, from.1 + (to.1 - from.1) * t);
-                let b = match button {
-                    "right" => 2,
-                    "middle" => 4,
-                    _ => 1,
-                };
-                self.cmd("Input.dispatchMouseEvent", json!({"type": "mouseMoved", "x": x, "y": y, "button": button, "buttons": b, "modifiers": modifiers})).await?;
+                let at = (from.0 + (to.0 - from.0) * t, from.1 + (to.1 - from.1) * t);
+                self.mouse_raw("mouseMoved", at, (button, 0), &held, modifiers).await?;
             }
             Ok::<(), BrowserError>(())
         };
@@ -176,19 +163,12 @@ impl Tab {
         // As a hand would, dwell over the target, moving by a pixel so the page hears the
         // pointer there again once it is ready, then drop.
         if r.is_ok() {
-            let b = if button == "right" {
-                2
-            } else if button == "middle" {
-                4
-            } else {
-                1
-            };
             for nudge in [1.0, 0.0] {
                 self.dwell().await;
-                let (x, y) = (to.0, to.1 + nudge);
-                let ev = json!({"type": "mouseMoved", "x": x, "y": y, "button": button,
-                                "buttons": b, "modifiers": modifiers});
-                if let Err(e) = self.cmd("Input.dispatchMouseEvent", ev).await {
+                let at = (to.0, to.1 + nudge);
+                if let Err(e) =
+                    self.mouse_raw("mouseMoved", at, (button, 0), &held, modifiers).await
+                {
                     r = Err(e);
                     break;
                 }
