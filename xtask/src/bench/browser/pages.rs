@@ -140,12 +140,21 @@ pub fn form() -> String {
 
 /// Serves `pages` (path -> HTML) on 127.0.0.1 from a thread; the base URL.
 pub fn serve(pages: HashMap<&'static str, String>) -> anyhow::Result<String> {
+    serve_with(move |path| pages.get(path).map(|b| ("text/html; charset=utf-8", b.clone().into())))
+}
+
+/// Serves what `answer(path)` says (the path without its query or leading slash; a MIME type
+/// and a body, or none for a 404) on 127.0.0.1 from a thread; the base URL.
+pub fn serve_with<F>(answer: F) -> anyhow::Result<String>
+where
+    F: Fn(&str) -> Option<(&'static str, Vec<u8>)> + Send + Sync + 'static,
+{
     let listener = TcpListener::bind("127.0.0.1:0")?;
     let base = format!("http://{}", listener.local_addr()?);
-    let pages = Arc::new(pages);
+    let answer = Arc::new(answer);
     std::thread::spawn(move || {
         for mut s in listener.incoming().map_while(Result::ok) {
-            let pages = pages.clone();
+            let answer = answer.clone();
             std::thread::spawn(move || {
                 let mut buf = vec![0u8; 8192];
                 let mut n = 0;
@@ -161,16 +170,16 @@ pub fn serve(pages: HashMap<&'static str, String>) -> anyhow::Result<String> {
                 let head = String::from_utf8_lossy(&buf[..n]);
                 let path = head.split_whitespace().nth(1).unwrap_or("/");
                 let path = path.split(['?', '#']).next().unwrap_or("/").trim_start_matches('/');
-                let (status, body) = match pages.get(path) {
-                    Some(b) => ("200 OK", b.as_bytes()),
-                    None => ("404 Not Found", &b"not found"[..]),
+                let (status, mime, body) = match answer(path) {
+                    Some((mime, b)) => ("200 OK", mime, b),
+                    None => ("404 Not Found", "text/plain", b"not found".to_vec()),
                 };
                 let header = format!(
-                    "HTTP/1.0 {status}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+                    "HTTP/1.0 {status}\r\nContent-Type: {mime}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
                     body.len()
                 );
                 let _ = s.write_all(header.as_bytes());
-                let _ = s.write_all(body);
+                let _ = s.write_all(&body);
             });
         }
     });

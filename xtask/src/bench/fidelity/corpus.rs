@@ -2,11 +2,8 @@
 //! and a loopback HTTP server that hands out our host pages and the packages' own files.
 
 use std::collections::HashMap;
-use std::io::{Read as _, Write as _};
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
 
@@ -94,40 +91,7 @@ fn answer(root: &Path, pages: &HashMap<String, String>, path: &str) -> Option<Ve
 /// Serves `pages` (name -> HTML) and the files under `root/node_modules` on 127.0.0.1 from a
 /// thread; the base URL.
 pub fn serve(root: PathBuf, pages: HashMap<String, String>) -> anyhow::Result<String> {
-    let listener = TcpListener::bind("127.0.0.1:0")?;
-    let base = format!("http://{}", listener.local_addr()?);
-    let shared = Arc::new((root, pages));
-    std::thread::spawn(move || {
-        for mut s in listener.incoming().map_while(Result::ok) {
-            let shared = shared.clone();
-            std::thread::spawn(move || {
-                let mut buf = vec![0u8; 8192];
-                let mut n = 0;
-                while n < buf.len() {
-                    match s.read(&mut buf[n..]) {
-                        Ok(0) | Err(_) => return,
-                        Ok(k) => n += k,
-                    }
-                    if buf[..n].windows(4).any(|w| w == b"\r\n\r\n") {
-                        break;
-                    }
-                }
-                let head = String::from_utf8_lossy(&buf[..n]);
-                let path = head.split_whitespace().nth(1).unwrap_or("/");
-                let path = path.split(['?', '#']).next().unwrap_or("/").trim_start_matches('/');
-                let (status, body) = match answer(&shared.0, &shared.1, path) {
-                    Some(b) => ("200 OK", b),
-                    None => ("404 Not Found", b"not found".to_vec()),
-                };
-                let header = format!(
-                    "HTTP/1.0 {status}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
-                    mime(path),
-                    body.len()
-                );
-                let _ = s.write_all(header.as_bytes());
-                let _ = s.write_all(&body);
-            });
-        }
-    });
-    Ok(base)
+    super::super::browser::pages::serve_with(move |path| {
+        answer(&root, &pages, path).map(|b| (mime(path), b))
+    })
 }
