@@ -32,19 +32,8 @@ fn declared(tool: &Map<String, Value>, real: (u32, u32)) -> Result<(u32, u32), S
              a computer_toolset member)"
         ));
     }
-    let size = |k: &str| match tool.get(k) {
-        None => Ok(None),
-        Some(v) => v
-            .as_u64()
-            .filter(|n| (1..=16_384).contains(n))
-            .map(|n| Some(n as u32))
-            .ok_or_else(|| format!("{k} must be a whole number of pixels from 1 to 16384")),
-    };
-    match (size("display_width_px")?, size("display_height_px")?) {
-        (Some(w), Some(h)) => Ok((w, h)),
-        (None, None) => Ok(real),
-        _ => Err("display_width_px and display_height_px go together".into()),
-    }
+    let size = super::frame::declared_size(tool, ("display_width_px", "display_height_px"), "")?;
+    Ok(size.unwrap_or(real))
 }
 
 /// A coordinate as the reference accepts one: two non-negative whole numbers.

@@ -2,6 +2,28 @@
 //! one to the other, and the screen's pixels fitted into the declared size, letterboxed when
 //! the aspects differ (black bars, centred), as the model sees its screenshots.
 
+/// The display size a tool definition declares under `width` and `height` (`prefix` names
+/// where they sit, for the refusal), or none when it declares neither.
+pub fn declared_size(
+    tool: &serde_json::Map<String, serde_json::Value>,
+    (width, height): (&str, &str),
+    prefix: &str,
+) -> Result<Option<(u32, u32)>, String> {
+    let size = |k: &str| match tool.get(k) {
+        None => Ok(None),
+        Some(v) => {
+            v.as_u64().filter(|n| (1..=16_384).contains(n)).map(|n| Some(n as u32)).ok_or_else(
+                || format!("{prefix}{k} must be a whole number of pixels from 1 to 16384"),
+            )
+        }
+    };
+    match (size(width)?, size(height)?) {
+        (Some(w), Some(h)) => Ok(Some((w, h))),
+        (None, None) => Ok(None),
+        _ => Err(format!("{prefix}{width} and {prefix}{height} go together")),
+    }
+}
+
 /// A declared display over a real one.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Frame {

@@ -27,19 +27,8 @@ const WAIT: Duration = Duration::from_secs(1);
 /// The declared display of the tool definition, else `real`.
 pub fn frame(tool: Option<&Map<String, Value>>, real: (u32, u32)) -> Result<Frame, String> {
     let Some(tool) = tool else { return Ok(Frame::new(real, real)) };
-    let size = |k: &str| match tool.get(k) {
-        None => Ok(None),
-        Some(v) => v
-            .as_u64()
-            .filter(|n| (1..=16_384).contains(n))
-            .map(|n| Some(n as u32))
-            .ok_or_else(|| format!("tool.{k} must be a whole number of pixels from 1 to 16384")),
-    };
-    match (size("display_width")?, size("display_height")?) {
-        (Some(w), Some(h)) => Ok(Frame::new((w, h), real)),
-        (None, None) => Ok(Frame::new(real, real)),
-        _ => Err("tool.display_width and tool.display_height go together".into()),
-    }
+    let size = super::frame::declared_size(tool, ("display_width", "display_height"), "tool.")?;
+    Ok(Frame::new(size.unwrap_or(real), real))
 }
 
 fn point(a: &Map<String, Value>, kind: &str, frame: &Frame) -> Result<Pt, String> {
