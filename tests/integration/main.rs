@@ -9,6 +9,7 @@ mod contract;
 mod daemon_binary;
 mod deploy;
 mod desktop;
+mod desktop_user;
 mod faults;
 mod fidelity_input;
 mod fidelity_snapshot;
