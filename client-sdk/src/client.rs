@@ -367,6 +367,7 @@ async fn open(
             version: options.client_version.clone(),
         }),
         session: session.map(str::to_owned),
+        browser_context: None,
     };
     let hello: HelloResult =
         request(&ws, "session.hello", to_object(&params)?, options.request_timeout).await?;

@@ -204,6 +204,10 @@ enum TokenAction {
         /// observer, actor, approver or admin.
         #[arg(long, default_value = "actor")]
         role: String,
+        /// The party the token belongs to: tokens of one party share a browser context
+        /// (cookies, storage, downloads, tabs); a token without one is a party of its own.
+        #[arg(long)]
+        party: Option<String>,
     },
 }
 
@@ -292,13 +296,16 @@ fn token_file(cli: &Cli) -> PathBuf {
 }
 
 /// `gloveboxd token add`: a fresh token, its hash appended to the token file.
-fn token_add(cli: &Cli, role: &str) -> anyhow::Result<()> {
+fn token_add(cli: &Cli, role: &str, party: Option<&str>) -> anyhow::Result<()> {
     let Some(role) = glovebox_daemon::auth::Role::parse(role) else {
         anyhow::bail!("unknown role {role:?}: use observer, actor, approver or admin");
     };
+    if let Some(p) = party.filter(|p| !glovebox_daemon::auth::party_name(p)) {
+        anyhow::bail!("bad party {p:?}: use 1 to 64 letters, digits, '-' or '_'");
+    }
     nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o077));
     let path = token_file(cli);
-    let token = glovebox_daemon::auth::add(&path, role)?;
+    let token = glovebox_daemon::auth::add(&path, role, party)?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{token}")?;
     eprintln!(
@@ -330,8 +337,8 @@ fn main() -> anyhow::Result<()> {
     if let Some(Command::ViewLink) = &cli.command {
         return view_link(&cli);
     }
-    if let Some(Command::Token { action: TokenAction::Add { role } }) = &cli.command {
-        return token_add(&cli, role);
+    if let Some(Command::Token { action: TokenAction::Add { role, party } }) = &cli.command {
+        return token_add(&cli, role, party.as_deref());
     }
     // What the daemon and its children write (logs, cookies, PDFs, downloads, profiles) is
     // the user's alone: files 0600, dirs 0700.

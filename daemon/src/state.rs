@@ -212,6 +212,17 @@ impl Daemon {
         self.tokens.read().ok()?.role_of_digest(token)
     }
 
+    /// Who a token of `role` with this digest speaks for, in its party's lane.
+    pub fn owner_of(
+        &self,
+        token: crate::auth::Digest,
+        role: crate::auth::Role,
+    ) -> crate::session::Owner {
+        let party = self.tokens.read().ok().and_then(|t| t.party_of_digest(&token));
+        crate::session::Owner::of_digest(token, role == crate::auth::Role::Admin)
+            .in_party(party.as_deref())
+    }
+
     /// Read the token file again (SIGHUP) and close the open connections whose token it
     /// revoked or whose role it changed: (tokens now, connections closed). On error the old
     /// tokens stay in force and nothing is closed.

@@ -59,6 +59,12 @@ pub static METHODS: &[Method] = &[
             mp("protocol", "integer", true, "protocol major version, 1"),
             mp("client", "object", false, "{name, version} of the client"),
             mp("session", "string", false, "session name to resume; omitted: a fresh id"),
+            mp(
+                "browser_context",
+                "string",
+                false,
+                "shared (the default: the token's party's cookies, storage, downloads and tabs) or own (a fresh context for a new session)",
+            ),
         ],
     },
     Method {

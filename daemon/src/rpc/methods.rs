@@ -136,6 +136,15 @@ async fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     if let Some(name) = &params.session {
         crate::session::check_name("session", name).map_err(|v| err(DaemonError::Contract(v)))?;
     }
+    let own_context = match params.browser_context.as_deref() {
+        None | Some("shared") => false,
+        Some("own") => true,
+        Some(other) => {
+            let msg = format!("browser_context is shared or own, not {other:?}");
+            let v = glovebox_protocol::contract::Violation::new("browser_context", msg);
+            return Err(err(DaemonError::Contract(v)));
+        }
+    };
     let actor = conn.role.can_act();
     let (session, resumed) = d
         .sessions
@@ -145,6 +154,9 @@ async fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     if !conn.bind(session.clone()) {
         session.detach(conn.id);
         return Err(err(DaemonError::AlreadyHello));
+    }
+    if own_context && !resumed {
+        session.use_own_context();
     }
     let client = params.client.unwrap_or_default();
     tracing::info!(session = ?session.id, resumed, role = conn.role.as_str(), client = ?client.name, "hello");

@@ -74,6 +74,10 @@ pub struct TabInfo {
     /// The code sessions live on it (`cdp_session`); absent when none is.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub code_sessions: Vec<CodeSession>,
+    /// The lane (party) whose tab it is, shown to admins only; absent for the desktop's own
+    /// tabs and for a shared browser's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
 }
 
 /// A code client's DevTools endpoint on a tab, as tab_list and tab_get show it.

@@ -69,6 +69,10 @@ pub struct Tab {
     /// Its mark (`{kind, note, marked_at}`); absent when unmarked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mark: Option<Value>,
+    /// The lane (party) whose tab it is, shown to admins only; absent for the desktop's own
+    /// tabs and for a shared browser's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
 }
 
 // ---- Overview and desktop ----

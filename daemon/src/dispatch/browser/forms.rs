@@ -133,10 +133,15 @@ pub(super) async fn select_text(
 pub(super) async fn upload(cx: TabCx, p: browser::Upload) -> Result<results::Upload, DaemonError> {
     let e = cx.element(&p.element, &p.common).await?;
     let roots = &cx.ctx.daemon.config.files;
+    let (lane, downloads) = (cx.ctx.session.lane(), cx.b.downloads_dir());
+    let own = (!lane.all).then_some(lane.key.as_str());
     let abs = p
         .files
         .iter()
-        .map(|f| roots.for_page(f).map(|f| f.display().to_string()))
+        .map(|f| {
+            let real = roots.readable_in_lane(f, &downloads, own)?;
+            roots.hand_to_page(f, real).map(|f| f.display().to_string())
+        })
         .collect::<Result<Vec<_>, _>>()?;
     cx.tab.upload(&e, &abs).await?;
     Ok(results::Upload { files: abs })
