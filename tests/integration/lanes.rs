@@ -201,3 +201,44 @@ async fn a_partys_cookies_storage_tabs_and_downloads_are_its_own() {
     assert!(ob.as_ref().is_some_and(Value::is_string) && oa != ob, "{all}");
     drop(env);
 }
+
+/// Two parties click in their own tabs while other tabs come forward (a tab the first party
+/// opened over its own, another session's of the same party, an admin's): every click lands
+/// in its own page, 20 each, alternating, each verified by the page's own counter.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clicks_land_in_each_partys_tab_whatever_is_in_front() {
+    let env = BrowserEnv::start().await;
+    let page = "data:text/html,<title>counter</title><button id=b \
+                onclick=\"n.textContent=%2Bn.textContent%2B1\">add</button><span id=n>0</span>";
+    let mut a = env.daemon.actor().await;
+    let mut b = Raw::connect(&env.daemon.url(), Some(OTHER_ACTOR)).await.expect("connect");
+    b.hello(None).await;
+    let mut tabs = Vec::new();
+    for c in [&mut a, &mut b] {
+        let nav = ok(c, "browser.navigate", json!({"url": page})).await;
+        tabs.push(nav["target"]["tab_id"].as_str().expect("tab").to_owned());
+    }
+    // a's counter goes to the back of its window behind a tab a opens; a second session of
+    // a's party and an admin open tabs of their own.
+    let over = json!({"url": env.site.url("refs.html"), "visible": true});
+    ok(&mut a, "browser.tab_new", over).await;
+    let mut a2 = env.daemon.actor().await;
+    ok(&mut a2, "browser.navigate", json!({"url": env.site.url("refs.html")})).await;
+    let mut admin = Raw::connect(&env.daemon.url(), Some(glovebox_tests::ADMIN)).await.expect("c");
+    admin.hello(None).await;
+    let front = json!({"url": env.site.url("form.html"), "visible": true});
+    ok(&mut admin, "browser.tab_new", front).await;
+    let shown = json!({"script": "document.visibilityState", "tab_id": tabs[0], "capture": false});
+    let vis = ok(&mut a, "browser.evaluate", shown).await;
+    assert_eq!(vis["result"]["value"], "hidden", "a's counter is behind another tab: {vis}");
+    for i in 1..=20 {
+        for (c, tab) in [(&mut a, &tabs[0]), (&mut b, &tabs[1])] {
+            let click = json!({"selector": "#b", "tab_id": tab, "capture": false});
+            let r = ok(c, "browser.click", click).await;
+            let read = json!({"script": "n.textContent", "tab_id": tab, "capture": false});
+            let n = ok(c, "browser.evaluate", read).await;
+            assert_eq!(n["result"]["value"], i.to_string(), "click {i} in {tab}: {r} {n}");
+        }
+    }
+    drop(env);
+}

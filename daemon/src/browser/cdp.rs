@@ -386,7 +386,15 @@ impl Conn {
                             if size > quota && over.insert(ev.guid.clone()) {
                                 tracing::info!(size, quota, "canceling a download: over the downloads quota");
                                 if let Some(conn) = conn.upgrade() {
-                                    let cancel = json!({"guid": ev.guid});
+                                    // A lane's download is canceled in its context.
+                                    let mut cancel = json!({"guid": ev.guid});
+                                    let lane = lock(&names).get(&ev.guid).and_then(|s| {
+                                        let dir = s.1.parent()?;
+                                        (dir != root).then(|| dir.file_name())?.map(|n| n.to_string_lossy().into_owned())
+                                    });
+                                    if let Some(c) = lane.and_then(|l| contexts4.context_of_lane(&l)) {
+                                        cancel["browserContextId"] = json!(c);
+                                    }
                                     if let Err(e) = conn.call("Browser.cancelDownload", cancel).await {
                                         tracing::warn!(%e, "cannot cancel a download over the quota");
                                     }

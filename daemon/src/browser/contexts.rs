@@ -82,6 +82,11 @@ impl Contexts {
         dirs
     }
 
+    /// The context of lane `lane`, if it has one yet.
+    pub fn context_of_lane(&self, lane: &str) -> Option<String> {
+        self.known(lane)
+    }
+
     fn known(&self, lane: &str) -> Option<String> {
         lock(&self.ids).get(lane).cloned()
     }

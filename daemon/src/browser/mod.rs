@@ -686,7 +686,7 @@ impl Browsers {
     pub async fn active_tab(&self, browser_id: &str, lane: &Lane) -> Result<String, BrowserError> {
         match self.front_tab(browser_id, lane).await? {
             Some(tab) => Ok(tab),
-            None => self.new_tab(browser_id, None, true, lane).await,
+            None => self.new_tab(browser_id, None, (true, true), lane).await,
         }
     }
 
@@ -724,19 +724,25 @@ impl Browsers {
         Ok(targets.last().map(|t| tab_id_of(&t.target_id)))
     }
 
-    /// Open a tab in `lane`'s context; returns its tab id.
+    /// Open a tab in `lane`'s context (in a window of its own with `window`, so that no
+    /// other session's tab hides it); returns its tab id.
     pub async fn new_tab(
         &self,
         browser_id: &str,
         url: Option<&str>,
-        visible: bool,
+        (visible, window): (bool, bool),
         lane: &Lane,
     ) -> Result<String, BrowserError> {
         let conn = self.conn(browser_id).await?;
         // Blank first, then the URL: the guard must know the tab's id to tell the daemon's
         // own load from one the page starts.
-        let mut params = json!({"url": "about:blank", "background": !visible});
+        let mut params = json!({"url": "about:blank", "background": !visible, "newWindow": window});
         if let Some(context) = self.context_of(&conn, lane).await? {
+            // A context's first tab opens its first window.
+            let targets = conn.targets().await?;
+            if !targets.iter().any(|t| t.context.as_deref() == Some(context.as_str())) {
+                params["newWindow"] = json!(true);
+            }
             params["browserContextId"] = json!(context);
         }
         let r = conn.call("Target.createTarget", params).await?;

@@ -19,7 +19,8 @@ pub(super) async fn new(
     let b = backend(&ctx.daemon)?;
     let browser_id = browser_of(&ctx, &b, p.common.browser_id.as_deref()).await?;
     let visible = p.visible;
-    let tab_id = b.new_tab(&browser_id, p.url.as_deref(), visible, &ctx.session.lane()).await?;
+    let lane = ctx.session.lane();
+    let tab_id = b.new_tab(&browser_id, p.url.as_deref(), (visible, false), &lane).await?;
     select(&ctx, &browser_id, &tab_id);
     let tab = b.tab(&browser_id, &tab_id).await?;
     let (url, title) = tab.info().await?;

@@ -87,7 +87,7 @@ pub(super) async fn freeze(
     let front = b.front_tab(&browser_id, &lane).await?;
     let (tab_id, source) = match front {
         Some(t) if !ctx.daemon.sessions.tab_held_by_other(&t, &ctx.session) => (t, "active"),
-        _ => (b.new_tab(&browser_id, None, true, &lane).await?, "new"),
+        _ => (b.new_tab(&browser_id, None, (true, true), &lane).await?, "new"),
     };
     // The session adopts it, unless the call named another browser than the session's.
     if c.browser_id.is_none() || sel.browser_id.is_none() {
