@@ -368,6 +368,7 @@ async fn open(
         }),
         session: session.map(str::to_owned),
         browser_context: None,
+        profile: None,
     };
     let hello: HelloResult =
         request(&ws, "session.hello", to_object(&params)?, options.request_timeout).await?;

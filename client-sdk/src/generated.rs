@@ -62,6 +62,7 @@ pub use glovebox_protocol::actions::browser::SelectText as BrowserSelectText;
 pub use glovebox_protocol::actions::browser::SetValue as BrowserSetValue;
 pub use glovebox_protocol::actions::browser::Snapshot as BrowserSnapshot;
 pub use glovebox_protocol::actions::browser::StateAndScreenshot as BrowserStateAndScreenshot;
+pub use glovebox_protocol::actions::browser::StorageState as BrowserStorageState;
 pub use glovebox_protocol::actions::browser::TabClose as BrowserTabClose;
 pub use glovebox_protocol::actions::browser::TabGet as BrowserTabGet;
 pub use glovebox_protocol::actions::browser::TabList as BrowserTabList;
@@ -433,6 +434,16 @@ impl Client {
     /// `browser.cdp_revoke`: end a code session (its connection closes). Mutating (actor role); a
     /// capture follows unless the call says capture false.
     pub fn browser_cdp_revoke(&self, args: BrowserCdpRevoke) -> PendingCall<'_, BrowserCdpRevoke> {
+        PendingCall::new(self, args)
+    }
+
+    /// `browser.storage_state`: save the session's cookies and localStorage to files/ as
+    /// Playwright's storageState (or load one); returns path, counts. Mutating (actor role); a
+    /// capture follows unless the call says capture false.
+    pub fn browser_storage_state(
+        &self,
+        args: BrowserStorageState,
+    ) -> PendingCall<'_, BrowserStorageState> {
         PendingCall::new(self, args)
     }
 

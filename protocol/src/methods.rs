@@ -65,6 +65,12 @@ pub static METHODS: &[Method] = &[
                 false,
                 "shared (the default: the token's party's cookies, storage, downloads and tabs) or own (a fresh context for a new session)",
             ),
+            mp(
+                "profile",
+                "string",
+                false,
+                "a named profile of the token's party for a new session: its cookies and localStorage are kept on disk across restarts",
+            ),
         ],
     },
     Method {

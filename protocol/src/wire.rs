@@ -33,6 +33,10 @@ pub struct HelloParams {
     /// of its own, for a new session).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub browser_context: Option<String>,
+    /// A named profile of the token's party to browse in (a new session): its cookies and
+    /// localStorage are kept on disk and outlive the daemon.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
 }
 
 /// One backend's state as reported in `session.hello`, `session.status` and the context

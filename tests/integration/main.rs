@@ -30,6 +30,7 @@ mod mcp_ops;
 mod native;
 mod ops;
 mod pages;
+mod profiles;
 mod props;
 mod results;
 mod sandbox;

@@ -5,27 +5,23 @@
 //! belong to no lane: admins and the view page see them. Browsers the operator allowed
 //! (`--browser-allow`) are shared as they are: their profile is why they were allowed.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use serde_json::json;
 
+use super::profiles::{Profile, StorageState};
 use super::{BrowserError, Browsers, Conn, TargetInfo};
 
 /// The lane a caller browses in, and whether it sees every lane's tabs (admins).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lane {
-    /// 16 hex digits: the party's or the session's short hash.
+    /// 16 hex digits: the party's, the profile's or the session's short hash.
     pub key: String,
     pub all: bool,
-}
-
-impl Lane {
-    /// The lane of nobody in particular that sees everything (the daemon's own checks).
-    pub fn everyone() -> Lane {
-        Lane { key: String::new(), all: true }
-    }
+    /// The party's named profile it is, kept on disk (`profiles.rs`).
+    pub profile: Option<Profile>,
 }
 
 /// The contexts of one connection to the daemon's own browser (a restarted browser starts
@@ -38,6 +34,12 @@ pub struct Contexts {
     targets: Mutex<HashMap<String, String>>,
     /// One context made at a time, so two first calls of a lane share one.
     turn: tokio::sync::Mutex<()>,
+    /// Origins whose localStorage a lane's state holds (saved or loaded), by lane.
+    origins: Mutex<HashMap<String, BTreeSet<String>>>,
+    /// The lanes that are profiles, with their context.
+    profiles: Mutex<HashMap<String, (Lane, String)>>,
+    /// A profile's saved localStorage, set through its context's first tab.
+    pending: Mutex<HashMap<String, StorageState>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -80,6 +82,25 @@ impl Contexts {
         let mut dirs = vec![root.to_path_buf()];
         dirs.extend(lock(&self.ids).keys().map(|l| root.join(l)));
         dirs
+    }
+
+    /// The origins a lane's state held.
+    pub fn origins(&self, lane: &str) -> BTreeSet<String> {
+        lock(&self.origins).get(lane).cloned().unwrap_or_default()
+    }
+
+    pub fn add_origins(&self, lane: &str, origins: impl Iterator<Item = String>) {
+        lock(&self.origins).entry(lane.to_owned()).or_default().extend(origins);
+    }
+
+    /// Every profile lane with its context.
+    pub fn profiles(&self) -> Vec<(Lane, String)> {
+        lock(&self.profiles).values().cloned().collect()
+    }
+
+    /// The saved localStorage still to set in `lane`'s context, once.
+    pub fn take_pending(&self, lane: &str) -> Option<StorageState> {
+        lock(&self.pending).remove(lane)
     }
 
     /// The context of lane `lane`, if it has one yet.
@@ -138,6 +159,16 @@ impl Browsers {
         let allow = json!({"behavior": "allowAndName", "downloadPath": dir,
                            "eventsEnabled": true, "browserContextId": id});
         conn.call("Browser.setDownloadBehavior", allow).await?;
+        // A profile comes back as it was saved: its cookies now, its localStorage through
+        // its first tab.
+        if let Some(p) = &lane.profile {
+            if let Some(saved) = self.saved_profile(p) {
+                saved.write_cookies(conn, &id).await?;
+                contexts.add_origins(&lane.key, saved.origin_names());
+                lock(&contexts.pending).insert(lane.key.clone(), saved);
+            }
+            lock(&contexts.profiles).insert(lane.key.clone(), (lane.clone(), id.clone()));
+        }
         lock(&contexts.ids).insert(lane.key.clone(), id.clone());
         tracing::debug!(lane = %lane.key, "a browser context for a new lane");
         Ok(Some(id))

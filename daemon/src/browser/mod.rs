@@ -18,6 +18,7 @@ mod egress;
 pub mod input;
 pub mod launch;
 pub mod pipe;
+mod profiles;
 mod ready;
 pub mod sandbox;
 pub mod settle;
@@ -37,6 +38,7 @@ pub use actions::{ShotLimit, Tab};
 use cdp::{Conn, TargetInfo};
 pub use contexts::Lane;
 pub use downloads::partial as partial_download;
+pub use profiles::{Profile, StorageState};
 
 /// Called with (target key, reason) whenever a tab's refs go stale (navigation, reload, a
 /// restarted browser); dispatch points it at every session's snapshot registry.
@@ -748,6 +750,9 @@ impl Browsers {
         let r = conn.call("Target.createTarget", params).await?;
         let target = r["targetId"].as_str().unwrap_or_default().to_owned();
         let tab = Tab::open(conn.clone(), &target, self.downloads_dir()).await?;
+        if let Some(saved) = conn.contexts().take_pending(&lane.key) {
+            saved.write_storage(&tab).await?;
+        }
         if let Some(url) = url {
             if let Err(e) = tab.navigate(url, std::time::Duration::from_secs(30)).await {
                 let _ = conn.call("Target.closeTarget", json!({"targetId": target})).await;

@@ -136,6 +136,11 @@ async fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     if let Some(name) = &params.session {
         crate::session::check_name("session", name).map_err(|v| err(DaemonError::Contract(v)))?;
     }
+    if let Some(name) = params.profile.as_deref().filter(|n| !crate::auth::party_name(n)) {
+        let msg = format!("profile is 1 to 64 letters, digits, '-' or '_', not {name:?}");
+        let v = glovebox_protocol::contract::Violation::new("profile", msg);
+        return Err(err(DaemonError::Contract(v)));
+    }
     let own_context = match params.browser_context.as_deref() {
         None | Some("shared") => false,
         Some("own") => true,
@@ -155,8 +160,13 @@ async fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
         session.detach(conn.id);
         return Err(err(DaemonError::AlreadyHello));
     }
-    if own_context && !resumed {
-        session.use_own_context();
+    if !resumed {
+        if own_context {
+            session.use_own_context();
+        }
+        if let Some(name) = &params.profile {
+            session.use_profile(name);
+        }
     }
     let client = params.client.unwrap_or_default();
     tracing::info!(session = ?session.id, resumed, role = conn.role.as_str(), client = ?client.name, "hello");

@@ -114,6 +114,8 @@ pub struct Session {
     /// A browser context of its own (`session.hello {browser_context: "own"}`) rather than
     /// its party's.
     own_context: AtomicBool,
+    /// The party's named profile it browses in (`session.hello {profile}`), kept on disk.
+    profile: Mutex<Option<String>>,
 }
 
 /// How many downloaded files a session remembers as its own.
@@ -125,16 +127,30 @@ impl Session {
         self.own_context.store(true, Ordering::SeqCst);
     }
 
-    /// The browser lane the session works in: its party's, or its own; admins see every
-    /// lane's tabs.
+    /// From now on the session browses in its party's profile `name`.
+    pub fn use_profile(&self, name: &str) {
+        *self.profile.lock().unwrap_or_else(|p| p.into_inner()) = Some(name.to_owned());
+    }
+
+    /// The browser lane the session works in: its party's, a profile of its party's, or its
+    /// own; admins see every lane's tabs.
     pub fn lane(&self) -> crate::browser::Lane {
-        let key = if self.own_context.load(Ordering::SeqCst) {
-            let d = crate::auth::digest(&format!("session:{}", self.id));
-            d[..8].iter().map(|b| format!("{b:02x}")).collect()
-        } else {
-            self.creator.lane()
+        let short = |s: String| -> String {
+            crate::auth::digest(&s)[..8].iter().map(|b| format!("{b:02x}")).collect()
         };
-        crate::browser::Lane { key, all: self.creator.admin }
+        let party = self.creator.lane();
+        let all = self.creator.admin;
+        let named = self.profile.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        if let Some(name) = named {
+            let key = short(format!("profile:{party}:{name}"));
+            let profile = Some(crate::browser::Profile { party, name });
+            return crate::browser::Lane { key, all, profile };
+        }
+        let key = match self.own_context.load(Ordering::SeqCst) {
+            true => short(format!("session:{}", self.id)),
+            false => party,
+        };
+        crate::browser::Lane { key, all, profile: None }
     }
 
     /// Remember a file one of this session's actions downloaded.
@@ -171,6 +187,7 @@ impl Session {
             held: Mutex::new(Held::default()),
             downloads: Mutex::default(),
             own_context: AtomicBool::new(false),
+            profile: Mutex::new(None),
             freed: tokio::sync::Notify::new(),
             rate: Budget::default(),
         }

@@ -1524,6 +1524,41 @@ impl Shared for CdpRevoke {
     }
 }
 
+/// `browser.storage_state`: save the session's cookies and localStorage to files/ as Playwright's
+/// storageState (or load one); returns path, counts. Mutating (actor role); a capture follows
+/// unless the call says capture false.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(try_from = "wire::StorageState", into = "wire::StorageState")]
+pub struct StorageState {
+    /// a storageState file in files/ to load instead (Playwright's shape). Not empty.
+    pub load: Option<String>,
+    /// The params every action of the tool takes.
+    pub common: Common,
+}
+
+impl Default for StorageState {
+    /// Every param at the table's default.
+    fn default() -> Self {
+        StorageState { load: None, common: Common::default() }
+    }
+}
+
+impl Params for StorageState {
+    const TOOL: &'static str = "browser";
+    const ACTION: &'static str = "storage_state";
+    type Result = crate::results::browser::StorageState;
+}
+
+impl Shared for StorageState {
+    fn common(&self) -> &Common {
+        &self.common
+    }
+
+    fn named_ref(&self) -> Option<&str> {
+        None
+    }
+}
+
 /// `browser.snapshot`: ref-annotated accessibility outline of the page (with its open shadow roots
 /// and iframes) (cross-site ones too); returns snapshot_id, mode full/incremental/continued,
 /// counts, truncation. Observes only (observer tokens may call it).
@@ -2057,6 +2092,7 @@ pub static ROUND_TRIPS: &[(&str, super::RoundTrip)] = &[
     ("tab_mark", super::round_trip::<TabMark>),
     ("cdp_session", super::round_trip::<CdpSession>),
     ("cdp_revoke", super::round_trip::<CdpRevoke>),
+    ("storage_state", super::round_trip::<StorageState>),
     ("snapshot", super::round_trip::<Snapshot>),
     ("get_content", super::round_trip::<GetContent>),
     ("get_html", super::round_trip::<GetHtml>),
@@ -2108,6 +2144,7 @@ pub static RESULT_SCHEMAS: &[(&str, super::ResultSchema)] = &[
     ("tab_mark", <TabMark as Params>::result_schema),
     ("cdp_session", <CdpSession as Params>::result_schema),
     ("cdp_revoke", <CdpRevoke as Params>::result_schema),
+    ("storage_state", <StorageState as Params>::result_schema),
     ("snapshot", <Snapshot as Params>::result_schema),
     ("get_content", <GetContent as Params>::result_schema),
     ("get_html", <GetHtml as Params>::result_schema),
@@ -3274,6 +3311,28 @@ pub mod wire {
 
         fn try_from(w: CdpRevoke) -> Result<Self, Missing> {
             Ok(super::CdpRevoke { cdp_id: w.cdp_id.ok_or(Missing("cdp_id"))?, common: w.common })
+        }
+    }
+
+    #[derive(Serialize, Deserialize, Default)]
+    pub struct StorageState {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub load: Option<String>,
+        #[serde(flatten)]
+        pub common: Common,
+    }
+
+    impl From<super::StorageState> for StorageState {
+        fn from(v: super::StorageState) -> Self {
+            StorageState { load: v.load, common: v.common }
+        }
+    }
+
+    impl TryFrom<StorageState> for super::StorageState {
+        type Error = Missing;
+
+        fn try_from(w: StorageState) -> Result<Self, Missing> {
+            Ok(super::StorageState { load: w.load, common: w.common })
         }
     }
 

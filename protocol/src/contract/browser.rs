@@ -53,6 +53,8 @@ const TTL_S: Param = pd(
     D::Int(600),
 );
 const CDP_ID: Param = p("cdp_id", TEXT, "id (the cdp_id cdp_session returned)");
+const LOAD: Param =
+    p("load", TEXT, "a storageState file in files/ to load instead (Playwright's shape)");
 
 /// A browser action that changes the page or the selection.
 const fn act(name: &'static str, summary: &'static str, locator: L) -> Action {
@@ -146,6 +148,8 @@ pub static BROWSER: Tool = Tool {
             .opt(&[TTL_S]),
         act("cdp_revoke", "end a code session (its connection closes)", L::None)
             .req(&[CDP_ID]),
+        act("storage_state", "save the session's cookies and localStorage to files/ as Playwright's storageState (or load one); returns path, counts", L::None).gated(G::StorageState)
+            .opt(&[LOAD]),
         // Observing.
         observe("snapshot", "ref-annotated accessibility outline of the page (with its open shadow roots and iframes) (cross-site ones too); returns snapshot_id, mode full/incremental/continued, counts, truncation", L::None)
             .opt(&[LIMIT, SCOPE_REF, CURSOR, DISABLE_DIFFING, QUERY])

@@ -225,6 +225,9 @@ pub enum Gate {
     Navigate,
     /// Hands a code client a DevTools endpoint on a tab (`browser.cdp_session`).
     Cdp,
+    /// Writes the session's cookies and storage to a file (`browser.storage_state` without
+    /// `load`).
+    StorageState,
 }
 
 impl Gate {
@@ -235,6 +238,7 @@ impl Gate {
             Gate::ClipboardRead => "clipboard_read",
             Gate::Navigate => "navigate",
             Gate::Cdp => "cdp",
+            Gate::StorageState => "storage_state",
         }
     }
 }

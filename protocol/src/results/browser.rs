@@ -535,6 +535,19 @@ pub struct CdpSession {
     pub expires_at: String,
 }
 
+/// `browser.storage_state`: the cookies and localStorage saved or loaded.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Default)]
+pub struct StorageState {
+    /// The storageState file written (in `files/`) or read.
+    pub path: String,
+    /// Whether it was loaded into the session's context (else saved from it).
+    pub loaded: bool,
+    /// Cookies saved or loaded.
+    pub cookies: usize,
+    /// Origins whose localStorage was saved or loaded.
+    pub origins: usize,
+}
+
 /// `browser.cdp_revoke`: the code session ended.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Default)]
 pub struct CdpRevoke {
