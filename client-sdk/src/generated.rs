@@ -401,8 +401,8 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.tab_get`: describe a tab without selecting it: url, title, state, mark, latest
-    /// snapshot. Observes only (observer tokens may call it).
+    /// `browser.tab_get`: describe a tab without selecting it (url, title, state, mark, latest
+    /// snapshot). Observes only (observer tokens may call it).
     pub fn browser_tab_get(&self, args: BrowserTabGet) -> PendingCall<'_, BrowserTabGet> {
         PendingCall::new(self, args)
     }
@@ -437,9 +437,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.storage_state`: save the session's cookies and localStorage to files/ as
-    /// Playwright's storageState (or load one); returns path, counts. Mutating (actor role); a
-    /// capture follows unless the call says capture false.
+    /// `browser.storage_state`: save or load cookies and localStorage (Playwright's storageState,
+    /// in files/); returns path, counts. Mutating (actor role); a capture follows unless the call
+    /// says capture false.
     pub fn browser_storage_state(
         &self,
         args: BrowserStorageState,
@@ -520,15 +520,15 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.tab_list`: the browser's tabs with tab_id, url, title, selected and mark. Observes
-    /// only (observer tokens may call it).
+    /// `browser.tab_list`: the party's tabs (tab_id, url, title, selected, mark; admins: every
+    /// party's, with owner). Observes only (observer tokens may call it).
     pub fn browser_tab_list(&self, args: BrowserTabList) -> PendingCall<'_, BrowserTabList> {
         PendingCall::new(self, args)
     }
 
-    /// `browser.downloads`: the browser's recent downloads, oldest first: path (under the state
-    /// dir's downloads/), url, bytes, state in_progress/completed/canceled, tab_id. Observes only
-    /// (observer tokens may call it).
+    /// `browser.downloads`: the browser's recent downloads, oldest first (path under
+    /// downloads/\<party\>/, url, bytes, state in_progress/completed/canceled, tab_id). Observes
+    /// only (observer tokens may call it).
     pub fn browser_downloads(&self, args: BrowserDownloads) -> PendingCall<'_, BrowserDownloads> {
         PendingCall::new(self, args)
     }

@@ -412,8 +412,8 @@ pub struct Type {
     pub element: Element,
     /// **Required.** the text, exactly as it should appear. Not empty.
     pub text: String,
-    /// insert: one insertText; keys: key events per character, for pages that listen to keys
-    /// (terminals, editors, games: keydown/keypress/input/keyup as a US keyboard sends them, with
+    /// insert: one insertText; keys: a key event per character (for pages that listen to keys:
+    /// terminals, editors, games: keydown/keypress/input/keyup as a US keyboard sends them, with
     /// key, code, keyCode and shift; characters beyond the US layout as keydown/keyup whose key and
     /// text are the character; insert is fast and sends no key events). One of `insert`, `keys`.
     /// Default `insert`.
@@ -695,7 +695,7 @@ pub struct SelectText {
     pub prefix: Option<String>,
     /// text right after the match (to make it unique). Not empty.
     pub suffix: Option<String>,
-    /// select the match, or put the caret before or after it. One of `select`, `cursor_before`,
+    /// select the match, or put the caret before/after it. One of `select`, `cursor_before`,
     /// `cursor_after`. Default `select`.
     pub selection_type: SelectionType,
     /// The params every action of the tool takes.
@@ -814,8 +814,8 @@ pub struct KeyboardType {
     pub element: Option<Element>,
     /// **Required.** the text, exactly as it should appear. Not empty.
     pub text: String,
-    /// insert: one insertText; keys: key events per character, for pages that listen to keys
-    /// (terminals, editors, games: keydown/keypress/input/keyup as a US keyboard sends them, with
+    /// insert: one insertText; keys: a key event per character (for pages that listen to keys:
+    /// terminals, editors, games: keydown/keypress/input/keyup as a US keyboard sends them, with
     /// key, code, keyCode and shift; characters beyond the US layout as keydown/keyup whose key and
     /// text are the character; insert is fast and sends no key events). One of `insert`, `keys`.
     /// Default `insert`.
@@ -1068,7 +1068,7 @@ impl Shared for Drag {
 pub struct Upload {
     /// Target: ref|selector.
     pub element: Element,
-    /// **Required.** paths inside the workspace; each must exist.
+    /// **Required.** paths in the file roots (each must exist).
     pub files: Vec<String>,
     /// The params every action of the tool takes.
     pub common: Common,
@@ -1352,8 +1352,8 @@ impl Shared for TabSelect {
     }
 }
 
-/// `browser.tab_get`: describe a tab without selecting it: url, title, state, mark, latest
-/// snapshot. Observes only (observer tokens may call it).
+/// `browser.tab_get`: describe a tab without selecting it (url, title, state, mark, latest
+/// snapshot). Observes only (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::TabGet", into = "wire::TabGet")]
 pub struct TabGet {
@@ -1421,7 +1421,7 @@ impl Shared for TabClose {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::TabMark", into = "wire::TabMark")]
 pub struct TabMark {
-    /// deliverable: a result to show the user; handoff: a tab the user should take over. One of
+    /// deliverable: a result for the user; handoff: a tab for the user to take over. One of
     /// `deliverable`, `handoff`.
     pub kind: Option<Kind>,
     /// why the tab is marked, shown with the mark. Not empty.
@@ -1524,13 +1524,13 @@ impl Shared for CdpRevoke {
     }
 }
 
-/// `browser.storage_state`: save the session's cookies and localStorage to files/ as Playwright's
-/// storageState (or load one); returns path, counts. Mutating (actor role); a capture follows
-/// unless the call says capture false.
+/// `browser.storage_state`: save or load cookies and localStorage (Playwright's storageState, in
+/// files/); returns path, counts. Mutating (actor role); a capture follows unless the call says
+/// capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::StorageState", into = "wire::StorageState")]
 pub struct StorageState {
-    /// a storageState file in files/ to load instead (Playwright's shape). Not empty.
+    /// a file in files/ to load (Playwright's storageState shape). Not empty.
     pub load: Option<String>,
     /// The params every action of the tool takes.
     pub common: Common,
@@ -1959,8 +1959,8 @@ impl Shared for Pdf {
     }
 }
 
-/// `browser.tab_list`: the browser's tabs with tab_id, url, title, selected and mark. Observes only
-/// (observer tokens may call it).
+/// `browser.tab_list`: the party's tabs (tab_id, url, title, selected, mark; admins: every party's,
+/// with owner). Observes only (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::TabList", into = "wire::TabList")]
 pub struct TabList {
@@ -1991,9 +1991,9 @@ impl Shared for TabList {
     }
 }
 
-/// `browser.downloads`: the browser's recent downloads, oldest first: path (under the state dir's
-/// downloads/), url, bytes, state in_progress/completed/canceled, tab_id. Observes only (observer
-/// tokens may call it).
+/// `browser.downloads`: the browser's recent downloads, oldest first (path under
+/// downloads/\<party\>/, url, bytes, state in_progress/completed/canceled, tab_id). Observes only
+/// (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::Downloads", into = "wire::Downloads")]
 pub struct Downloads {

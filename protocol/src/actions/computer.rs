@@ -502,7 +502,7 @@ pub struct SelectText {
     pub prefix: Option<String>,
     /// text right after the match (to make it unique). Not empty.
     pub suffix: Option<String>,
-    /// select the match, or put the caret before or after it. One of `select`, `cursor_before`,
+    /// select the match, or put the caret before/after it. One of `select`, `cursor_before`,
     /// `cursor_after`. Default `select`.
     pub selection_type: SelectionType,
     /// auto picks; background acts through accessibility only and never moves the pointer or focus;

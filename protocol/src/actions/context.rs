@@ -62,7 +62,7 @@ pub struct GetApp {
     pub app: String,
     /// start the app when it is not running (argv, never a shell). Default false.
     pub launch: bool,
-    /// with launch: leave the new window where the window manager put it, inactive. Default false.
+    /// with launch: leave the new window inactive (where the window manager put it). Default false.
     pub background: bool,
 }
 

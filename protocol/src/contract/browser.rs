@@ -17,7 +17,7 @@ const TEXT: Ty = Ty::Str { allow_empty: false };
 
 const TARGET_SELECTOR: Param =
     p("target_selector", TEXT, "drop on the first match of this CSS selector");
-const FILES: Param = p("files", Ty::StrList, "paths inside the workspace; each must exist");
+const FILES: Param = p("files", Ty::StrList, "paths in the file roots (each must exist)");
 const WAIT_STATE: Param = p(
     "state",
     Ty::Enum(&["visible", "hidden", "attached", "detached"]),
@@ -36,7 +36,7 @@ const VISIBLE: Param = pd(
 const MARK_KIND: Param = p(
     "kind",
     Ty::Enum(&["deliverable", "handoff"]),
-    "deliverable: a result to show the user; handoff: a tab the user should take over",
+    "deliverable: a result for the user; handoff: a tab for the user to take over",
 );
 const NOTE: Param = p("note", TEXT, "why the tab is marked, shown with the mark");
 const CLEAR: Param =
@@ -53,8 +53,7 @@ const TTL_S: Param = pd(
     D::Int(600),
 );
 const CDP_ID: Param = p("cdp_id", TEXT, "id (the cdp_id cdp_session returned)");
-const LOAD: Param =
-    p("load", TEXT, "a storageState file in files/ to load instead (Playwright's shape)");
+const LOAD: Param = p("load", TEXT, "a file in files/ to load (Playwright's storageState shape)");
 
 /// A browser action that changes the page or the selection.
 const fn act(name: &'static str, summary: &'static str, locator: L) -> Action {
@@ -139,7 +138,7 @@ pub static BROWSER: Tool = Tool {
             .opt(&[URL, VISIBLE]),
         act("tab_select", "bring a tab to the front and make it the session's tab; returns its identity", L::None).settles(S::Navigate)
             .check(&[r::tab_pick_exclusive, r::tab_required]),
-        observe("tab_get", "describe a tab without selecting it: url, title, state, mark, latest snapshot", L::None)
+        observe("tab_get", "describe a tab without selecting it (url, title, state, mark, latest snapshot)", L::None)
             .check(&[r::tab_pick_exclusive, r::tab_required]),
         act("tab_close", "close a tab (default: the session's tab) and forget its refs; returns what was closed", L::None),
         act("tab_mark", "mark a tab deliverable or handoff (with a note), or clear it; marks outlive the session", L::None)
@@ -148,7 +147,7 @@ pub static BROWSER: Tool = Tool {
             .opt(&[TTL_S]),
         act("cdp_revoke", "end a code session (its connection closes)", L::None)
             .req(&[CDP_ID]),
-        act("storage_state", "save the session's cookies and localStorage to files/ as Playwright's storageState (or load one); returns path, counts", L::None).gated(G::StorageState)
+        act("storage_state", "save or load cookies and localStorage (Playwright's storageState, in files/); returns path, counts", L::None).gated(G::StorageState)
             .opt(&[LOAD]),
         // Observing.
         observe("snapshot", "ref-annotated accessibility outline of the page (with its open shadow roots and iframes) (cross-site ones too); returns snapshot_id, mode full/incremental/continued, counts, truncation", L::None)
@@ -170,8 +169,8 @@ pub static BROWSER: Tool = Tool {
         act("evaluate", "run JavaScript in the page (it may change it); returns the JSON value, exceptions as ACTION_FAILED", L::None).settles(S::Pointer).gated(G::Evaluate)
             .req(&[SCRIPT]),
         observe("pdf", "print the page to PDF; returns an artifact, not inline data", L::None),
-        observe("tab_list", "the browser's tabs with tab_id, url, title, selected and mark", L::None),
-        observe("downloads", "the browser's recent downloads, oldest first: path (under the state dir's downloads/), url, bytes, state in_progress/completed/canceled, tab_id", L::None),
+        observe("tab_list", "the party's tabs (tab_id, url, title, selected, mark; admins: every party's, with owner)", L::None),
+        observe("downloads", "the browser's recent downloads, oldest first (path under downloads/<party>/, url, bytes, state in_progress/completed/canceled, tab_id)", L::None),
         observe("probe", "what works on this tab: CDP, input, accessibility and screenshots", L::None),
     ],
     listed: true,

@@ -23,7 +23,7 @@ const LAUNCH: Param = Param {
 const BACKGROUND: Param = Param {
     name: "background",
     ty: Ty::Bool,
-    doc: "with launch: leave the new window where the window manager put it, inactive",
+    doc: "with launch: leave the new window inactive (where the window manager put it)",
     default: Some(D::Bool(false)),
 };
 const URL_MATCH: Param = Param {

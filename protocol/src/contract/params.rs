@@ -102,8 +102,8 @@ pub const OPTION_VALUES: Param = p(
 pub const TYPE_MODE: Param = pd(
     "mode",
     Ty::Enum(&["insert", "keys"]),
-    "insert: one insertText; keys: key events per character, for pages that listen to keys \
-     (terminals, editors, games: keydown/keypress/input/keyup as a US keyboard sends them, \
+    "insert: one insertText; keys: a key event per character (for pages that listen to keys: \
+     terminals, editors, games: keydown/keypress/input/keyup as a US keyboard sends them, \
      with key, code, keyCode and shift; characters beyond the US layout as keydown/keyup whose \
      key and text are the character; insert is fast and sends no key events)",
     D::Str("insert"),
@@ -130,7 +130,7 @@ pub const SUFFIX: Param = p("suffix", TEXT, "text right after the match (to make
 pub const SELECTION_TYPE: Param = pd(
     "selection_type",
     Ty::Enum(&["select", "cursor_before", "cursor_after"]),
-    "select the match, or put the caret before or after it",
+    "select the match, or put the caret before/after it",
     D::Str("select"),
 );
 /// One enum for `format` per tool, because the tool schema is flat (one type per name); each

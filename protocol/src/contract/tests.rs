@@ -140,7 +140,7 @@ fn generic_checks() {
         "#,
         &expect![[r#"
             browser {"action":"teleport"}
-              CONTRACT_VIOLATION field=action: unknown browser action "teleport"; use one of: navigate, click, double_click, hover, focus, type, fill, set_value, select, check, uncheck, paste, select_text, secondary_action, press, keyboard_type, keydown, keyup, scroll, scroll_into_view, drag, upload, wait, dialog, go_back, go_forward, reload, tab_new, tab_select, tab_get, tab_close, tab_mark, cdp_session, cdp_revoke, snapshot, get_content, get_html, get_url, get_title, screenshot, screenshot_annotate, state_and_screenshot, evaluate, pdf, tab_list, downloads, probe
+              CONTRACT_VIOLATION field=action: unknown browser action "teleport"; use one of: navigate, click, double_click, hover, focus, type, fill, set_value, select, check, uncheck, paste, select_text, secondary_action, press, keyboard_type, keydown, keyup, scroll, scroll_into_view, drag, upload, wait, dialog, go_back, go_forward, reload, tab_new, tab_select, tab_get, tab_close, tab_mark, cdp_session, cdp_revoke, storage_state, snapshot, get_content, get_html, get_url, get_title, screenshot, screenshot_annotate, state_and_screenshot, evaluate, pdf, tab_list, downloads, probe
             browser {"action":"click","ref":"e1","foo":1,"bar":2}
               CONTRACT_VIOLATION field=bar: browser.click does not take bar, foo; it takes: button, click_count, ref, selector, x, y, nx, ny, browser_id, tab_id, tab_index, snapshot_id
             browser {"action":"navigate","url":5}
@@ -684,6 +684,7 @@ const CATALOGUE: [(&str, &[&str]); 2] = [
             "tab_mark",
             "cdp_session",
             "cdp_revoke",
+            "storage_state",
             "snapshot",
             "get_content",
             "get_html",
@@ -950,6 +951,7 @@ fn per_action_facts() {
         browser.tab_mark: settle -, approval -, browser, events tab.created tab.closed download.finished dialog.opened
         browser.cdp_session: settle -, approval cdp, browser, events tab.created tab.closed download.finished dialog.opened
         browser.cdp_revoke: settle -, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.storage_state: settle -, approval storage_state, browser, events tab.created tab.closed download.finished dialog.opened
         browser.evaluate: settle pointer, approval evaluate, browser, events tab.created tab.closed download.finished dialog.opened
         computer.click: settle pointer, approval -, desktop, events window.opened window.closed window.focused focus.changed
         computer.double_click: settle pointer, approval -, desktop, events window.opened window.closed window.focused focus.changed
