@@ -45,7 +45,8 @@ pub enum DaemonError {
     #[error("no snapshot of {target} in this session yet")]
     NoSnapshot { target: String },
     #[error("ref {ref} is stale: {reason}")]
-    StaleRef { r#ref: String, reason: String },
+    /// `by`: the other session whose action made it stale, when one did.
+    StaleRef { r#ref: String, reason: String, by: Option<String> },
     #[error("ref {ref} does not belong to that snapshot: {reason}")]
     SnapshotMismatch { r#ref: String, reason: String },
     #[error("{what} has no on-screen box")]
@@ -294,7 +295,10 @@ impl DaemonError {
                 Some(json!({"kind": kind, "query": query, "candidates": candidates}))
             }
             NoSnapshot { target } => Some(json!({"target": target})),
-            StaleRef { r#ref, reason } | SnapshotMismatch { r#ref, reason } => {
+            StaleRef { r#ref, reason, by: Some(by) } => {
+                Some(json!({"ref": r#ref, "reason": reason, "by": by}))
+            }
+            StaleRef { r#ref, reason, by: None } | SnapshotMismatch { r#ref, reason } => {
                 Some(json!({"ref": r#ref, "reason": reason}))
             }
             NoGeometry { what } => Some(json!({"element": what})),

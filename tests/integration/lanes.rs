@@ -56,8 +56,8 @@ async fn a_new_session_never_takes_another_sessions_tab() {
     let same_id = ok(&mut same, "session.status", json!({})).await["session_id"].clone();
     let r = a.call("browser.hover", json!({"ref": a_ref})).await;
     assert_eq!(code(&r), "STALE_REF", "{r}");
-    let by = format!("by session {}", same_id.as_str().unwrap_or_default());
-    assert!(r.to_string().contains(&by), "the stale ref names who navigated: {r}");
+    let by = format!("session {}", same_id.as_str().unwrap_or_default());
+    assert_eq!(r["error"]["data"]["details"]["by"], by.as_str(), "the stale ref names who: {r}");
     drop(env);
 }
 

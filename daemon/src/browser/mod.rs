@@ -160,6 +160,7 @@ impl From<BrowserError> for DaemonError {
             BrowserError::Gone(m) => DaemonError::StaleRef {
                 r#ref: String::new(),
                 reason: format!("the element is no longer in the page ({m})"),
+                by: None,
             },
             BrowserError::Unsupported { action, reason } => DaemonError::Unsupported {
                 tool: "browser".into(),

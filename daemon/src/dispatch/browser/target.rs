@@ -78,6 +78,7 @@ pub(super) async fn freeze(
                 return Err(DaemonError::StaleRef {
                     r#ref: crate::registry::snapshots::normalize_ref(r),
                     reason: format!("the session's tab {st} is gone"),
+                    by: None,
                 });
             }
         }
@@ -220,6 +221,7 @@ fn stale(r: &str, e: BrowserError) -> DaemonError {
         BrowserError::Gone(why) => DaemonError::StaleRef {
             r#ref: crate::registry::snapshots::normalize_ref(r),
             reason: format!("the element is no longer in the page ({why})"),
+            by: None,
         },
         other => other.into(),
     }
