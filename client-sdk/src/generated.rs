@@ -21,6 +21,7 @@ pub use glovebox_protocol::actions::context::GetBrowser as ContextGetBrowser;
 pub use glovebox_protocol::actions::context::GetState as ContextGetState;
 pub use glovebox_protocol::actions::context::ListApps as ContextListApps;
 pub use glovebox_protocol::actions::context::ListBrowsers as ContextListBrowsers;
+pub use glovebox_protocol::actions::context::ListSecrets as ContextListSecrets;
 pub use glovebox_protocol::actions::context::ListWindows as ContextListWindows;
 pub use glovebox_protocol::actions::context::PutFile as ContextPutFile;
 pub use glovebox_protocol::actions::context::RequestHuman as ContextRequestHuman;
@@ -111,9 +112,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `context.list_apps`: apps on the accessibility bus with app_id, pid, toolkit, windows and
-    /// responding (false: the app did not answer in time and is listed as last seen). Observes only
-    /// (observer tokens may call it).
+    /// `context.list_apps`: apps on the accessibility bus; returns app_id, pid, toolkit, windows
+    /// and responding (false: the app did not answer in time and is listed as last seen). Observes
+    /// only (observer tokens may call it).
     pub fn context_list_apps(&self, args: ContextListApps) -> PendingCall<'_, ContextListApps> {
         PendingCall::new(self, args)
     }
@@ -125,7 +126,7 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `context.list_windows`: top-level windows with window_id, app_id, pid, title, frame and
+    /// `context.list_windows`: top-level windows; returns window_id, app_id, pid, title, frame and
     /// state. Observes only (observer tokens may call it).
     pub fn context_list_windows(
         &self,
@@ -173,6 +174,15 @@ impl Client {
     /// `context.put_file`: store a file to upload. Mutating (actor role); a capture follows unless
     /// the call says capture false.
     pub fn context_put_file(&self, args: ContextPutFile) -> PendingCall<'_, ContextPutFile> {
+        PendingCall::new(self, args)
+    }
+
+    /// `context.list_secrets`: named secrets (never a value); returns name, origins (and apps) each
+    /// may be typed into, totp. Reads what observers may not (actor and admin roles).
+    pub fn context_list_secrets(
+        &self,
+        args: ContextListSecrets,
+    ) -> PendingCall<'_, ContextListSecrets> {
         PendingCall::new(self, args)
     }
 
@@ -276,7 +286,7 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.select_text`: select the one match of text in an element or text line (or put the
+    /// `browser.select_text`: select the one match of text in an element (or text line) (or put the
     /// caret by it); returns the offsets. Target: ref|selector. Mutating (actor role); a capture
     /// follows unless the call says capture false.
     pub fn browser_select_text(
@@ -509,8 +519,8 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.tab_list`: the browser's tabs with tab_id, url, title, selected and mark. Observes
-    /// only (observer tokens may call it).
+    /// `browser.tab_list`: the browser's tabs; returns tab_id, url, title, selected and mark.
+    /// Observes only (observer tokens may call it).
     pub fn browser_tab_list(&self, args: BrowserTabList) -> PendingCall<'_, BrowserTabList> {
         PendingCall::new(self, args)
     }

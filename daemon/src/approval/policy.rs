@@ -57,6 +57,9 @@ pub enum ActionClass {
     /// Hands a code client a DevTools endpoint on a tab (browser.cdp_session); asks by
     /// default.
     Cdp,
+    /// Types a named secret (`secret`, `secret_totp`); allowed by default on the secret's
+    /// own origins (and apps), which the daemon checks whatever a rule says.
+    Secret,
     /// Any action that changes something.
     Mutating,
     /// Every action.
@@ -249,7 +252,10 @@ fn class_of(action: &Action, args: &Map<String, Value>, url: Option<&str>) -> Ve
         Some(Gate::Upload) => classes.push(ActionClass::Upload),
         Some(Gate::ClipboardRead) => classes.push(ActionClass::ClipboardRead),
         Some(Gate::Cdp) => classes.push(ActionClass::Cdp),
-        Some(Gate::Navigate) | None => {}
+        Some(Gate::Secret) if ["secret", "secret_totp"].iter().any(|k| args.contains_key(*k)) => {
+            classes.push(ActionClass::Secret);
+        }
+        Some(Gate::Navigate | Gate::Secret) | None => {}
     }
     if url.is_some() {
         classes.push(ActionClass::Navigate);

@@ -78,6 +78,12 @@ pub const TO_NY: Param =
 
 // Text and values.
 pub const TEXT_PARAM: Param = p("text", TEXT, "the text, exactly as it should appear");
+/// Typed by the daemon, never shown: the value of a named secret (`--secrets`), or its
+/// current one-time code.
+pub const SECRET: Param =
+    p("secret", TEXT, "a secret's name (list_secrets) to type instead of text (never shown)");
+pub const SECRET_TOTP: Param =
+    p("secret_totp", TEXT, "a secret's name whose current TOTP code to type (its seed's)");
 pub const FILL_TEXT: Param = p("text", TEXT_OR_EMPTY, "the new content; \"\" clears the field");
 pub const VALUE: Param = p("value", TEXT_OR_EMPTY, "the value to set");
 pub const FILL_TEXT_OPT: Param = p(
@@ -102,8 +108,8 @@ pub const OPTION_VALUES: Param = p(
 pub const TYPE_MODE: Param = pd(
     "mode",
     Ty::Enum(&["insert", "keys"]),
-    "insert: one insertText; keys: key events per character, for pages that listen to keys \
-     (terminals, editors, games: keydown/keypress/input/keyup as a US keyboard sends them, \
+    "insert: one insertText; keys: key events per character (for pages that listen to keys: \
+     terminals, editors, games: keydown/keypress/input/keyup as a US keyboard sends them, \
      with key, code, keyCode and shift; characters beyond the US layout as keydown/keyup whose \
      key and text are the character; insert is fast and sends no key events)",
     D::Str("insert"),
