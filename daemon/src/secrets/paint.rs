@@ -94,7 +94,7 @@ mod tests {
         let (px, w, _) = crate::dispatch::native::image::decode_png(&bytes).expect("png");
         let at = |x: usize, y: usize| px[(y * w as usize + x) * 3];
         assert_eq!(at(5, 1), INK[0]);
-        assert_eq!(at(15, 8), 255);
+        assert_eq!(at(18, 8), 255, "past the padded box");
         assert_eq!(shot["redacted"], 1);
     }
 }
