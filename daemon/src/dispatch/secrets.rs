@@ -165,7 +165,7 @@ async fn tab_scale(tab: &Tab) -> f64 {
     tab.eval("devicePixelRatio").await.ok().and_then(|v| v.as_f64()).unwrap_or(1.0)
 }
 
-fn uncovered(why: String) -> DaemonError {
+fn uncovered(why: impl std::fmt::Display) -> DaemonError {
     DaemonError::ActionFailed(format!(
         "the screenshot may show a secret and could not be covered: {why}"
     ))

@@ -27,7 +27,7 @@ const IMAGE_KEYS: &[&str] = &["data", "image", "png", "jpeg"];
 impl Redactor {
     /// Hide `value` from now on as `[secret:<name>]`.
     pub fn add(&self, name: &str, value: &str) {
-        self.insert(format!("[secret:{name}]"), value);
+        self.insert(&format!("[secret:{name}]"), value);
     }
 
     /// Hide a one-time code typed for `name` (the last few codes only).
@@ -41,10 +41,10 @@ impl Redactor {
             }
         }
         drop(list);
-        self.insert(marker, code);
+        self.insert(&marker, code);
     }
 
-    fn insert(&self, marker: String, value: &str) {
+    fn insert(&self, marker: &str, value: &str) {
         if value.is_empty() {
             return;
         }
@@ -54,10 +54,10 @@ impl Redactor {
         let mut list = self.0.write().unwrap_or_else(|p| p.into_inner());
         for needle in [value.to_owned(), json, url] {
             if !needle.is_empty() && !list.iter().any(|(n, _)| *n == needle) {
-                list.push((needle, marker.clone()));
+                list.push((needle, marker.to_owned()));
             }
         }
-        list.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+        list.sort_by_key(|(needle, _)| std::cmp::Reverse(needle.len()));
     }
 
     pub fn is_empty(&self) -> bool {
