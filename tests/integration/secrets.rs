@@ -234,3 +234,40 @@ async fn a_secret_goes_only_to_its_origin_and_nothing_shows_it() {
     assert!(log.contains("[secret:github]"), "the log names it where it would have shown it");
     assert!(!log.contains(VALUE), "the log holds the value");
 }
+
+/// Admins add and remove secrets at run time; actors see their names, observers nothing,
+/// and no answer holds a value, also a refused one.
+#[tokio::test]
+async fn admins_put_and_delete_secrets_and_observers_see_none() {
+    use glovebox_tests::{InProcess, ADMIN, OBSERVER};
+    let d = InProcess::start().await;
+    let mut admin = Raw::connect(&d.url(), Some(ADMIN)).await.expect("admin");
+    admin.hello(None).await;
+    let mut actor = d.actor().await;
+    let mut observer = Raw::connect(&d.url(), Some(OBSERVER)).await.expect("observer");
+    observer.hello(None).await;
+
+    let put = json!({"name": "bank", "value": VALUE, "origins": ["HTTPS://Bank.example/login"]});
+    let r = actor.call("secrets.put", put.clone()).await;
+    assert_eq!(code(&r), "FORBIDDEN", "{r}");
+    let r = ok(&mut admin, "secrets.put", put).await;
+    assert_eq!(r["secret"]["origins"][0], "https://bank.example", "{r}");
+    let listed = ok(&mut actor, "context.list_secrets", json!({})).await;
+    assert_eq!(listed["result"]["secrets"][0]["name"], "bank", "{listed}");
+    assert_eq!(code(&observer.call("context.list_secrets", json!({})).await), "FORBIDDEN");
+    let bad = json!({"name": "x", "value": VALUE, "origins": ["not an origin"]});
+    let r = admin.call("secrets.put", bad).await;
+    assert_eq!(code(&r), "CONTRACT_VIOLATION", "{r}");
+    let r2 = admin.call("secrets.put", json!({"name": "y", "value": 7, "origins": []})).await;
+    assert_eq!(code(&r2), "CONTRACT_VIOLATION", "{r2}");
+    // Nothing kept but memory: persisting needs a --secrets file.
+    let r3 = admin.call("secrets.delete", json!({"name": "bank", "persist": true})).await;
+    assert_eq!(code(&r3), "CONTRACT_VIOLATION", "{r3}");
+    ok(&mut admin, "secrets.delete", json!({"name": "bank"})).await;
+    let r4 = admin.call("secrets.delete", json!({"name": "bank"})).await;
+    assert_eq!(code(&r4), "TARGET_NOT_FOUND", "{r4}");
+    let listed = ok(&mut actor, "context.list_secrets", json!({})).await;
+    assert_eq!(listed["result"]["secrets"], json!([]), "{listed}");
+    let said = serde_json::to_string(&[r, r2, r3, r4]).expect("json");
+    assert!(!said.contains(VALUE), "a refusal holds the value: {said}");
+}

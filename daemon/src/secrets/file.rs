@@ -64,9 +64,10 @@ pub fn read(path: &Path) -> Result<Vec<Secret>, SecretsError> {
     Ok(out)
 }
 
-/// Checks one secret and writes its origins canonically (`https://github.com`).
-pub fn check(s: &Secret) -> Result<(), SecretsError> {
-    canonical(&mut s.clone())
+/// One secret checked, its origins written canonically (`https://github.com`).
+pub fn checked(mut s: Secret) -> Result<Secret, SecretsError> {
+    canonical(&mut s)?;
+    Ok(s)
 }
 
 fn canonical(s: &mut Secret) -> Result<(), SecretsError> {

@@ -115,7 +115,7 @@ impl Vault {
 
     /// Add or replace one secret; with `persist`, the file is written too (0600).
     pub fn put(&self, secret: Secret, persist: bool) -> Result<(), SecretsError> {
-        file::check(&secret)?;
+        let secret = file::checked(secret)?;
         self.redactor.add(&secret.name, &secret.value);
         let mut held = self.secrets.write().unwrap_or_else(|p| p.into_inner());
         let mut next = held.clone();
