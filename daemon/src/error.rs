@@ -227,6 +227,9 @@ impl DaemonError {
                  and retry"
             ),
             TargetNotFound { kind, .. } => format!("{self}; list the {kind}s to get a current id"),
+            SecretRefused { origins, .. } if origins.is_empty() => {
+                format!("{self}; nothing was sent: name the secret (secret) to have it typed")
+            }
             SecretRefused { origins, .. } => format!(
                 "{self}; nothing was typed: it goes only to {} (context.list_secrets)",
                 origins.join(", ")

@@ -159,6 +159,9 @@ async fn a_secret_goes_only_to_its_origin_and_nothing_shows_it() {
     assert_eq!(empty["result"]["value"], "", "nothing was typed: {empty}");
     let r = c.call("computer.type", json!({"secret": "github"})).await;
     assert_eq!(code(&r), "FORBIDDEN", "{r}");
+    let r = c.call("computer.clipboard_set", json!({"text": format!("pw {VALUE}")})).await;
+    assert_eq!(code(&r), "FORBIDDEN", "the clipboard never gets it: {r}");
+    answers.push(r);
     let r = c.call("browser.type", json!({"ref": otp, "secret": "gitlab"})).await;
     assert_eq!(code(&r), "TARGET_NOT_FOUND", "{r}");
 

@@ -170,3 +170,14 @@ fn uncovered(why: impl std::fmt::Display) -> DaemonError {
         "the screenshot may show a secret and could not be covered: {why}"
     ))
 }
+
+/// Refuses (`FORBIDDEN`) text for the clipboard that holds a secret's value: the clipboard
+/// is every app's (and every page's, on paste) to read.
+pub fn off_clipboard(vault: &Vault, text: &str) -> Result<(), DaemonError> {
+    let Some(marker) = vault.redactor().marker_in(text) else { return Ok(()) };
+    Err(DaemonError::SecretRefused {
+        secret: marker.trim_start_matches("[secret:").trim_end_matches(']').to_owned(),
+        place: "the clipboard".into(),
+        origins: Vec::new(),
+    })
+}

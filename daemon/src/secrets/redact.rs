@@ -77,9 +77,10 @@ impl Redactor {
         out
     }
 
-    /// Whether `text` holds any value.
-    pub fn finds(&self, text: &str) -> bool {
-        self.0.read().is_ok_and(|l| l.iter().any(|(n, _)| text.contains(n.as_str())))
+    /// The marker of the first value `text` holds, if any.
+    pub fn marker_in(&self, text: &str) -> Option<String> {
+        let list = self.0.read().ok()?;
+        list.iter().find(|(n, _)| text.contains(n.as_str())).map(|(_, m)| m.clone())
     }
 
     /// Every string in `v` with its values replaced (image data left alone).

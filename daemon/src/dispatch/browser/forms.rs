@@ -90,6 +90,7 @@ pub(super) async fn uncheck(cx: TabCx, p: browser::Uncheck) -> Result<Checked, D
 
 pub(super) async fn paste(cx: TabCx, p: browser::Paste) -> Result<results::Paste, DaemonError> {
     let (tab, ctx) = (&cx.tab, &cx.ctx);
+    secrets::off_clipboard(&ctx.daemon.config.secrets, &p.text)?;
     let e = cx.element_opt(p.element.as_ref(), &p.common).await?;
     let text = p.text.as_str();
     let format = p.format.as_str();
