@@ -69,6 +69,21 @@ async fn field_box(c: &mut Raw, name: &str, scale: f64) -> (usize, usize, usize,
     (px(n[0] + 4.0), px(n[1] + 4.0), px(n[2] - 8.0), px(n[3] - 8.0))
 }
 
+/// The field's box in screen pixels (the viewport at the bottom of its window), shrunk
+/// inside its border.
+async fn screen_box(c: &mut Raw, name: &str) -> (usize, usize, usize, usize) {
+    let script = format!(
+        "(() => {{ const r = document.querySelector('[name={name}]').getBoundingClientRect(); \
+         const d = devicePixelRatio, x = screenX + (outerWidth - innerWidth) / 2, \
+         y = screenY + outerHeight - innerHeight; \
+         return [x + (r.left + 4) * d, y + (r.top + 4) * d, (r.width - 8) * d, (r.height - 8) * d]; }})()"
+    );
+    let v = ok(c, "browser.evaluate", json!({"script": script})).await;
+    let n: Vec<f64> =
+        v["result"]["value"].as_array().expect("a box").iter().filter_map(Value::as_f64).collect();
+    (n[0].ceil() as usize, n[1].ceil() as usize, n[2] as usize, n[3] as usize)
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_secret_goes_only_to_its_origin_and_nothing_shows_it() {
     let site = Site::start().await;
@@ -136,6 +151,13 @@ async fn a_secret_goes_only_to_its_origin_and_nothing_shows_it() {
     assert!(inked(&rgb, w, pass_box) > 0.99, "the secret's field is painted over");
     let shot = ok(&mut c, "browser.screenshot", json!({})).await;
     assert!(inked(&rgb_of(&shot["result"]).2, w, pass_box) > 0.99, "and in a screenshot too");
+    // The desktop's own capture (what the view page's frames are made of) covers it too.
+    let screen = ok(&mut c, "computer.screenshot", json!({})).await;
+    let (sw, _, screen_rgb) = rgb_of(&screen["result"]);
+    let on_screen = screen_box(&mut c, "pass").await;
+    assert!(inked(&screen_rgb, sw, on_screen) > 0.99, "the desktop capture paints it over");
+    let user_on_screen = screen_box(&mut c, "user").await;
+    assert!(inked(&screen_rgb, sw, user_on_screen) < 0.5, "and leaves a plain field alone");
     let plain = ok(&mut c, "browser.fill", json!({"ref": user, "text": "not-a-secret"})).await;
     let (_, _, plain_rgb) = rgb_of(&plain["capture"]);
     let user_box = field_box(&mut c, "user", scale).await;

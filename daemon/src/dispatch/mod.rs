@@ -324,6 +324,10 @@ pub async fn call(
             if let (Some(rx), Some(settle)) = (windows, after.settle.as_mut()) {
                 settle::name_windows(settle, rx, session_of_op.creator);
             }
+            // Desktop captures from now on cover where the tab shows a secret's value.
+            if let (Some(b), Some(tab)) = (&browsers, &acted_on) {
+                secrets::cover_screen(&daemon, b, tab).await;
+            }
             if let (Some(b), Some(mark), Some(tab)) = (&browsers, &mark, &acted_on) {
                 effects::name(
                     b,

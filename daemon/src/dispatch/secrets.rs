@@ -50,13 +50,20 @@ pub fn wanted(
 
 /// Refuses (`FORBIDDEN`, nothing typed) unless the tab's page, the element's frame and
 /// every origin its form posts to are the secret's.
-pub async fn check_page(tab: &Tab, el: &El, s: &Secret) -> Result<String, DaemonError> {
+pub async fn check_page(
+    tab: &Tab,
+    el: &El,
+    s: &Secret,
+    desktop: Option<&crate::desktop::Desktop>,
+) -> Result<String, DaemonError> {
     let refuse = |place: String| DaemonError::SecretRefused {
         secret: s.name.clone(),
         place,
         origins: s.origins.clone(),
     };
     let top = tab.top_origin().await?;
+    // Checked below before anything is typed; covered on the screen from before the first
+    // key, so no view frame catches it before the action's end says where it shows.
     if !s.allows_origin(&top) {
         return Err(refuse(format!("a page of {top}")));
     }
@@ -67,7 +74,21 @@ pub async fn check_page(tab: &Tab, el: &El, s: &Secret) -> Result<String, Daemon
     if let Some(to) = place.posts_to.iter().find(|o| !s.allows_origin(o)) {
         return Err(refuse(format!("a field whose form posts to {to}")));
     }
+    if let Some(d) = desktop {
+        d.cover_more(screen_rect(place.window, &place.rect));
+    }
     Ok(place.origin)
+}
+
+/// A box of the viewport (CSS pixels) on the screen, padded: the viewport sits at the
+/// bottom of its window, the window's side frame split evenly.
+fn screen_rect([wx, wy, fw, fh, dpr]: [f64; 5], b: &[f64; 4]) -> (i32, i32, u32, u32) {
+    let (left, top, pad) = (wx + fw / 2.0, wy + fh, 4.0);
+    let x = (left + (b[0] - pad) * dpr).floor();
+    let y = (top + (b[1] - pad) * dpr).floor();
+    let w = ((b[2] + 2.0 * pad) * dpr).ceil().max(1.0);
+    let h = ((b[3] + 2.0 * pad) * dpr).ceil().max(1.0);
+    (x as i32, y as i32, w as u32, h as u32)
 }
 
 /// Follows a secret typed into `tab_id`'s document of `origin` in `session`.
@@ -180,4 +201,31 @@ pub fn off_clipboard(vault: &Vault, text: &str) -> Result<(), DaemonError> {
         place: "the clipboard".into(),
         origins: Vec::new(),
     })
+}
+
+/// After an action on `tab`: the screen rectangles where it shows a secret's value, which
+/// every desktop capture (the view page's frames, `computer` screenshots) paints over until
+/// the next action on a tab says otherwise. The viewport sits at the bottom of the window,
+/// its sides' frame split evenly.
+pub async fn cover_screen(
+    daemon: &Daemon,
+    b: &crate::browser::Browsers,
+    (browser, tab): &(String, String),
+) {
+    let vault = &daemon.config.secrets;
+    let Some(d) = daemon.desktop() else { return };
+    if vault.is_empty() {
+        return;
+    }
+    let Ok(tab) = b.tab(browser, tab).await else { return };
+    let values: Vec<String> = vault.values().into_iter().map(|(_, v)| v).collect();
+    let shown = match tab.secrets_shown(&values).await {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::debug!(%e, "cannot look for secrets on the screen");
+            return;
+        }
+    };
+    let rects = shown.boxes.iter().map(|b| screen_rect(shown.window, b)).collect();
+    d.cover_screen(rects);
 }

@@ -14,6 +14,9 @@ use crate::browser::BrowserError;
 pub struct Place {
     pub origin: String,
     pub posts_to: Vec<String>,
+    /// The element's box in the top viewport (CSS pixels) and the window as [`Shown`] has it.
+    pub rect: [f64; 4],
+    pub window: [f64; 5],
 }
 
 const PLACE: &str = r#"
@@ -26,7 +29,11 @@ if (f) {
   posts.push(at(Element.prototype.getAttribute.call(f, 'action')));
   for (const b of f.querySelectorAll('[formaction]')) posts.push(at(b.getAttribute('formaction')));
 }
-return {origin, posts};
+const r = this.getBoundingClientRect(); let w = doc.defaultView, dx = 0, dy = 0;
+try { while (w && w.frameElement) { const f = w.frameElement.getBoundingClientRect(); dx += f.left; dy += f.top; w = w.parent; } } catch (e) {}
+const top = w || window;
+return {origin, posts, rect: [r.left + dx, r.top + dy, r.width, r.height],
+        win: [top.screenX, top.screenY, top.outerWidth - top.innerWidth, top.outerHeight - top.innerHeight, top.devicePixelRatio]};
 "#;
 
 const BOXES: &str = r#"
@@ -54,7 +61,7 @@ const visit = (doc, root, dx, dy, depth) => {
   }
 };
 if (document.documentElement) visit(document, document.documentElement, 0, 0, 0);
-return {boxes: out, sx: scrollX, sy: scrollY};
+return {boxes: out, sx: scrollX, sy: scrollY, win: [screenX, screenY, outerWidth - innerWidth, outerHeight - innerHeight, devicePixelRatio]};
 })()
 "#;
 
@@ -63,6 +70,9 @@ return {boxes: out, sx: scrollX, sy: scrollY};
 pub struct Shown {
     pub boxes: Vec<[f64; 4]>,
     pub scroll: (f64, f64),
+    /// The window on the screen: its x and y, the width and height of its own frame
+    /// around the viewport, and device pixels per CSS pixel.
+    pub window: [f64; 5],
 }
 
 impl Tab {
@@ -79,7 +89,19 @@ impl Tab {
             .as_array()
             .map(|a| a.iter().filter_map(Value::as_str).map(String::from).collect())
             .unwrap_or_default();
-        Ok(Place { origin: v["origin"].as_str().unwrap_or("null").to_owned(), posts_to })
+        let nums = |k: &str| -> Vec<f64> {
+            v[k].as_array().into_iter().flatten().filter_map(Value::as_f64).collect()
+        };
+        let rect = match nums("rect").as_slice() {
+            [x, y, w, h] => [*x, *y, *w, *h],
+            _ => [0.0; 4],
+        };
+        let window = match nums("win").as_slice() {
+            [x, y, fw, fh, dpr] => [*x, *y, *fw, *fh, *dpr],
+            _ => [0.0, 0.0, 0.0, 0.0, 1.0],
+        };
+        let origin = v["origin"].as_str().unwrap_or("null").to_owned();
+        Ok(Place { origin, posts_to, rect, window })
     }
 
     /// The boxes of fields and text that hold any of `values`.
@@ -108,6 +130,12 @@ impl Tab {
             })
             .unwrap_or_default();
         let scroll = (v["sx"].as_f64().unwrap_or(0.0), v["sy"].as_f64().unwrap_or(0.0));
-        Ok(Shown { boxes, scroll })
+        let w: Vec<f64> =
+            v["win"].as_array().into_iter().flatten().filter_map(Value::as_f64).collect();
+        let window = match w.as_slice() {
+            [x, y, fw, fh, dpr] => [*x, *y, *fw, *fh, *dpr],
+            _ => [0.0, 0.0, 0.0, 0.0, 1.0],
+        };
+        Ok(Shown { boxes, scroll, window })
     }
 }

@@ -26,7 +26,8 @@ pub(super) async fn type_text(cx: TabCx, p: browser::Type) -> Result<results::Ty
         let typed_text = cx.tab.type_text(&e, &text, keys, cx.held_modifiers(), true).await?;
         return typed::<browser::Type>(&text, keys, typed_text);
     };
-    let origin = secrets::check_page(&cx.tab, &e, &w.secret).await?;
+    let origin =
+        secrets::check_page(&cx.tab, &e, &w.secret, cx.ctx.daemon.desktop().as_deref()).await?;
     let typed_text = cx.tab.type_text(&e, &w.text, keys, cx.held_modifiers(), true).await?;
     secrets::follow(&cx.ctx.daemon, &cx.ctx.session.id, &cx.f.tab_id, &w, origin);
     typed::<browser::Type>(&w.shown, keys, typed_text)
@@ -42,7 +43,8 @@ pub(super) async fn fill(cx: TabCx, p: browser::Fill) -> Result<Filled, DaemonEr
         (None, None) => Fill::Text(p.text.unwrap_or_default()),
     };
     let Some(w) = wanted else { return filled(&cx, &e, &with, false).await };
-    let origin = secrets::check_page(&cx.tab, &e, &w.secret).await?;
+    let origin =
+        secrets::check_page(&cx.tab, &e, &w.secret, cx.ctx.daemon.desktop().as_deref()).await?;
     let out = filled(&cx, &e, &with, false).await?;
     secrets::follow(&cx.ctx.daemon, &cx.ctx.session.id, &cx.f.tab_id, &w, origin);
     Ok(out)

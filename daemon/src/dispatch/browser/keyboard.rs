@@ -43,7 +43,8 @@ pub(super) async fn keyboard_type(
                 origins: w.secret.origins.clone(),
             });
         };
-        let origin = secrets::check_page(tab, &e, &w.secret).await?;
+        let origin =
+            secrets::check_page(tab, &e, &w.secret, cx.ctx.daemon.desktop().as_deref()).await?;
         let t = tab.type_text(&e, &w.text, keys, mods, false).await?;
         secrets::follow(&cx.ctx.daemon, &cx.ctx.session.id, &cx.f.tab_id, &w, origin);
         return typed::<browser::KeyboardType>(&w.shown, keys, t);
