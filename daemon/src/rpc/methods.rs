@@ -451,7 +451,7 @@ fn secrets_put(d: &Arc<Daemon>, p: &Params<'_>) -> RpcResult {
     };
     let secret: crate::secrets::Secret = serde_json::from_value(v).map_err(|_| bad())?;
     let name = secret.name.clone();
-    d.config.secrets.put(secret, persist).map_err(secrets_err)?;
+    d.config.secrets.put(secret, persist).map_err(|e| secrets_err(&e))?;
     let listed = d.config.secrets.list().into_iter().find(|s| s.name == name);
     Ok(json!({"secret": listed, "persisted": persist}))
 }
@@ -465,14 +465,14 @@ fn secrets_delete(d: &Arc<Daemon>, p: &Params<'_>) -> RpcResult {
         persist: bool,
     }
     let r: Delete = parse("secrets.delete", p)?;
-    if !d.config.secrets.delete(&r.name, r.persist).map_err(secrets_err)? {
+    if !d.config.secrets.delete(&r.name, r.persist).map_err(|e| secrets_err(&e))? {
         return Err(err(DaemonError::TargetNotFound { kind: "secret", id: r.name }));
     }
     Ok(json!({"deleted": r.name, "persisted": r.persist}))
 }
 
 /// A secret the daemon cannot take: the contract's refusal naming the reason (never a value).
-fn secrets_err(e: crate::secrets::SecretsError) -> ErrorObjectOwned {
+fn secrets_err(e: &crate::secrets::SecretsError) -> ErrorObjectOwned {
     err(DaemonError::Contract(contract::Violation::new("secret", e.to_string())))
 }
 
