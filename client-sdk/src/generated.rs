@@ -21,6 +21,7 @@ pub use glovebox_protocol::actions::context::GetBrowser as ContextGetBrowser;
 pub use glovebox_protocol::actions::context::GetState as ContextGetState;
 pub use glovebox_protocol::actions::context::ListApps as ContextListApps;
 pub use glovebox_protocol::actions::context::ListBrowsers as ContextListBrowsers;
+pub use glovebox_protocol::actions::context::ListSecrets as ContextListSecrets;
 pub use glovebox_protocol::actions::context::ListWindows as ContextListWindows;
 pub use glovebox_protocol::actions::context::PutFile as ContextPutFile;
 pub use glovebox_protocol::actions::context::RequestHuman as ContextRequestHuman;
@@ -112,9 +113,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `context.list_apps`: apps on the accessibility bus with app_id, pid, toolkit, windows and
-    /// responding (false: the app did not answer in time and is listed as last seen). Observes only
-    /// (observer tokens may call it).
+    /// `context.list_apps`: apps on the accessibility bus; returns app_id, pid, toolkit, windows
+    /// and responding (false: the app did not answer in time and is listed as last seen). Observes
+    /// only (observer tokens may call it).
     pub fn context_list_apps(&self, args: ContextListApps) -> PendingCall<'_, ContextListApps> {
         PendingCall::new(self, args)
     }
@@ -126,7 +127,7 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `context.list_windows`: top-level windows with window_id, app_id, pid, title, frame and
+    /// `context.list_windows`: top-level windows; returns window_id, app_id, pid, title, frame and
     /// state. Observes only (observer tokens may call it).
     pub fn context_list_windows(
         &self,
@@ -144,8 +145,8 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `context.list_browsers`: the Chromiums this daemon drives (its own, --browser-allow ones):
-    /// browser_id, pid, default, status, tabs. Observes only (observer tokens may call it).
+    /// `context.list_browsers`: the Chromiums this daemon drives (its own, --browser-allow ones:
+    /// browser_id, pid, default, status, tabs). Observes only (observer tokens may call it).
     pub fn context_list_browsers(
         &self,
         args: ContextListBrowsers,
@@ -177,8 +178,17 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `context.documentation`: this contract: every action's parameters, identity, coordinate and
-    /// timing rules, and each backend's capabilities. Observes only (observer tokens may call it).
+    /// `context.list_secrets`: named secrets (never a value); returns name, origins (and apps) each
+    /// may be typed into, totp. Reads what observers may not (actor and admin roles).
+    pub fn context_list_secrets(
+        &self,
+        args: ContextListSecrets,
+    ) -> PendingCall<'_, ContextListSecrets> {
+        PendingCall::new(self, args)
+    }
+
+    /// `context.documentation`: this contract (every action's parameters, identity, coordinate and
+    /// timing rules, and each backend's capabilities). Observes only (observer tokens may call it).
     pub fn context_documentation(
         &self,
         args: ContextDocumentation,
@@ -277,7 +287,7 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.select_text`: select the one match of text in an element or text line (or put the
+    /// `browser.select_text`: select the one match of text in an element (or text line) (or put the
     /// caret by it); returns the offsets. Target: ref|selector. Mutating (actor role); a capture
     /// follows unless the call says capture false.
     pub fn browser_select_text(
@@ -520,8 +530,8 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.tab_list`: the party's tabs (tab_id, url, title, selected, mark; admins: every
-    /// party's, with owner). Observes only (observer tokens may call it).
+    /// `browser.tab_list`: the party's tabs (tab_id, url, title, selected, mark, and for admins
+    /// every party's with its owner). Observes only (observer tokens may call it).
     pub fn browser_tab_list(&self, args: BrowserTabList) -> PendingCall<'_, BrowserTabList> {
         PendingCall::new(self, args)
     }

@@ -40,6 +40,9 @@ pub enum DaemonError {
     HumanInControl { session: String, by: String },
     #[error("no {kind} {id}")]
     TargetNotFound { kind: &'static str, id: String },
+    /// A secret that may not go where the call would type it; nothing was typed.
+    #[error("secret {secret} is not typed into {place}")]
+    SecretRefused { secret: String, place: String, origins: Vec<String> },
     #[error("{kind}s match {query:?}")]
     Ambiguous { kind: &'static str, query: String, candidates: Vec<serde_json::Value> },
     #[error("no snapshot of {target} in this session yet")]
@@ -138,7 +141,11 @@ impl DaemonError {
             HandshakeRequired => ErrorCode::HandshakeRequired,
             AlreadyHello => ErrorCode::SessionBusy,
             ProtocolMismatch { .. } => ErrorCode::ProtocolMismatch,
-            Forbidden { .. } | OutsideFiles { .. } | NotOwner(_) | Revoked => ErrorCode::Forbidden,
+            Forbidden { .. }
+            | OutsideFiles { .. }
+            | NotOwner(_)
+            | Revoked
+            | SecretRefused { .. } => ErrorCode::Forbidden,
             FilesFull { .. } => ErrorCode::RequestTooLarge,
             TooManySessions { .. } => ErrorCode::Busy,
             SessionBusy(_) => ErrorCode::SessionBusy,
@@ -221,6 +228,13 @@ impl DaemonError {
                  and retry"
             ),
             TargetNotFound { kind, .. } => format!("{self}; list the {kind}s to get a current id"),
+            SecretRefused { origins, .. } if origins.is_empty() => {
+                format!("{self}; nothing was sent: name the secret (secret) to have it typed")
+            }
+            SecretRefused { origins, .. } => format!(
+                "{self}; nothing was typed: it goes only to {} (context.list_secrets)",
+                origins.join(", ")
+            ),
             Ambiguous { .. } => format!("several {self}; pick one of details.candidates by id"),
             NoSnapshot { .. } => format!("{self}; take a snapshot before using refs"),
             StaleRef { .. } | SnapshotMismatch { .. } => format!("{self}"),
@@ -291,6 +305,9 @@ impl DaemonError {
                 json!({"limit": "files_quota_bytes", "size": size, "used": used, "max": quota}),
             ),
             TargetNotFound { kind, id } => Some(json!({"kind": kind, "id": id})),
+            SecretRefused { secret, place, origins } => {
+                Some(json!({"secret": secret, "place": place, "origins": origins}))
+            }
             Ambiguous { kind, query, candidates } => {
                 Some(json!({"kind": kind, "query": query, "candidates": candidates}))
             }

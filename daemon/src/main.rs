@@ -143,6 +143,11 @@ struct Cli {
     /// navigation.
     #[arg(long, global = true)]
     policy: Option<PathBuf>,
+    /// Secrets file (0600; JSON: a list of {name, value, origins, apps?, totp?}): values the
+    /// agent names (`secret`, `secret_totp`) and the daemon types only into those origins
+    /// and apps, and hides in every answer, event, log line and capture. Read again on SIGHUP.
+    #[arg(long, global = true, value_name = "FILE")]
+    secrets: Option<PathBuf>,
     /// Also drive the Chromium on this debugging port, as chrome-<port> (repeatable). The
     /// daemon drives only its own browser otherwise; an allowed one keeps its own settings.
     #[arg(long = "browser-allow", global = true, value_name = "chrome-PORT", value_parser = browser_port)]
@@ -317,6 +322,9 @@ fn token_add(cli: &Cli, role: &str, party: Option<&str>) -> anyhow::Result<()> {
 }
 
 fn main() -> anyhow::Result<()> {
+    use glovebox_daemon::secrets::{LogWriter, Redactor, Vault};
+    // Every log line passes it: a secret's value never reaches the log.
+    let redactor = Redactor::default();
     use tracing_subscriber::layer::SubscriberExt as _;
     use tracing_subscriber::util::SubscriberInitExt as _;
     tracing_subscriber::registry()
@@ -327,7 +335,7 @@ fn main() -> anyhow::Result<()> {
         .with(tracing_subscriber::filter::filter_fn(|meta| {
             glovebox_daemon::rpc::auth::may_log(meta.target(), *meta.level())
         }))
-        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
+        .with(tracing_subscriber::fmt::layer().with_writer(LogWriter(redactor.clone())))
         .init();
     let mut cli = Cli::parse();
     let stdio = matches!(cli.command, Some(Command::Mcp { .. }));
@@ -350,6 +358,10 @@ fn main() -> anyhow::Result<()> {
         })
         .with_context(|| format!("cannot create the state dir {}", cli.state_dir.display()))?;
     let (tokens, token_source, token_file) = tokens(&cli)?;
+    let vault = match &cli.secrets {
+        Some(path) => Vault::load(path.clone(), redactor)?,
+        None => Vault::new(redactor),
+    };
 
     // Bind first: a taken port fails fast, before any desktop is started. On stdio the
     // daemon listens only when asked to.
@@ -376,7 +388,7 @@ fn main() -> anyhow::Result<()> {
         &cli,
         listener,
         (tokens, token_file),
-        &token_source,
+        (&token_source, vault),
         desktop.clone(),
         &supervisor,
     ));
@@ -393,7 +405,7 @@ async fn serve(
     cli: &Cli,
     listener: Option<std::net::TcpListener>,
     (tokens, token_file): (Tokens, Option<PathBuf>),
-    token_source: &TokenSource,
+    (token_source, vault): (&TokenSource, glovebox_daemon::secrets::Vault),
     desktop: Slot,
     supervisor: &Supervisor,
 ) -> anyhow::Result<()> {
@@ -435,6 +447,7 @@ async fn serve(
     });
     let mut config = Config::new(tokens, cli.state_dir.clone());
     config.token_file = token_file;
+    config.secrets = Arc::new(vault);
     config.allowed_origins = cli.allow_origin.clone();
     config.allowed_hosts = cli.allow_host.clone();
     config.max_message_bytes = cli.max_message_bytes;
@@ -464,7 +477,13 @@ async fn serve(
     if let Some(path) = &cli.policy {
         config.policy = glovebox_daemon::approval::policy::Policy::load(path)?;
     }
-    let secrets = config.token_file.iter().chain(cli.policy.iter()).cloned().collect();
+    let secrets = config
+        .token_file
+        .iter()
+        .chain(cli.policy.iter())
+        .chain(cli.secrets.iter())
+        .cloned()
+        .collect();
     config.files =
         glovebox_daemon::files::FileRoots::new(&cli.state_dir, cli.files_root.clone(), secrets)
             .with_quota(cli.files_quota_bytes);

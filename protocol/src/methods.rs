@@ -14,6 +14,8 @@ pub enum Access {
     Write,
     /// Approvers and admins only (answers approvals).
     Approve,
+    /// Admins only (the daemon's secrets).
+    Admin,
     /// Decided per action by the contract (`tools.call`).
     PerAction,
 }
@@ -210,6 +212,28 @@ pub static METHODS: &[Method] = &[
         summary: "refuse a waiting call",
         access: Access::Approve,
         params: &[mp("approval_id", "string", true, "id from APPROVAL_REQUIRED")],
+    },
+    Method {
+        name: "secrets.put",
+        summary: "add or replace a named secret (context.list_secrets names it; its value is never shown)",
+        access: Access::Admin,
+        params: &[
+            mp("name", "string", true, "1 to 64 characters without spaces"),
+            mp("value", "string", true, "at least 4 characters"),
+            mp("origins", "array", false, "origins it may be typed into (https://example.com)"),
+            mp("apps", "array", false, "desktop apps computer.type may type it into"),
+            mp("totp", "string", false, "a base32 TOTP seed, for secret_totp"),
+            mp("persist", "boolean", false, "also write it to the --secrets file (else memory only)"),
+        ],
+    },
+    Method {
+        name: "secrets.delete",
+        summary: "forget a named secret (its value stays hidden in what the daemon shows)",
+        access: Access::Admin,
+        params: &[
+            mp("name", "string", true, "the secret's name"),
+            mp("persist", "boolean", false, "also remove it from the --secrets file"),
+        ],
     },
     Method {
         name: "rpc.discover",

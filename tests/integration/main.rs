@@ -35,6 +35,7 @@ mod props;
 mod results;
 mod sandbox;
 mod sdk;
+mod secrets;
 mod security;
 mod settle;
 mod settle_page;

@@ -60,6 +60,9 @@ pub enum ActionClass {
     /// Writes a session's cookies and storage to a file (browser.storage_state without
     /// load); asks by default.
     StorageState,
+    /// Types a named secret (`secret`, `secret_totp`); allowed by default on the secret's
+    /// own origins (and apps), which the daemon checks whatever a rule says.
+    Secret,
     /// Any action that changes something.
     Mutating,
     /// Every action.
@@ -265,8 +268,10 @@ fn class_of(action: &Action, args: &Map<String, Value>, url: Option<&str>) -> Ve
         Some(Gate::StorageState) if !args.contains_key("load") => {
             classes.push(ActionClass::StorageState)
         }
-        Some(Gate::StorageState) => {}
-        Some(Gate::Navigate) | None => {}
+        Some(Gate::Secret) if ["secret", "secret_totp"].iter().any(|k| args.contains_key(*k)) => {
+            classes.push(ActionClass::Secret);
+        }
+        Some(Gate::Navigate | Gate::Secret | Gate::StorageState) | None => {}
     }
     if url.is_some() {
         classes.push(ActionClass::Navigate);

@@ -21,22 +21,17 @@ const FILES: Param = p("files", Ty::StrList, "paths in the file roots (each must
 const WAIT_STATE: Param = p(
     "state",
     Ty::Enum(&["visible", "hidden", "attached", "detached"]),
-    "what the target should become (visible when omitted); needs ref or selector",
+    "what the target should become (visible when omitted; needs ref or selector)",
 );
 const ACCEPT: Param =
     pd("accept", Ty::Bool, "accept (OK) or dismiss (Cancel) the dialog", D::Bool(true));
 const PROMPT_TEXT: Param =
     p("prompt_text", Ty::Str { allow_empty: true }, "the answer to a prompt() dialog");
-const VISIBLE: Param = pd(
-    "visible",
-    Ty::Bool,
-    "open in the foreground; false opens it in the background",
-    D::Bool(true),
-);
+const VISIBLE: Param = pd("visible", Ty::Bool, "false: open it in the background", D::Bool(true));
 const MARK_KIND: Param = p(
     "kind",
     Ty::Enum(&["deliverable", "handoff"]),
-    "deliverable: a result for the user; handoff: a tab for the user to take over",
+    "deliverable: a result for the user; handoff: for the user to take over",
 );
 const NOTE: Param = p("note", TEXT, "why the tab is marked, shown with the mark");
 const CLEAR: Param =
@@ -77,7 +72,8 @@ pub static BROWSER: Tool = Tool {
                   to_x, to_y, to_nx, to_ny a drop point. Every action also accepts browser_id \
                   (from list_browsers), tab_id (from tab_list; legacy: tab_index) and \
                   snapshot_id (the refs' snapshot); default: the session's selection and \
-                  latest snapshot.",
+                  latest snapshot. type, fill and keyboard_type take secret or secret_totp \
+                  (a list_secrets name).",
     element_keys: &[REF, SELECTOR],
     point_keys: &[VIEWPORT_X, VIEWPORT_Y, NX, NY],
     common: &[BROWSER_ID, TAB_ID, TAB_INDEX, SNAPSHOT_ID],
@@ -91,10 +87,10 @@ pub static BROWSER: Tool = Tool {
             .opt(&[BUTTON, DOUBLE_CLICK_COUNT]).check(&[r::tab_pick_exclusive, r::double_click_count]),
         act("hover", "move the mouse over an element or a viewport point; returns the point", L::ElementOrPoint).settles(S::Pointer),
         act("focus", "focus an element; returns the element that really has focus", L::Element).settles(S::Pointer),
-        act("type", "type text at the caret of an element (mode insert, or keys: key events per character); read back; returns the text typed, the value and verified", L::Element).settles(S::Type)
-            .req(&[TEXT_PARAM]).opt(&[TYPE_MODE]),
-        act("fill", "replace the value of any field (text-like inputs, textarea, contenteditable, number, date, time, datetime-local, month, week, color, range, <select> by value or label, values for a multiple select) and read it back; returns the value; NOT_EDITABLE names what fits instead (upload for a file input, check for a checkbox)", L::Element).settles(S::Type)
-            .opt(&[FILL_TEXT_OPT, OPTION_VALUES]).excl(&[("text", "values")]).check(&[r::tab_pick_exclusive, r::fill_text_or_values]),
+        act("type", "type text at the caret of an element (mode insert, or keys: key events per character); read back; returns the text typed, the value and verified", L::Element).settles(S::Type).gated(G::Secret)
+            .opt(&[TEXT_PARAM, SECRET, SECRET_TOTP, TYPE_MODE]).check(&[r::tab_pick_exclusive, r::text_or_secret]),
+        act("fill", "replace the value of any field (text-like inputs, textarea, contenteditable, number, date, time, datetime-local, month, week, color, range, <select> by value or label, values for a multiple select) and read it back; returns the value; NOT_EDITABLE names what fits instead (upload for a file input, check for a checkbox)", L::Element).settles(S::Type).gated(G::Secret)
+            .opt(&[FILL_TEXT_OPT, OPTION_VALUES, SECRET, SECRET_TOTP]).excl(&[("text", "values")]).check(&[r::tab_pick_exclusive, r::fill_text_or_values, r::text_or_secret]),
         act("set_value", "set a field's value (the native setter, then input/change); returns the value", L::Element).settles(S::Type)
             .req(&[VALUE]),
         act("select", "choose the option with this value, else this label (in a <select>; it must exist; option lines show value=\"...\" where it differs from the label; or several with values in a multiple one); returns the value", L::Element).settles(S::Pointer)
@@ -103,14 +99,14 @@ pub static BROWSER: Tool = Tool {
         act("uncheck", "uncheck a checkbox; returns the verified final state", L::Element).settles(S::Pointer),
         act("paste", "paste text into an element or the focus (a real paste event); returns how it landed", L::ElementOptional).settles(S::Type)
             .req(&[PASTE_TEXT]).opt(&[BROWSER_PASTE_FORMAT]).check(&[r::tab_pick_exclusive, r::browser_paste_format]),
-        act("select_text", "select the one match of text in an element or text line (or put the caret by it); returns the offsets", L::Element).settles(S::Type)
+        act("select_text", "select the one match of text in an element (or text line) (or put the caret by it); returns the offsets", L::Element).settles(S::Type)
             .req(&[SELECT_TEXT]).opt(&[PREFIX, SUFFIX, SELECTION_TYPE]),
         act("secondary_action", "run a named element action; the DOM has none, so this returns UNSUPPORTED with the reason", L::Element).settles(S::Pointer)
             .req(&[DOM_ACTION_NAME]),
         act("press", "press a key or chord (releasing modifiers even on failure); returns the chord", L::None).settles(S::Key)
             .req(&[KEY]),
-        act("keyboard_type", "type text into the focus (or into ref/selector, focused first) (mode insert, or keys: key events per character); returns the text", L::ElementOptional).settles(S::Type)
-            .req(&[TEXT_PARAM]).opt(&[TYPE_MODE]),
+        act("keyboard_type", "type text into the focus (or into ref/selector, focused first) (mode insert, or keys: key events per character); returns the text", L::ElementOptional).settles(S::Type).gated(G::Secret)
+            .opt(&[TEXT_PARAM, SECRET, SECRET_TOTP, TYPE_MODE]).check(&[r::tab_pick_exclusive, r::text_or_secret]),
         act("keydown", "hold a key down; later presses include it; returns the keys held", L::None)
             .req(&[KEY]),
         act("keyup", "release a held key; returns the keys still held", L::None)
@@ -169,7 +165,7 @@ pub static BROWSER: Tool = Tool {
         act("evaluate", "run JavaScript in the page (it may change it); returns the JSON value, exceptions as ACTION_FAILED", L::None).settles(S::Pointer).gated(G::Evaluate)
             .req(&[SCRIPT]),
         observe("pdf", "print the page to PDF; returns an artifact, not inline data", L::None),
-        observe("tab_list", "the party's tabs (tab_id, url, title, selected, mark; admins: every party's, with owner)", L::None),
+        observe("tab_list", "the party's tabs (tab_id, url, title, selected, mark, and for admins every party's with its owner)", L::None),
         observe("downloads", "the browser's recent downloads, oldest first (path under downloads/<party>/, url, bytes, state in_progress/completed/canceled, tab_id)", L::None),
         observe("probe", "what works on this tab: CDP, input, accessibility and screenshots", L::None),
     ],

@@ -158,6 +158,9 @@ pub struct Image {
     /// The page was cut to the image limit; absent when it was captured whole.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub truncated: Option<ImageCut>,
+    /// Boxes painted over because they showed a secret's value; absent when none did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redacted: Option<u64>,
 }
 
 /// A control tagged with its ref on an annotated screenshot.

@@ -415,3 +415,23 @@ mod tests {
         }));
     }
 }
+
+/// One named secret as the agent may know it: never its value.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+pub struct SecretInfo {
+    /// The name `secret` and `secret_totp` take.
+    pub name: String,
+    /// The origins (`https://github.com`) a page must have for it to be typed there.
+    pub origins: Vec<String>,
+    /// The desktop apps (by name) `computer.type` may type it into.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub apps: Vec<String>,
+    /// Whether it has a TOTP seed (`secret_totp`).
+    pub totp: bool,
+}
+
+/// `context.list_secrets`: the secrets by name.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+pub struct ListSecrets {
+    pub secrets: Vec<SecretInfo>,
+}

@@ -6,6 +6,7 @@
 //!   two parties doing the same at once; each one's rate against the lone one's (goal: each
 //!   ≥ 0.8×). Medians over rounds, every figure from one run.
 
+use std::io::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -115,9 +116,10 @@ pub fn footprint(args: &[String]) -> anyhow::Result<()> {
         drop(up);
         d.stop()?;
     }
-    println!("\nParties on one workspace: the daemon tree's PSS, median of {rounds} rounds");
-    println!("| parties, each with a tab | PSS (MiB) | per context beyond the first (MiB) |");
-    println!("|---|---|---|");
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "\nParties on one workspace: the daemon tree's PSS, median of {rounds} rounds")?;
+    writeln!(out, "| parties, each with a tab | PSS (MiB) | per context beyond the first (MiB) |")?;
+    writeln!(out, "|---|---|---|")?;
     let first = median(&pss[0]);
     let mut worst: f64 = 0.0;
     for (i, &n) in counts.iter().enumerate() {
@@ -125,18 +127,21 @@ pub fn footprint(args: &[String]) -> anyhow::Result<()> {
         let per = if n > 1 { (m - first) / 1024.0 / (n - 1) as f64 } else { 0.0 };
         worst = worst.max(per);
         let per = if n > 1 { format!("{per:.1}") } else { "-".into() };
-        println!("| {n} | {:.1} | {per} |", m / 1024.0);
+        writeln!(out, "| {n} | {:.1} | {per} |", m / 1024.0)?;
     }
     if let [first, last] = kinds.as_slice() {
-        println!("\nWhere it grows, 1 to {max} parties (last round): kind, processes, MiB");
+        writeln!(out, "\nWhere it grows, 1 to {max} parties (last round): kind, processes, MiB")?;
         for (kind, (n, kib)) in last {
             let (n0, kib0) = first.get(kind).copied().unwrap_or_default();
             let grew = (*kib as f64 - kib0 as f64) / 1024.0;
-            println!("- {kind}: {n0} -> {n}, {:+.1} MiB", grew);
+            writeln!(out, "- {kind}: {n0} -> {n}, {:+.1} MiB", grew)?;
         }
     }
     let verdict = if worst <= 30.0 { "met" } else { "missed" };
-    println!("\nGoal: a context costs ≤ 30 MiB PSS beyond the first: {worst:.1} MiB, {verdict}.");
+    writeln!(
+        out,
+        "\nGoal: a context costs ≤ 30 MiB PSS beyond the first: {worst:.1} MiB, {verdict}."
+    )?;
     Ok(())
 }
 
@@ -208,12 +213,13 @@ pub fn sessions(args: &[String]) -> anyhow::Result<()> {
     }
     let (solo, slowest) = (median(&alone), median(&together));
     let ratio = slowest / solo;
-    println!("\n{parties} parties in parallel on the daemon's Chromium, median of {rounds} rounds ({clicks} clicks + {clicks} snapshots each)");
-    println!("| | ops/s (click + snapshot) |");
-    println!("|---|---|");
-    println!("| one party alone | {solo:.1} |");
-    println!("| slowest of {parties} at once | {slowest:.1} |");
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "\n{parties} parties in parallel on the daemon's Chromium, median of {rounds} rounds ({clicks} clicks + {clicks} snapshots each)")?;
+    writeln!(out, "| | ops/s (click + snapshot) |")?;
+    writeln!(out, "|---|---|")?;
+    writeln!(out, "| one party alone | {solo:.1} |")?;
+    writeln!(out, "| slowest of {parties} at once | {slowest:.1} |")?;
     let verdict = if ratio >= 0.8 { "met" } else { "missed" };
-    println!("\nGoal: each party keeps ≥ 0.8× of one alone: {ratio:.2}×, {verdict}.");
+    writeln!(out, "\nGoal: each party keeps ≥ 0.8× of one alone: {ratio:.2}×, {verdict}.")?;
     Ok(())
 }
