@@ -135,6 +135,10 @@ pub struct View {
     /// the snapshot holds what was read before.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// An incremental view's added and changed lines by their node keys (not on the wire:
+    /// `capture: "auto"` judges where they are).
+    #[serde(skip)]
+    pub changed_keys: Vec<String>,
 }
 
 /// Keep at most this many snapshots per session (oldest dropped; their refs then mismatch).
@@ -261,6 +265,12 @@ impl Snapshots {
         }
         self.latest.insert(target.to_owned(), id);
         view
+    }
+
+    /// Whether a plain snapshot of the whole `target` was read that the next one diffs
+    /// against, and its refs still hold.
+    pub fn has_baseline(&self, target: &str) -> bool {
+        self.targets.get(target).is_some_and(|t| t.stale.is_none() && t.last.contains_key(""))
     }
 
     /// The refs of the latest snapshot of `target`, when they still hold.
@@ -465,6 +475,7 @@ fn page(lines: &[String], offset: usize, budget: &Budget) -> View {
         truncated_reason: reason,
         next_cursor: next,
         warnings: Vec::new(),
+        changed_keys: Vec::new(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Incremental snapshots: the lines added (`+ `) or changed (`~ `) since the baseline, each
 //! run of them under an `in ` line naming their nearest unchanged ancestor (role, name, ref),
-//! so an added `link "Archive"` says where it is. A box that moved or resized by less than
+//! so an added `link "Archive"` says where it is, and indented below it as the tree has them
+//! (a dialog that opened keeps its shape). A box that moved or resized by less than
 //! [`SLOP`] pixels is not a change, and `removed_refs` lists at most [`MAX_REMOVED`].
 
 use std::collections::HashMap;
@@ -48,11 +49,14 @@ pub fn incremental(
     budget: &Budget,
 ) -> (View, HashMap<String, Print>) {
     let mut changed = Vec::new();
+    let mut changed_keys = Vec::new();
     let (mut added, mut updated, mut unchanged) = (0, 0, 0);
     // The lines that lead to the current one: (depth, index) of its ancestors.
     let mut path: Vec<(u16, usize)> = Vec::new();
-    // The line the last printed one sits under, and the last printed one.
-    let (mut under, mut last): (Option<usize>, Option<usize>) = (None, None);
+    // The line the current run sits under (its `in` line) and the depth its lines indent
+    // from; each printed line with the run it was printed in.
+    let mut under: Option<usize> = None;
+    let mut printed: HashMap<usize, (Option<usize>, u16)> = HashMap::new();
     for (i, (n, r)) in nodes.iter().zip(line_refs).enumerate() {
         while path.last().is_some_and(|(d, _)| *d >= n.depth) {
             path.pop();
@@ -77,20 +81,27 @@ pub fn incremental(
                 continue;
             }
         };
-        // A run of changed lines says once where it sits: under its parent, unless the
-        // parent is the changed line just above.
-        match parent {
-            Some(j) if under != Some(j) => {
-                if last != Some(j) {
+        // A run of changed lines says once where it sits, under its nearest unchanged
+        // ancestor, and keeps the tree's shape below it: a line under a changed line of the
+        // same run is indented under it.
+        let base = match parent {
+            Some(j) if printed.get(&j).is_some_and(|(run, _)| *run == under) => printed[&j].1,
+            Some(j) => {
+                if under != Some(j) {
                     changed.push(format!("in {} [{}]", nodes[j].head, line_refs[j]));
+                    under = Some(j);
                 }
-                under = Some(j);
+                nodes[j].depth + 1
             }
-            Some(_) => {}
-            None => under = None,
-        }
-        changed.push(format!("{mark}{}", super::render(&Node { depth: 0, ..n.clone() }, r)));
-        last = Some(i);
+            None => {
+                under = None;
+                n.depth
+            }
+        };
+        let depth = n.depth.saturating_sub(base);
+        changed.push(format!("{mark}{}", super::render(&Node { depth, ..n.clone() }, r)));
+        changed_keys.push(n.key.clone());
+        printed.insert(i, (under, base));
     }
     let mut removed: Vec<String> =
         prev.keys().filter(|r| !refs.contains_key(*r)).cloned().collect();
@@ -119,5 +130,6 @@ pub fn incremental(
     v.unchanged = Some(unchanged);
     v.removed_refs = removed;
     v.removed_count = Some(removed_count);
+    v.changed_keys = changed_keys;
     (v, prints)
 }
