@@ -1,8 +1,8 @@
 //! `capture: "auto"` (the default of `tools.call` and MCP): after the settle, whether the
-//! action caused what its text does not show. An image goes out for a navigation, a tab, a
-//! window or a dialog it opened, a change outside the acted element, a desktop action by
-//! coordinates, or when there is no outline to compare with; otherwise the outcome carries
-//! the incremental outline of what changed (the target walked again and diffed against the
+//! action caused what its text does not show. An image goes out for a tab, a window or a
+//! dialog it opened, a change outside the acted element, a desktop action by coordinates,
+//! a new page whose outline is empty, or when there is no outline to compare
+//! with; otherwise the outcome carries the outline of what changed (a new page's whole) (the target walked again and diffed against the
 //! session's last snapshot of it, which it replaces) and no image. Either way the outcome's
 //! `capture` says which and why.
 
@@ -67,11 +67,11 @@ pub async fn choose(
             if r["opened_tabs"].as_array().is_some_and(|t| !t.is_empty()) {
                 return send("a tab opened");
             }
-            if action.settle == Some(Kind::Navigate) || r["navigated_to"].is_string() {
-                return send("the page navigated");
-            }
             if r["file_chooser"].is_object() {
                 return send("a file chooser opened");
+            }
+            if action.settle == Some(Kind::Navigate) || r["navigated_to"].is_string() {
+                return navigated(daemon, session, out).await;
             }
             browser(daemon, session, out, aimed).await
         }
@@ -100,6 +100,29 @@ async fn browser(daemon: &Daemon, session: &Session, out: &Output, aimed: &Aimed
     }
 }
 
+/// A new document: its whole outline is what changed (the text shows the page), and an
+/// image goes too when the outline holds nothing (a canvas, a picture).
+async fn navigated(daemon: &Daemon, session: &Session, out: &Output) -> Choice {
+    let Some((browser_id, tab_id)) = super::effects::tab_of(out) else {
+        return send("the page navigated");
+    };
+    let key = crate::browser::target_key(&browser_id, &tab_id);
+    let Some(b) = daemon.config.browser.clone() else { return send("the page navigated") };
+    let Ok(tab) = b.tab(&browser_id, &tab_id).await else { return send("the page navigated") };
+    let nodes = match crate::browser::snapshot::outline(&tab, None).await {
+        Ok(nodes) => nodes,
+        Err(e) => return send(&format!("the page navigated and could not be outlined: {e}")),
+    };
+    let Ok(mut snaps) = session.snapshots.lock() else { return send("the page navigated") };
+    let view = snaps.record(&key, Scope::Whole, &nodes, &budget());
+    let changes = Some(changes_of(&view));
+    if nodes.is_empty() {
+        let why = "the page navigated and its outline is empty";
+        return Choice { send: true, why: why.to_owned(), changes };
+    }
+    Choice { send: false, why: "the page navigated; its outline follows".to_owned(), changes }
+}
+
 async fn desktop(daemon: &Daemon, session: &Session, out: &Output, aimed: &Aimed) -> Choice {
     let app = out.target.as_ref().and_then(|t| t["app_id"].as_str()).map(str::to_owned);
     let app = app.or_else(|| out.result["delivered_to"]["app_id"].as_str().map(str::to_owned));
@@ -117,6 +140,12 @@ async fn desktop(daemon: &Daemon, session: &Session, out: &Output, aimed: &Aimed
     }
 }
 
+/// The outline an outcome carries: about an image's worth of tokens at most, the rest
+/// behind its cursor.
+fn budget() -> Budget {
+    Budget { limit: 300, max_bytes: 6_000, ..Budget::default() }
+}
+
 fn has_baseline(session: &Session, key: &str) -> bool {
     session.snapshots.lock().is_ok_and(|s| s.has_baseline(key))
 }
@@ -131,10 +160,12 @@ fn judge(session: &Session, key: &str, nodes: &[Node], out: &Output, aimed: &Aim
         .r#ref
         .as_deref()
         .and_then(|r| snaps.resolve(key, r, aimed.snapshot_id.as_deref()).ok());
-    let view = snaps.record(key, Scope::Whole, nodes, &Budget::default());
+    let view = snaps.record(key, Scope::Whole, nodes, &budget());
     drop(snaps);
     let inside = |k: &str| acted.as_deref().is_some_and(|a| within(nodes, a, k));
-    let outside = view.changed_keys.iter().filter(|k| !inside(k)).count();
+    // The focus leaving another element for the acted one is the action's own doing.
+    let moved = |k: &String| acted.is_some() && view.focus_moved.contains(k);
+    let outside = view.changed_keys.iter().filter(|k| !inside(k) && !moved(k)).count();
     let acted_ref = aimed.r#ref.as_deref().map(crate::registry::snapshots::normalize_ref);
     let removed =
         view.removed_refs.iter().filter(|r| Some(r.as_str()) != acted_ref.as_deref()).count();

@@ -139,6 +139,9 @@ pub struct View {
     /// `capture: "auto"` judges where they are).
     #[serde(skip)]
     pub changed_keys: Vec<String>,
+    /// Of those, the lines whose one change is having or losing the focus.
+    #[serde(skip)]
+    pub focus_moved: Vec<String>,
 }
 
 /// Keep at most this many snapshots per session (oldest dropped; their refs then mismatch).
@@ -476,6 +479,7 @@ fn page(lines: &[String], offset: usize, budget: &Budget) -> View {
         next_cursor: next,
         warnings: Vec::new(),
         changed_keys: Vec::new(),
+        focus_moved: Vec::new(),
     }
 }
 

@@ -25,6 +25,18 @@ impl Print {
         Print { text: format!("{}|{}|{}", n.depth, n.head, n.tail), bbox: n.bbox }
     }
 
+    /// Changed since `before` in nothing but having the focus (the focus moving to the element
+    /// an action acted on takes it from another).
+    fn focus_only(&self, before: &Print) -> bool {
+        let bare = |t: &str| {
+            let t = t.replace(" (focused)", "").replace("(focused)", "");
+            t.replace("focused, ", "").replace(", focused", "")
+        };
+        self.text != before.text
+            && bare(&self.text) == bare(&before.text)
+            && !Print { text: before.text.clone(), bbox: self.bbox }.differs(before)
+    }
+
     /// Changed since `before`: its text, whether it has a box, or its box by SLOP or more.
     fn differs(&self, before: &Print) -> bool {
         if self.text != before.text {
@@ -50,6 +62,7 @@ pub fn incremental(
 ) -> (View, HashMap<String, Print>) {
     let mut changed = Vec::new();
     let mut changed_keys = Vec::new();
+    let mut focus_moved = Vec::new();
     let (mut added, mut updated, mut unchanged) = (0, 0, 0);
     // The lines that lead to the current one: (depth, index) of its ancestors.
     let mut path: Vec<(u16, usize)> = Vec::new();
@@ -71,6 +84,9 @@ pub fn incremental(
             }
             Some(p) if now.differs(p) => {
                 updated += 1;
+                if now.focus_only(p) {
+                    focus_moved.push(n.key.clone());
+                }
                 "~ "
             }
             Some(p) => {
@@ -131,5 +147,6 @@ pub fn incremental(
     v.removed_refs = removed;
     v.removed_count = Some(removed_count);
     v.changed_keys = changed_keys;
+    v.focus_moved = focus_moved;
     (v, prints)
 }
