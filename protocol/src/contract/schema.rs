@@ -265,7 +265,7 @@ pub fn op_key_schemas() -> [(&'static str, Value); 5] {
         ),
         (
             "capture",
-            json!({"enum": [true, false, "auto"], "description": "auto: a screenshot only if text misses a change"}),
+            json!({"enum": [true, false, "auto"], "description": "auto: image if text misses a change"}),
         ),
         (
             "follow",

@@ -139,7 +139,7 @@ async fn measure(
         let _ = pw.tool("browser_tabs", &json!({"action": "close"}));
     }
     if o.desktop {
-        for flow in ["calculator", "mousepad"] {
+        for flow in ["mousepad", "calculator"] {
             let mut row =
                 Row { flow, auto: Runs::default(), always: Runs::default(), playwright: None };
             for round in 0..o.rounds {
@@ -282,11 +282,13 @@ async fn desktop_flow(g: &mut Glovebox<'_>, flow: &str, tag: &str) -> anyhow::Re
     };
     tokio::time::sleep(Duration::from_millis(800)).await;
     let scope = json!({"app_id": app});
-    g.call("computer", json!({"action": "snapshot", "app_id": app})).await?;
+    g.call("computer", json!({"action": "snapshot", "app_id": app, "disable_diffing": true}))
+        .await?;
     let result = if flow == "calculator" {
         let display = g.find("computer", scope.clone(), "text", "GtkSourceView").await?;
-        let sum = json!({"action": "type", "app_id": app, "ref": display, "text": "12+7="});
+        let sum = json!({"action": "fill", "app_id": app, "ref": display, "text": "12+7"});
         g.call("computer", sum).await?;
+        g.call("computer", json!({"action": "key", "app_id": app, "key": "Return"})).await?;
         let v = g
             .call("computer", json!({"action": "get_text", "app_id": app, "ref": display}))
             .await?;
@@ -303,12 +305,12 @@ async fn desktop_flow(g: &mut Glovebox<'_>, flow: &str, tag: &str) -> anyhow::Re
         let note = format!("A note from the tokens bench, {tag}.");
         g.call("computer", json!({"action": "type", "app_id": app, "ref": view, "text": note}))
             .await?;
-        g.call("computer", json!({"action": "press", "app_id": app, "key": "ctrl+s"})).await?;
+        g.call("computer", json!({"action": "key", "app_id": app, "key": "ctrl+s"})).await?;
         tokio::time::sleep(Duration::from_millis(500)).await;
         let name = g.find("computer", scope.clone(), "text", "Name").await?;
         g.call("computer", json!({"action": "fill", "app_id": app, "ref": name, "text": path}))
             .await?;
-        g.call("computer", json!({"action": "press", "app_id": app, "key": "Return"})).await?;
+        g.call("computer", json!({"action": "key", "app_id": app, "key": "Return"})).await?;
         let deadline = std::time::Instant::now() + Duration::from_secs(10);
         loop {
             if std::fs::read_to_string(&path).is_ok_and(|t| t.contains(&note)) {
@@ -320,9 +322,12 @@ async fn desktop_flow(g: &mut Glovebox<'_>, flow: &str, tag: &str) -> anyhow::Re
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     };
-    // The app goes, uncounted: the next round launches its own.
-    let quit = json!({"app_id": app, "key": "ctrl+q", "capture": false});
-    let _ = ok(g.c, "computer.press", quit).await;
+    // The app's windows close, uncounted: the next round launches its own.
+    let wins = ok(g.c, "context.list_windows", json!({"app_id": app})).await.unwrap_or_default();
+    for w in wins["windows"].as_array().into_iter().flatten() {
+        let close = json!({"window_id": w["window_id"], "operation": "close", "capture": false});
+        let _ = ok(g.c, "computer.window", close).await;
+    }
     tokio::time::sleep(Duration::from_millis(800)).await;
     result
 }
