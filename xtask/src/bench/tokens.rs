@@ -77,7 +77,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     let exit = d.stop();
     let rows = measured.with_context(|| format!("the daemon log ends with:\n{tail}"))?;
     exit?;
-    print(&rows, o.rounds);
+    print(&rows, o.rounds)?;
     Ok(())
 }
 
@@ -227,10 +227,10 @@ fn playwright_flow(
     tag: &str,
 ) -> anyhow::Result<()> {
     let click = |p: &mut Playwright<'_>, role: &str, name: &str| -> anyhow::Result<()> {
-        p.act("browser_click", role, name, json!({}))
+        p.act("browser_click", role, name, &json!({}))
     };
     let fill = |p: &mut Playwright<'_>, name: &str, text: &str| -> anyhow::Result<()> {
-        p.act("browser_type", "textbox", name, json!({"text": text}))
+        p.act("browser_type", "textbox", name, &json!({"text": text}))
     };
     if flow == "browse" {
         p.call("browser_navigate", &json!({"url": format!("{site}/page-1.html?{tag}")}))?;
@@ -340,11 +340,15 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn print(rows: &[Row], rounds: usize) {
-    println!(
+fn print(rows: &[Row], rounds: usize) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
         "\nbench tokens: medians of {rounds} rounds; tokens = text (bytes/4) + image (w*h/750)"
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "{:<11} {:>22} {:>22} {:>22} {:>9} {:>9} {:>9}",
         "flow",
         "auto tok (img) ms",
@@ -353,7 +357,7 @@ fn print(rows: &[Row], rounds: usize) {
         "auto/true",
         "auto/pw",
         "ms/pw"
-    );
+    )?;
     for r in rows {
         let cell = |runs: &Runs| -> (f64, f64, f64, String) {
             if let Some(f) = &runs.failed {
@@ -373,13 +377,14 @@ fn print(rows: &[Row], rounds: usize) {
         let (tt, _, _, t) = cell(&r.always);
         let (pt, _, pms, p) =
             r.playwright.as_ref().map_or((f64::NAN, 0.0, f64::NAN, "-".into()), cell);
-        println!(
+        writeln!(
+            out,
             "{:<11} {a:>22} {t:>22} {p:>22} {:>9.2} {:>9.2} {:>9.2}",
             r.flow,
             at / tt,
             at / pt,
             ams / pms
-        );
+        )?;
     }
     let goal = |flow: &str| if flow == "form" { 0.4 } else { 0.5 };
     for r in rows {
@@ -405,6 +410,7 @@ fn print(rows: &[Row], rounds: usize) {
         if lost {
             verdict.push_str("; a task was lost");
         }
-        println!("{verdict}");
+        writeln!(out, "{verdict}")?;
     }
+    Ok(())
 }

@@ -168,7 +168,7 @@ impl<'a> Playwright<'a> {
 
     /// `tool` on `role "name"`: the ref read so far, else from a fresh snapshot, and once
     /// more from a fresh snapshot when Playwright says the ref is gone.
-    pub fn act(&mut self, tool: &str, role: &str, name: &str, extra: Value) -> anyhow::Result<()> {
+    pub fn act(&mut self, tool: &str, role: &str, name: &str, extra: &Value) -> anyhow::Result<()> {
         for attempt in 0..2 {
             if attempt == 1 {
                 self.known.clear();
