@@ -367,6 +367,8 @@ async fn open(
             version: options.client_version.clone(),
         }),
         session: session.map(str::to_owned),
+        browser_context: None,
+        profile: None,
     };
     let hello: HelloResult =
         request(&ws, "session.hello", to_object(&params)?, options.request_timeout).await?;

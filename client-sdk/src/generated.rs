@@ -21,6 +21,7 @@ pub use glovebox_protocol::actions::context::GetBrowser as ContextGetBrowser;
 pub use glovebox_protocol::actions::context::GetState as ContextGetState;
 pub use glovebox_protocol::actions::context::ListApps as ContextListApps;
 pub use glovebox_protocol::actions::context::ListBrowsers as ContextListBrowsers;
+pub use glovebox_protocol::actions::context::ListSecrets as ContextListSecrets;
 pub use glovebox_protocol::actions::context::ListWindows as ContextListWindows;
 pub use glovebox_protocol::actions::context::PutFile as ContextPutFile;
 pub use glovebox_protocol::actions::context::RequestHuman as ContextRequestHuman;
@@ -62,6 +63,7 @@ pub use glovebox_protocol::actions::browser::SelectText as BrowserSelectText;
 pub use glovebox_protocol::actions::browser::SetValue as BrowserSetValue;
 pub use glovebox_protocol::actions::browser::Snapshot as BrowserSnapshot;
 pub use glovebox_protocol::actions::browser::StateAndScreenshot as BrowserStateAndScreenshot;
+pub use glovebox_protocol::actions::browser::StorageState as BrowserStorageState;
 pub use glovebox_protocol::actions::browser::TabClose as BrowserTabClose;
 pub use glovebox_protocol::actions::browser::TabGet as BrowserTabGet;
 pub use glovebox_protocol::actions::browser::TabList as BrowserTabList;
@@ -111,9 +113,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `context.list_apps`: apps on the accessibility bus with app_id, pid, toolkit, windows and
-    /// responding (false: the app did not answer in time and is listed as last seen). Observes only
-    /// (observer tokens may call it).
+    /// `context.list_apps`: apps on the accessibility bus; returns app_id, pid, toolkit, windows
+    /// and responding (false: the app did not answer in time and is listed as last seen). Observes
+    /// only (observer tokens may call it).
     pub fn context_list_apps(&self, args: ContextListApps) -> PendingCall<'_, ContextListApps> {
         PendingCall::new(self, args)
     }
@@ -125,7 +127,7 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `context.list_windows`: top-level windows with window_id, app_id, pid, title, frame and
+    /// `context.list_windows`: top-level windows; returns window_id, app_id, pid, title, frame and
     /// state. Observes only (observer tokens may call it).
     pub fn context_list_windows(
         &self,
@@ -143,8 +145,8 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `context.list_browsers`: the Chromiums this daemon drives (its own, --browser-allow ones):
-    /// browser_id, pid, default, status, tabs. Observes only (observer tokens may call it).
+    /// `context.list_browsers`: the Chromiums this daemon drives (its own, --browser-allow ones:
+    /// browser_id, pid, default, status, tabs). Observes only (observer tokens may call it).
     pub fn context_list_browsers(
         &self,
         args: ContextListBrowsers,
@@ -176,8 +178,17 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `context.documentation`: this contract: every action's parameters, identity, coordinate and
-    /// timing rules, and each backend's capabilities. Observes only (observer tokens may call it).
+    /// `context.list_secrets`: named secrets (never a value); returns name, origins (and apps) each
+    /// may be typed into, totp. Reads what observers may not (actor and admin roles).
+    pub fn context_list_secrets(
+        &self,
+        args: ContextListSecrets,
+    ) -> PendingCall<'_, ContextListSecrets> {
+        PendingCall::new(self, args)
+    }
+
+    /// `context.documentation`: this contract (every action's parameters, identity, coordinate and
+    /// timing rules, and each backend's capabilities). Observes only (observer tokens may call it).
     pub fn context_documentation(
         &self,
         args: ContextDocumentation,
@@ -276,7 +287,7 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.select_text`: select the one match of text in an element or text line (or put the
+    /// `browser.select_text`: select the one match of text in an element (or text line) (or put the
     /// caret by it); returns the offsets. Target: ref|selector. Mutating (actor role); a capture
     /// follows unless the call says capture false.
     pub fn browser_select_text(
@@ -400,8 +411,8 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.tab_get`: describe a tab without selecting it: url, title, state, mark, latest
-    /// snapshot. Observes only (observer tokens may call it).
+    /// `browser.tab_get`: describe a tab without selecting it (url, title, state, mark, latest
+    /// snapshot). Observes only (observer tokens may call it).
     pub fn browser_tab_get(&self, args: BrowserTabGet) -> PendingCall<'_, BrowserTabGet> {
         PendingCall::new(self, args)
     }
@@ -433,6 +444,16 @@ impl Client {
     /// `browser.cdp_revoke`: end a code session (its connection closes). Mutating (actor role); a
     /// capture follows unless the call says capture false.
     pub fn browser_cdp_revoke(&self, args: BrowserCdpRevoke) -> PendingCall<'_, BrowserCdpRevoke> {
+        PendingCall::new(self, args)
+    }
+
+    /// `browser.storage_state`: save or load cookies and localStorage (Playwright's storageState,
+    /// in files/); returns path, counts. Mutating (actor role); a capture follows unless the call
+    /// says capture false.
+    pub fn browser_storage_state(
+        &self,
+        args: BrowserStorageState,
+    ) -> PendingCall<'_, BrowserStorageState> {
         PendingCall::new(self, args)
     }
 
@@ -509,15 +530,15 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.tab_list`: the browser's tabs with tab_id, url, title, selected and mark. Observes
-    /// only (observer tokens may call it).
+    /// `browser.tab_list`: the party's tabs (tab_id, url, title, selected, mark, and for admins
+    /// every party's with its owner). Observes only (observer tokens may call it).
     pub fn browser_tab_list(&self, args: BrowserTabList) -> PendingCall<'_, BrowserTabList> {
         PendingCall::new(self, args)
     }
 
-    /// `browser.downloads`: the browser's recent downloads, oldest first: path (under the state
-    /// dir's downloads/), url, bytes, state in_progress/completed/canceled, tab_id. Observes only
-    /// (observer tokens may call it).
+    /// `browser.downloads`: the browser's recent downloads, oldest first (path under
+    /// downloads/\<party\>/, url, bytes, state in_progress/completed/canceled, tab_id). Observes
+    /// only (observer tokens may call it).
     pub fn browser_downloads(&self, args: BrowserDownloads) -> PendingCall<'_, BrowserDownloads> {
         PendingCall::new(self, args)
     }

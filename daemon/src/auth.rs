@@ -2,7 +2,9 @@
 //! role may do.
 //!
 //! The token file keeps no token: one line per token, `sha256:<64 hex digits>` (the token's
-//! SHA-256) optionally followed by a role (`actor` when omitted), so whatever can read the
+//! SHA-256) optionally followed by a role (`actor` when omitted) and a party
+//! (`party=<name>`: tokens of one party share a browser context; a token without one is a
+//! party of its own), so whatever can read the
 //! file (the desktop the agent drives runs as the same user) learns nothing that
 //! authenticates. `gloveboxd token add` prints a fresh token once and appends its hash. A
 //! missing file is created (mode 0600) with the hash of a fresh actor token, which `main`
@@ -100,16 +102,24 @@ pub enum TokenError {
     Io { path: String, source: std::io::Error },
     #[error("token file {path} line {line}: unknown role {role:?} (use observer, actor, approver or admin)")]
     BadRole { path: String, line: usize, role: String },
+    #[error("token file {path} line {line}: bad party {party:?} (party=<name>: 1 to 64 letters, digits, '-' or '_')")]
+    BadParty { path: String, line: usize, party: String },
     #[error("token file {path} has no token")]
     Empty { path: String },
     #[error("no randomness available to generate a token: {0}")]
     Random(String),
 }
 
-/// The accepted tokens (their digests) and their roles.
+/// The accepted tokens (their digests), their roles and parties.
 #[derive(Clone, Default)]
 pub struct Tokens {
-    entries: Vec<(Digest, Role)>,
+    entries: Vec<(Digest, Role, Option<String>)>,
+}
+
+/// Whether `name` may name a party: 1 to 64 ASCII letters, digits, `-` or `_`.
+pub fn party_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 impl std::fmt::Debug for Tokens {
@@ -130,7 +140,16 @@ pub struct Loaded {
 
 impl Tokens {
     pub fn new(entries: impl IntoIterator<Item = (String, Role)>) -> Self {
-        Tokens { entries: entries.into_iter().map(|(t, r)| (digest(&t), r)).collect() }
+        Tokens { entries: entries.into_iter().map(|(t, r)| (digest(&t), r, None)).collect() }
+    }
+
+    /// The same with `party` for the token `token`.
+    pub fn in_party(mut self, token: &str, party: &str) -> Self {
+        let d = digest(token);
+        for e in self.entries.iter_mut().filter(|e| e.0 == d) {
+            e.2 = Some(party.to_owned());
+        }
+        self
     }
 
     pub fn len(&self) -> usize {
@@ -143,7 +162,7 @@ impl Tokens {
 
     /// The first token's digest (the one the banner's view link is for).
     pub fn first(&self) -> Option<Digest> {
-        self.entries.first().map(|(d, _)| *d)
+        self.entries.first().map(|(d, _, _)| *d)
     }
 
     /// The role of `presented`: its digest compared against every one in constant time.
@@ -153,22 +172,31 @@ impl Tokens {
 
     /// The role of the token with this digest.
     pub fn role_of_digest(&self, d: &Digest) -> Option<Role> {
+        self.entry_of(d).map(|(r, _)| r)
+    }
+
+    /// The party of the token with this digest, if its line names one.
+    pub fn party_of_digest(&self, d: &Digest) -> Option<String> {
+        self.entry_of(d).and_then(|(_, p)| p)
+    }
+
+    fn entry_of(&self, d: &Digest) -> Option<(Role, Option<String>)> {
         let mut found = None;
-        for (known, role) in &self.entries {
+        for (known, role, party) in &self.entries {
             if bool::from(known.as_slice().ct_eq(d.as_slice())) {
-                found = Some(*role);
+                found = Some((*role, party.clone()));
             }
         }
         found
     }
 
-    /// The digests `self` held that `now` no longer holds with the same role: the tokens a
-    /// reload revoked or gave another role.
+    /// The digests `self` held that `now` no longer holds with the same role and party: the
+    /// tokens a reload revoked or moved.
     pub fn changed_in(&self, now: &Tokens) -> Vec<Digest> {
         self.entries
             .iter()
-            .filter(|(d, r)| now.role_of_digest(d) != Some(*r))
-            .map(|(d, _)| *d)
+            .filter(|(d, r, p)| now.entry_of(d) != Some((*r, p.clone())))
+            .map(|(d, _, _)| *d)
             .collect()
     }
 
@@ -178,7 +206,7 @@ impl Tokens {
         let name = path.display().to_string();
         let io = |source| TokenError::Io { path: name.clone(), source };
         if !path.exists() {
-            let token = add(path, Role::Actor)?;
+            let token = add(path, Role::Actor, None)?;
             let tokens = Tokens::new([(token.clone(), Role::Actor)]);
             return Ok(Loaded { tokens, plain_lines: Vec::new(), created: Some(token) });
         }
@@ -213,7 +241,21 @@ impl Tokens {
                     role: r.to_owned(),
                 })?,
             };
-            entries.push((d, role));
+            let party = match words.next() {
+                None => None,
+                Some(w) => match w.strip_prefix("party=").filter(|p| party_name(p)) {
+                    Some(p) => Some(p.to_owned()),
+                    None => {
+                        let party = w.to_owned();
+                        return Err(TokenError::BadParty {
+                            path: name.clone(),
+                            line: i + 1,
+                            party,
+                        });
+                    }
+                },
+            };
+            entries.push((d, role, party));
         }
         if entries.is_empty() {
             return Err(TokenError::Empty { path: name });
@@ -222,9 +264,9 @@ impl Tokens {
     }
 }
 
-/// Make a fresh token of `role` and append its hash to `path` (created 0600 when missing);
-/// the token, which is kept nowhere else.
-pub fn add(path: &Path, role: Role) -> Result<String, TokenError> {
+/// Make a fresh token of `role` (in `party`, if given) and append its hash to `path`
+/// (created 0600 when missing); the token, which is kept nowhere else.
+pub fn add(path: &Path, role: Role, party: Option<&str>) -> Result<String, TokenError> {
     let name = path.display().to_string();
     let io = |source| TokenError::Io { path: name.clone(), source };
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -233,7 +275,8 @@ pub fn add(path: &Path, role: Role) -> Result<String, TokenError> {
     let token = generate()?;
     let mut f =
         std::fs::OpenOptions::new().append(true).create(true).mode(0o600).open(path).map_err(io)?;
-    writeln!(f, "{HASHED}{} {}", hex(&digest(&token)), role.as_str()).map_err(io)?;
+    let party = party.map(|p| format!(" party={p}")).unwrap_or_default();
+    writeln!(f, "{HASHED}{} {}{party}", hex(&digest(&token)), role.as_str()).map_err(io)?;
     Ok(token)
 }
 
@@ -317,13 +360,18 @@ mod tests {
         let text = std::fs::read_to_string(&path).expect("read");
         assert!(!text.contains(&token), "the token itself is not kept: {text}");
         assert_eq!(text.trim(), hashed_line(&token, Role::Actor));
-        let watcher = add(&path, Role::Observer).expect("added");
+        let watcher = add(&path, Role::Observer, Some("team-a")).expect("added");
         let read = Tokens::load_or_create(&path).expect("read");
         assert!(read.created.is_none() && read.plain_lines.is_empty());
         assert_eq!(read.tokens.role_of(&token), Some(Role::Actor));
         assert_eq!(read.tokens.role_of(&watcher), Some(Role::Observer));
+        assert_eq!(read.tokens.party_of_digest(&digest(&token)), None);
+        assert_eq!(read.tokens.party_of_digest(&digest(&watcher)).as_deref(), Some("team-a"));
         std::fs::write(&path, format!("sha256:{} chief\n", hex(&digest(&token)))).expect("write");
         assert!(matches!(Tokens::load_or_create(&path), Err(TokenError::BadRole { .. })));
+        let bad = format!("sha256:{} actor team/a\n", hex(&digest(&token)));
+        std::fs::write(&path, bad).expect("write");
+        assert!(matches!(Tokens::load_or_create(&path), Err(TokenError::BadParty { .. })));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

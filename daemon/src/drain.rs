@@ -37,5 +37,12 @@ pub async fn drain(daemon: &Arc<Daemon>) {
     {
         tracing::warn!("releasing held keys took over {RELEASE_WAIT:?}; stopping anyway");
     }
+    if let Some(b) = &daemon.config.browser {
+        if tokio::time::timeout(RELEASE_WAIT, b.save_profiles()).await.is_err() {
+            tracing::warn!(
+                "saving the browser profiles took over {RELEASE_WAIT:?}; stopping anyway"
+            );
+        }
+    }
     tracing::info!("drained");
 }

@@ -40,12 +40,16 @@ pub enum DaemonError {
     HumanInControl { session: String, by: String },
     #[error("no {kind} {id}")]
     TargetNotFound { kind: &'static str, id: String },
+    /// A secret that may not go where the call would type it; nothing was typed.
+    #[error("secret {secret} is not typed into {place}")]
+    SecretRefused { secret: String, place: String, origins: Vec<String> },
     #[error("{kind}s match {query:?}")]
     Ambiguous { kind: &'static str, query: String, candidates: Vec<serde_json::Value> },
     #[error("no snapshot of {target} in this session yet")]
     NoSnapshot { target: String },
     #[error("ref {ref} is stale: {reason}")]
-    StaleRef { r#ref: String, reason: String },
+    /// `by`: the other session whose action made it stale, when one did.
+    StaleRef { r#ref: String, reason: String, by: Option<String> },
     #[error("ref {ref} does not belong to that snapshot: {reason}")]
     SnapshotMismatch { r#ref: String, reason: String },
     #[error("{what} has no on-screen box")]
@@ -137,7 +141,11 @@ impl DaemonError {
             HandshakeRequired => ErrorCode::HandshakeRequired,
             AlreadyHello => ErrorCode::SessionBusy,
             ProtocolMismatch { .. } => ErrorCode::ProtocolMismatch,
-            Forbidden { .. } | OutsideFiles { .. } | NotOwner(_) | Revoked => ErrorCode::Forbidden,
+            Forbidden { .. }
+            | OutsideFiles { .. }
+            | NotOwner(_)
+            | Revoked
+            | SecretRefused { .. } => ErrorCode::Forbidden,
             FilesFull { .. } => ErrorCode::RequestTooLarge,
             TooManySessions { .. } => ErrorCode::Busy,
             SessionBusy(_) => ErrorCode::SessionBusy,
@@ -220,6 +228,13 @@ impl DaemonError {
                  and retry"
             ),
             TargetNotFound { kind, .. } => format!("{self}; list the {kind}s to get a current id"),
+            SecretRefused { origins, .. } if origins.is_empty() => {
+                format!("{self}; nothing was sent: name the secret (secret) to have it typed")
+            }
+            SecretRefused { origins, .. } => format!(
+                "{self}; nothing was typed: it goes only to {} (context.list_secrets)",
+                origins.join(", ")
+            ),
             Ambiguous { .. } => format!("several {self}; pick one of details.candidates by id"),
             NoSnapshot { .. } => format!("{self}; take a snapshot before using refs"),
             StaleRef { .. } | SnapshotMismatch { .. } => format!("{self}"),
@@ -290,11 +305,17 @@ impl DaemonError {
                 json!({"limit": "files_quota_bytes", "size": size, "used": used, "max": quota}),
             ),
             TargetNotFound { kind, id } => Some(json!({"kind": kind, "id": id})),
+            SecretRefused { secret, place, origins } => {
+                Some(json!({"secret": secret, "place": place, "origins": origins}))
+            }
             Ambiguous { kind, query, candidates } => {
                 Some(json!({"kind": kind, "query": query, "candidates": candidates}))
             }
             NoSnapshot { target } => Some(json!({"target": target})),
-            StaleRef { r#ref, reason } | SnapshotMismatch { r#ref, reason } => {
+            StaleRef { r#ref, reason, by: Some(by) } => {
+                Some(json!({"ref": r#ref, "reason": reason, "by": by}))
+            }
+            StaleRef { r#ref, reason, by: None } | SnapshotMismatch { r#ref, reason } => {
                 Some(json!({"ref": r#ref, "reason": reason}))
             }
             NoGeometry { what } => Some(json!({"element": what})),

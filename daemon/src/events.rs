@@ -154,13 +154,15 @@ impl Viewer {
 pub struct EventBus {
     tx: broadcast::Sender<Scoped>,
     seq: AtomicU64,
+    /// Hides secret values in every event before anyone reads it.
+    redactor: crate::secrets::Redactor,
 }
 
 impl EventBus {
     /// `capacity` is each subscriber's queue length.
-    pub fn new(capacity: usize) -> Self {
+    pub fn new(capacity: usize, redactor: crate::secrets::Redactor) -> Self {
         let (tx, _) = broadcast::channel(capacity.max(1));
-        EventBus { tx, seq: AtomicU64::new(0) }
+        EventBus { tx, seq: AtomicU64::new(0), redactor }
     }
 
     /// A workspace event (a tab, a window, a browser): every subscriber gets it.
@@ -189,8 +191,9 @@ impl EventBus {
         tab_owners: Option<Vec<Owner>>,
         topic: &str,
         kind: &str,
-        data: Value,
+        mut data: Value,
     ) {
+        self.redactor.json(&mut data);
         let ts_ms =
             SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
         let event = Event {
@@ -276,7 +279,7 @@ mod tests {
 
     #[test]
     fn a_windows_title_and_the_focused_name_reach_only_the_sessions_working_there() {
-        let bus = EventBus::new(8);
+        let bus = EventBus::new(8, crate::secrets::Redactor::default());
         let (mut rx, mut rx2) = (bus.subscribe(), bus.subscribe());
         let (a, b) = (Owner::of_token("a", false), Owner::of_token("b", false));
         let opened = json!({"window_id": "x:7", "app_id": "app:42", "title": "VICTIM-SECRET"});

@@ -132,7 +132,11 @@ impl FileRoots {
     /// A file of the roots (see [`FileRoots::readable`]) as the page's browser may open it:
     /// itself, or a copy the desktop's user may read.
     pub fn for_page(&self, given: &str) -> Result<PathBuf, DaemonError> {
-        let real = self.readable(given)?;
+        self.hand_to_page(given, self.readable(given)?)
+    }
+
+    /// `real` (what `given` resolved to) as the page's browser may open it.
+    pub fn hand_to_page(&self, given: &str, real: PathBuf) -> Result<PathBuf, DaemonError> {
         let Some(user) = &self.desktop else { return Ok(real) };
         user.hand_over(&real).map_err(|e| {
             DaemonError::ActionFailed(format!("cannot hand {given} to the browser: {e}"))
@@ -164,6 +168,25 @@ impl FileRoots {
         }
         self.check(given, &real)?;
         Ok(real)
+    }
+
+    /// [`FileRoots::readable`], and outside the other lanes' downloads: under `downloads`
+    /// (the browser's downloads root), only `downloads/<lane>` is the caller's (`None`:
+    /// every lane's, for admins).
+    pub fn readable_in_lane(
+        &self,
+        given: &str,
+        downloads: &Path,
+        lane: Option<&str>,
+    ) -> Result<PathBuf, DaemonError> {
+        let real = self.readable(given)?;
+        let root = downloads.canonicalize().unwrap_or_else(|_| downloads.to_path_buf());
+        match lane {
+            Some(l) if real.starts_with(&root) && !real.starts_with(root.join(l)) => {
+                Err(self.outside(given, "is another party's download"))
+            }
+            _ => Ok(real),
+        }
     }
 
     /// Stores `bytes` as `name` in the first root (mode 0600) for a later upload; returns

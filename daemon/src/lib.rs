@@ -22,6 +22,7 @@ pub mod process;
 pub mod ready;
 pub mod registry;
 pub mod rpc;
+pub mod secrets;
 mod session;
 pub mod settle;
 pub mod state;
@@ -92,7 +93,7 @@ pub async fn run_mcp_stdio(
 }
 
 /// SIGHUP re-reads the token file: new connections see the new tokens, open ones whose
-/// token was revoked or whose role changed are closed.
+/// token was revoked or whose role changed are closed; the secrets file is read again too.
 async fn reload_on_sighup(daemon: std::sync::Arc<state::Daemon>) {
     use tokio::signal::unix::{signal, SignalKind};
     let Ok(mut hup) = signal(SignalKind::hangup()) else {
@@ -103,6 +104,10 @@ async fn reload_on_sighup(daemon: std::sync::Arc<state::Daemon>) {
         match daemon.reload_tokens() {
             Ok((n, closed)) => tracing::info!(tokens = n, closed, "SIGHUP: token file reloaded"),
             Err(e) => tracing::warn!("SIGHUP: {e}; the previous tokens stay in force"),
+        }
+        match daemon.config.secrets.reload() {
+            Ok(n) => tracing::info!(secrets = n, "SIGHUP: secrets file reloaded"),
+            Err(e) => tracing::warn!("SIGHUP: {e}; the previous secrets stay in force"),
         }
     }
 }

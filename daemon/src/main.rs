@@ -143,6 +143,11 @@ struct Cli {
     /// navigation.
     #[arg(long, global = true)]
     policy: Option<PathBuf>,
+    /// Secrets file (0600; JSON: a list of {name, value, origins, apps?, totp?}): values the
+    /// agent names (`secret`, `secret_totp`) and the daemon types only into those origins
+    /// and apps, and hides in every answer, event, log line and capture. Read again on SIGHUP.
+    #[arg(long, global = true, value_name = "FILE")]
+    secrets: Option<PathBuf>,
     /// Also drive the Chromium on this debugging port, as chrome-<port> (repeatable). The
     /// daemon drives only its own browser otherwise; an allowed one keeps its own settings.
     #[arg(long = "browser-allow", global = true, value_name = "chrome-PORT", value_parser = browser_port)]
@@ -204,6 +209,10 @@ enum TokenAction {
         /// observer, actor, approver or admin.
         #[arg(long, default_value = "actor")]
         role: String,
+        /// The party the token belongs to: tokens of one party share a browser context
+        /// (cookies, storage, downloads, tabs); a token without one is a party of its own.
+        #[arg(long)]
+        party: Option<String>,
     },
 }
 
@@ -292,13 +301,16 @@ fn token_file(cli: &Cli) -> PathBuf {
 }
 
 /// `gloveboxd token add`: a fresh token, its hash appended to the token file.
-fn token_add(cli: &Cli, role: &str) -> anyhow::Result<()> {
+fn token_add(cli: &Cli, role: &str, party: Option<&str>) -> anyhow::Result<()> {
     let Some(role) = glovebox_daemon::auth::Role::parse(role) else {
         anyhow::bail!("unknown role {role:?}: use observer, actor, approver or admin");
     };
+    if let Some(p) = party.filter(|p| !glovebox_daemon::auth::party_name(p)) {
+        anyhow::bail!("bad party {p:?}: use 1 to 64 letters, digits, '-' or '_'");
+    }
     nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o077));
     let path = token_file(cli);
-    let token = glovebox_daemon::auth::add(&path, role)?;
+    let token = glovebox_daemon::auth::add(&path, role, party)?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{token}")?;
     eprintln!(
@@ -310,6 +322,9 @@ fn token_add(cli: &Cli, role: &str) -> anyhow::Result<()> {
 }
 
 fn main() -> anyhow::Result<()> {
+    use glovebox_daemon::secrets::{LogWriter, Redactor, Vault};
+    // Every log line passes it: a secret's value never reaches the log.
+    let redactor = Redactor::default();
     use tracing_subscriber::layer::SubscriberExt as _;
     use tracing_subscriber::util::SubscriberInitExt as _;
     tracing_subscriber::registry()
@@ -320,7 +335,7 @@ fn main() -> anyhow::Result<()> {
         .with(tracing_subscriber::filter::filter_fn(|meta| {
             glovebox_daemon::rpc::auth::may_log(meta.target(), *meta.level())
         }))
-        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
+        .with(tracing_subscriber::fmt::layer().with_writer(LogWriter(redactor.clone())))
         .init();
     let mut cli = Cli::parse();
     let stdio = matches!(cli.command, Some(Command::Mcp { .. }));
@@ -330,8 +345,8 @@ fn main() -> anyhow::Result<()> {
     if let Some(Command::ViewLink) = &cli.command {
         return view_link(&cli);
     }
-    if let Some(Command::Token { action: TokenAction::Add { role } }) = &cli.command {
-        return token_add(&cli, role);
+    if let Some(Command::Token { action: TokenAction::Add { role, party } }) = &cli.command {
+        return token_add(&cli, role, party.as_deref());
     }
     // What the daemon and its children write (logs, cookies, PDFs, downloads, profiles) is
     // the user's alone: files 0600, dirs 0700.
@@ -343,6 +358,10 @@ fn main() -> anyhow::Result<()> {
         })
         .with_context(|| format!("cannot create the state dir {}", cli.state_dir.display()))?;
     let (tokens, token_source, token_file) = tokens(&cli)?;
+    let vault = match &cli.secrets {
+        Some(path) => Vault::load(path.clone(), redactor)?,
+        None => Vault::new(redactor),
+    };
 
     // Bind first: a taken port fails fast, before any desktop is started. On stdio the
     // daemon listens only when asked to.
@@ -369,7 +388,7 @@ fn main() -> anyhow::Result<()> {
         &cli,
         listener,
         (tokens, token_file),
-        &token_source,
+        (&token_source, vault),
         desktop.clone(),
         &supervisor,
     ));
@@ -386,7 +405,7 @@ async fn serve(
     cli: &Cli,
     listener: Option<std::net::TcpListener>,
     (tokens, token_file): (Tokens, Option<PathBuf>),
-    token_source: &TokenSource,
+    (token_source, vault): (&TokenSource, glovebox_daemon::secrets::Vault),
     desktop: Slot,
     supervisor: &Supervisor,
 ) -> anyhow::Result<()> {
@@ -428,6 +447,7 @@ async fn serve(
     });
     let mut config = Config::new(tokens, cli.state_dir.clone());
     config.token_file = token_file;
+    config.secrets = Arc::new(vault);
     config.allowed_origins = cli.allow_origin.clone();
     config.allowed_hosts = cli.allow_host.clone();
     config.max_message_bytes = cli.max_message_bytes;
@@ -457,7 +477,13 @@ async fn serve(
     if let Some(path) = &cli.policy {
         config.policy = glovebox_daemon::approval::policy::Policy::load(path)?;
     }
-    let secrets = config.token_file.iter().chain(cli.policy.iter()).cloned().collect();
+    let secrets = config
+        .token_file
+        .iter()
+        .chain(cli.policy.iter())
+        .chain(cli.secrets.iter())
+        .cloned()
+        .collect();
     config.files =
         glovebox_daemon::files::FileRoots::new(&cli.state_dir, cli.files_root.clone(), secrets)
             .with_quota(cli.files_quota_bytes);

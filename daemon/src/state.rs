@@ -72,6 +72,8 @@ pub struct Config {
     pub max_mcp_sessions_per_token: usize,
     /// Sessions one token may keep (one more ends its idlest; none idle: `BUSY`).
     pub max_sessions_per_token: usize,
+    /// Named secrets (`--secrets`) and the redactor every answer, event and log line passes.
+    pub secrets: Arc<crate::secrets::Vault>,
 }
 
 impl Config {
@@ -107,6 +109,7 @@ impl Config {
             max_view_pages_per_token: 8,
             max_mcp_sessions_per_token: 32,
             max_sessions_per_token: 128,
+            secrets: Arc::default(),
             state_dir,
         }
     }
@@ -136,6 +139,7 @@ pub struct Daemon {
 impl Daemon {
     /// The daemon's shared state; the backends' events go to the bus from here on.
     pub fn new(config: Config) -> Arc<Self> {
+        let redactor = config.secrets.redactor().clone();
         let approvals = crate::approval::store::Approvals::with_limits(
             config.max_pending_approvals,
             config.max_asks_per_minute,
@@ -149,7 +153,7 @@ impl Daemon {
             sessions: Sessions::new(config.session_ttl, config.max_sessions_per_token),
             config,
             ops: Ops::new(4096),
-            events: EventBus::new(1024),
+            events: EventBus::new(1024, redactor),
             approvals,
             captures: crate::capture::Captures::default(),
             started: Instant::now(),
@@ -210,6 +214,17 @@ impl Daemon {
     /// The role of the token with this digest, if it is accepted.
     pub fn role_of_digest(&self, token: &crate::auth::Digest) -> Option<crate::auth::Role> {
         self.tokens.read().ok()?.role_of_digest(token)
+    }
+
+    /// Who a token of `role` with this digest speaks for, in its party's lane.
+    pub fn owner_of(
+        &self,
+        token: crate::auth::Digest,
+        role: crate::auth::Role,
+    ) -> crate::session::Owner {
+        let party = self.tokens.read().ok().and_then(|t| t.party_of_digest(&token));
+        crate::session::Owner::of_digest(token, role == crate::auth::Role::Admin)
+            .in_party(party.as_deref())
     }
 
     /// Read the token file again (SIGHUP) and close the open connections whose token it

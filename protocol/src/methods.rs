@@ -14,6 +14,8 @@ pub enum Access {
     Write,
     /// Approvers and admins only (answers approvals).
     Approve,
+    /// Admins only (the daemon's secrets).
+    Admin,
     /// Decided per action by the contract (`tools.call`).
     PerAction,
 }
@@ -59,6 +61,18 @@ pub static METHODS: &[Method] = &[
             mp("protocol", "integer", true, "protocol major version, 1"),
             mp("client", "object", false, "{name, version} of the client"),
             mp("session", "string", false, "session name to resume; omitted: a fresh id"),
+            mp(
+                "browser_context",
+                "string",
+                false,
+                "shared (the default: the token's party's cookies, storage, downloads and tabs) or own (a fresh context for a new session)",
+            ),
+            mp(
+                "profile",
+                "string",
+                false,
+                "a named profile of the token's party for a new session: its cookies and localStorage are kept on disk across restarts",
+            ),
         ],
     },
     Method {
@@ -198,6 +212,28 @@ pub static METHODS: &[Method] = &[
         summary: "refuse a waiting call",
         access: Access::Approve,
         params: &[mp("approval_id", "string", true, "id from APPROVAL_REQUIRED")],
+    },
+    Method {
+        name: "secrets.put",
+        summary: "add or replace a named secret (context.list_secrets names it; its value is never shown)",
+        access: Access::Admin,
+        params: &[
+            mp("name", "string", true, "1 to 64 characters without spaces"),
+            mp("value", "string", true, "at least 4 characters"),
+            mp("origins", "array", false, "origins it may be typed into (https://example.com)"),
+            mp("apps", "array", false, "desktop apps computer.type may type it into"),
+            mp("totp", "string", false, "a base32 TOTP seed, for secret_totp"),
+            mp("persist", "boolean", false, "also write it to the --secrets file (else memory only)"),
+        ],
+    },
+    Method {
+        name: "secrets.delete",
+        summary: "forget a named secret (its value stays hidden in what the daemon shows)",
+        access: Access::Admin,
+        params: &[
+            mp("name", "string", true, "the secret's name"),
+            mp("persist", "boolean", false, "also remove it from the --secrets file"),
+        ],
     },
     Method {
         name: "rpc.discover",

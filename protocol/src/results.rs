@@ -86,6 +86,21 @@ pub struct Effects {
     /// A file chooser the page opened (set its files with `upload`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_chooser: Option<FileChooser>,
+    /// Secrets typed into the tab's page when it went to another origin (a form posted them
+    /// there, or a script took the page away): by name, never a value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub secrets_left: Vec<SecretLeft>,
+}
+
+/// A secret whose page navigated to another origin after it was typed there.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
+pub struct SecretLeft {
+    /// Its name.
+    pub secret: String,
+    /// The origin of the document it was typed into.
+    pub typed_on: String,
+    /// The origin the tab went to.
+    pub now_on: String,
 }
 
 /// A file chooser a page opened, intercepted by the daemon.

@@ -79,6 +79,14 @@ pub struct HelloParams {
     /// Name of the logical agent conversation; omitted: a fresh one is minted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
+    /// The session's browser context: `shared` (omitted: its party's) or `own` (a fresh one
+    /// of its own, for a new session).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub browser_context: Option<String>,
+    /// A named profile of the token's party to browse in (a new session): its cookies and
+    /// localStorage are kept on disk and outlive the daemon.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
 }
 
 /// One backend's state as reported in `session.hello`, `session.status` and the context

@@ -101,21 +101,48 @@ impl Running {
         }
     }
 
+    /// Stops the daemon (SIGTERM, as a user would) and starts it again with `extra` on the
+    /// same state dir and token; its banner read to the end.
+    pub fn restart(mut self, extra: &[&str]) -> Running {
+        let status = self.terminate(DEADLINE);
+        assert!(status.success(), "the daemon stopped cleanly: {status}");
+        let state = std::mem::replace(&mut self.state, TempDir { path: PathBuf::new() });
+        let mut d = Self::spawn_in(state, self.token.take(), extra, &[], Stdio::inherit());
+        d.rest_of_banner();
+        d
+    }
+
     fn spawn(extra: &[&str], env: &[(&str, &str)], stderr: Stdio) -> Running {
-        let state = TempDir::new("bin");
+        Self::spawn_in(TempDir::new("bin"), None, extra, env, stderr)
+    }
+
+    fn spawn_in(
+        state: TempDir,
+        given: Option<String>,
+        extra: &[&str],
+        env: &[(&str, &str)],
+        stderr: Stdio,
+    ) -> Running {
         // The token file keeps hashes only: the token is made the way a user makes one, and
         // kept here, unless the test gives its own file or $GLOVEBOX_TOKEN.
-        let own =
-            extra.contains(&"--token-file") || env.iter().any(|(k, _)| *k == "GLOVEBOX_TOKEN");
-        let token = (!own).then(|| {
-            let out = Command::new(gloveboxd())
-                .args(["token", "add", "--state-dir"])
-                .arg(&state.path)
-                .env_remove("GLOVEBOX_TOKEN")
-                .output()
-                .expect("gloveboxd token add");
-            assert!(out.status.success(), "token add: {}", String::from_utf8_lossy(&out.stderr));
-            String::from_utf8_lossy(&out.stdout).trim().to_owned()
+        let own = given.is_some()
+            || extra.contains(&"--token-file")
+            || env.iter().any(|(k, _)| *k == "GLOVEBOX_TOKEN");
+        let token = given.or_else(|| {
+            (!own).then(|| {
+                let out = Command::new(gloveboxd())
+                    .args(["token", "add", "--state-dir"])
+                    .arg(&state.path)
+                    .env_remove("GLOVEBOX_TOKEN")
+                    .output()
+                    .expect("gloveboxd token add");
+                assert!(
+                    out.status.success(),
+                    "token add: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                String::from_utf8_lossy(&out.stdout).trim().to_owned()
+            })
         });
         let mut child = Command::new(gloveboxd())
             .args(["--listen", "127.0.0.1:0", "--state-dir"])

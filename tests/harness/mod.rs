@@ -67,7 +67,10 @@ impl InProcess {
             (APPROVER.to_owned(), Role::Approver),
             (OTHER_ACTOR.to_owned(), Role::Actor),
             (ADMIN.to_owned(), Role::Admin),
-        ]);
+        ])
+        // The actor and its observer are one party: one browser context, one set of tabs.
+        .in_party(ACTOR, "a")
+        .in_party(OBSERVER, "a");
         let mut config = Config::new(tokens, state.path.clone());
         if let Some(n) = options.max_message_bytes {
             config.max_message_bytes = n;

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 /// Every action of the design's catalogue, per tool.
 const CATALOGUE: [(&str, &str); 3] = [
-    ("context", "get_state list_apps get_app list_windows focus_window list_browsers get_browser request_human put_file documentation"),
+    ("context", "get_state list_apps get_app list_windows focus_window list_browsers get_browser request_human put_file list_secrets documentation"),
     ("browser", "navigate click double_click hover focus type fill set_value select check uncheck paste select_text secondary_action press keyboard_type keydown keyup scroll scroll_into_view drag upload wait dialog go_back go_forward reload tab_new tab_select tab_get tab_close tab_mark cdp_session cdp_revoke snapshot get_content get_html get_url get_title screenshot screenshot_annotate state_and_screenshot evaluate pdf tab_list downloads probe"),
     ("computer", "click double_click type fill set_value paste select_text secondary_action key keydown keyup scroll drag mouse_move mouse_down mouse_up window wait snapshot get_window_state screenshot state_and_screenshot get_text clipboard_get clipboard_set probe"),
 ];

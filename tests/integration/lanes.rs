@@ -1,6 +1,7 @@
 //! One lane per party (issue 31) on real Chromium: a session with no tab of its own never
 //! takes the tab another session works in, and a session whose tab another navigated hears
-//! which session did it; downloads of one name never overwrite each other.
+//! which session did it; downloads of one name never overwrite each other; a party's
+//! cookies, storage, tabs and downloads are its own.
 
 use glovebox_protocol::outline::line_ref;
 use glovebox_tests::browser::BrowserEnv;
@@ -55,13 +56,13 @@ async fn a_new_session_never_takes_another_sessions_tab() {
     let same_id = ok(&mut same, "session.status", json!({})).await["session_id"].clone();
     let r = a.call("browser.hover", json!({"ref": a_ref})).await;
     assert_eq!(code(&r), "STALE_REF", "{r}");
-    let by = format!("by session {}", same_id.as_str().unwrap_or_default());
-    assert!(r.to_string().contains(&by), "the stale ref names who navigated: {r}");
+    let by = format!("session {}", same_id.as_str().unwrap_or_default());
+    assert_eq!(r["error"]["data"]["details"]["by"], by.as_str(), "the stale ref names who: {r}");
     drop(env);
 }
 
-/// Two sessions of two tokens download a file of one name: two files, each result naming its
-/// own path, neither overwritten.
+/// Two downloads of one name in one party, and one in another party: three files, each
+/// result naming its own path, none overwritten; the other party's lands in its own folder.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn downloads_of_one_name_never_overwrite() {
     let env = BrowserEnv::start().await;
@@ -76,23 +77,167 @@ async fn downloads_of_one_name_never_overwrite() {
              a.href = '/{page}'; a.download = 'q3-report.csv'; document.body.prepend(a); true"
         );
         ok(c, "browser.evaluate", json!({"script": link})).await;
-        let click = ok(c, "browser.click", json!({"selector": "#dl"})).await;
-        let named = click["result"]["downloads"][0]["path"].as_str().unwrap_or_default();
-        assert!(!named.is_empty(), "the result names the download's path: {click}");
-        paths.push((named.to_owned(), page));
+        paths.push((download(c, "#dl").await, page));
     }
-    assert_ne!(paths[0].0, paths[1].0, "{paths:?}");
-    assert!(paths[1].0.ends_with("q3-report (2).csv"), "{paths:?}");
-    let deadline = std::time::Instant::now() + glovebox_tests::DEADLINE;
+    paths.push((download(&mut a, "#dl").await, "refs.html"));
+    let (a1, b1, a2) = (&paths[0].0, &paths[1].0, &paths[2].0);
+    assert!(a1.ends_with("q3-report.csv") && b1.ends_with("q3-report.csv"), "{paths:?}");
+    assert!(a2.ends_with("q3-report (2).csv"), "a taken name gets a number: {paths:?}");
+    let dir = |p: &str| std::path::Path::new(p).parent().map(std::path::Path::to_path_buf);
+    assert_eq!(dir(a1), dir(a2), "one party, one folder: {paths:?}");
+    assert_ne!(dir(a1), dir(b1), "each party its own folder: {paths:?}");
     for (path, page) in &paths {
-        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(page);
-        let want = std::fs::read(fixture).expect("fixture");
-        loop {
-            if std::fs::read(path).is_ok_and(|got| got == want) {
-                break;
-            }
-            assert!(std::time::Instant::now() < deadline, "{path} never held {page}");
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        wait_file(path, page).await;
+    }
+    drop(env);
+}
+
+/// Clicks `selector` and returns the path the result names for its download.
+async fn download(c: &mut Raw, selector: &str) -> String {
+    let click = ok(c, "browser.click", json!({"selector": selector})).await;
+    let named = click["result"]["downloads"][0]["path"].as_str().unwrap_or_default();
+    assert!(!named.is_empty(), "the result names the download's path: {click}");
+    named.to_owned()
+}
+
+/// Waits until `path` holds the fixture `page`.
+async fn wait_file(path: &str, page: &str) {
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(page);
+    let want = std::fs::read(fixture).expect("fixture");
+    let deadline = std::time::Instant::now() + glovebox_tests::DEADLINE;
+    loop {
+        if std::fs::read(path).is_ok_and(|got| got == want) {
+            return;
+        }
+        assert!(std::time::Instant::now() < deadline, "{path} never held {page}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// What a page of the origin reads of its cookies and storage, in the session's own tab.
+async fn jar(c: &mut Raw) -> String {
+    let read = "document.cookie + '|' + (localStorage.getItem('who') || '')";
+    let r = ok(c, "browser.evaluate", json!({"script": read, "capture": false})).await;
+    r["result"]["value"].as_str().unwrap_or_default().to_owned()
+}
+
+fn tab_ids(list: &Value) -> Vec<String> {
+    let tabs = list["result"]["tabs"].as_array().cloned().unwrap_or_default();
+    tabs.iter().filter_map(|t| t["tab_id"].as_str().map(str::to_owned)).collect()
+}
+
+/// Two parties and an observer of the first: cookies, storage, tabs and downloads of party A
+/// are not B's; A's observer sees A's; a session with a context of its own starts empty; an
+/// admin sees every tab with its owner.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_partys_cookies_storage_tabs_and_downloads_are_its_own() {
+    let env = BrowserEnv::start().await;
+    let page = env.site.url("refs.html");
+    let mut a = env.daemon.actor().await;
+    let nav = ok(&mut a, "browser.navigate", json!({"url": page})).await;
+    let a_tab = nav["target"]["tab_id"].as_str().expect("a's tab").to_owned();
+    let set = "document.cookie = 'who=a; max-age=3600'; localStorage.setItem('who', 'a'); true";
+    ok(&mut a, "browser.evaluate", json!({"script": set})).await;
+    assert_eq!(jar(&mut a).await, "who=a|a");
+    let link = "const l = document.createElement('a'); l.id = 'dl'; l.textContent = 'save'; \
+                l.href = '/refs.html'; l.download = 'a-secret.csv'; document.body.prepend(l); true";
+    ok(&mut a, "browser.evaluate", json!({"script": link})).await;
+    let a_file = download(&mut a, "#dl").await;
+    wait_file(&a_file, "refs.html").await;
+
+    // B, another party, on the same origin: none of A's cookies, storage, tabs or files.
+    let mut b = Raw::connect(&env.daemon.url(), Some(OTHER_ACTOR)).await.expect("connect");
+    b.hello(None).await;
+    let nav = ok(&mut b, "browser.navigate", json!({"url": page})).await;
+    let b_tab = nav["target"]["tab_id"].as_str().expect("b's tab").to_owned();
+    assert_ne!(b_tab, a_tab);
+    assert_eq!(jar(&mut b).await, "|", "B reads none of A's cookies or storage");
+    let b_tabs = tab_ids(&ok(&mut b, "browser.tab_list", json!({})).await);
+    assert_eq!(b_tabs, vec![b_tab.clone()], "B lists its own tab only");
+    for (method, params) in [
+        ("browser.get_content", json!({"tab_id": a_tab})),
+        ("browser.tab_get", json!({"tab_id": a_tab})),
+        ("browser.tab_select", json!({"tab_id": a_tab})),
+        ("browser.navigate", json!({"tab_id": a_tab, "url": page})),
+    ] {
+        let r = b.call(method, params).await;
+        assert_eq!(code(&r), "TARGET_NOT_FOUND", "{method} on A's tab: {r}");
+    }
+    let listed = ok(&mut b, "browser.downloads", json!({})).await;
+    assert!(!listed.to_string().contains("a-secret"), "B lists none of A's files: {listed}");
+    let r = b.call("browser.upload", json!({"selector": "body", "files": [a_file]})).await;
+    assert_eq!(code(&r), "FORBIDDEN", "B cannot hand A's download to a page: {r}");
+    assert!(url_of(&mut a, &a_tab).await.ends_with("refs.html"), "A's tab stayed");
+
+    // A's observer, of A's party: A's tab and A's download.
+    let mut o = Raw::connect(&env.daemon.url(), Some(glovebox_tests::OBSERVER)).await.expect("o");
+    o.hello(None).await;
+    let o_tabs = tab_ids(&ok(&mut o, "browser.tab_list", json!({})).await);
+    assert!(o_tabs.contains(&a_tab) && !o_tabs.contains(&b_tab), "{o_tabs:?}");
+    let content = ok(&mut o, "browser.get_content", json!({"tab_id": a_tab})).await;
+    assert!(content["result"].to_string().len() > 10, "{content}");
+    let listed = ok(&mut o, "browser.downloads", json!({})).await;
+    assert!(listed.to_string().contains("a-secret"), "A's observer sees A's files: {listed}");
+
+    // A session of A with a context of its own: a fresh jar.
+    let mut fresh = Raw::connect(&env.daemon.url(), Some(glovebox_tests::ACTOR)).await.expect("c");
+    let hello = fresh.call("session.hello", json!({"protocol": 1, "browser_context": "own"})).await;
+    assert!(hello.get("result").is_some(), "{hello}");
+    ok(&mut fresh, "browser.navigate", json!({"url": page})).await;
+    assert_eq!(jar(&mut fresh).await, "|", "its own context holds nothing of A's");
+    let bad = Raw::connect(&env.daemon.url(), Some(glovebox_tests::ACTOR)).await;
+    let mut bad = bad.expect("connect");
+    let r = bad.call("session.hello", json!({"protocol": 1, "browser_context": "mine"})).await;
+    assert_eq!(code(&r), "CONTRACT_VIOLATION", "{r}");
+
+    // An admin sees every party's tab, each with its owner.
+    let mut admin = Raw::connect(&env.daemon.url(), Some(glovebox_tests::ADMIN)).await.expect("a");
+    admin.hello(None).await;
+    let all = ok(&mut admin, "browser.tab_list", json!({})).await;
+    let tabs = all["result"]["tabs"].as_array().cloned().unwrap_or_default();
+    let owner = |id: &str| tabs.iter().find(|t| t["tab_id"] == id).map(|t| t["owner"].clone());
+    let (oa, ob) = (owner(&a_tab), owner(&b_tab));
+    assert!(oa.as_ref().is_some_and(Value::is_string), "{all}");
+    assert!(ob.as_ref().is_some_and(Value::is_string) && oa != ob, "{all}");
+    drop(env);
+}
+
+/// Two parties click in their own tabs while other tabs come forward (a tab the first party
+/// opened over its own, another session's of the same party, an admin's): every click lands
+/// in its own page, 20 each, alternating, each verified by the page's own counter.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clicks_land_in_each_partys_tab_whatever_is_in_front() {
+    let env = BrowserEnv::start().await;
+    let page = "data:text/html,<title>counter</title><button id=b \
+                onclick=\"n.textContent=%2Bn.textContent%2B1\">add</button><span id=n>0</span>";
+    let mut a = env.daemon.actor().await;
+    let mut b = Raw::connect(&env.daemon.url(), Some(OTHER_ACTOR)).await.expect("connect");
+    b.hello(None).await;
+    let mut tabs = Vec::new();
+    for c in [&mut a, &mut b] {
+        let nav = ok(c, "browser.navigate", json!({"url": page})).await;
+        tabs.push(nav["target"]["tab_id"].as_str().expect("tab").to_owned());
+    }
+    // a's counter goes to the back of its window behind a tab a opens; a second session of
+    // a's party and an admin open tabs of their own.
+    let over = json!({"url": env.site.url("refs.html"), "visible": true});
+    ok(&mut a, "browser.tab_new", over).await;
+    let mut a2 = env.daemon.actor().await;
+    ok(&mut a2, "browser.navigate", json!({"url": env.site.url("refs.html")})).await;
+    let mut admin = Raw::connect(&env.daemon.url(), Some(glovebox_tests::ADMIN)).await.expect("c");
+    admin.hello(None).await;
+    let front = json!({"url": env.site.url("form.html"), "visible": true});
+    ok(&mut admin, "browser.tab_new", front).await;
+    let shown = json!({"script": "document.visibilityState", "tab_id": tabs[0], "capture": false});
+    let vis = ok(&mut a, "browser.evaluate", shown).await;
+    assert_eq!(vis["result"]["value"], "hidden", "a's counter is behind another tab: {vis}");
+    for i in 1..=20 {
+        for (c, tab) in [(&mut a, &tabs[0]), (&mut b, &tabs[1])] {
+            let click = json!({"selector": "#b", "tab_id": tab, "capture": false});
+            let r = ok(c, "browser.click", click).await;
+            let read = json!({"script": "n.textContent", "tab_id": tab, "capture": false});
+            let n = ok(c, "browser.evaluate", read).await;
+            assert_eq!(n["result"]["value"], i.to_string(), "click {i} in {tab}: {r} {n}");
         }
     }
     drop(env);

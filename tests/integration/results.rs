@@ -26,8 +26,11 @@ async fn tools_call_gives_each_image_once_as_an_image_block() {
     let mut c = env.daemon.actor().await;
     ok(&mut c, "browser.navigate", json!({"url": env.site.url("form.html")})).await;
     let windows = ok(&mut c, "context.list_windows", json!({})).await;
-    let window =
-        windows["result"]["windows"][0]["window_id"].as_str().expect("a window").to_owned();
+    // The window the session's tab shows in (its party's context has a window of its own).
+    let listed = windows["result"]["windows"].as_array().cloned().unwrap_or_default();
+    let shows_form = |w: &&Value| w["title"].as_str().is_some_and(|t| t.contains("Test form"));
+    let window = listed.iter().find(shows_form).unwrap_or(&windows["result"]["windows"][0]);
+    let window = window["window_id"].as_str().expect("a window").to_owned();
     let calls = [
         ("browser", json!({"action": "screenshot"})),
         ("browser", json!({"action": "screenshot_annotate"})),

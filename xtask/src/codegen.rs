@@ -113,6 +113,7 @@ fn action_doc(tool: &Tool, action: &Action) -> String {
         }
         Class::Exec => "Starts processes (actor role; the approval policy treats it as exec).",
         Class::ClipboardRead => "Reads the clipboard (actor and admin roles; observers may not).",
+        Class::Private => "Reads what observers may not (actor and admin roles).",
         Class::AskHuman => {
             "Asks a person (actor and admin roles); runs while a person is in control."
         }

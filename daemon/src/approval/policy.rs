@@ -57,6 +57,12 @@ pub enum ActionClass {
     /// Hands a code client a DevTools endpoint on a tab (browser.cdp_session); asks by
     /// default.
     Cdp,
+    /// Writes a session's cookies and storage to a file (browser.storage_state without
+    /// load); asks by default.
+    StorageState,
+    /// Types a named secret (`secret`, `secret_totp`); allowed by default on the secret's
+    /// own origins (and apps), which the daemon checks whatever a rule says.
+    Secret,
     /// Any action that changes something.
     Mutating,
     /// Every action.
@@ -165,6 +171,16 @@ impl Policy {
                 approve: Approve::Approver,
                 decision: Verdict::Ask,
             },
+            // Saved cookies are logins that work anywhere: a person agrees first.
+            Rule {
+                name: "default: saving cookies and storage (browser.storage_state) asks".into(),
+                class: ActionClass::StorageState,
+                schemes: Vec::new(),
+                hosts: Vec::new(),
+                args: Map::new(),
+                approve: Approve::Approver,
+                decision: Verdict::Ask,
+            },
         ]
     }
 
@@ -249,7 +265,13 @@ fn class_of(action: &Action, args: &Map<String, Value>, url: Option<&str>) -> Ve
         Some(Gate::Upload) => classes.push(ActionClass::Upload),
         Some(Gate::ClipboardRead) => classes.push(ActionClass::ClipboardRead),
         Some(Gate::Cdp) => classes.push(ActionClass::Cdp),
-        Some(Gate::Navigate) | None => {}
+        Some(Gate::StorageState) if !args.contains_key("load") => {
+            classes.push(ActionClass::StorageState)
+        }
+        Some(Gate::Secret) if ["secret", "secret_totp"].iter().any(|k| args.contains_key(*k)) => {
+            classes.push(ActionClass::Secret);
+        }
+        Some(Gate::Navigate | Gate::Secret | Gate::StorageState) | None => {}
     }
     if url.is_some() {
         classes.push(ActionClass::Navigate);

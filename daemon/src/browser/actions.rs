@@ -13,6 +13,7 @@ mod keyboard;
 mod navigation;
 mod pointer;
 mod raw;
+mod secrets;
 mod settle;
 pub mod trace;
 pub mod world;
@@ -30,6 +31,7 @@ use super::{tab_id_of, target_key, BrowserError};
 pub use capture::{image_size, Probed, Ranged, ShotLimit};
 pub use elements::Aim;
 pub use forms::{Fill, Filled, Typed};
+pub use secrets::{Place, Shown};
 
 /// An element resolved for one action: a JS handle on it, and the cross-site frame whose
 /// session the handle belongs to (None: the tab's own).

@@ -132,6 +132,10 @@ pub struct Conn {
     trace_turn: Arc<tokio::sync::Mutex<()>>,
     /// What happened in the browser, for the results of the actions that caused it.
     effects: Arc<super::effects::Log>,
+    /// Each lane's context and each page's context (`contexts.rs`); used only in a browser
+    /// with lanes (the daemon's own).
+    contexts: Arc<super::contexts::Contexts>,
+    lanes: bool,
 }
 
 impl std::fmt::Debug for Conn {
@@ -187,6 +191,8 @@ pub struct TargetInfo {
     pub target_id: String,
     pub url: String,
     pub title: String,
+    /// Its browser context's id.
+    pub context: Option<String>,
 }
 
 impl Conn {
@@ -248,6 +254,8 @@ impl Conn {
             guard: guard.clone(),
             trace_turn: Arc::default(),
             effects,
+            contexts: Arc::default(),
+            lanes: endpoint.downloads.is_some(),
         });
         conn.watch_browser(endpoint.downloads.as_deref(), endpoint.downloads_quota).await;
         let guard_tasks = guard.listen(&conn).await?;
@@ -267,8 +275,9 @@ impl Conn {
         let (slot, slot2, slot3) = (self.events.clone(), self.events.clone(), self.events.clone());
         let mut tasks = Vec::new();
         let pages = self.live.clone();
-        let open = self.targets().await.unwrap_or_default().into_iter().map(|t| t.target_id);
-        lock(&pages).extend(open);
+        let open = self.targets().await.unwrap_or_default();
+        lock(&pages).extend(open.into_iter().map(|t| t.target_id));
+        let (contexts, contexts2) = (self.contexts.clone(), self.contexts.clone());
         let created = self.browser.event_listener::<EventTargetCreated>().await;
         let destroyed = self.browser.event_listener::<EventTargetDestroyed>().await;
         if let (Ok(mut created), Ok(mut destroyed)) = (created, destroyed) {
@@ -277,6 +286,10 @@ impl Conn {
                 while let Some(ev) = created.next().await {
                     let t = &ev.target_info;
                     let target: &str = t.target_id.as_ref();
+                    if t.r#type == "page" {
+                        let context = t.browser_context_id.as_ref().map(|c| c.as_ref());
+                        contexts.note_target(target, context);
+                    }
                     if t.r#type == "page" && lock(&pages1).insert(target.to_owned()) {
                         let opened = Effect::Opened { url: t.url.clone() };
                         log.push(&id1, Some(tab_id_of(target)), opened);
@@ -293,6 +306,7 @@ impl Conn {
             tasks.push(tokio::spawn(async move {
                 while let Some(ev) = destroyed.next().await {
                     let target: &str = ev.target_id.as_ref();
+                    contexts2.forget_target(target);
                     if lock(&pages).remove(target) {
                         slot2.emit(
                             "tab.closed",
@@ -323,13 +337,27 @@ impl Conn {
                     id.clone(),
                     self.live.clone(),
                 );
+                let (contexts3, weak) = (self.contexts.clone(), Arc::downgrade(self));
                 tasks.push(tokio::spawn(async move {
                     while let Some(ev) = begins.next().await {
-                        // A tab's own frame id is its target id.
+                        // A tab's own frame id is its target id; a frame inside it is looked
+                        // for in the tabs' frame trees.
                         let frame: &str = ev.frame_id.as_ref();
-                        let tab = lock(&live).contains(frame).then(|| tab_id_of(frame));
+                        let target = match lock(&live).contains(frame) {
+                            true => Some(frame.to_owned()),
+                            false => None,
+                        };
+                        let target = match (target, weak.upgrade()) {
+                            (Some(t), _) => Some(t),
+                            (None, Some(conn)) => conn.target_of_frame(frame).await,
+                            (None, None) => None,
+                        };
+                        let tab = target.as_deref().map(tab_id_of);
+                        // Saved in the dir of its tab's lane (`contexts.rs`).
+                        let lane = target.as_deref().and_then(|t| contexts3.lane_of_target(t));
+                        let dir = super::contexts::Contexts::dir_of(&dir2, lane.as_deref());
                         let reserved =
-                            super::downloads::reserve(&dir2, &ev.suggested_filename, &ev.guid);
+                            super::downloads::reserve(&dir, &ev.suggested_filename, &ev.guid);
                         let path = reserved.display().to_string();
                         lock(&names2)
                             .insert(ev.guid.clone(), (ev.url.clone(), reserved, tab.clone()));
@@ -344,7 +372,7 @@ impl Conn {
                         log.push(&id2, tab, d);
                     }
                 }));
-                let dir = downloads.to_path_buf();
+                let (root, contexts4) = (downloads.to_path_buf(), self.contexts.clone());
                 let conn = Arc::downgrade(self);
                 tasks.push(tokio::spawn(async move {
                     // Downloads canceled for being larger than the whole quota.
@@ -358,7 +386,15 @@ impl Conn {
                             if size > quota && over.insert(ev.guid.clone()) {
                                 tracing::info!(size, quota, "canceling a download: over the downloads quota");
                                 if let Some(conn) = conn.upgrade() {
-                                    let cancel = json!({"guid": ev.guid});
+                                    // A lane's download is canceled in its context.
+                                    let mut cancel = json!({"guid": ev.guid});
+                                    let lane = lock(&names).get(&ev.guid).and_then(|s| {
+                                        let dir = s.1.parent()?;
+                                        (dir != root).then(|| dir.file_name())?.map(|n| n.to_string_lossy().into_owned())
+                                    });
+                                    if let Some(c) = lane.and_then(|l| contexts4.context_of_lane(&l)) {
+                                        cancel["browserContextId"] = json!(c);
+                                    }
                                     if let Err(e) = conn.call("Browser.cancelDownload", cancel).await {
                                         tracing::warn!(%e, "cannot cancel a download over the quota");
                                     }
@@ -369,8 +405,24 @@ impl Conn {
                         let (url, reserved, tab) =
                             lock(&names).remove(&ev.guid).unwrap_or_default();
                         let completed = ev.state == DownloadProgressState::Completed;
+                        // Where Chromium saved it: the reserved path's dir, else whichever
+                        // lane's dir holds its guid.
                         let reserved =
-                            if reserved.as_os_str().is_empty() { dir.join(&ev.guid) } else { reserved };
+                            if reserved.as_os_str().is_empty() { root.join(&ev.guid) } else { reserved };
+                        let at = |d: &std::path::Path| d.join(&ev.guid).exists();
+                        let first = reserved.parent().unwrap_or(&root).to_path_buf();
+                        let dir = match at(&first) {
+                            true => first,
+                            false => contexts4.dirs(&root).into_iter().find(|d| at(d)).unwrap_or(first),
+                        };
+                        let reserved = match reserved.parent() == Some(dir.as_path()) {
+                            true => reserved,
+                            false => {
+                                let name = reserved.file_name().map(|n| n.to_string_lossy().into_owned());
+                                super::downloads::release(&reserved);
+                                super::downloads::reserve(&dir, &name.unwrap_or_default(), &ev.guid)
+                            }
+                        };
                         let state = if completed { "completed" } else { "canceled" };
                         // Where the file is: its name, or its guid when it could not move.
                         let path = match super::downloads::finish(&dir, &ev.guid, &reserved, completed) {
@@ -409,6 +461,15 @@ impl Conn {
         self.alive.load(Ordering::SeqCst)
     }
 
+    /// Whether the browser keeps each lane in a context of its own (the daemon's own).
+    pub fn has_lanes(&self) -> bool {
+        self.lanes
+    }
+
+    pub fn contexts(&self) -> &super::contexts::Contexts {
+        &self.contexts
+    }
+
     pub(super) fn browser(&self) -> &chromiumoxide::Browser {
         &self.browser
     }
@@ -433,9 +494,14 @@ impl Conn {
     /// The tab a frame belongs to: a tab's own frame id is its target id; a frame inside it
     /// is found in the frame trees of the tabs the daemon watches.
     pub async fn tab_of_frame(&self, frame_id: &str) -> Option<String> {
+        self.target_of_frame(frame_id).await.map(|t| tab_id_of(&t))
+    }
+
+    /// The page target a frame belongs to (see [`Conn::tab_of_frame`]).
+    pub async fn target_of_frame(&self, frame_id: &str) -> Option<String> {
         if let Ok(targets) = self.targets().await {
             if targets.iter().any(|t| t.target_id == frame_id) {
-                return Some(tab_id_of(frame_id));
+                return Some(frame_id.to_owned());
             }
         }
         let watched: Vec<String> = lock(&self.watches).keys().cloned().collect();
@@ -449,7 +515,7 @@ impl Conn {
                 guard::frame_ids(&tree.result["frameTree"], &mut ids);
             }
             if ids.contains(frame_id) {
-                return Some(tab_id_of(&target));
+                return Some(target);
             }
         }
         None
@@ -489,8 +555,12 @@ impl Conn {
                 target_id: t["targetId"].as_str().unwrap_or_default().to_owned(),
                 url: t["url"].as_str().unwrap_or_default().to_owned(),
                 title: t["title"].as_str().unwrap_or_default().to_owned(),
+                context: t["browserContextId"].as_str().map(str::to_owned),
             })
             .collect();
+        for t in &tabs {
+            self.contexts.note_target(&t.target_id, t.context.as_deref());
+        }
         let mut order = lock(&self.order);
         // Newly seen targets are appended in the browser's order (reversed: it lists the
         // newest first).

@@ -40,6 +40,11 @@ pub fn reserve(dir: &Path, suggested: &str, guid: &str) -> PathBuf {
     chosen
 }
 
+/// Give up a reservation made in a dir the download did not land in.
+pub fn release(reserved: &Path) {
+    pending().remove(reserved);
+}
+
 /// Move the finished download (saved as `dir/guid`) to its reserved path; a canceled one's
 /// partial file goes.
 pub fn finish(dir: &Path, guid: &str, reserved: &Path, completed: bool) -> std::io::Result<()> {

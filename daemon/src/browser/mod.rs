@@ -10,6 +10,7 @@
 pub mod actions;
 pub mod annotate;
 pub mod cdp;
+mod contexts;
 pub mod discovery;
 mod downloads;
 pub mod effects;
@@ -17,6 +18,7 @@ mod egress;
 pub mod input;
 pub mod launch;
 pub mod pipe;
+mod profiles;
 mod ready;
 pub mod sandbox;
 pub mod settle;
@@ -33,8 +35,10 @@ use crate::error::DaemonError;
 use crate::process::Supervisor;
 
 pub use actions::{ShotLimit, Tab};
-use cdp::Conn;
+use cdp::{Conn, TargetInfo};
+pub use contexts::Lane;
 pub use downloads::partial as partial_download;
+pub use profiles::{Profile, StorageState};
 
 /// Called with (target key, reason) whenever a tab's refs go stale (navigation, reload, a
 /// restarted browser); dispatch points it at every session's snapshot registry.
@@ -156,6 +160,7 @@ impl From<BrowserError> for DaemonError {
             BrowserError::Gone(m) => DaemonError::StaleRef {
                 r#ref: String::new(),
                 reason: format!("the element is no longer in the page ({m})"),
+                by: None,
             },
             BrowserError::Unsupported { action, reason } => DaemonError::Unsupported {
                 tool: "browser".into(),
@@ -209,6 +214,9 @@ pub struct TabInfo {
     pub title: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mark: Option<Value>,
+    /// The lane whose tab it is, shown to admins (who see every lane's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
 }
 
 /// The daemon's own browser: its relay's port names it.
@@ -318,13 +326,17 @@ impl Browsers {
         &self.guard
     }
 
-    /// The downloads of `browser_id` the effects log still holds, oldest first.
-    pub fn downloads(&self, browser_id: &str) -> Vec<Value> {
+    /// The downloads of `browser_id` the effects log still holds that `lane` may see (those
+    /// saved in its lane's dir; admins: all), oldest first.
+    pub fn downloads(&self, browser_id: &str, lane: &Lane) -> Vec<Value> {
+        let own = contexts::Contexts::dir_of(&self.downloads_dir(), Some(&lane.key));
         self.effects
             .since(0, browser_id, |_| true)
             .into_iter()
             .filter_map(|e| match e.effect {
-                effects::Effect::Download { url, path, state, bytes, reason, .. } => {
+                effects::Effect::Download { url, path, state, bytes, reason, .. }
+                    if lane.all || std::path::Path::new(&path).starts_with(&own) =>
+                {
                     let mut d = json!({
                         "path": path, "url": url, "bytes": bytes, "state": state,
                         "tab_id": e.tab_id,
@@ -446,6 +458,11 @@ impl Browsers {
         let port = relay.port;
         *d = Some(DefaultChrome { port, pid, relay: Arc::new(relay) });
         Ok(format!("chrome-{port}"))
+    }
+
+    /// The egress proxy's address for a browser context (`contexts.rs`), once it runs.
+    fn egress_proxy(&self) -> Option<String> {
+        self.egress.get().map(|e| format!("socks5://{}", e.addr))
     }
 
     /// The egress proxy the default browser's connections go through, started on first use.
@@ -589,11 +606,15 @@ impl Browsers {
 
     /// Tabs whose URL is `url` or starts with it followed by `/`, `?` or `#`, in the
     /// browsers the daemon drives.
-    pub async fn find_tabs(&self, url: &str) -> Result<Vec<(String, TabInfo)>, BrowserError> {
+    pub async fn find_tabs(
+        &self,
+        url: &str,
+        lane: &Lane,
+    ) -> Result<Vec<(String, TabInfo)>, BrowserError> {
         let ids: Vec<String> = self.ours().iter().map(|p| format!("chrome-{p}")).collect();
         let mut out = Vec::new();
         for id in ids {
-            let Ok(tabs) = self.tabs(&id).await else { continue };
+            let Ok(tabs) = self.tabs(&id, lane).await else { continue };
             for t in tabs {
                 if url_matches(&t.url, url) {
                     out.push((id.clone(), t));
@@ -603,12 +624,12 @@ impl Browsers {
         Ok(out)
     }
 
-    /// The tabs of a browser in tab_index order.
-    pub async fn tabs(&self, browser_id: &str) -> Result<Vec<TabInfo>, BrowserError> {
+    /// The tabs of a browser `lane` sees, in tab_index order (an index counts those only).
+    pub async fn tabs(&self, browser_id: &str, lane: &Lane) -> Result<Vec<TabInfo>, BrowserError> {
         let conn = self.conn(browser_id).await?;
         let marks = self.load_marks();
-        Ok(conn
-            .targets()
+        Ok(self
+            .targets_of(&conn, lane)
             .await?
             .into_iter()
             .enumerate()
@@ -616,6 +637,7 @@ impl Browsers {
                 let tab_id = tab_id_of(&t.target_id);
                 TabInfo {
                     mark: marks.get(&target_key(browser_id, &tab_id)).cloned(),
+                    owner: lane.all.then(|| t.lane(&conn)).flatten(),
                     tab_id,
                     tab_index: i,
                     url: t.url,
@@ -623,6 +645,29 @@ impl Browsers {
                 }
             })
             .collect())
+    }
+
+    /// The page targets of `conn` that `lane` sees.
+    async fn targets_of(&self, conn: &Conn, lane: &Lane) -> Result<Vec<TargetInfo>, BrowserError> {
+        let mut targets = conn.targets().await?;
+        targets.retain(|t| t.seen_by(conn, lane));
+        Ok(targets)
+    }
+
+    /// `NotFound` unless `lane` sees tab `tab_id` of `browser_id` (another lane's tab is not
+    /// told apart from one that does not exist).
+    pub async fn check_tab(
+        &self,
+        browser_id: &str,
+        tab_id: &str,
+        lane: &Lane,
+    ) -> Result<(), BrowserError> {
+        let conn = self.conn(browser_id).await?;
+        let seen = self.targets_of(&conn, lane).await?;
+        match seen.iter().any(|t| tab_id_of(&t.target_id) == tab_id) {
+            true => Ok(()),
+            false => Err(BrowserError::NotFound { kind: "tab", id: tab_id.to_owned() }),
+        }
     }
 
     /// A handle on one tab; `tab_id` must be a current tab of the browser.
@@ -641,18 +686,31 @@ impl Browsers {
 
     /// The tab the browser shows in front (the first visible one), else its first tab; a
     /// browser without tabs gets a blank one.
-    pub async fn active_tab(&self, browser_id: &str) -> Result<String, BrowserError> {
+    pub async fn active_tab(&self, browser_id: &str, lane: &Lane) -> Result<String, BrowserError> {
+        match self.front_tab(browser_id, lane).await? {
+            Some(tab) => Ok(tab),
+            None => self.new_tab(browser_id, None, (true, true), lane).await,
+        }
+    }
+
+    /// The tab of `lane` the browser shows in front (see [`Browsers::active_tab`]); `None`
+    /// when the lane has no tab.
+    pub async fn front_tab(
+        &self,
+        browser_id: &str,
+        lane: &Lane,
+    ) -> Result<Option<String>, BrowserError> {
         let conn = self.conn(browser_id).await?;
-        let targets = conn.targets().await?;
+        let targets = self.targets_of(&conn, lane).await?;
         if targets.is_empty() {
-            return self.new_tab(browser_id, None, true).await;
+            return Ok(None);
         }
         // The newest visible tab (the one in front); falls back to the newest tab.
         for t in targets.iter().rev() {
             let Ok((page, watch)) = conn.page(&t.target_id).await else { continue };
             // A tab showing a dialog is in front, and would not answer the evaluation.
             if watch.dialog.borrow().is_some() {
-                return Ok(tab_id_of(&t.target_id));
+                return Ok(Some(tab_id_of(&t.target_id)));
             }
             let vis = tokio::time::timeout(
                 std::time::Duration::from_secs(2),
@@ -663,27 +721,39 @@ impl Browsers {
             )
             .await;
             if vis.is_ok_and(|v| v.is_ok_and(|v| v.result["result"]["value"] == "visible")) {
-                return Ok(tab_id_of(&t.target_id));
+                return Ok(Some(tab_id_of(&t.target_id)));
             }
         }
-        Ok(targets.last().map(|t| tab_id_of(&t.target_id)).unwrap_or_default())
+        Ok(targets.last().map(|t| tab_id_of(&t.target_id)))
     }
 
-    /// Open a tab; returns its tab id.
+    /// Open a tab in `lane`'s context (in a window of its own with `window`, so that no
+    /// other session's tab hides it); returns its tab id.
     pub async fn new_tab(
         &self,
         browser_id: &str,
         url: Option<&str>,
-        visible: bool,
+        (visible, window): (bool, bool),
+        lane: &Lane,
     ) -> Result<String, BrowserError> {
         let conn = self.conn(browser_id).await?;
         // Blank first, then the URL: the guard must know the tab's id to tell the daemon's
         // own load from one the page starts.
-        let r = conn
-            .call("Target.createTarget", json!({"url": "about:blank", "background": !visible}))
-            .await?;
+        let mut params = json!({"url": "about:blank", "background": !visible, "newWindow": window});
+        if let Some(context) = self.context_of(&conn, lane).await? {
+            // A context's first tab opens its first window.
+            let targets = conn.targets().await?;
+            if !targets.iter().any(|t| t.context.as_deref() == Some(context.as_str())) {
+                params["newWindow"] = json!(true);
+            }
+            params["browserContextId"] = json!(context);
+        }
+        let r = conn.call("Target.createTarget", params).await?;
         let target = r["targetId"].as_str().unwrap_or_default().to_owned();
         let tab = Tab::open(conn.clone(), &target, self.downloads_dir()).await?;
+        if let Some(saved) = conn.contexts().take_pending(&lane.key) {
+            saved.write_storage(&tab).await?;
+        }
         if let Some(url) = url {
             if let Err(e) = tab.navigate(url, std::time::Duration::from_secs(30)).await {
                 let _ = conn.call("Target.closeTarget", json!({"targetId": target})).await;
@@ -713,6 +783,7 @@ impl Browsers {
             url: t.url.clone(),
             title: t.title.clone(),
             mark: None,
+            owner: None,
         })
     }
 

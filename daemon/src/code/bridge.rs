@@ -66,6 +66,9 @@ struct Bridge {
     /// Sessions auto-attached to other targets, being detached.
     hidden: HashSet<String>,
     context: Option<String>,
+    /// Whether the tab's context is one the daemon made (a party's, `browser/contexts.rs`):
+    /// then a `Storage` call that names no context is sent for this one, not the default.
+    made_context: bool,
     page_url: String,
     pending: HashMap<u64, Pending>,
     /// Messages that came while setting up.
@@ -119,6 +122,7 @@ impl Bridge {
             sessions: HashMap::new(),
             hidden: HashSet::new(),
             context: None,
+            made_context: false,
             page_url: String::new(),
             pending: HashMap::new(),
             seen: Vec::new(),
@@ -135,6 +139,9 @@ impl Bridge {
             return Err("the tab closed".into());
         };
         b.context = info["browserContextId"].as_str().map(str::to_owned);
+        let made = b.call("Target.getBrowserContexts", json!({}), Some(&root), deadline).await?;
+        let made = made["browserContextIds"].as_array().cloned().unwrap_or_default();
+        b.made_context = b.context.as_ref().is_some_and(|c| made.iter().any(|m| m == c));
         b.page_url = info["url"].as_str().unwrap_or_default().to_owned();
         let mut tabs: Vec<&Value> = infos.iter().filter(|t| t["type"] == "tab").collect();
         tabs.sort_by_key(|t| t["url"] != info["url"]);
@@ -452,6 +459,15 @@ async fn client_call(
     }
     if session.is_none() {
         v["sessionId"] = json!(b.root);
+    }
+    if method.starts_with("Storage.") && b.made_context && v["params"]["browserContextId"].is_null()
+    {
+        if v["params"].is_null() {
+            v["params"] = json!({});
+        }
+        if let (Some(c), Some(p)) = (&b.context, v["params"].as_object_mut()) {
+            p.insert("browserContextId".into(), json!(c));
+        }
     }
     match b.lane.send(&mut v).await {
         Ok(wire) => {

@@ -104,6 +104,7 @@ impl From<Error> for DaemonError {
             Error::Gone { what } => DaemonError::StaleRef {
                 r#ref: what,
                 reason: "the element or its app no longer exists; take a new snapshot".into(),
+                by: None,
             },
             Error::NoGeometry { what } => DaemonError::NoGeometry { what },
             Error::NotEditable { what, available } => DaemonError::NotEditable { what, available },

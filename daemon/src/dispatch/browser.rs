@@ -15,6 +15,7 @@ mod keyboard;
 mod navigation;
 mod observe;
 mod pointer;
+mod storage;
 mod tabs;
 mod target;
 mod waiting;
@@ -70,6 +71,7 @@ pub(super) fn routes(t: Routes) -> Routes {
         .on::<browser::TabMark>(tabs::mark)
         .on::<browser::CdpSession>(code::session)
         .on::<browser::CdpRevoke>(code::revoke)
+        .on::<browser::StorageState>(on_tab(storage::storage_state))
         .on::<browser::Snapshot>(on_tab(observe::snapshot))
         .on::<browser::GetContent>(on_tab(observe::get_content))
         .on::<browser::GetHtml>(on_tab(observe::get_html))
@@ -232,7 +234,14 @@ where
         }
     };
     let target = Some(f.json());
-    let result = act(TabCx { ctx, b, tab, f }, p).await?;
+    let (lane, ids) = (ctx.session.lane(), (f.browser_id.clone(), f.tab_id.clone()));
+    let result = act(TabCx { ctx, b: b.clone(), tab, f }, p).await?;
+    // A profile is kept as each action leaves it.
+    if lane.profile.is_some() {
+        if let Ok(tab) = b.tab(&ids.0, &ids.1).await {
+            b.save_profile(&lane, &tab).await;
+        }
+    }
     Ok(Output { result, target })
 }
 

@@ -29,10 +29,19 @@ pub(super) fn routes(t: Routes) -> Routes {
         .on::<context::Documentation>(documentation)
         .on::<context::RequestHuman>(request_human)
         .on::<context::PutFile>(put_file)
+        .on::<context::ListSecrets>(list_secrets)
 }
 
 /// `put_file`: a file the client sent, stored in the first file root for `browser.upload`
 /// (`files.put` over `/rpc`, as an action so an MCP host has it too).
+/// The secrets by name and where each may go; never a value (observers may not call it).
+async fn list_secrets(
+    ctx: Ctx,
+    _: context::ListSecrets,
+) -> Result<Output<results::ListSecrets>, DaemonError> {
+    Ok(Output::new(results::ListSecrets { secrets: ctx.daemon.config.secrets.list() }))
+}
+
 async fn put_file(ctx: Ctx, p: context::PutFile) -> Result<Output<results::PutFile>, DaemonError> {
     use base64::Engine as _;
     let bytes =

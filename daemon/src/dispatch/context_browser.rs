@@ -26,7 +26,7 @@ pub(super) async fn get_browser(
     let b = backend(&ctx.daemon)?;
     if let Some(url) = p.url.as_deref() {
         let wanted = p.browser_id.as_deref();
-        let mut found = b.find_tabs(url).await?;
+        let mut found = b.find_tabs(url, &ctx.session.lane()).await?;
         if let Some(w) = wanted {
             found.retain(|(id, _)| id == w);
         }
@@ -60,8 +60,9 @@ pub(super) async fn get_browser(
         Some(id) => id,
         None => b.ensure_default().await?,
     };
-    let tabs = b.tabs(&browser_id).await?.into_iter().map(tab).collect();
-    let tab_id = b.active_tab(&browser_id).await?;
+    let lane = ctx.session.lane();
+    let tabs = b.tabs(&browser_id, &lane).await?.into_iter().map(tab).collect();
+    let tab_id = b.active_tab(&browser_id, &lane).await?;
     // Another session's tab is not taken: the session's next action opens one of its own.
     let selected = (!ctx.daemon.sessions.tab_held_by_other(&tab_id, &ctx.session)).then(|| {
         select(&ctx, &browser_id, &tab_id);
@@ -81,6 +82,6 @@ pub(super) fn browser(b: BrowserInfo) -> Browser {
 
 /// A tab as results list it.
 fn tab(t: TabInfo) -> Tab {
-    let TabInfo { tab_id, tab_index, url, title, mark } = t;
-    Tab { tab_id, tab_index, url, title, mark }
+    let TabInfo { tab_id, tab_index, url, title, mark, owner } = t;
+    Tab { tab_id, tab_index, url, title, mark, owner }
 }

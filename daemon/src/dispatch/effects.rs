@@ -2,7 +2,7 @@
 //! log: loads the policy blocked, tabs it opened, downloads it started, where its tab
 //! navigated and a file chooser it opened, so an agent without an event channel (an MCP client) still learns of them.
 
-use glovebox_protocol::results::{Blocked, Downloaded, Effects, FileChooser, Opened};
+use glovebox_protocol::results::{Blocked, Downloaded, Effects, FileChooser, Opened, SecretLeft};
 use serde_json::Value;
 
 use super::Output;
@@ -27,8 +27,15 @@ pub(super) fn opened_tab(b: &Browsers, mark: &EffectsMark, out: &Output) -> Opti
 
 /// Adds `navigation_blocked`, `opened_tabs`, `downloads` and `navigated_to` (the protocol's
 /// [`Effects`]) to the result of a browser action on `tab` (browser id, tab id), each only when
-/// something of the kind happened.
-pub(super) fn name(b: &Browsers, mark: &EffectsMark, tab: &(String, String), out: &mut Output) {
+/// something of the kind happened; and `secrets_left` when the tab went to another origin than
+/// the one `session` typed a secret into there.
+pub(super) fn name(
+    b: &Browsers,
+    mark: &EffectsMark,
+    tab: &(String, String),
+    out: &mut Output,
+    (followed, session): (&crate::secrets::Followed, &str),
+) {
     let (browser_id, tab_id) = tab;
     let mut fx = Effects::default();
     for e in b.effects_since(mark, browser_id, tab_id) {
@@ -51,6 +58,17 @@ pub(super) fn name(b: &Browsers, mark: &EffectsMark, tab: &(String, String), out
                 fx.file_chooser = Some(FileChooser { multiple })
             }
             _ => {}
+        }
+    }
+    if let Some(url) = &fx.navigated_to {
+        let now_on = glovebox_protocol::url::Url::parse(url)
+            .map(|u| u.origin().ascii_serialization())
+            .unwrap_or_else(|_| "null".into());
+        for t in followed.take(session, tab_id) {
+            if t.origin != now_on {
+                let now_on = now_on.clone();
+                fx.secrets_left.push(SecretLeft { secret: t.secret, typed_on: t.origin, now_on });
+            }
         }
     }
     if fx.is_empty() {

@@ -10,9 +10,10 @@ mod context;
 mod context_browser;
 mod context_desktop;
 mod effects;
-mod native;
+pub(crate) mod native;
 pub mod ops;
 mod results;
+mod secrets;
 mod settle;
 pub(crate) mod shape;
 mod table;
@@ -267,7 +268,9 @@ pub async fn call(
         let started = Instant::now();
         let browsers = daemon.config.browser.clone();
         let fut = route.run(ctx, checked);
-        async move {
+        // The outcome, kept for replays and read by every channel, hides secret values.
+        let redactor = daemon.config.secrets.redactor().clone();
+        let run = async move {
             // The windows a desktop action opens or closes are named from the bus.
             let windows = (action.backend == Backend::Desktop && want_capture && action.captures())
                 .then(|| daemon.events.subscribe());
@@ -329,8 +332,18 @@ pub async fn call(
                 }
                 p
             });
+            // Desktop captures from now on cover where the tab shows a secret's value.
+            if let (Some(b), Some(tab)) = (&browsers, &acted_on) {
+                secrets::cover_screen(&daemon, b, tab).await;
+            }
             if let (Some(b), Some(mark), Some(tab)) = (&browsers, &mark, &acted_on) {
-                effects::name(b, mark, tab, &mut out);
+                effects::name(
+                    b,
+                    mark,
+                    tab,
+                    &mut out,
+                    (&daemon.config.secrets.followed, &session_id),
+                );
                 for path in effects::downloaded(&out) {
                     session_of_op.downloaded(path);
                 }
@@ -383,6 +396,12 @@ pub async fn call(
                     capture_ms: after.capture_ms,
                 },
             })
+        };
+        async move {
+            match run.await {
+                Ok(o) => Ok(redactor.value(o)),
+                Err(e) => Err(redactor.value(e)),
+            }
         }
     };
     let events = daemon.clone();

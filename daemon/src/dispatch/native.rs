@@ -11,7 +11,7 @@ mod anthropic;
 mod browser;
 mod desktop;
 mod frame;
-mod image;
+pub(crate) mod image;
 mod keys;
 mod openai;
 mod step;
@@ -55,7 +55,12 @@ const SHOT_MARGIN: Duration = Duration::from_millis(400);
 /// Where the steps go.
 enum Screen {
     Desktop(Arc<Desktop>),
-    Tab { tab: Tab, target: Value },
+    /// A tab, with the secrets its screenshots hide.
+    Tab {
+        tab: Tab,
+        target: Value,
+        vault: Arc<crate::secrets::Vault>,
+    },
 }
 
 impl Screen {
@@ -64,7 +69,7 @@ impl Screen {
             Target::Desktop => Ok(Screen::Desktop(super::computer::desktop(ctx)?)),
             Target::Browser => {
                 let (_, tab, target) = super::browser::session_tab(ctx).await?;
-                Ok(Screen::Tab { tab, target })
+                Ok(Screen::Tab { tab, target, vault: ctx.daemon.config.secrets.clone() })
             }
         }
     }
@@ -82,7 +87,7 @@ impl Screen {
     async fn run(&self, ctx: &Ctx, step: &Step) -> Result<Said, DaemonError> {
         match self {
             Screen::Desktop(d) => desktop::run(ctx, d, step).await,
-            Screen::Tab { tab, .. } => browser::run(tab, step).await,
+            Screen::Tab { tab, vault, .. } => browser::run(tab, vault, step).await,
         }
     }
 
@@ -114,7 +119,7 @@ impl Screen {
     async fn pixels(&self) -> Result<(Vec<u8>, u32, u32), DaemonError> {
         match self {
             Screen::Desktop(d) => Ok(d.screen_rgb(None).await?),
-            Screen::Tab { tab, .. } => browser::pixels(tab).await,
+            Screen::Tab { tab, vault, .. } => browser::pixels(tab, vault).await,
         }
     }
 

@@ -257,9 +257,9 @@ async fn browser(
         let why = "the tab is in the background (tab_select shows it); it paints nothing";
         return (of_tab(since, report), Err(why.into()));
     }
-    let limit = daemon.config.max_capture;
+    let (limit, vault) = (daemon.config.max_capture, daemon.config.secrets.clone());
     let shot = Box::pin(async move {
-        tab.screenshot(false, "png", None, None, limit)
+        super::secrets::screenshot(&vault, &tab, (false, "png"), None, None, limit)
             .await
             .map_err(|e| format!("the capture failed: {e}"))
     });

@@ -99,7 +99,7 @@ impl Handler {
         else {
             return Err(DaemonError::HandshakeRequired);
         };
-        let owner = Owner::of_token(&token, role == Role::Admin);
+        let owner = self.daemon.owner_of(crate::auth::digest(&token), role);
         // The session's name tells its MCP session by a hash: the id itself is a bearer of
         // that session, and the name shows in approvals and on the view page.
         let mcp_session = headers

@@ -78,8 +78,9 @@ struct TargetRefs {
     next: u64,
     /// Fingerprints of the last observation per scope, by ref (for diffs).
     last: HashMap<String, HashMap<String, Print>>,
-    /// Why refs of this target are stale, once it was invalidated.
-    stale: Option<String>,
+    /// Why refs of this target are stale, once it was invalidated, and the other session
+    /// whose action did it.
+    stale: Option<(String, Option<String>)>,
     /// Snapshot ids taken before the last invalidation are stale too.
     generation: u64,
 }
@@ -346,8 +347,9 @@ impl Snapshots {
             return Err(DaemonError::NoSnapshot { target: target.to_owned() });
         };
         let t = self.targets.get(target);
-        if let Some(reason) = t.and_then(|t| t.stale.as_ref()) {
-            return Err(DaemonError::StaleRef { r#ref: r, reason: reason.clone() });
+        if let Some((reason, by)) = t.and_then(|t| t.stale.as_ref()) {
+            let (reason, by) = (reason.clone(), by.clone());
+            return Err(DaemonError::StaleRef { r#ref: r, reason, by });
         }
         let wanted = snapshot_id.unwrap_or(latest);
         let Some((generation, rec)) = self.recorded.iter().find(|(_, rec)| rec.id == wanted) else {
@@ -368,6 +370,7 @@ impl Snapshots {
                 reason: format!(
                     "snapshot {wanted} was taken before the target changed; take a new snapshot"
                 ),
+                by: None,
             });
         }
         if wanted != latest.as_str() && snapshot_id.is_some() {
@@ -387,13 +390,19 @@ impl Snapshots {
                 rec.scope.as_ref().map(|s| format!(" (scoped to {s})")).unwrap_or_default()
             ),
             r#ref: r,
+            by: None,
         })
     }
 
     /// Make every ref of `target` stale, saying why (navigated, reloaded, app exited).
     pub fn invalidate(&mut self, target: &str, reason: &str) {
+        self.invalidate_by(target, reason, None);
+    }
+
+    /// [`Snapshots::invalidate`], naming the other session whose action did it.
+    pub fn invalidate_by(&mut self, target: &str, reason: &str, by: Option<&str>) {
         let t = self.targets.entry(target.to_owned()).or_default();
-        t.stale = Some(reason.to_owned());
+        t.stale = Some((reason.to_owned(), by.map(str::to_owned)));
         t.generation += 1;
         t.by_key.clear();
         t.last.clear();

@@ -121,6 +121,7 @@ fn refuse(name: &str, conn: Option<&Arc<Conn>>) -> Option<ErrorObjectOwned> {
     let allowed = match access {
         Access::Write => conn.role.can_act(),
         Access::Approve => conn.role.can_approve(),
+        Access::Admin => conn.role == crate::auth::Role::Admin,
         Access::Open | Access::Read | Access::PerAction => true,
     };
     if !allowed {

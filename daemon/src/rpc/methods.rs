@@ -91,6 +91,8 @@ pub fn module(
     m.register_async_method("approval.grant", |p, d, _| async move { answer(&d, &p, true) })?;
     m.register_async_method("approval.deny", |p, d, _| async move { answer(&d, &p, false) })?;
     m.register_async_method("files.put", |p, d, _| async move { files_put(&d, &p) })?;
+    m.register_async_method("secrets.put", |p, d, _| async move { secrets_put(&d, &p) })?;
+    m.register_async_method("secrets.delete", |p, d, _| async move { secrets_delete(&d, &p) })?;
     m.register_async_method("rpc.discover", |_, _, _| async move {
         Ok::<_, ErrorObjectOwned>(docs::openrpc(env!("CARGO_PKG_VERSION")))
     })?;
@@ -136,6 +138,20 @@ async fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     if let Some(name) = &params.session {
         crate::session::check_name("session", name).map_err(|v| err(DaemonError::Contract(v)))?;
     }
+    if let Some(name) = params.profile.as_deref().filter(|n| !crate::auth::party_name(n)) {
+        let msg = format!("profile is 1 to 64 letters, digits, '-' or '_', not {name:?}");
+        let v = glovebox_protocol::contract::Violation::new("profile", msg);
+        return Err(err(DaemonError::Contract(v)));
+    }
+    let own_context = match params.browser_context.as_deref() {
+        None | Some("shared") => false,
+        Some("own") => true,
+        Some(other) => {
+            let msg = format!("browser_context is shared or own, not {other:?}");
+            let v = glovebox_protocol::contract::Violation::new("browser_context", msg);
+            return Err(err(DaemonError::Contract(v)));
+        }
+    };
     let actor = conn.role.can_act();
     let (session, resumed) = d
         .sessions
@@ -145,6 +161,14 @@ async fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     if !conn.bind(session.clone()) {
         session.detach(conn.id);
         return Err(err(DaemonError::AlreadyHello));
+    }
+    if !resumed {
+        if own_context {
+            session.use_own_context();
+        }
+        if let Some(name) = &params.profile {
+            session.use_profile(name);
+        }
     }
     let client = params.client.unwrap_or_default();
     tracing::info!(session = ?session.id, resumed, role = conn.role.as_str(), client = ?client.name, "hello");
@@ -429,6 +453,50 @@ fn files_put(d: &Arc<Daemon>, p: &Params<'_>) -> RpcResult {
         })?;
     let path = d.config.files.put(&r.name, &bytes).map_err(err)?;
     Ok(json!({"name": r.name, "path": path, "bytes": bytes.len()}))
+}
+
+/// An admin's secret, kept in memory (or also in the file with `persist`); the answer names
+/// it with where it may go, never the value.
+fn secrets_put(d: &Arc<Daemon>, p: &Params<'_>) -> RpcResult {
+    // serde's own message may quote the value: the refusal says what to send instead.
+    let bad = || {
+        err(DaemonError::InvalidParams {
+            method: "secrets.put".into(),
+            reason: "send name, value and origins (or apps); totp and persist are optional".into(),
+        })
+    };
+    let mut v: Value = parse("secrets.put", p).map_err(|_| bad())?;
+    let persist = v.as_object_mut().and_then(|m| m.remove("persist"));
+    let persist = match persist {
+        None => false,
+        Some(Value::Bool(b)) => b,
+        Some(_) => return Err(bad()),
+    };
+    let secret: crate::secrets::Secret = serde_json::from_value(v).map_err(|_| bad())?;
+    let name = secret.name.clone();
+    d.config.secrets.put(secret, persist).map_err(|e| secrets_err(&e))?;
+    let listed = d.config.secrets.list().into_iter().find(|s| s.name == name);
+    Ok(json!({"secret": listed, "persisted": persist}))
+}
+
+fn secrets_delete(d: &Arc<Daemon>, p: &Params<'_>) -> RpcResult {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Delete {
+        name: String,
+        #[serde(default)]
+        persist: bool,
+    }
+    let r: Delete = parse("secrets.delete", p)?;
+    if !d.config.secrets.delete(&r.name, r.persist).map_err(|e| secrets_err(&e))? {
+        return Err(err(DaemonError::TargetNotFound { kind: "secret", id: r.name }));
+    }
+    Ok(json!({"deleted": r.name, "persisted": r.persist}))
+}
+
+/// A secret the daemon cannot take: the contract's refusal naming the reason (never a value).
+fn secrets_err(e: &crate::secrets::SecretsError) -> ErrorObjectOwned {
+    err(DaemonError::Contract(contract::Violation::new("secret", e.to_string())))
 }
 
 /// Approvers and admins see every pending approval with its `args`; other roles see those of

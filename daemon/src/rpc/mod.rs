@@ -95,7 +95,7 @@ fn admit<B>(
     }
     let (per, total) =
         (daemon.config.max_connections_per_token, daemon.config.max_connections as usize);
-    let owner = crate::session::Owner::of_token(&token, role == Role::Admin);
+    let owner = daemon.owner_of(crate::auth::digest(&token), role);
     let slot = per_token.acquire(owner.digest(), per, total).map_err(|limit| {
         let (max, whose) = match limit {
             conn::Limit::PerToken => (per, "this token has"),

@@ -14,12 +14,20 @@ use crate::error::DaemonError;
 use crate::registry::held::Held;
 use crate::registry::snapshots::Snapshots;
 
-/// Who a connection speaks for: a hash of its token (never the token) and whether that token
-/// is an admin's, who may use every session.
+/// Who a connection speaks for: a hash of its token (never the token), whether that token
+/// is an admin's, who may use every session, and its party's lane (a browser context).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Owner {
     token: [u8; 32],
     pub admin: bool,
+    /// The party's short hash: the token's own, or its `party=` name's.
+    lane: [u8; 8],
+}
+
+fn lane_of_token(token: &[u8; 32]) -> [u8; 8] {
+    let mut lane = [0; 8];
+    lane.copy_from_slice(&token[..8]);
+    lane
 }
 
 impl std::fmt::Debug for Owner {
@@ -30,12 +38,26 @@ impl std::fmt::Debug for Owner {
 
 impl Owner {
     pub fn of_token(token: &str, admin: bool) -> Owner {
-        Owner { token: crate::auth::digest(token), admin }
+        Self::of_digest(crate::auth::digest(token), admin)
     }
 
     /// The owner whose token has this digest.
     pub fn of_digest(token: crate::auth::Digest, admin: bool) -> Owner {
-        Owner { token, admin }
+        Owner { token, admin, lane: lane_of_token(&token) }
+    }
+
+    /// The same owner in `party` (from its token file line), if it has one.
+    pub fn in_party(mut self, party: Option<&str>) -> Owner {
+        self.lane = match party {
+            Some(p) => lane_of_token(&crate::auth::digest(&format!("party:{p}"))),
+            None => lane_of_token(&self.token),
+        };
+        self
+    }
+
+    /// Its party's lane as 16 hex digits: what names its browser context and downloads.
+    pub fn lane(&self) -> String {
+        self.lane.iter().map(|b| format!("{b:02x}")).collect()
     }
 
     /// Its token's digest (what the token file keeps).
@@ -50,7 +72,7 @@ impl Owner {
 
     /// No token's: what only admins (and, for approvals, approvers) see.
     pub fn nobody() -> Owner {
-        Owner { token: [0; 32], admin: false }
+        Owner { token: [0; 32], admin: false, lane: [0; 8] }
     }
 
     /// Whether a session `creator` made may be used by this owner.
@@ -89,12 +111,48 @@ pub struct Session {
     freed: tokio::sync::Notify,
     /// Files this session's actions downloaded, newest last (its MCP resources).
     downloads: Mutex<Vec<std::path::PathBuf>>,
+    /// A browser context of its own (`session.hello {browser_context: "own"}`) rather than
+    /// its party's.
+    own_context: AtomicBool,
+    /// The party's named profile it browses in (`session.hello {profile}`), kept on disk.
+    profile: Mutex<Option<String>>,
 }
 
 /// How many downloaded files a session remembers as its own.
 const DOWNLOADS_KEPT: usize = 100;
 
 impl Session {
+    /// From now on the session browses in a context of its own.
+    pub fn use_own_context(&self) {
+        self.own_context.store(true, Ordering::SeqCst);
+    }
+
+    /// From now on the session browses in its party's profile `name`.
+    pub fn use_profile(&self, name: &str) {
+        *self.profile.lock().unwrap_or_else(|p| p.into_inner()) = Some(name.to_owned());
+    }
+
+    /// The browser lane the session works in: its party's, a profile of its party's, or its
+    /// own; admins see every lane's tabs.
+    pub fn lane(&self) -> crate::browser::Lane {
+        let short = |s: String| -> String {
+            crate::auth::digest(&s)[..8].iter().map(|b| format!("{b:02x}")).collect()
+        };
+        let party = self.creator.lane();
+        let all = self.creator.admin;
+        let named = self.profile.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        if let Some(name) = named {
+            let key = short(format!("profile:{party}:{name}"));
+            let profile = Some(crate::browser::Profile { party, name });
+            return crate::browser::Lane { key, all, profile };
+        }
+        let key = match self.own_context.load(Ordering::SeqCst) {
+            true => short(format!("session:{}", self.id)),
+            false => party,
+        };
+        crate::browser::Lane { key, all, profile: None }
+    }
+
     /// Remember a file one of this session's actions downloaded.
     pub fn downloaded(&self, path: std::path::PathBuf) {
         let mut d = self.downloads.lock().unwrap_or_else(|p| p.into_inner());
@@ -128,6 +186,8 @@ impl Session {
             snapshots: Mutex::new(Snapshots::default()),
             held: Mutex::new(Held::default()),
             downloads: Mutex::default(),
+            own_context: AtomicBool::new(false),
+            profile: Mutex::new(None),
             freed: tokio::sync::Notify::new(),
             rate: Budget::default(),
         }

@@ -44,7 +44,7 @@ fn cookie_person<B>(daemon: &Daemon, req: &Request<B>) -> Option<(Role, Owner)> 
     let value = access::cookie_in(req.headers())?;
     let token = daemon.view.access.token_of_cookie(&value)?;
     let role = daemon.role_of_digest(&token)?;
-    Some((role, Owner::of_digest(token, role == Role::Admin)))
+    Some((role, daemon.owner_of(token, role)))
 }
 
 /// `GET /view`.

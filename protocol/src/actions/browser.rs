@@ -5,7 +5,7 @@
 //! viewport pixels, nx,ny fractions 0..1 of the viewport, to_x, to_y, to_nx, to_ny a drop point.
 //! Every action also accepts browser_id (from list_browsers), tab_id (from tab_list; legacy:
 //! tab_index) and snapshot_id (the refs' snapshot); default: the session's selection and latest
-//! snapshot.
+//! snapshot. type, fill and keyboard_type take secret or secret_totp (a list_secrets name).
 
 // The contract's docs quote URLs as examples, not as links.
 #![allow(rustdoc::bare_urls)]
@@ -410,10 +410,14 @@ impl Shared for Focus {
 pub struct Type {
     /// Target: ref|selector.
     pub element: Element,
-    /// **Required.** the text, exactly as it should appear. Not empty.
-    pub text: String,
-    /// insert: one insertText; keys: key events per character, for pages that listen to keys
-    /// (terminals, editors, games: keydown/keypress/input/keyup as a US keyboard sends them, with
+    /// the text, exactly as it should appear. Not empty.
+    pub text: Option<String>,
+    /// a secret's name (list_secrets) to type instead of text (never shown). Not empty.
+    pub secret: Option<String>,
+    /// a secret's name whose current TOTP code to type (its seed's). Not empty.
+    pub secret_totp: Option<String>,
+    /// insert: one insertText; keys: a key event per character (for pages that listen to keys:
+    /// terminals, editors, games: keydown/keypress/input/keyup as a US keyboard sends them, with
     /// key, code, keyCode and shift; characters beyond the US layout as keydown/keyup whose key and
     /// text are the character; insert is fast and sends no key events). One of `insert`, `keys`.
     /// Default `insert`.
@@ -424,10 +428,12 @@ pub struct Type {
 
 impl Type {
     /// The required params; every other one at the table's default.
-    pub fn new(element: impl Into<Element>, text: impl Into<String>) -> Self {
+    pub fn new(element: impl Into<Element>) -> Self {
         Type {
             element: element.into(),
-            text: text.into(),
+            text: None,
+            secret: None,
+            secret_totp: None,
             mode: Mode::Insert,
             common: Common::default(),
         }
@@ -468,6 +474,10 @@ pub struct Fill {
     /// for a \<select multiple\>: every option to select (each by value, else by label; the rest
     /// are deselected).
     pub values: Option<Vec<String>>,
+    /// a secret's name (list_secrets) to type instead of text (never shown). Not empty.
+    pub secret: Option<String>,
+    /// a secret's name whose current TOTP code to type (its seed's). Not empty.
+    pub secret_totp: Option<String>,
     /// The params every action of the tool takes.
     pub common: Common,
 }
@@ -475,7 +485,14 @@ pub struct Fill {
 impl Fill {
     /// The required params; every other one at the table's default.
     pub fn new(element: impl Into<Element>) -> Self {
-        Fill { element: element.into(), text: None, values: None, common: Common::default() }
+        Fill {
+            element: element.into(),
+            text: None,
+            values: None,
+            secret: None,
+            secret_totp: None,
+            common: Common::default(),
+        }
     }
 }
 
@@ -681,9 +698,9 @@ impl Shared for Paste {
     }
 }
 
-/// `browser.select_text`: select the one match of text in an element or text line (or put the caret
-/// by it); returns the offsets. Target: ref|selector. Mutating (actor role); a capture follows
-/// unless the call says capture false.
+/// `browser.select_text`: select the one match of text in an element (or text line) (or put the
+/// caret by it); returns the offsets. Target: ref|selector. Mutating (actor role); a capture
+/// follows unless the call says capture false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::SelectText", into = "wire::SelectText")]
 pub struct SelectText {
@@ -695,7 +712,7 @@ pub struct SelectText {
     pub prefix: Option<String>,
     /// text right after the match (to make it unique). Not empty.
     pub suffix: Option<String>,
-    /// select the match, or put the caret before or after it. One of `select`, `cursor_before`,
+    /// select the match, or place the caret (before/after it). One of `select`, `cursor_before`,
     /// `cursor_after`. Default `select`.
     pub selection_type: SelectionType,
     /// The params every action of the tool takes.
@@ -812,10 +829,14 @@ impl Shared for Press {
 pub struct KeyboardType {
     /// Optional target: ref|selector.
     pub element: Option<Element>,
-    /// **Required.** the text, exactly as it should appear. Not empty.
-    pub text: String,
-    /// insert: one insertText; keys: key events per character, for pages that listen to keys
-    /// (terminals, editors, games: keydown/keypress/input/keyup as a US keyboard sends them, with
+    /// the text, exactly as it should appear. Not empty.
+    pub text: Option<String>,
+    /// a secret's name (list_secrets) to type instead of text (never shown). Not empty.
+    pub secret: Option<String>,
+    /// a secret's name whose current TOTP code to type (its seed's). Not empty.
+    pub secret_totp: Option<String>,
+    /// insert: one insertText; keys: a key event per character (for pages that listen to keys:
+    /// terminals, editors, games: keydown/keypress/input/keyup as a US keyboard sends them, with
     /// key, code, keyCode and shift; characters beyond the US layout as keydown/keyup whose key and
     /// text are the character; insert is fast and sends no key events). One of `insert`, `keys`.
     /// Default `insert`.
@@ -824,12 +845,14 @@ pub struct KeyboardType {
     pub common: Common,
 }
 
-impl KeyboardType {
-    /// The required params; every other one at the table's default.
-    pub fn new(text: impl Into<String>) -> Self {
+impl Default for KeyboardType {
+    /// Every param at the table's default.
+    fn default() -> Self {
         KeyboardType {
             element: None,
-            text: text.into(),
+            text: None,
+            secret: None,
+            secret_totp: None,
             mode: Mode::Insert,
             common: Common::default(),
         }
@@ -932,7 +955,7 @@ pub struct Scroll {
     pub direction: Direction,
     /// distance in pixels (exclusive with pages). Range 1..=10000.
     pub amount: Option<u32>,
-    /// distance in pages of the scrolled box. Range 0.1..=20.0.
+    /// distance in pages (of the scrolled box). Range 0.1..=20.0.
     pub pages: Option<f64>,
     /// The params every action of the tool takes.
     pub common: Common,
@@ -1068,7 +1091,7 @@ impl Shared for Drag {
 pub struct Upload {
     /// Target: ref|selector.
     pub element: Element,
-    /// **Required.** paths inside the workspace; each must exist.
+    /// **Required.** paths in the file roots (each must exist).
     pub files: Vec<String>,
     /// The params every action of the tool takes.
     pub common: Common,
@@ -1109,7 +1132,7 @@ pub struct Wait {
     pub timeout: Option<u32>,
     /// a fixed pause in ms (exclusive with timeout). Range 0..=60000.
     pub duration_ms: Option<u32>,
-    /// what the target should become (visible when omitted); needs ref or selector. One of
+    /// what the target should become (visible when omitted; needs ref or selector). One of
     /// `visible`, `hidden`, `attached`, `detached`.
     pub state: Option<State>,
     /// The params every action of the tool takes.
@@ -1291,7 +1314,7 @@ impl Shared for Reload {
 pub struct TabNew {
     /// the address to open, e.g. https://example.com/ (a bare host means http://).
     pub url: Option<String>,
-    /// open in the foreground; false opens it in the background. Default true.
+    /// false: open it in the background. Default true.
     pub visible: bool,
     /// The params every action of the tool takes.
     pub common: Common,
@@ -1352,8 +1375,8 @@ impl Shared for TabSelect {
     }
 }
 
-/// `browser.tab_get`: describe a tab without selecting it: url, title, state, mark, latest
-/// snapshot. Observes only (observer tokens may call it).
+/// `browser.tab_get`: describe a tab without selecting it (url, title, state, mark, latest
+/// snapshot). Observes only (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::TabGet", into = "wire::TabGet")]
 pub struct TabGet {
@@ -1421,7 +1444,7 @@ impl Shared for TabClose {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::TabMark", into = "wire::TabMark")]
 pub struct TabMark {
-    /// deliverable: a result to show the user; handoff: a tab the user should take over. One of
+    /// deliverable: a result for the user; handoff: for the user to take over. One of
     /// `deliverable`, `handoff`.
     pub kind: Option<Kind>,
     /// why the tab is marked, shown with the mark. Not empty.
@@ -1515,6 +1538,41 @@ impl Params for CdpRevoke {
 }
 
 impl Shared for CdpRevoke {
+    fn common(&self) -> &Common {
+        &self.common
+    }
+
+    fn named_ref(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// `browser.storage_state`: save or load cookies and localStorage (Playwright's storageState, in
+/// files/); returns path, counts. Mutating (actor role); a capture follows unless the call says
+/// capture false.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(try_from = "wire::StorageState", into = "wire::StorageState")]
+pub struct StorageState {
+    /// a file in files/ to load (Playwright's storageState shape). Not empty.
+    pub load: Option<String>,
+    /// The params every action of the tool takes.
+    pub common: Common,
+}
+
+impl Default for StorageState {
+    /// Every param at the table's default.
+    fn default() -> Self {
+        StorageState { load: None, common: Common::default() }
+    }
+}
+
+impl Params for StorageState {
+    const TOOL: &'static str = "browser";
+    const ACTION: &'static str = "storage_state";
+    type Result = crate::results::browser::StorageState;
+}
+
+impl Shared for StorageState {
     fn common(&self) -> &Common {
         &self.common
     }
@@ -1924,8 +1982,8 @@ impl Shared for Pdf {
     }
 }
 
-/// `browser.tab_list`: the browser's tabs with tab_id, url, title, selected and mark. Observes only
-/// (observer tokens may call it).
+/// `browser.tab_list`: the party's tabs (tab_id, url, title, selected, mark, and for admins every
+/// party's with its owner). Observes only (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::TabList", into = "wire::TabList")]
 pub struct TabList {
@@ -1956,9 +2014,9 @@ impl Shared for TabList {
     }
 }
 
-/// `browser.downloads`: the browser's recent downloads, oldest first: path (under the state dir's
-/// downloads/), url, bytes, state in_progress/completed/canceled, tab_id. Observes only (observer
-/// tokens may call it).
+/// `browser.downloads`: the browser's recent downloads, oldest first (path under
+/// downloads/\<party\>/, url, bytes, state in_progress/completed/canceled, tab_id). Observes only
+/// (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::Downloads", into = "wire::Downloads")]
 pub struct Downloads {
@@ -2057,6 +2115,7 @@ pub static ROUND_TRIPS: &[(&str, super::RoundTrip)] = &[
     ("tab_mark", super::round_trip::<TabMark>),
     ("cdp_session", super::round_trip::<CdpSession>),
     ("cdp_revoke", super::round_trip::<CdpRevoke>),
+    ("storage_state", super::round_trip::<StorageState>),
     ("snapshot", super::round_trip::<Snapshot>),
     ("get_content", super::round_trip::<GetContent>),
     ("get_html", super::round_trip::<GetHtml>),
@@ -2108,6 +2167,7 @@ pub static RESULT_SCHEMAS: &[(&str, super::ResultSchema)] = &[
     ("tab_mark", <TabMark as Params>::result_schema),
     ("cdp_session", <CdpSession as Params>::result_schema),
     ("cdp_revoke", <CdpRevoke as Params>::result_schema),
+    ("storage_state", <StorageState as Params>::result_schema),
     ("snapshot", <Snapshot as Params>::result_schema),
     ("get_content", <GetContent as Params>::result_schema),
     ("get_html", <GetHtml as Params>::result_schema),
@@ -2354,6 +2414,10 @@ pub mod wire {
         #[serde(skip_serializing_if = "Option::is_none")]
         pub text: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
+        pub secret: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub secret_totp: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         pub mode: Option<Mode>,
         #[serde(skip_serializing_if = "Option::is_none")]
         pub r#ref: Option<String>,
@@ -2367,7 +2431,9 @@ pub mod wire {
         fn from(v: super::Type) -> Self {
             let (r#ref, selector) = keys::split_element(Some(v.element));
             Type {
-                text: Some(v.text),
+                text: v.text,
+                secret: v.secret,
+                secret_totp: v.secret_totp,
                 mode: (v.mode != Mode::Insert).then_some(v.mode),
                 r#ref,
                 selector,
@@ -2383,7 +2449,9 @@ pub mod wire {
             Ok(super::Type {
                 element: keys::element(w.r#ref, w.selector)
                     .ok_or(Missing("target: ref|selector"))?,
-                text: w.text.ok_or(Missing("text"))?,
+                text: w.text,
+                secret: w.secret,
+                secret_totp: w.secret_totp,
                 mode: w.mode.unwrap_or(Mode::Insert),
                 common: w.common,
             })
@@ -2397,6 +2465,10 @@ pub mod wire {
         #[serde(skip_serializing_if = "Option::is_none")]
         pub values: Option<Vec<String>>,
         #[serde(skip_serializing_if = "Option::is_none")]
+        pub secret: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub secret_totp: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         pub r#ref: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         pub selector: Option<String>,
@@ -2407,7 +2479,15 @@ pub mod wire {
     impl From<super::Fill> for Fill {
         fn from(v: super::Fill) -> Self {
             let (r#ref, selector) = keys::split_element(Some(v.element));
-            Fill { text: v.text, values: v.values, r#ref, selector, common: v.common }
+            Fill {
+                text: v.text,
+                values: v.values,
+                secret: v.secret,
+                secret_totp: v.secret_totp,
+                r#ref,
+                selector,
+                common: v.common,
+            }
         }
     }
 
@@ -2420,6 +2500,8 @@ pub mod wire {
                     .ok_or(Missing("target: ref|selector"))?,
                 text: w.text,
                 values: w.values,
+                secret: w.secret,
+                secret_totp: w.secret_totp,
                 common: w.common,
             })
         }
@@ -2699,6 +2781,10 @@ pub mod wire {
         #[serde(skip_serializing_if = "Option::is_none")]
         pub text: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
+        pub secret: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub secret_totp: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         pub mode: Option<Mode>,
         #[serde(skip_serializing_if = "Option::is_none")]
         pub r#ref: Option<String>,
@@ -2712,7 +2798,9 @@ pub mod wire {
         fn from(v: super::KeyboardType) -> Self {
             let (r#ref, selector) = keys::split_element(v.element);
             KeyboardType {
-                text: Some(v.text),
+                text: v.text,
+                secret: v.secret,
+                secret_totp: v.secret_totp,
                 mode: (v.mode != Mode::Insert).then_some(v.mode),
                 r#ref,
                 selector,
@@ -2727,7 +2815,9 @@ pub mod wire {
         fn try_from(w: KeyboardType) -> Result<Self, Missing> {
             Ok(super::KeyboardType {
                 element: keys::element(w.r#ref, w.selector),
-                text: w.text.ok_or(Missing("text"))?,
+                text: w.text,
+                secret: w.secret,
+                secret_totp: w.secret_totp,
                 mode: w.mode.unwrap_or(Mode::Insert),
                 common: w.common,
             })
@@ -3274,6 +3364,28 @@ pub mod wire {
 
         fn try_from(w: CdpRevoke) -> Result<Self, Missing> {
             Ok(super::CdpRevoke { cdp_id: w.cdp_id.ok_or(Missing("cdp_id"))?, common: w.common })
+        }
+    }
+
+    #[derive(Serialize, Deserialize, Default)]
+    pub struct StorageState {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub load: Option<String>,
+        #[serde(flatten)]
+        pub common: Common,
+    }
+
+    impl From<super::StorageState> for StorageState {
+        fn from(v: super::StorageState) -> Self {
+            StorageState { load: v.load, common: v.common }
+        }
+    }
+
+    impl TryFrom<StorageState> for super::StorageState {
+        type Error = Missing;
+
+        fn try_from(w: StorageState) -> Result<Self, Missing> {
+            Ok(super::StorageState { load: w.load, common: w.common })
         }
     }
 

@@ -7,7 +7,7 @@
 //! list_windows) and snapshot_id (the refs' snapshot; default the latest). Acting ones take
 //! dispatch: auto, background (accessibility only; pointer and focus untouched) or foreground (real
 //! input). Real input naming a target activates its window first or answers NOT_FOCUSED; results
-//! say delivered_to.
+//! say delivered_to. type takes secret or secret_totp (list_secrets).
 
 // The contract's docs quote URLs as examples, not as links.
 #![allow(rustdoc::bare_urls)]
@@ -321,8 +321,12 @@ impl Shared for DoubleClick {
 pub struct Type {
     /// Optional target: ref.
     pub r#ref: Option<String>,
-    /// **Required.** the text, exactly as it should appear. Not empty.
-    pub text: String,
+    /// the text, exactly as it should appear. Not empty.
+    pub text: Option<String>,
+    /// a secret's name (list_secrets) to type instead of text (never shown). Not empty.
+    pub secret: Option<String>,
+    /// a secret's name whose current TOTP code to type (its seed's). Not empty.
+    pub secret_totp: Option<String>,
     /// auto picks; background acts through accessibility only and never moves the pointer or focus;
     /// foreground uses real input. One of `auto`, `background`, `foreground`. Default `auto`.
     pub dispatch: Dispatch,
@@ -330,10 +334,17 @@ pub struct Type {
     pub common: Common,
 }
 
-impl Type {
-    /// The required params; every other one at the table's default.
-    pub fn new(text: impl Into<String>) -> Self {
-        Type { r#ref: None, text: text.into(), dispatch: Dispatch::Auto, common: Common::default() }
+impl Default for Type {
+    /// Every param at the table's default.
+    fn default() -> Self {
+        Type {
+            r#ref: None,
+            text: None,
+            secret: None,
+            secret_totp: None,
+            dispatch: Dispatch::Auto,
+            common: Common::default(),
+        }
     }
 }
 
@@ -502,7 +513,7 @@ pub struct SelectText {
     pub prefix: Option<String>,
     /// text right after the match (to make it unique). Not empty.
     pub suffix: Option<String>,
-    /// select the match, or put the caret before or after it. One of `select`, `cursor_before`,
+    /// select the match, or place the caret (before/after it). One of `select`, `cursor_before`,
     /// `cursor_after`. Default `select`.
     pub selection_type: SelectionType,
     /// auto picks; background acts through accessibility only and never moves the pointer or focus;
@@ -712,7 +723,7 @@ pub struct Scroll {
     pub direction: Direction,
     /// distance in pixels (exclusive with pages). Range 1..=10000.
     pub amount: Option<u32>,
-    /// distance in pages of the scrolled box. Range 0.1..=20.0.
+    /// distance in pages (of the scrolled box). Range 0.1..=20.0.
     pub pages: Option<f64>,
     /// auto picks; background acts through accessibility only and never moves the pointer or focus;
     /// foreground uses real input. One of `auto`, `background`, `foreground`. Default `auto`.
@@ -944,8 +955,8 @@ impl Shared for MouseUp {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::Window", into = "wire::Window")]
 pub struct Window {
-    /// **Required.** what to do; move takes x,y and resize takes width,height. One of `minimize`,
-    /// `maximize`, `restore`, `close`, `move`, `resize`.
+    /// **Required.** move takes x,y; resize takes width,height. One of `minimize`, `maximize`,
+    /// `restore`, `close`, `move`, `resize`.
     pub operation: Operation,
     /// screen x in pixels. Range 0..=65535.
     pub x: Option<u32>,
@@ -990,7 +1001,7 @@ impl Shared for Window {
 pub struct Wait {
     /// a fixed pause in ms (exclusive with timeout). Range 0..=60000.
     pub duration_ms: Option<u32>,
-    /// the event to wait for, up to timeout. One of `element_appears`, `element_disappears`,
+    /// the event to wait for (up to timeout). One of `element_appears`, `element_disappears`,
     /// `window_opens`.
     pub until: Option<Until>,
     /// words matched against role, name or value (wait: the element or window title to wait for;
@@ -1567,6 +1578,10 @@ pub mod wire {
         #[serde(skip_serializing_if = "Option::is_none")]
         pub text: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
+        pub secret: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub secret_totp: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         pub dispatch: Option<Dispatch>,
         #[serde(skip_serializing_if = "Option::is_none")]
         pub r#ref: Option<String>,
@@ -1578,7 +1593,9 @@ pub mod wire {
         fn from(v: super::Type) -> Self {
             let r#ref = v.r#ref;
             Type {
-                text: Some(v.text),
+                text: v.text,
+                secret: v.secret,
+                secret_totp: v.secret_totp,
                 dispatch: (v.dispatch != Dispatch::Auto).then_some(v.dispatch),
                 r#ref,
                 common: v.common,
@@ -1592,7 +1609,9 @@ pub mod wire {
         fn try_from(w: Type) -> Result<Self, Missing> {
             Ok(super::Type {
                 r#ref: w.r#ref,
-                text: w.text.ok_or(Missing("text"))?,
+                text: w.text,
+                secret: w.secret,
+                secret_totp: w.secret_totp,
                 dispatch: w.dispatch.unwrap_or(Dispatch::Auto),
                 common: w.common,
             })

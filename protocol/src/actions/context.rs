@@ -31,7 +31,7 @@ impl Params for GetState {
     type Result = crate::results::context::GetState;
 }
 
-/// `context.list_apps`: apps on the accessibility bus with app_id, pid, toolkit, windows and
+/// `context.list_apps`: apps on the accessibility bus; returns app_id, pid, toolkit, windows and
 /// responding (false: the app did not answer in time and is listed as last seen). Observes only
 /// (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -62,7 +62,7 @@ pub struct GetApp {
     pub app: String,
     /// start the app when it is not running (argv, never a shell). Default false.
     pub launch: bool,
-    /// with launch: leave the new window where the window manager put it, inactive. Default false.
+    /// with launch: leave the new window inactive (where the window manager put it). Default false.
     pub background: bool,
 }
 
@@ -79,8 +79,8 @@ impl Params for GetApp {
     type Result = crate::results::context::GetApp;
 }
 
-/// `context.list_windows`: top-level windows with window_id, app_id, pid, title, frame and state.
-/// Observes only (observer tokens may call it).
+/// `context.list_windows`: top-level windows; returns window_id, app_id, pid, title, frame and
+/// state. Observes only (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::ListWindows", into = "wire::ListWindows")]
 pub struct ListWindows {
@@ -123,8 +123,8 @@ impl Params for FocusWindow {
     type Result = crate::results::context::FocusWindow;
 }
 
-/// `context.list_browsers`: the Chromiums this daemon drives (its own, --browser-allow ones):
-/// browser_id, pid, default, status, tabs. Observes only (observer tokens may call it).
+/// `context.list_browsers`: the Chromiums this daemon drives (its own, --browser-allow ones:
+/// browser_id, pid, default, status, tabs). Observes only (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::ListBrowsers", into = "wire::ListBrowsers")]
 pub struct ListBrowsers {}
@@ -149,7 +149,7 @@ impl Params for ListBrowsers {
 pub struct GetBrowser {
     /// browser id chrome-\<port\> from list_browsers.
     pub browser_id: Option<String>,
-    /// the one tab whose URL is this, or starts with it and / ? #.
+    /// the one tab whose URL is this (or starts with it and / ? #).
     pub url: Option<String>,
 }
 
@@ -216,8 +216,27 @@ impl Params for PutFile {
     type Result = crate::results::context::PutFile;
 }
 
-/// `context.documentation`: this contract: every action's parameters, identity, coordinate and
-/// timing rules, and each backend's capabilities. Observes only (observer tokens may call it).
+/// `context.list_secrets`: named secrets (never a value); returns name, origins (and apps) each may
+/// be typed into, totp. Reads what observers may not (actor and admin roles).
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(try_from = "wire::ListSecrets", into = "wire::ListSecrets")]
+pub struct ListSecrets {}
+
+impl Default for ListSecrets {
+    /// Every param at the table's default.
+    fn default() -> Self {
+        ListSecrets {}
+    }
+}
+
+impl Params for ListSecrets {
+    const TOOL: &'static str = "context";
+    const ACTION: &'static str = "list_secrets";
+    type Result = crate::results::context::ListSecrets;
+}
+
+/// `context.documentation`: this contract (every action's parameters, identity, coordinate and
+/// timing rules, and each backend's capabilities). Observes only (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::Documentation", into = "wire::Documentation")]
 pub struct Documentation {
@@ -251,6 +270,7 @@ pub static ROUND_TRIPS: &[(&str, super::RoundTrip)] = &[
     ("get_browser", super::round_trip::<GetBrowser>),
     ("request_human", super::round_trip::<RequestHuman>),
     ("put_file", super::round_trip::<PutFile>),
+    ("list_secrets", super::round_trip::<ListSecrets>),
     ("documentation", super::round_trip::<Documentation>),
 ];
 
@@ -265,6 +285,7 @@ pub static RESULT_SCHEMAS: &[(&str, super::ResultSchema)] = &[
     ("get_browser", <GetBrowser as Params>::result_schema),
     ("request_human", <RequestHuman as Params>::result_schema),
     ("put_file", <PutFile as Params>::result_schema),
+    ("list_secrets", <ListSecrets as Params>::result_schema),
     ("documentation", <Documentation as Params>::result_schema),
 ];
 
@@ -473,6 +494,23 @@ pub mod wire {
                 name: w.name.ok_or(Missing("name"))?,
                 data: w.data.ok_or(Missing("data"))?,
             })
+        }
+    }
+
+    #[derive(Serialize, Deserialize, Default)]
+    pub struct ListSecrets {}
+
+    impl From<super::ListSecrets> for ListSecrets {
+        fn from(_: super::ListSecrets) -> Self {
+            ListSecrets {}
+        }
+    }
+
+    impl TryFrom<ListSecrets> for super::ListSecrets {
+        type Error = Missing;
+
+        fn try_from(_: ListSecrets) -> Result<Self, Missing> {
+            Ok(super::ListSecrets {})
         }
     }
 

@@ -17,26 +17,21 @@ const TEXT: Ty = Ty::Str { allow_empty: false };
 
 const TARGET_SELECTOR: Param =
     p("target_selector", TEXT, "drop on the first match of this CSS selector");
-const FILES: Param = p("files", Ty::StrList, "paths inside the workspace; each must exist");
+const FILES: Param = p("files", Ty::StrList, "paths in the file roots (each must exist)");
 const WAIT_STATE: Param = p(
     "state",
     Ty::Enum(&["visible", "hidden", "attached", "detached"]),
-    "what the target should become (visible when omitted); needs ref or selector",
+    "what the target should become (visible when omitted; needs ref or selector)",
 );
 const ACCEPT: Param =
     pd("accept", Ty::Bool, "accept (OK) or dismiss (Cancel) the dialog", D::Bool(true));
 const PROMPT_TEXT: Param =
     p("prompt_text", Ty::Str { allow_empty: true }, "the answer to a prompt() dialog");
-const VISIBLE: Param = pd(
-    "visible",
-    Ty::Bool,
-    "open in the foreground; false opens it in the background",
-    D::Bool(true),
-);
+const VISIBLE: Param = pd("visible", Ty::Bool, "false: open it in the background", D::Bool(true));
 const MARK_KIND: Param = p(
     "kind",
     Ty::Enum(&["deliverable", "handoff"]),
-    "deliverable: a result to show the user; handoff: a tab the user should take over",
+    "deliverable: a result for the user; handoff: for the user to take over",
 );
 const NOTE: Param = p("note", TEXT, "why the tab is marked, shown with the mark");
 const CLEAR: Param =
@@ -53,6 +48,7 @@ const TTL_S: Param = pd(
     D::Int(600),
 );
 const CDP_ID: Param = p("cdp_id", TEXT, "id (the cdp_id cdp_session returned)");
+const LOAD: Param = p("load", TEXT, "a file in files/ to load (Playwright's storageState shape)");
 
 /// A browser action that changes the page or the selection.
 const fn act(name: &'static str, summary: &'static str, locator: L) -> Action {
@@ -76,7 +72,8 @@ pub static BROWSER: Tool = Tool {
                   to_x, to_y, to_nx, to_ny a drop point. Every action also accepts browser_id \
                   (from list_browsers), tab_id (from tab_list; legacy: tab_index) and \
                   snapshot_id (the refs' snapshot); default: the session's selection and \
-                  latest snapshot.",
+                  latest snapshot. type, fill and keyboard_type take secret or secret_totp \
+                  (a list_secrets name).",
     element_keys: &[REF, SELECTOR],
     point_keys: &[VIEWPORT_X, VIEWPORT_Y, NX, NY],
     common: &[BROWSER_ID, TAB_ID, TAB_INDEX, SNAPSHOT_ID],
@@ -90,10 +87,10 @@ pub static BROWSER: Tool = Tool {
             .opt(&[BUTTON, DOUBLE_CLICK_COUNT]).check(&[r::tab_pick_exclusive, r::double_click_count]),
         act("hover", "move the mouse over an element or a viewport point; returns the point", L::ElementOrPoint).settles(S::Pointer),
         act("focus", "focus an element; returns the element that really has focus", L::Element).settles(S::Pointer),
-        act("type", "type text at the caret of an element (mode insert, or keys: key events per character); read back; returns the text typed, the value and verified", L::Element).settles(S::Type)
-            .req(&[TEXT_PARAM]).opt(&[TYPE_MODE]),
-        act("fill", "replace the value of any field (text-like inputs, textarea, contenteditable, number, date, time, datetime-local, month, week, color, range, <select> by value or label, values for a multiple select) and read it back; returns the value; NOT_EDITABLE names what fits instead (upload for a file input, check for a checkbox)", L::Element).settles(S::Type)
-            .opt(&[FILL_TEXT_OPT, OPTION_VALUES]).excl(&[("text", "values")]).check(&[r::tab_pick_exclusive, r::fill_text_or_values]),
+        act("type", "type text at the caret of an element (mode insert, or keys: key events per character); read back; returns the text typed, the value and verified", L::Element).settles(S::Type).gated(G::Secret)
+            .opt(&[TEXT_PARAM, SECRET, SECRET_TOTP, TYPE_MODE]).check(&[r::tab_pick_exclusive, r::text_or_secret]),
+        act("fill", "replace the value of any field (text-like inputs, textarea, contenteditable, number, date, time, datetime-local, month, week, color, range, <select> by value or label, values for a multiple select) and read it back; returns the value; NOT_EDITABLE names what fits instead (upload for a file input, check for a checkbox)", L::Element).settles(S::Type).gated(G::Secret)
+            .opt(&[FILL_TEXT_OPT, OPTION_VALUES, SECRET, SECRET_TOTP]).excl(&[("text", "values")]).check(&[r::tab_pick_exclusive, r::fill_text_or_values, r::text_or_secret]),
         act("set_value", "set a field's value (the native setter, then input/change); returns the value", L::Element).settles(S::Type)
             .req(&[VALUE]),
         act("select", "choose the option with this value, else this label (in a <select>; it must exist; option lines show value=\"...\" where it differs from the label; or several with values in a multiple one); returns the value", L::Element).settles(S::Pointer)
@@ -102,14 +99,14 @@ pub static BROWSER: Tool = Tool {
         act("uncheck", "uncheck a checkbox; returns the verified final state", L::Element).settles(S::Pointer),
         act("paste", "paste text into an element or the focus (a real paste event); returns how it landed", L::ElementOptional).settles(S::Type)
             .req(&[PASTE_TEXT]).opt(&[BROWSER_PASTE_FORMAT]).check(&[r::tab_pick_exclusive, r::browser_paste_format]),
-        act("select_text", "select the one match of text in an element or text line (or put the caret by it); returns the offsets", L::Element).settles(S::Type)
+        act("select_text", "select the one match of text in an element (or text line) (or put the caret by it); returns the offsets", L::Element).settles(S::Type)
             .req(&[SELECT_TEXT]).opt(&[PREFIX, SUFFIX, SELECTION_TYPE]),
         act("secondary_action", "run a named element action; the DOM has none, so this returns UNSUPPORTED with the reason", L::Element).settles(S::Pointer)
             .req(&[DOM_ACTION_NAME]),
         act("press", "press a key or chord (releasing modifiers even on failure); returns the chord", L::None).settles(S::Key)
             .req(&[KEY]),
-        act("keyboard_type", "type text into the focus (or into ref/selector, focused first) (mode insert, or keys: key events per character); returns the text", L::ElementOptional).settles(S::Type)
-            .req(&[TEXT_PARAM]).opt(&[TYPE_MODE]),
+        act("keyboard_type", "type text into the focus (or into ref/selector, focused first) (mode insert, or keys: key events per character); returns the text", L::ElementOptional).settles(S::Type).gated(G::Secret)
+            .opt(&[TEXT_PARAM, SECRET, SECRET_TOTP, TYPE_MODE]).check(&[r::tab_pick_exclusive, r::text_or_secret]),
         act("keydown", "hold a key down; later presses include it; returns the keys held", L::None)
             .req(&[KEY]),
         act("keyup", "release a held key; returns the keys still held", L::None)
@@ -137,7 +134,7 @@ pub static BROWSER: Tool = Tool {
             .opt(&[URL, VISIBLE]),
         act("tab_select", "bring a tab to the front and make it the session's tab; returns its identity", L::None).settles(S::Navigate)
             .check(&[r::tab_pick_exclusive, r::tab_required]),
-        observe("tab_get", "describe a tab without selecting it: url, title, state, mark, latest snapshot", L::None)
+        observe("tab_get", "describe a tab without selecting it (url, title, state, mark, latest snapshot)", L::None)
             .check(&[r::tab_pick_exclusive, r::tab_required]),
         act("tab_close", "close a tab (default: the session's tab) and forget its refs; returns what was closed", L::None),
         act("tab_mark", "mark a tab deliverable or handoff (with a note), or clear it; marks outlive the session", L::None)
@@ -146,6 +143,8 @@ pub static BROWSER: Tool = Tool {
             .opt(&[TTL_S]),
         act("cdp_revoke", "end a code session (its connection closes)", L::None)
             .req(&[CDP_ID]),
+        act("storage_state", "save or load cookies and localStorage (Playwright's storageState, in files/); returns path, counts", L::None).gated(G::StorageState)
+            .opt(&[LOAD]),
         // Observing.
         observe("snapshot", "ref-annotated accessibility outline of the page (with its open shadow roots and iframes) (cross-site ones too); returns snapshot_id, mode full/incremental/continued, counts, truncation", L::None)
             .opt(&[LIMIT, SCOPE_REF, CURSOR, DISABLE_DIFFING, QUERY])
@@ -166,8 +165,8 @@ pub static BROWSER: Tool = Tool {
         act("evaluate", "run JavaScript in the page (it may change it); returns the JSON value, exceptions as ACTION_FAILED", L::None).settles(S::Pointer).gated(G::Evaluate)
             .req(&[SCRIPT]),
         observe("pdf", "print the page to PDF; returns an artifact, not inline data", L::None),
-        observe("tab_list", "the browser's tabs with tab_id, url, title, selected and mark", L::None),
-        observe("downloads", "the browser's recent downloads, oldest first: path (under the state dir's downloads/), url, bytes, state in_progress/completed/canceled, tab_id", L::None),
+        observe("tab_list", "the party's tabs (tab_id, url, title, selected, mark, and for admins every party's with its owner)", L::None),
+        observe("downloads", "the browser's recent downloads, oldest first (path under downloads/<party>/, url, bytes, state in_progress/completed/canceled, tab_id)", L::None),
         observe("probe", "what works on this tab: CDP, input, accessibility and screenshots", L::None),
     ],
     listed: true,

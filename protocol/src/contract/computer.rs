@@ -13,12 +13,12 @@ const fn p(name: &'static str, ty: Ty, doc: &'static str) -> Param {
 const WINDOW_OP: Param = p(
     "operation",
     Ty::Enum(&["minimize", "maximize", "restore", "close", "move", "resize"]),
-    "what to do; move takes x,y and resize takes width,height",
+    "move takes x,y; resize takes width,height",
 );
 const UNTIL: Param = p(
     "until",
     Ty::Enum(&["element_appears", "element_disappears", "window_opens"]),
-    "the event to wait for, up to timeout",
+    "the event to wait for (up to timeout)",
 );
 const WAIT_QUERY: Param = p(
     "query",
@@ -58,7 +58,7 @@ pub static COMPUTER: Tool = Tool {
                   dispatch: auto, background (accessibility only; pointer and focus untouched) \
                   or foreground (real input). Real input naming a \
                   target activates its window first or answers NOT_FOCUSED; results say \
-                  delivered_to.",
+                  delivered_to. type takes secret or secret_totp (list_secrets).",
     element_keys: &[REF],
     point_keys: &[SCREEN_X, SCREEN_Y, NX, NY],
     common: &[APP_ID, WINDOW_ID, SNAPSHOT_ID],
@@ -68,8 +68,8 @@ pub static COMPUTER: Tool = Tool {
             .opt(&[BUTTON, CLICK_COUNT, DISPATCH]).check(&[r::background_needs_ref]),
         act("double_click", "double-click an element or a screen point; returns via and where", L::ElementOrPoint).settles(S::Pointer)
             .opt(&[BUTTON, DOUBLE_CLICK_COUNT, DISPATCH]).check(&[r::double_click_count, r::background_needs_ref]),
-        act("type", "type any Unicode text into an element (EditableText, replacing its selection) or as keystrokes into the named target (its window activated first) (else NOT_FOCUSED); read back with a ref; returns via, value, delivered_to", L::ElementOptional).settles(S::Type)
-            .req(&[TEXT_PARAM]).opt(&[DISPATCH]),
+        act("type", "type any Unicode text into an element (EditableText, replacing its selection) or as keystrokes into the named target (its window activated first) (else NOT_FOCUSED); read back with a ref; returns via, value, delivered_to", L::ElementOptional).settles(S::Type).gated(G::Secret)
+            .opt(&[TEXT_PARAM, SECRET, SECRET_TOTP, DISPATCH]).check(&[r::text_or_secret]),
         act("fill", "replace an element's or the focused widget's text (\"\" clears it); returns the value and via", L::ElementOptional).settles(S::Type)
             .req(&[FILL_TEXT]).opt(&[DISPATCH]),
         act("set_value", "set an element's text or numeric value (range-checked); returns the value and via", L::Element).settles(S::Type)

@@ -23,13 +23,13 @@ const LAUNCH: Param = Param {
 const BACKGROUND: Param = Param {
     name: "background",
     ty: Ty::Bool,
-    doc: "with launch: leave the new window where the window manager put it, inactive",
+    doc: "with launch: leave the new window inactive (where the window manager put it)",
     default: Some(D::Bool(false)),
 };
 const URL_MATCH: Param = Param {
     name: "url",
     ty: Ty::Url,
-    doc: "the one tab whose URL is this, or starts with it and / ? #",
+    doc: "the one tab whose URL is this (or starts with it and / ? #)",
     default: None,
 };
 const WINDOW_ID_REQUIRED: Param = WINDOW_ID;
@@ -69,7 +69,7 @@ pub static CONTEXT: Tool = Tool {
             "apps, browsers, windows and the session's selection; each domain reports its own error",
             Backend::Daemon,
         ),
-        observe("list_apps", "apps on the accessibility bus with app_id, pid, toolkit, windows and responding (false: the app did not answer in time and is listed as last seen)", Backend::Desktop),
+        observe("list_apps", "apps on the accessibility bus; returns app_id, pid, toolkit, windows and responding (false: the app did not answer in time and is listed as last seen)", Backend::Desktop),
         action(
             "get_app",
             "select an app and return its snapshot; several matches give candidates; a launched \
@@ -83,7 +83,7 @@ pub static CONTEXT: Tool = Tool {
         .on(Backend::Desktop, LAUNCH_EVENTS),
         observe(
             "list_windows",
-            "top-level windows with window_id, app_id, pid, title, frame and state",
+            "top-level windows; returns window_id, app_id, pid, title, frame and state",
             Backend::Desktop,
         )
         .opt(&[APP_ID]),
@@ -98,7 +98,7 @@ pub static CONTEXT: Tool = Tool {
         .on(Backend::Desktop, &["window.focused", "focus.changed"]),
         observe(
             "list_browsers",
-            "the Chromiums this daemon drives (its own, --browser-allow ones): browser_id, pid, default, status, tabs",
+            "the Chromiums this daemon drives (its own, --browser-allow ones: browser_id, pid, default, status, tabs)",
             Backend::Browser,
         ),
         action(
@@ -126,10 +126,17 @@ pub static CONTEXT: Tool = Tool {
         )
         .req(&[FILE_NAME, FILE_DATA])
         .on(Backend::Daemon, &[]),
+        action(
+            "list_secrets",
+            "named secrets (never a value); returns name, origins (and apps) each may be typed into, totp",
+            Class::Private,
+            Locator::None,
+        )
+        .on(Backend::Daemon, &[]),
         observe(
             "documentation",
-            "this contract: every action's parameters, identity, coordinate and timing rules, \
-             and each backend's capabilities",
+            "this contract (every action's parameters, identity, coordinate and timing rules, \
+             and each backend's capabilities)",
             Backend::Daemon,
         )
         .opt(&[BROWSER_ID, APP_ID]),

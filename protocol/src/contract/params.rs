@@ -78,6 +78,12 @@ pub const TO_NY: Param =
 
 // Text and values.
 pub const TEXT_PARAM: Param = p("text", TEXT, "the text, exactly as it should appear");
+/// Typed by the daemon, never shown: the value of a named secret (`--secrets`), or its
+/// current one-time code.
+pub const SECRET: Param =
+    p("secret", TEXT, "a secret's name (list_secrets) to type instead of text (never shown)");
+pub const SECRET_TOTP: Param =
+    p("secret_totp", TEXT, "a secret's name whose current TOTP code to type (its seed's)");
 pub const FILL_TEXT: Param = p("text", TEXT_OR_EMPTY, "the new content; \"\" clears the field");
 pub const VALUE: Param = p("value", TEXT_OR_EMPTY, "the value to set");
 pub const FILL_TEXT_OPT: Param = p(
@@ -102,8 +108,8 @@ pub const OPTION_VALUES: Param = p(
 pub const TYPE_MODE: Param = pd(
     "mode",
     Ty::Enum(&["insert", "keys"]),
-    "insert: one insertText; keys: key events per character, for pages that listen to keys \
-     (terminals, editors, games: keydown/keypress/input/keyup as a US keyboard sends them, \
+    "insert: one insertText; keys: a key event per character (for pages that listen to keys: \
+     terminals, editors, games: keydown/keypress/input/keyup as a US keyboard sends them, \
      with key, code, keyCode and shift; characters beyond the US layout as keydown/keyup whose \
      key and text are the character; insert is fast and sends no key events)",
     D::Str("insert"),
@@ -130,7 +136,7 @@ pub const SUFFIX: Param = p("suffix", TEXT, "text right after the match (to make
 pub const SELECTION_TYPE: Param = pd(
     "selection_type",
     Ty::Enum(&["select", "cursor_before", "cursor_after"]),
-    "select the match, or put the caret before or after it",
+    "select the match, or place the caret (before/after it)",
     D::Str("select"),
 );
 /// One enum for `format` per tool, because the tool schema is flat (one type per name); each
@@ -154,7 +160,7 @@ pub const DIRECTION: Param =
 pub const AMOUNT: Param =
     p("amount", Ty::Int { min: 1, max: 10_000 }, "distance in pixels (exclusive with pages)");
 pub const PAGES: Param =
-    p("pages", Ty::Num { min: 0.1, max: 20.0 }, "distance in pages of the scrolled box");
+    p("pages", Ty::Num { min: 0.1, max: 20.0 }, "distance in pages (of the scrolled box)");
 
 // Waiting.
 pub const TIMEOUT: Param = pd(

@@ -121,13 +121,31 @@ pub fn tab_mark(args: &Args) -> Outcome {
 
 /// `fill` takes its new content as `text`, or as `values` for a multiple select.
 pub fn fill_text_or_values(args: &Args) -> Outcome {
-    if !has(args, "text") && !has(args, "values") {
+    if !["text", "values", "secret", "secret_totp"].iter().any(|k| has(args, k)) {
         return Err(Violation::new(
             "text",
-            "fill needs text (\"\" clears the field), or values for a <select multiple>",
+            "fill needs text (\"\" clears the field), values for a <select multiple>, or secret",
         ));
     }
     Ok(())
+}
+
+/// `type`, `keyboard_type` and `computer.type` take exactly one of `text`, `secret` and
+/// `secret_totp`; `fill` takes at most one of them (or `values`).
+pub fn text_or_secret(args: &Args) -> Outcome {
+    let given: Vec<&str> =
+        ["text", "secret", "secret_totp", "values"].into_iter().filter(|k| has(args, k)).collect();
+    match given.as_slice() {
+        [_] => Ok(()),
+        [] => Err(Violation::new(
+            "text",
+            "send text, or secret (a name from context.list_secrets), or secret_totp",
+        )),
+        [first, second, ..] => Err(Violation::new(
+            *second,
+            format!("{first} and {second} are exclusive: send one of text, secret and secret_totp"),
+        )),
+    }
 }
 
 /// `select` picks by `value`, or several by `values` in a multiple select.

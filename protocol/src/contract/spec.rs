@@ -157,6 +157,9 @@ pub enum Class {
     /// Reads what an observer may not see (the clipboard, which may hold secrets); changes
     /// nothing, but actor (or admin) only.
     ClipboardRead,
+    /// Reads what only acting roles may know (the names and origins of secrets); changes
+    /// nothing, actor (or admin) only.
+    Private,
     /// Asks a person for help and waits for the hand-back: changes nothing itself, actor (or
     /// admin) only, and runs while a person is in control.
     AskHuman,
@@ -225,6 +228,11 @@ pub enum Gate {
     Navigate,
     /// Hands a code client a DevTools endpoint on a tab (`browser.cdp_session`).
     Cdp,
+    /// Writes the session's cookies and storage to a file (`browser.storage_state` without
+    /// `load`).
+    StorageState,
+    /// Types a named secret (`secret`, `secret_totp`), when one is given.
+    Secret,
 }
 
 impl Gate {
@@ -235,6 +243,8 @@ impl Gate {
             Gate::ClipboardRead => "clipboard_read",
             Gate::Navigate => "navigate",
             Gate::Cdp => "cdp",
+            Gate::StorageState => "storage_state",
+            Gate::Secret => "secret",
         }
     }
 }

@@ -140,7 +140,7 @@ fn generic_checks() {
         "#,
         &expect![[r#"
             browser {"action":"teleport"}
-              CONTRACT_VIOLATION field=action: unknown browser action "teleport"; use one of: navigate, click, double_click, hover, focus, type, fill, set_value, select, check, uncheck, paste, select_text, secondary_action, press, keyboard_type, keydown, keyup, scroll, scroll_into_view, drag, upload, wait, dialog, go_back, go_forward, reload, tab_new, tab_select, tab_get, tab_close, tab_mark, cdp_session, cdp_revoke, snapshot, get_content, get_html, get_url, get_title, screenshot, screenshot_annotate, state_and_screenshot, evaluate, pdf, tab_list, downloads, probe
+              CONTRACT_VIOLATION field=action: unknown browser action "teleport"; use one of: navigate, click, double_click, hover, focus, type, fill, set_value, select, check, uncheck, paste, select_text, secondary_action, press, keyboard_type, keydown, keyup, scroll, scroll_into_view, drag, upload, wait, dialog, go_back, go_forward, reload, tab_new, tab_select, tab_get, tab_close, tab_mark, cdp_session, cdp_revoke, storage_state, snapshot, get_content, get_html, get_url, get_title, screenshot, screenshot_annotate, state_and_screenshot, evaluate, pdf, tab_list, downloads, probe
             browser {"action":"click","ref":"e1","foo":1,"bar":2}
               CONTRACT_VIOLATION field=bar: browser.click does not take bar, foo; it takes: button, click_count, ref, selector, x, y, nx, ny, browser_id, tab_id, tab_index, snapshot_id
             browser {"action":"navigate","url":5}
@@ -201,6 +201,10 @@ fn browser_actions() {
         browser {"action":"type","ref":"e1","text":"ls","mode":"keys"}
         browser {"action":"type","ref":"e1","text":"ls","mode":"chords"}
         browser {"action":"keyboard_type","ref":"e1","text":"ls","mode":"keys"}
+        browser {"action":"fill","ref":"e1","secret":"github"}
+        browser {"action":"type","ref":"e1","text":"x","secret":"github"}
+        browser {"action":"keyboard_type","secret_totp":"github"}
+        browser {"action":"type","ref":"e1"}
         browser {"action":"get_content","ref":"e1","offset":10,"length":5}
         browser {"action":"get_content","ref":"e1","length":0}
         browser {"action":"get_content","ref":"e1","offset":-1}
@@ -247,7 +251,7 @@ fn browser_actions() {
             browser {"action":"select","ref":"e1","values":["a","Banana"]}
               ok {"ref":"e1","values":["a","Banana"]}
             browser {"action":"fill","ref":"e1"}
-              CONTRACT_VIOLATION field=text: fill needs text ("" clears the field), or values for a <select multiple>
+              CONTRACT_VIOLATION field=text: fill needs text ("" clears the field), values for a <select multiple>, or secret
             browser {"action":"fill","ref":"e1","text":"a","values":["a"]}
               CONTRACT_VIOLATION field=values: text and values are mutually exclusive for browser.fill; send only one
             browser {"action":"fill","ref":"e1","values":[]}
@@ -258,6 +262,14 @@ fn browser_actions() {
               CONTRACT_VIOLATION field=mode: mode must be one of: insert, keys
             browser {"action":"keyboard_type","ref":"e1","text":"ls","mode":"keys"}
               ok {"mode":"keys","ref":"e1","text":"ls"}
+            browser {"action":"fill","ref":"e1","secret":"github"}
+              ok {"ref":"e1","secret":"github"}
+            browser {"action":"type","ref":"e1","text":"x","secret":"github"}
+              CONTRACT_VIOLATION field=secret: text and secret are exclusive: send one of text, secret and secret_totp
+            browser {"action":"keyboard_type","secret_totp":"github"}
+              ok {"mode":"insert","secret_totp":"github"}
+            browser {"action":"type","ref":"e1"}
+              CONTRACT_VIOLATION field=text: send text, or secret (a name from context.list_secrets), or secret_totp
             browser {"action":"get_content","ref":"e1","offset":10,"length":5}
               ok {"length":5,"offset":10,"ref":"e1"}
             browser {"action":"get_content","ref":"e1","length":0}
@@ -684,6 +696,7 @@ const CATALOGUE: [(&str, &[&str]); 2] = [
             "tab_mark",
             "cdp_session",
             "cdp_revoke",
+            "storage_state",
             "snapshot",
             "get_content",
             "get_html",
@@ -923,8 +936,8 @@ fn per_action_facts() {
         browser.double_click: settle pointer, approval -, browser, events tab.created tab.closed download.finished dialog.opened
         browser.hover: settle pointer, approval -, browser, events tab.created tab.closed download.finished dialog.opened
         browser.focus: settle pointer, approval -, browser, events tab.created tab.closed download.finished dialog.opened
-        browser.type: settle type, approval -, browser, events tab.created tab.closed download.finished dialog.opened
-        browser.fill: settle type, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.type: settle type, approval secret, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.fill: settle type, approval secret, browser, events tab.created tab.closed download.finished dialog.opened
         browser.set_value: settle type, approval -, browser, events tab.created tab.closed download.finished dialog.opened
         browser.select: settle pointer, approval -, browser, events tab.created tab.closed download.finished dialog.opened
         browser.check: settle pointer, approval -, browser, events tab.created tab.closed download.finished dialog.opened
@@ -933,7 +946,7 @@ fn per_action_facts() {
         browser.select_text: settle type, approval -, browser, events tab.created tab.closed download.finished dialog.opened
         browser.secondary_action: settle pointer, approval -, browser, events tab.created tab.closed download.finished dialog.opened
         browser.press: settle key, approval -, browser, events tab.created tab.closed download.finished dialog.opened
-        browser.keyboard_type: settle type, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.keyboard_type: settle type, approval secret, browser, events tab.created tab.closed download.finished dialog.opened
         browser.keydown: settle -, approval -, browser, events tab.created tab.closed download.finished dialog.opened
         browser.keyup: settle -, approval -, browser, events tab.created tab.closed download.finished dialog.opened
         browser.scroll: settle scroll, approval -, browser, events tab.created tab.closed download.finished dialog.opened
@@ -950,10 +963,11 @@ fn per_action_facts() {
         browser.tab_mark: settle -, approval -, browser, events tab.created tab.closed download.finished dialog.opened
         browser.cdp_session: settle -, approval cdp, browser, events tab.created tab.closed download.finished dialog.opened
         browser.cdp_revoke: settle -, approval -, browser, events tab.created tab.closed download.finished dialog.opened
+        browser.storage_state: settle -, approval storage_state, browser, events tab.created tab.closed download.finished dialog.opened
         browser.evaluate: settle pointer, approval evaluate, browser, events tab.created tab.closed download.finished dialog.opened
         computer.click: settle pointer, approval -, desktop, events window.opened window.closed window.focused focus.changed
         computer.double_click: settle pointer, approval -, desktop, events window.opened window.closed window.focused focus.changed
-        computer.type: settle type, approval -, desktop, events window.opened window.closed window.focused focus.changed
+        computer.type: settle type, approval secret, desktop, events window.opened window.closed window.focused focus.changed
         computer.fill: settle type, approval -, desktop, events window.opened window.closed window.focused focus.changed
         computer.set_value: settle type, approval -, desktop, events window.opened window.closed window.focused focus.changed
         computer.paste: settle type, approval -, desktop, events window.opened window.closed window.focused focus.changed

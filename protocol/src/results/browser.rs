@@ -74,6 +74,10 @@ pub struct TabInfo {
     /// The code sessions live on it (`cdp_session`); absent when none is.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub code_sessions: Vec<CodeSession>,
+    /// The lane (party) whose tab it is, shown to admins only; absent for the desktop's own
+    /// tabs and for a shared browser's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
 }
 
 /// A code client's DevTools endpoint on a tab, as tab_list and tab_get show it.
@@ -154,6 +158,9 @@ pub struct Image {
     /// The page was cut to the image limit; absent when it was captured whole.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub truncated: Option<ImageCut>,
+    /// Boxes painted over because they showed a secret's value; absent when none did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redacted: Option<u64>,
 }
 
 /// A control tagged with its ref on an annotated screenshot.
@@ -529,6 +536,19 @@ pub struct CdpSession {
     pub tab_id: String,
     /// When it ends at the latest (UTC, RFC 3339).
     pub expires_at: String,
+}
+
+/// `browser.storage_state`: the cookies and localStorage saved or loaded.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Default)]
+pub struct StorageState {
+    /// The storageState file written (in `files/`) or read.
+    pub path: String,
+    /// Whether it was loaded into the session's context (else saved from it).
+    pub loaded: bool,
+    /// Cookies saved or loaded.
+    pub cookies: usize,
+    /// Origins whose localStorage was saved or loaded.
+    pub origins: usize,
 }
 
 /// `browser.cdp_revoke`: the code session ended.

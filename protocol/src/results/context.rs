@@ -69,6 +69,10 @@ pub struct Tab {
     /// Its mark (`{kind, note, marked_at}`); absent when unmarked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mark: Option<Value>,
+    /// The lane (party) whose tab it is, shown to admins only; absent for the desktop's own
+    /// tabs and for a shared browser's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
 }
 
 // ---- Overview and desktop ----
@@ -410,4 +414,24 @@ mod tests {
             "next": "wait for the takeover.ended event or poll session.status",
         }));
     }
+}
+
+/// One named secret as the agent may know it: never its value.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+pub struct SecretInfo {
+    /// The name `secret` and `secret_totp` take.
+    pub name: String,
+    /// The origins (`https://github.com`) a page must have for it to be typed there.
+    pub origins: Vec<String>,
+    /// The desktop apps (by name) `computer.type` may type it into.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub apps: Vec<String>,
+    /// Whether it has a TOTP seed (`secret_totp`).
+    pub totp: bool,
+}
+
+/// `context.list_secrets`: the secrets by name.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+pub struct ListSecrets {
+    pub secrets: Vec<SecretInfo>,
 }

@@ -39,7 +39,7 @@ pub struct Options {
     pub cdp: Option<usize>,
 }
 
-const USAGE: &str = "usage: cargo xtask bench browser [--rounds R] [--snapshots N] [--clicks N] [--fills N] [--shots N] [--keys N] [--no-peer] | --cdp [--rounds R] [--samples N]";
+const USAGE: &str = "usage: cargo xtask bench browser [--rounds R] [--snapshots N] [--clicks N] [--fills N] [--shots N] [--keys N] [--no-peer] | --cdp [--rounds R] [--samples N] | --sessions 2 [--rounds R] [--clicks N]";
 
 impl Options {
     fn parse(args: &[String]) -> anyhow::Result<Options> {
@@ -162,6 +162,9 @@ pub struct Results {
 }
 
 pub fn run(args: &[String]) -> anyhow::Result<()> {
+    if args.iter().any(|a| a == "--sessions") {
+        return super::parties::sessions(args);
+    }
     let options = Options::parse(args)?;
     if let Some(samples) = options.cdp {
         return code::run(&code::Options { rounds: options.rounds.max(1), samples });

@@ -20,9 +20,9 @@ use anyhow::{bail, Context as _};
 
 use super::daemon::{self, ticks_per_second, Daemon};
 use drive::{Agent, PeakSampler, Startup};
-use tree::Tree;
+pub(super) use tree::Tree;
 
-const USAGE: &str = "usage: cargo xtask bench footprint [--rounds R] [--counts 1,2,4,8] [--loops L] [--settle S] [--idle S] [--no-trim] [--no-write]";
+const USAGE: &str = "usage: cargo xtask bench footprint [--rounds R] [--counts 1,2,4,8] [--loops L] [--settle S] [--idle S] [--no-trim] [--no-write] | --tokens 1,2,4 [--rounds R]";
 
 pub struct Options {
     pub rounds: usize,
@@ -124,6 +124,9 @@ pub struct Results {
 }
 
 pub fn run(args: &[String]) -> anyhow::Result<()> {
+    if args.iter().any(|a| a == "--tokens") {
+        return super::parties::footprint(args);
+    }
     let options = Options::parse(args)?;
     let bin = daemon::build()?;
     let out = super::target_dir()?.join("bench");

@@ -9,6 +9,7 @@ mod fidelity;
 mod footprint;
 mod load;
 mod mcp_http;
+mod parties;
 mod report;
 mod rpc;
 mod settle;

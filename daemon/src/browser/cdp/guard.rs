@@ -56,6 +56,9 @@ pub struct Guard {
     /// (frame id, URL) of approved navigations the daemon started, until when they may be
     /// seen; each passes once.
     expected: Mutex<Vec<(String, String, Instant)>>,
+    /// (frame id, URL) the daemon loads to reach an origin's storage (`profiles.rs`): the
+    /// guard answers them with a blank page; nothing goes to the network.
+    blank: Mutex<Vec<(String, String)>>,
 }
 
 impl std::fmt::Debug for Guard {
@@ -80,6 +83,20 @@ impl Guard {
         let mut e = lock(&self.expected);
         e.retain(|(_, _, until)| *until > now);
         e.push((frame_id.to_owned(), unfragmented(url).to_owned(), now + EXPECTED_FOR));
+    }
+
+    /// The next document request for `url` in frame `frame_id` is answered with a blank
+    /// page (if the policy allows `url`) instead of going out.
+    pub fn serve_blank(&self, frame_id: &str, url: &str) {
+        lock(&self.blank).push((frame_id.to_owned(), unfragmented(url).to_owned()));
+    }
+
+    fn take_blank(&self, ev: &EventRequestPaused) -> bool {
+        let frame: &str = ev.frame_id.as_ref();
+        let url = unfragmented(&ev.request.url);
+        let mut blank = lock(&self.blank);
+        let hit = blank.iter().position(|(f, u)| f == frame && u == url);
+        hit.map(|i| blank.remove(i)).is_some()
     }
 
     /// The policy's verdict on loading `url` (allow when no policy was set).
@@ -153,6 +170,15 @@ impl Guard {
                 };
                 let id = ev.request_id.clone();
                 let answered = match &rule {
+                    None if document && guard.take_blank(&ev) => {
+                        let blank = json!({"requestId": id, "responseCode": 200,
+                            "responseHeaders": [{"name": "Content-Type", "value": "text/html"}],
+                            "body": "PCFkb2N0eXBlIGh0bWw+"});
+                        conn.call("Fetch.fulfillRequest", blank)
+                            .await
+                            .map(|_| ())
+                            .map_err(|e| chromiumoxide::error::CdpError::msg(e.to_string()))
+                    }
                     None => {
                         conn.browser().execute(ContinueRequestParams::new(id)).await.map(|_| ())
                     }

@@ -8,6 +8,17 @@ use crate::desktop::{Desktop, Error};
 
 impl Desktop {
     /// The whole screen as JPEG at `quality`.
+    /// Screen rectangles every capture (view frames, screenshots, captures) paints over
+    /// from now on: where a page shows a secret's value.
+    pub fn cover_screen(&self, rects: Vec<(i32, i32, u32, u32)>) {
+        self.x.set_covered(rects);
+    }
+
+    /// One more rectangle to paint over (a field about to receive a secret).
+    pub fn cover_more(&self, rect: (i32, i32, u32, u32)) {
+        self.x.add_covered(rect);
+    }
+
     pub fn frame(&self, quality: u8) -> Result<Encoded, Error> {
         self.x.capture(None, ImageFormat::Jpeg, quality, None)
     }

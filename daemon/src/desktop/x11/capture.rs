@@ -154,7 +154,8 @@ impl X {
     ) -> Result<Encoded, Error> {
         let (x, y, w, h) = region.unwrap_or((0, 0, u32::from(self.width), u32::from(self.height)));
         let started = Instant::now();
-        let (bgrx, region, via) = self.grab(x, y, w, h)?;
+        let (mut bgrx, region, via) = self.grab(x, y, w, h)?;
+        self.paint_covered(&mut bgrx, region);
         let grab = started.elapsed();
         let (w, h) = (region.2, region.3);
         let (data, ow, oh) = match max_width {
@@ -182,12 +183,42 @@ impl X {
 }
 
 impl X {
+    /// From now on every capture paints `rects` (screen pixels) over: the boxes where a
+    /// page shows a secret's value (`dispatch/secrets.rs` keeps them current).
+    pub fn set_covered(&self, rects: Vec<Rect>) {
+        *self.covered.lock().unwrap_or_else(|p| p.into_inner()) = rects;
+    }
+
+    pub fn add_covered(&self, rect: Rect) {
+        self.covered.lock().unwrap_or_else(|p| p.into_inner()).push(rect);
+    }
+
+    /// Paints the covered rectangles into `bgrx`, the pixels of screen `region`.
+    fn paint_covered(&self, bgrx: &mut [u8], (rx, ry, rw, rh): Rect) {
+        let covered = self.covered.lock().unwrap_or_else(|p| p.into_inner());
+        for &(x, y, w, h) in covered.iter() {
+            let x0 = (x - rx).clamp(0, rw as i32) as usize;
+            let y0 = (y - ry).clamp(0, rh as i32) as usize;
+            let x1 = (x + w as i32 - rx).clamp(0, rw as i32) as usize;
+            let y1 = (y + h as i32 - ry).clamp(0, rh as i32) as usize;
+            for row in y0..y1 {
+                for col in x0..x1 {
+                    let i = (row * rw as usize + col) * 4;
+                    if let Some(p) = bgrx.get_mut(i..i + 3) {
+                        p.copy_from_slice(&[32, 32, 32]);
+                    }
+                }
+            }
+        }
+    }
+
     /// The unscaled RGB pixels of a screen rectangle (the whole screen when `None`), with
     /// its width and height, for a caller that composes its own image (`native` fits the
     /// screen into a model's declared display).
     pub fn capture_rgb(&self, region: Option<Rect>) -> Result<(Vec<u8>, u32, u32), Error> {
         let (x, y, w, h) = region.unwrap_or((0, 0, u32::from(self.width), u32::from(self.height)));
-        let (bgrx, region, _) = self.grab(x, y, w, h)?;
+        let (mut bgrx, region, _) = self.grab(x, y, w, h)?;
+        self.paint_covered(&mut bgrx, region);
         let rgb = to_rgb(&bgrx);
         if let Some(shm) = &self.shm {
             shm.give_back(bgrx);

@@ -9,6 +9,7 @@ use super::TabCx;
 use crate::browser::actions::{Fill, Typed};
 use crate::desktop::clipboard::Content;
 use crate::dispatch::results::{decode, part};
+use crate::dispatch::secrets;
 use crate::error::DaemonError;
 
 pub(super) async fn focus(cx: TabCx, p: browser::Focus) -> Result<results::Focus, DaemonError> {
@@ -19,17 +20,34 @@ pub(super) async fn focus(cx: TabCx, p: browser::Focus) -> Result<results::Focus
 pub(super) async fn type_text(cx: TabCx, p: browser::Type) -> Result<results::Type, DaemonError> {
     let e = cx.element(&p.element, &p.common).await?;
     let keys = p.mode == Mode::Keys;
-    let typed_text = cx.tab.type_text(&e, &p.text, keys, cx.held_modifiers(), true).await?;
-    typed::<browser::Type>(&p.text, keys, typed_text)
+    let vault = &cx.ctx.daemon.config.secrets;
+    let Some(w) = secrets::wanted(vault, p.secret.as_deref(), p.secret_totp.as_deref())? else {
+        let text = p.text.unwrap_or_default();
+        let typed_text = cx.tab.type_text(&e, &text, keys, cx.held_modifiers(), true).await?;
+        return typed::<browser::Type>(&text, keys, typed_text);
+    };
+    let origin =
+        secrets::check_page(&cx.tab, &e, &w.secret, cx.ctx.daemon.desktop().as_deref()).await?;
+    let typed_text = cx.tab.type_text(&e, &w.text, keys, cx.held_modifiers(), true).await?;
+    secrets::follow(&cx.ctx.daemon, &cx.ctx.session.id, &cx.f.tab_id, &w, origin);
+    typed::<browser::Type>(&w.shown, keys, typed_text)
 }
 
 pub(super) async fn fill(cx: TabCx, p: browser::Fill) -> Result<Filled, DaemonError> {
     let e = cx.element(&p.element, &p.common).await?;
-    let with = match p.values {
-        Some(v) => Fill::Values(v),
-        None => Fill::Text(p.text.unwrap_or_default()),
+    let vault = &cx.ctx.daemon.config.secrets;
+    let wanted = secrets::wanted(vault, p.secret.as_deref(), p.secret_totp.as_deref())?;
+    let with = match (p.values, &wanted) {
+        (Some(v), _) => Fill::Values(v),
+        (None, Some(w)) => Fill::Text(w.text.clone()),
+        (None, None) => Fill::Text(p.text.unwrap_or_default()),
     };
-    filled(&cx, &e, &with, false).await
+    let Some(w) = wanted else { return filled(&cx, &e, &with, false).await };
+    let origin =
+        secrets::check_page(&cx.tab, &e, &w.secret, cx.ctx.daemon.desktop().as_deref()).await?;
+    let out = filled(&cx, &e, &with, false).await?;
+    secrets::follow(&cx.ctx.daemon, &cx.ctx.session.id, &cx.f.tab_id, &w, origin);
+    Ok(out)
 }
 
 pub(super) async fn select(cx: TabCx, p: browser::Select) -> Result<Filled, DaemonError> {
@@ -74,6 +92,7 @@ pub(super) async fn uncheck(cx: TabCx, p: browser::Uncheck) -> Result<Checked, D
 
 pub(super) async fn paste(cx: TabCx, p: browser::Paste) -> Result<results::Paste, DaemonError> {
     let (tab, ctx) = (&cx.tab, &cx.ctx);
+    secrets::off_clipboard(&ctx.daemon.config.secrets, &p.text)?;
     let e = cx.element_opt(p.element.as_ref(), &p.common).await?;
     let text = p.text.as_str();
     let format = p.format.as_str();
@@ -133,10 +152,15 @@ pub(super) async fn select_text(
 pub(super) async fn upload(cx: TabCx, p: browser::Upload) -> Result<results::Upload, DaemonError> {
     let e = cx.element(&p.element, &p.common).await?;
     let roots = &cx.ctx.daemon.config.files;
+    let (lane, downloads) = (cx.ctx.session.lane(), cx.b.downloads_dir());
+    let own = (!lane.all).then_some(lane.key.as_str());
     let abs = p
         .files
         .iter()
-        .map(|f| roots.for_page(f).map(|f| f.display().to_string()))
+        .map(|f| {
+            let real = roots.readable_in_lane(f, &downloads, own)?;
+            roots.hand_to_page(f, real).map(|f| f.display().to_string())
+        })
         .collect::<Result<Vec<_>, _>>()?;
     cx.tab.upload(&e, &abs).await?;
     Ok(results::Upload { files: abs })

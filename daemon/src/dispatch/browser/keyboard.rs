@@ -8,6 +8,7 @@ use super::forms::typed;
 use super::TabCx;
 use crate::browser::actions::Typed;
 use crate::browser::input;
+use crate::dispatch::secrets;
 use crate::error::DaemonError;
 
 pub(super) async fn press(cx: TabCx, p: browser::Press) -> Result<results::Press, DaemonError> {
@@ -27,12 +28,28 @@ pub(super) async fn keyboard_type(
     p: browser::KeyboardType,
 ) -> Result<results::KeyboardType, DaemonError> {
     let (tab, mods) = (&cx.tab, cx.held_modifiers());
-    let text = p.text.as_str();
     let keys = p.mode == browser::Mode::Keys;
     let target = match cx.element_opt(p.element.as_ref(), &p.common).await? {
         Some(e) => Some(e),
         None => tab.focused().await?,
     };
+    let vault = &cx.ctx.daemon.config.secrets;
+    if let Some(w) = secrets::wanted(vault, p.secret.as_deref(), p.secret_totp.as_deref())? {
+        // A secret goes into a field whose page, frame and form are its own: never blind.
+        let Some(e) = target else {
+            return Err(DaemonError::SecretRefused {
+                secret: w.secret.name.clone(),
+                place: "the page: nothing has focus (name the field with ref)".into(),
+                origins: w.secret.origins.clone(),
+            });
+        };
+        let origin =
+            secrets::check_page(tab, &e, &w.secret, cx.ctx.daemon.desktop().as_deref()).await?;
+        let t = tab.type_text(&e, &w.text, keys, mods, false).await?;
+        secrets::follow(&cx.ctx.daemon, &cx.ctx.session.id, &cx.f.tab_id, &w, origin);
+        return typed::<browser::KeyboardType>(&w.shown, keys, t);
+    }
+    let text = p.text.as_deref().unwrap_or_default();
     match target {
         Some(e) => typed::<browser::KeyboardType>(
             text,

@@ -43,9 +43,13 @@ async fn arrived(cx: &TabCx, why: &str, dialog: Option<Dialog>) -> Result<Arrive
     let key = cx.tab.key();
     let me = &cx.ctx.session.id;
     let theirs = format!("{why}, by session {me}");
+    let by = format!("session {me}");
     for s in cx.ctx.daemon.sessions.all() {
         if let Ok(mut snaps) = s.snapshots.lock() {
-            snaps.invalidate(&key, if s.id == *me { why } else { &theirs });
+            match s.id == *me {
+                true => snaps.invalidate(&key, why),
+                false => snaps.invalidate_by(&key, &theirs, Some(&by)),
+            }
         }
     }
     let (url, title) = cx.tab.info().await?;

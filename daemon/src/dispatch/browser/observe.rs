@@ -12,6 +12,7 @@ use super::{poisoned, TabCx};
 use crate::browser::annotate::{self, Tag};
 use crate::browser::snapshot;
 use crate::dispatch::results::{decode, part};
+use crate::dispatch::secrets;
 use crate::dispatch::text::TextRange;
 use crate::error::DaemonError;
 use crate::registry::snapshots::{Budget, Scope};
@@ -213,7 +214,10 @@ async fn annotated(
     let (snapshot_id, refs) =
         ctx.session.snapshots.lock().map_err(|_| poisoned())?.record_unseen(&tab.key(), &nodes);
     let (max_labels, limit) = (ctx.daemon.config.max_labels, ctx.daemon.config.max_capture);
-    let shot = tab.screenshot(false, "png", None, max_width.map(u64::from), limit).await?;
+    let vault = &ctx.daemon.config.secrets;
+    let shot =
+        secrets::screenshot(vault, tab, (false, "png"), None, max_width.map(u64::from), limit)
+            .await?;
     let mut image: Image = part::<browser::ScreenshotAnnotate, _>(shot)?;
     let mut marks: Vec<_> =
         marks.into_iter().filter_map(|m| Some((refs.get(&m.key)?.clone(), m))).collect();
@@ -253,8 +257,8 @@ fn base64_len(data: &str) -> usize {
 async fn shot<P: Params>(cx: &TabCx, s: &Shot) -> Result<Image, DaemonError> {
     let (quality, max_width) = (s.quality.map(u64::from), s.max_width.map(u64::from));
     let limit = cx.ctx.daemon.config.max_capture;
-    let v: Value =
-        cx.tab.screenshot(s.full_page, s.format.as_str(), quality, max_width, limit).await?;
+    let (vault, how) = (&cx.ctx.daemon.config.secrets, (s.full_page, s.format.as_str()));
+    let v: Value = secrets::screenshot(vault, &cx.tab, how, quality, max_width, limit).await?;
     part::<P, Image>(v)
 }
 

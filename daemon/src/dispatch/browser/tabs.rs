@@ -19,7 +19,8 @@ pub(super) async fn new(
     let b = backend(&ctx.daemon)?;
     let browser_id = browser_of(&ctx, &b, p.common.browser_id.as_deref()).await?;
     let visible = p.visible;
-    let tab_id = b.new_tab(&browser_id, p.url.as_deref(), visible).await?;
+    let lane = ctx.session.lane();
+    let tab_id = b.new_tab(&browser_id, p.url.as_deref(), (visible, false), &lane).await?;
     select(&ctx, &browser_id, &tab_id);
     let tab = b.tab(&browser_id, &tab_id).await?;
     let (url, title) = tab.info().await?;
@@ -36,7 +37,7 @@ pub(super) async fn list(
     let browser_id = browser_of(&ctx, &b, p.common.browser_id.as_deref()).await?;
     let sel = ctx.session.selection();
     let tabs: Vec<results::TabInfo> =
-        part::<browser::TabList, _>(json!(b.tabs(&browser_id).await?))?;
+        part::<browser::TabList, _>(json!(b.tabs(&browser_id, &ctx.session.lane()).await?))?;
     let ours = sel.browser_id.as_deref() == Some(browser_id.as_str());
     let mut listed = Vec::new();
     for mut tab in tabs {
@@ -56,7 +57,8 @@ pub(super) async fn downloads(
 ) -> Result<Output<results::Downloads>, DaemonError> {
     let b = backend(&ctx.daemon)?;
     let browser_id = browser_of(&ctx, &b, p.common.browser_id.as_deref()).await?;
-    let downloads = part::<browser::Downloads, _>(json!(b.downloads(&browser_id)))?;
+    let lane = ctx.session.lane();
+    let downloads = part::<browser::Downloads, _>(json!(b.downloads(&browser_id, &lane)))?;
     let target = Some(json!({"browser_id": browser_id}));
     Ok(Output { result: results::Downloads { browser_id, downloads }, target })
 }

@@ -50,11 +50,14 @@ pub(super) async fn freeze(
 ) -> Result<Frozen, DaemonError> {
     let browser_id = browser_of(ctx, b, c.browser_id.as_deref()).await?;
     let sel = ctx.session.selection();
+    let lane = ctx.session.lane();
     if let Some(t) = &c.tab_id {
+        // Another lane's tab is as unknown as one that does not exist.
+        b.check_tab(&browser_id, t, &lane).await?;
         return Ok(Frozen { browser_id, tab_id: t.clone(), source: "explicit" });
     }
     if let Some(i) = c.tab_index {
-        let tabs = b.tabs(&browser_id).await?;
+        let tabs = b.tabs(&browser_id, &lane).await?;
         let Some(t) = tabs.get(i as usize) else {
             return Err(DaemonError::TargetNotFound { kind: "tab", id: format!("tab_index {i}") });
         };
@@ -62,7 +65,7 @@ pub(super) async fn freeze(
     }
     if let (Some(sb), Some(st)) = (&sel.browser_id, &sel.tab_id) {
         if *sb == browser_id {
-            let alive = b.tabs(&browser_id).await?.iter().any(|t| t.tab_id == *st);
+            let alive = b.tabs(&browser_id, &lane).await?.iter().any(|t| t.tab_id == *st);
             if alive {
                 return Ok(Frozen { browser_id, tab_id: st.clone(), source: "session" });
             }
@@ -75,17 +78,17 @@ pub(super) async fn freeze(
                 return Err(DaemonError::StaleRef {
                     r#ref: crate::registry::snapshots::normalize_ref(r),
                     reason: format!("the session's tab {st} is gone"),
+                    by: None,
                 });
             }
         }
     }
-    // The tab in front, unless another session works in it: then a tab of its own, so no
-    // session navigates or types in another's page.
-    let active = b.active_tab(&browser_id).await?;
-    let (tab_id, source) = if ctx.daemon.sessions.tab_held_by_other(&active, &ctx.session) {
-        (b.new_tab(&browser_id, None, true).await?, "new")
-    } else {
-        (active, "active")
+    // The lane's tab in front, unless another session works in it (or the lane has none):
+    // then a tab of its own, so no session navigates or types in another's page.
+    let front = b.front_tab(&browser_id, &lane).await?;
+    let (tab_id, source) = match front {
+        Some(t) if !ctx.daemon.sessions.tab_held_by_other(&t, &ctx.session) => (t, "active"),
+        _ => (b.new_tab(&browser_id, None, (true, true), &lane).await?, "new"),
     };
     // The session adopts it, unless the call named another browser than the session's.
     if c.browser_id.is_none() || sel.browser_id.is_none() {
@@ -218,6 +221,7 @@ fn stale(r: &str, e: BrowserError) -> DaemonError {
         BrowserError::Gone(why) => DaemonError::StaleRef {
             r#ref: crate::registry::snapshots::normalize_ref(r),
             reason: format!("the element is no longer in the page ({why})"),
+            by: None,
         },
         other => other.into(),
     }

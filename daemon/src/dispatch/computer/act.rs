@@ -6,7 +6,7 @@ use glovebox_protocol::actions::Target;
 use glovebox_protocol::results::computer as results;
 
 use super::{button, desktop, dispatch, element, element_opt, out, point, target};
-use crate::dispatch::{Ctx, Output};
+use crate::dispatch::{secrets, Ctx, Output};
 use crate::error::DaemonError;
 
 pub(super) async fn click(
@@ -59,8 +59,16 @@ pub(super) async fn type_text(
     let t = target(&ctx, &d, &p.common).await?;
     let el = element_opt(&ctx, &t, p.r#ref.as_deref())?;
     let aim = t.aim(p.r#ref.as_deref());
-    let acted = d.type_text(el.as_ref(), &p.text, dispatch(p.dispatch), aim).await?;
-    Ok(out(&t, results::Type { acted, typed_chars: p.text.chars().count() }))
+    let vault = &ctx.daemon.config.secrets;
+    let text = match secrets::wanted(vault, p.secret.as_deref(), p.secret_totp.as_deref())? {
+        Some(w) => {
+            secrets::check_app(&d, t.pid, &w.secret).await?;
+            w.text
+        }
+        None => p.text.unwrap_or_default(),
+    };
+    let acted = d.type_text(el.as_ref(), &text, dispatch(p.dispatch), aim).await?;
+    Ok(out(&t, results::Type { acted, typed_chars: text.chars().count() }))
 }
 
 pub(super) async fn fill(

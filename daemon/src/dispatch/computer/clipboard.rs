@@ -4,13 +4,14 @@ use glovebox_protocol::actions::computer::{self, Format};
 use glovebox_protocol::results::computer as results;
 
 use super::{desktop, element_opt, out, target};
-use crate::dispatch::{Ctx, Output};
+use crate::dispatch::{secrets, Ctx, Output};
 use crate::error::DaemonError;
 
 pub(super) async fn paste(
     ctx: Ctx,
     p: computer::Paste,
 ) -> Result<Output<results::Paste>, DaemonError> {
+    secrets::off_clipboard(&ctx.daemon.config.secrets, &p.text)?;
     let d = desktop(&ctx)?;
     let t = target(&ctx, &d, &p.common).await?;
     let el = element_opt(&ctx, &t, p.r#ref.as_deref())?;
@@ -39,6 +40,7 @@ pub(super) async fn clipboard_set(
     ctx: Ctx,
     p: computer::ClipboardSet,
 ) -> Result<Output<results::ClipboardSet>, DaemonError> {
+    secrets::off_clipboard(&ctx.daemon.config.secrets, &p.text)?;
     let d = desktop(&ctx)?;
     let html = p.format == Format::Html;
     d.clipboard_set(&p.text, html).await?;

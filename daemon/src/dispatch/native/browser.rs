@@ -3,6 +3,7 @@
 //! (inserted when it holds characters no US keyboard has). DevTools keeps no pointer, so
 //! where it is and which buttons are down are kept here per tab (bounded).
 
+use crate::secrets::Vault;
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
 
@@ -64,14 +65,19 @@ fn name(b: super::step::Button) -> &'static str {
 }
 
 /// Runs one step on `tab`.
-pub async fn run(tab: &Tab, step: &Step) -> Result<Said, DaemonError> {
+pub async fn run(tab: &Tab, vault: &Vault, step: &Step) -> Result<Said, DaemonError> {
     let mut p = pointer(tab);
-    let out = run_on(tab, step, &mut p).await;
+    let out = run_on(tab, vault, step, &mut p).await;
     keep(tab, p);
     out
 }
 
-async fn run_on(tab: &Tab, step: &Step, p: &mut Pointer) -> Result<Said, DaemonError> {
+async fn run_on(
+    tab: &Tab,
+    vault: &Vault,
+    step: &Step,
+    p: &mut Pointer,
+) -> Result<Said, DaemonError> {
     match step {
         Step::Move { to, hold } => {
             let m = modifiers(hold)?;
@@ -176,16 +182,16 @@ async fn run_on(tab: &Tab, step: &Step, p: &mut Pointer) -> Result<Said, DaemonE
             return Ok(Said::Cursor((p.at.0.round() as i32, p.at.1.round() as i32)));
         }
         Step::Zoom((x, y, w, h)) => {
-            let (rgb, fw, _) = pixels(tab).await?;
+            let (rgb, fw, _) = pixels(tab, vault).await?;
             return Ok(Said::Pixels(crop(&rgb, fw, (*x, *y, *w, *h)), *w, *h));
         }
     }
     Ok(Said::Acted(None))
 }
 
-/// The viewport's RGB pixels with their width and height.
-pub async fn pixels(tab: &Tab) -> Result<(Vec<u8>, u32, u32), DaemonError> {
-    let png = tab.viewport_png().await?;
+/// The viewport's RGB pixels with their width and height, secrets painted over.
+pub async fn pixels(tab: &Tab, vault: &Vault) -> Result<(Vec<u8>, u32, u32), DaemonError> {
+    let png = crate::dispatch::secrets::viewport_png(vault, tab).await?;
     super::image::decode_png(&png).map_err(|e| BrowserError::Failed(e).into())
 }
 
