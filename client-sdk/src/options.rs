@@ -94,9 +94,11 @@ pub struct CallOptions {
     /// The op's deadline in ms (daemon default 30 000, max 180 000).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
-    /// `Some(false)`: no screenshot after a state-changing action.
+    /// `Some(false)`: no screenshot after a state-changing action; `auto`: one only when the
+    /// action caused what its text does not show. `None`: a direct call's default (`true`),
+    /// `tools.call`'s (`auto`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub capture: Option<bool>,
+    pub capture: Option<glovebox_protocol::wire::Capture>,
     /// `Some(true)`: when the action opens a tab, the session moves to it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub follow: Option<bool>,
@@ -117,8 +119,8 @@ impl CallOptions {
         self
     }
 
-    pub fn capture(mut self, capture: bool) -> Self {
-        self.capture = Some(capture);
+    pub fn capture(mut self, capture: impl Into<glovebox_protocol::wire::Capture>) -> Self {
+        self.capture = Some(capture.into());
         self
     }
 

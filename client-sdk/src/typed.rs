@@ -50,8 +50,8 @@ impl<'a, A: ActionArgs> PendingCall<'a, A> {
     }
 
     /// `false`: no screenshot after a state-changing action.
-    pub fn capture(mut self, capture: bool) -> Self {
-        self.options.capture = Some(capture);
+    pub fn capture(mut self, capture: impl Into<glovebox_protocol::wire::Capture>) -> Self {
+        self.options.capture = Some(capture.into());
         self
     }
 

@@ -8,6 +8,56 @@ use serde_json::Value;
 /// Keys a direct `<tool>.<action>` call may carry beside the action's own params.
 pub const OP_KEYS: [&str; 5] = ["op_id", "timeout_ms", "capture", "follow", "session"];
 
+/// A call's `capture`: `true` a screenshot after every state-changing action, `false` none,
+/// `auto` (the default of `tools.call` and MCP) one only when the action caused what its text
+/// does not show (a navigation, a new tab, window or dialog, a change outside the acted
+/// element, a desktop action by coordinates); the outcome's `capture` says which and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Capture {
+    Always,
+    Never,
+    Auto,
+}
+
+impl From<bool> for Capture {
+    fn from(b: bool) -> Self {
+        if b {
+            Capture::Always
+        } else {
+            Capture::Never
+        }
+    }
+}
+
+impl Capture {
+    /// `true`, `false` or `"auto"`; anything else is not a capture mode.
+    pub fn of(v: &Value) -> Option<Capture> {
+        match v {
+            Value::Bool(b) => Some((*b).into()),
+            Value::String(s) if s == "auto" => Some(Capture::Auto),
+            _ => None,
+        }
+    }
+}
+
+impl Serialize for Capture {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Capture::Always => s.serialize_bool(true),
+            Capture::Never => s.serialize_bool(false),
+            Capture::Auto => s.serialize_str("auto"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Capture {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Value::deserialize(d)?;
+        Capture::of(&v)
+            .ok_or_else(|| serde::de::Error::custom("capture is true, false or \"auto\""))
+    }
+}
+
 /// Default and largest op deadline.
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 pub const MAX_TIMEOUT_MS: u64 = 180_000;
@@ -79,7 +129,7 @@ pub struct ToolCallParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub capture: Option<bool>,
+    pub capture: Option<Capture>,
     /// `true`: when the action opens a tab, the session moves to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub follow: Option<bool>,
@@ -192,6 +242,10 @@ pub struct OpOutcome {
     /// Why a state-changing action came back without a capture.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_capture: Option<String>,
+    /// With `capture: "auto"`: the incremental outline of what the action changed (the
+    /// target's snapshot diffed against the session's last one, which it then replaces).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokens: Option<Tokens>,
     pub timing: Timing,

@@ -40,5 +40,6 @@ mod security;
 mod settle;
 mod settle_page;
 mod settle_windows;
+mod tokens;
 mod transport;
 mod view;

@@ -163,7 +163,9 @@ fn inspect_call(url: &str, era: &str, tool: &str, arguments: &Value) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_mcp_inspector_cli_runs_the_flow_as_far_as_a_cli_goes() {
     let found = over_http(|url, site| {
-        let page = json!({"action": "navigate", "url": format!("{site}/refs.html")});
+        // Its capture is read back: asked for (`auto` sends none for a page its outline shows).
+        let page =
+            json!({"action": "navigate", "url": format!("{site}/refs.html"), "capture": true});
         let mut found = json!({});
         for era in ["modern", "legacy"] {
             let listed = inspect(&url, era, &["tools/list"]);

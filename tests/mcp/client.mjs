@@ -61,7 +61,7 @@ async function main() {
   const found = { version };
   const tools = await client.listTools();
   found.tools = tools.tools.map((tool) => tool.name).sort();
-  const nav = await client.callTool({ name: "browser", arguments: { action: "navigate", url: `${site}/refs.html` } });
+  const nav = await client.callTool({ name: "browser", arguments: { action: "navigate", url: `${site}/refs.html`, capture: true } });
   found.navigate = summary(nav);
   const snap = await client.callTool({ name: "browser", arguments: { action: "snapshot" } });
   found.snapshot = summary(snap);

@@ -53,7 +53,8 @@ async def agent(session, site):
     found = {}
     tools = await session.list_tools()
     found["tools"] = sorted(t.name for t in tools.tools)
-    nav = await session.call_tool("browser", {"action": "navigate", "url": site + "/refs.html"})
+    # A capture asked for: by default (`auto`) a page its outline shows comes without one.
+    nav = await session.call_tool("browser", {"action": "navigate", "url": site + "/refs.html", "capture": True})
     found["navigate"] = summary(nav)
     snap = await session.call_tool("browser", {"action": "snapshot"})
     outline = snap.structured_content["result"]["snapshot"]
@@ -86,7 +87,9 @@ async def flow(mcp, site):
     found = {"version": mcp.protocol_version}
     tools = await mcp.list_tools()
     found["tools"] = sorted(t.name for t in tools.tools)
-    nav = await mcp.call_tool("browser", {"action": "navigate", "url": site + "/refs.html"})
+    # The flow reads this navigation's capture: asked for (by default, `auto`, a page its
+    # outline shows comes without one).
+    nav = await mcp.call_tool("browser", {"action": "navigate", "url": site + "/refs.html", "capture": True})
     found["navigate"] = summary(nav)
     snap = await mcp.call_tool("browser", {"action": "snapshot"})
     found["snapshot"] = summary(snap)
@@ -211,7 +214,7 @@ async def handles(session, site):
     second = await session.call_tool("context", {"action": "get_state", "session": "new"})
     a, b = first.structured_content["session"], second.structured_content["session"]
     found.update({"a": a, "b": b, "text_names_it": a in first.content[0].text})
-    await session.call_tool("browser", {"action": "navigate", "url": site + "/refs.html", "session": a})
+    await session.call_tool("browser", {"action": "navigate", "url": site + "/refs.html", "session": a, "capture": True})
     snap = await session.call_tool("browser", {"action": "snapshot", "session": a})
     outline = snap.structured_content["result"]["snapshot"]
     line = next(l for l in outline.splitlines() if 'button "Go"' in l)
@@ -223,7 +226,7 @@ async def handles(session, site):
 
 async def download(session, site):
     """A click that downloads a file: linked from the result, listed, read back."""
-    await session.call_tool("browser", {"action": "navigate", "url": site + "/refs.html"})
+    await session.call_tool("browser", {"action": "navigate", "url": site + "/refs.html", "capture": True})
     script = ("document.body.insertAdjacentHTML('beforeend', "
               f"`<a id=file href='{site}/report.csv'>report</a>`); 1")
     await session.call_tool("browser", {"action": "evaluate", "script": script})

@@ -22,7 +22,8 @@ use crate::process::Supervisor;
 use crate::registry::held::Held;
 
 pub use ops::{
-    may_open_window, nodes, Acted, Aim, Dispatch, El, FocusChange, Restore, TextState, WindowRef,
+    may_open_window, nodes, nodes_unfolded, Acted, Aim, Dispatch, El, FocusChange, Restore,
+    TextState, WindowRef,
 };
 pub use slot::Slot;
 /// Result types of the backend methods.

@@ -6,6 +6,7 @@
 mod aim;
 mod apps;
 mod clipboard;
+mod compact;
 mod element;
 mod human;
 mod input;
@@ -23,7 +24,7 @@ pub use apps::Got;
 pub use clipboard::Restore;
 pub use glovebox_protocol::results::computer::{Acted, FocusChange, Point, WindowRef};
 pub use settle::may_open_window;
-pub use snapshot::{nodes, Observed};
+pub use snapshot::{nodes, nodes_unfolded, Observed};
 pub use text::TextState;
 
 /// How an action may reach the app.

@@ -3,6 +3,7 @@
 //! `tools.call` and the direct `<tool>.<action>` methods both land here with the same
 //! contract entry, so they validate, refuse and run identically.
 
+mod auto;
 mod browser;
 mod computer;
 mod context;
@@ -25,7 +26,9 @@ use std::time::{Duration, Instant};
 
 use glovebox_protocol::contract::{Backend, Checked, Tool};
 use glovebox_protocol::error::ErrorData;
-use glovebox_protocol::wire::{OpOutcome, Timing, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, OP_KEYS};
+use glovebox_protocol::wire::{
+    Capture, OpOutcome, Timing, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, OP_KEYS,
+};
 use serde_json::{json, Value};
 
 use crate::approval::policy::Verdict;
@@ -63,7 +66,7 @@ pub struct Ctx {
 pub struct OpOptions {
     pub op_id: Option<String>,
     pub timeout_ms: Option<u64>,
-    pub capture: Option<bool>,
+    pub capture: Option<Capture>,
     /// When the action opens a tab, the session moves to it.
     pub follow: Option<bool>,
     /// The session a stateless MCP client names (or `new`); elsewhere the connection's.
@@ -83,7 +86,7 @@ pub fn split_op_keys(
             (_, Value::Null) => {}
             ("op_id", Value::String(s)) => o.op_id = Some(s.clone()),
             ("timeout_ms", v) if v.as_u64().is_some() => o.timeout_ms = v.as_u64(),
-            ("capture", Value::Bool(b)) => o.capture = Some(*b),
+            ("capture", v) if Capture::of(v).is_some() => o.capture = Capture::of(v),
             ("follow", Value::Bool(b)) => o.follow = Some(*b),
             ("session", Value::String(s)) => {
                 crate::session::check_name("session", s)?;
@@ -93,6 +96,7 @@ pub fn split_op_keys(
                 let want = match key {
                     "op_id" | "session" => "a string",
                     "timeout_ms" => "a whole number of milliseconds",
+                    "capture" => "true, false or \"auto\"",
                     _ => "true or false",
                 };
                 return Err(glovebox_protocol::contract::Violation::new(
@@ -243,7 +247,10 @@ pub async fn call(
 
     let session = caller.session.clone();
     let d = daemon.clone();
-    let want_capture = options.capture != Some(false);
+    // A direct call captures unless told not to; `tools.call` and MCP pass `auto`.
+    let mode = options.capture.unwrap_or(Capture::Always);
+    let want_capture = mode != Capture::Never;
+    let aimed = auto::Aimed::of(&checked.args);
     let follow = options.follow == Some(true);
     let summary = summarize(tool.name, &checked.args);
     let body = move |op: OpContext| {
@@ -309,21 +316,22 @@ pub async fn call(
                     sel.tab_id = Some(new.clone());
                 }
             }
-            let after = if want_capture {
-                let span = settle::Span { started, ended: Instant::now() };
+            let span = settle::Span { started, ended: Instant::now() };
+            let pending = if want_capture {
                 let front = opened.is_some();
                 let target = out.target.as_ref();
                 let acted = settle::Acted { target, result: &out.result, trace };
-                settle::after(&daemon, &session_id, action, acted, span, deadline, front).await
+                settle::settle(&daemon, action, acted, span, deadline, front).await
             } else {
-                let span = settle::Span { started, ended: Instant::now() };
                 settle::requests_only(&daemon, action, out.target.as_ref(), span, deadline).await;
-                settle::After::default()
+                Err(settle::After::default())
             };
-            let mut after = after;
-            if let (Some(rx), Some(settle)) = (windows, after.settle.as_mut()) {
-                settle::name_windows(settle, rx, session_of_op.creator);
-            }
+            let pending = pending.map(|mut p| {
+                if let Some(rx) = windows {
+                    settle::name_windows(p.settle_mut(), rx, session_of_op.creator);
+                }
+                p
+            });
             // Desktop captures from now on cover where the tab shows a secret's value.
             if let (Some(b), Some(tab)) = (&browsers, &acted_on) {
                 secrets::cover_screen(&daemon, b, tab).await;
@@ -340,7 +348,37 @@ pub async fn call(
                     session_of_op.downloaded(path);
                 }
             }
-            let tokens = shape::tokens(&out.result, after.capture.as_ref());
+            let mut changes = None;
+            let after = match pending {
+                Err(after) => after,
+                Ok(mut p) if mode == Capture::Auto => {
+                    let settle = p.settle_mut().clone();
+                    let choice =
+                        auto::choose(&daemon, &session_of_op, action, &out, &settle, &aimed).await;
+                    changes = choice.changes;
+                    let mut after = if choice.send {
+                        p.capture(&daemon, &session_id, deadline).await
+                    } else {
+                        p.skip()
+                    };
+                    let sent = after.capture.is_some();
+                    let why = match &after.no_capture {
+                        Some(failed) if !sent => format!("{}, but {failed}", choice.why),
+                        _ => choice.why,
+                    };
+                    let said = json!({"sent": sent, "why": why});
+                    match after.capture.as_mut().and_then(Value::as_object_mut) {
+                        Some(c) => {
+                            c.insert("sent".into(), json!(true));
+                            c.insert("why".into(), said["why"].clone());
+                        }
+                        None => after.capture = Some(said),
+                    }
+                    after
+                }
+                Ok(p) => p.capture(&daemon, &session_id, deadline).await,
+            };
+            let tokens = shape::tokens(&out.result, after.capture.as_ref(), changes.as_ref());
             Ok(OpOutcome {
                 op_id,
                 tool: tool.name.to_owned(),
@@ -350,6 +388,7 @@ pub async fn call(
                 settle: after.settle,
                 capture: after.capture,
                 no_capture: after.no_capture,
+                changes,
                 tokens: Some(tokens),
                 timing: Timing {
                     exec_ms,

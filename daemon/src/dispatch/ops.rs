@@ -301,6 +301,7 @@ mod tests {
             settle: None,
             capture: None,
             no_capture: None,
+            changes: None,
             tokens: None,
             timing: Timing { exec_ms: 0.0, settle_ms: 0.0, capture_ms: 0.0 },
         }

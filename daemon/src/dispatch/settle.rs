@@ -45,21 +45,68 @@ pub struct Acted<'a> {
     pub trace: Option<crate::browser::actions::trace::ActionTrace>,
 }
 
-/// Settles and captures after `action`, which acted during `span`; `front`: bring a
-/// tab back to the front first (the action opened another one over it).
-#[allow(clippy::too_many_arguments)]
-pub async fn after(
+/// A settle done and its capture not yet taken: `capture` takes it, `skip` drops it.
+pub struct Pending {
+    settle: Settle,
+    shot: CaptureFut,
+    settle_ms: f64,
+}
+
+impl Pending {
+    /// What the settle covered.
+    pub fn settle_mut(&mut self) -> &mut Settle {
+        &mut self.settle
+    }
+
+    /// Takes the capture into the store; past the deadline it is dropped, never turning a
+    /// done action into a TIMEOUT.
+    pub async fn capture(self, daemon: &Daemon, session: &str, deadline: Instant) -> After {
+        let settled = Instant::now();
+        let last = deadline.checked_sub(Duration::from_millis(50)).unwrap_or(settled);
+        let capture = match self.shot {
+            Ok(fut) => match tokio::time::timeout_at(last.into(), fut).await {
+                Ok(Ok(img)) => Ok(img),
+                Ok(Err(why)) => Err(why),
+                Err(_) => Err("the op's deadline came before the capture was done".to_owned()),
+            },
+            Err(why) => Err(why),
+        };
+        let (capture, no_capture) = match capture {
+            Ok(img) => (Some(daemon.captures.put(session, img)), None),
+            Err(why) => (None, Some(why)),
+        };
+        After {
+            settle_ms: self.settle_ms,
+            capture_ms: if capture.is_some() {
+                settled.elapsed().as_secs_f64() * 1000.0
+            } else {
+                0.0
+            },
+            settle: Some(self.settle),
+            capture,
+            no_capture,
+        }
+    }
+
+    /// No capture: the settle alone.
+    pub fn skip(self) -> After {
+        After { settle_ms: self.settle_ms, settle: Some(self.settle), ..After::default() }
+    }
+}
+
+/// Settles after `action` (see [`after`]) and readies its capture; `Err`: nothing to settle
+/// or capture, the outcome's parts as they are.
+pub async fn settle(
     daemon: &Arc<Daemon>,
-    session: &str,
     action: &Action,
     acted: Acted<'_>,
     span: Span,
     deadline: Instant,
     front: bool,
-) -> After {
+) -> Result<Pending, After> {
     let Acted { target, result, trace } = acted;
     let since = span.ended;
-    let Some(kind) = action.settle else { return After::default() };
+    let Some(kind) = action.settle else { return Err(After::default()) };
     let policy = &daemon.config.settle;
     // A key that may open or close a window waits for it up to the `window` kind's cap.
     let opens = action.backend == Backend::Desktop
@@ -71,13 +118,13 @@ pub async fn after(
     let browser_tab = target
         .filter(|_| action.backend == Backend::Browser)
         .and_then(|t| Some((t["browser_id"].as_str()?, t["tab_id"].as_str()?)));
-    let (settle, capture) = match browser_tab {
+    let (settle, shot) = match browser_tab {
         Some((browser_id, tab_id)) => {
             browser(daemon, (browser_id, tab_id), span, cap, front, trace).await
         }
         None if action.backend == Backend::Browser => {
             let why = "the action names no tab to capture".to_owned();
-            return After { no_capture: Some(why), ..After::default() };
+            return Err(After { no_capture: Some(why), ..After::default() });
         }
         None => {
             // The app named, else the one the input went to.
@@ -88,29 +135,8 @@ pub async fn after(
             desktop(daemon, pid, span, cap, opens).await
         }
     };
-    let settled = Instant::now();
-    let settle_ms = settled.duration_since(since).as_secs_f64() * 1000.0;
-    // The capture may not turn a done action into a TIMEOUT: past the deadline it is dropped.
-    let last = deadline.checked_sub(Duration::from_millis(50)).unwrap_or(settled);
-    let capture = match capture {
-        Ok(fut) => match tokio::time::timeout_at(last.into(), fut).await {
-            Ok(Ok(img)) => Ok(img),
-            Ok(Err(why)) => Err(why),
-            Err(_) => Err("the op's deadline came before the capture was done".to_owned()),
-        },
-        Err(why) => Err(why),
-    };
-    let (capture, no_capture) = match capture {
-        Ok(img) => (Some(daemon.captures.put(session, img)), None),
-        Err(why) => (None, Some(why)),
-    };
-    After {
-        settle_ms,
-        capture_ms: if capture.is_some() { settled.elapsed().as_secs_f64() * 1000.0 } else { 0.0 },
-        settle: Some(settle),
-        capture,
-        no_capture,
-    }
+    let settle_ms = since.elapsed().as_secs_f64() * 1000.0;
+    Ok(Pending { settle, shot, settle_ms })
 }
 
 /// The windows the desktop reported opened and closed since `rx` subscribed (before the

@@ -32,13 +32,15 @@ fn take_images(v: &mut Value, out: &mut Vec<(String, String, u64, u64)>) {
     }
 }
 
-/// What `result` and `capture` cost a model: every image by its pixels, the result as the
-/// text an MCP host shows (without image data, long texts cut beside an image).
-pub fn tokens(result: &Value, capture: Option<&Value>) -> Tokens {
+/// What `result`, `capture` and `changes` cost a model: every image by its pixels, the result
+/// and the outline of changes as the text an MCP host shows (without image data, long texts
+/// cut beside an image).
+pub fn tokens(result: &Value, capture: Option<&Value>, changes: Option<&Value>) -> Tokens {
     let mut images = Vec::new();
     let mut text = json!({"result": result, "capture": capture});
     take_images(&mut text, &mut images);
-    let bytes = body(&text["result"], !images.is_empty()).len();
+    let bytes =
+        body(&text["result"], !images.is_empty()).len() + changes.map_or(0, |c| changed(c).len());
     Tokens {
         text: crate::settle::text_tokens(bytes),
         image: images.iter().map(|(_, _, w, h)| crate::settle::image_tokens(*w, *h)).sum(),
@@ -101,6 +103,7 @@ const RAW_FROM: usize = 200;
 /// target, settle and capture; the result as compact JSON with its long texts replaced by a
 /// pointer; then those texts raw, cut beside an image. `structuredContent` has it all.
 fn summary(structured: &Value, images: usize) -> String {
+    let outline = is_outline(&structured["result"]);
     let mut head = format!(
         "{}.{} succeeded (op {})",
         structured["tool"].as_str().unwrap_or_default(),
@@ -111,11 +114,23 @@ fn summary(structured: &Value, images: usize) -> String {
         let named: Vec<String> = t
             .iter()
             .filter(|(_, v)| v.is_string() || v.is_number())
+            // An outline's header stays short: where the target came from is in
+            // structuredContent.
+            .filter(|(k, _)| !outline || !k.ends_with("source"))
             .map(|(k, v)| {
                 format!("{k}={}", v.as_str().map_or_else(|| v.to_string(), str::to_owned))
             })
             .collect();
         head.push_str(&format!(" on {}", named.join(" ")));
+    }
+    if outline {
+        let r = &structured["result"];
+        head.push_str(&format!(
+            ": {} {}, {} lines",
+            r["snapshot_id"].as_str().unwrap_or_default(),
+            r["mode"].as_str().unwrap_or_default(),
+            r["lines"]
+        ));
     }
     let settle = &structured["settle"];
     if let Some(reason) = settle["reason"].as_str() {
@@ -133,10 +148,28 @@ fn summary(structured: &Value, images: usize) -> String {
     } else if let Some(why) = structured["no_capture"].as_str() {
         head.push_str(&format!("; no capture: {why}"));
     }
+    if let Some(why) = capture["why"].as_str() {
+        let said = if capture["sent"] == json!(true) { "image" } else { "no image" };
+        head.push_str(&format!(" ({said}: {why})"));
+    }
     if images > 0 {
         head.push_str(&format!("; {images} image block(s) follow"));
     }
-    format!("{head}\n{}", body(&structured["result"], images > 0))
+    let changes = &structured["changes"];
+    let changes = if changes.is_object() { changed(changes) } else { String::new() };
+    format!("{head}\n{}{changes}", body(&structured["result"], images > 0))
+}
+
+/// The outline of what an action changed (`capture: "auto"`), as the text shows it: the
+/// snapshot id it is, then its lines raw.
+fn changed(changes: &Value) -> String {
+    let text = changes["snapshot"].as_str().unwrap_or_default();
+    let mut out = format!("\nchanges ({}):\n{text}", changes["snapshot_id"].as_str().unwrap_or(""));
+    if let Some(gone) = changes["removed_refs"].as_array() {
+        let gone: Vec<&str> = gone.iter().filter_map(Value::as_str).collect();
+        out.push_str(&format!("removed: {}\n", gone.join(", ")));
+    }
+    out
 }
 
 /// What the action caused besides its answer, for the first line: windows it opened or
@@ -172,17 +205,56 @@ fn caused(structured: &Value) -> String {
     out
 }
 
+/// A snapshot's result: an outline page at its top level.
+fn is_outline(result: &Value) -> bool {
+    result["snapshot"].is_string() && result["snapshot_id"].is_string()
+}
+
+/// What an outline's header leaves to structuredContent: its counts and ids, said on the
+/// first line or of no use to a model reading the lines.
+const OUTLINE_QUIET: &[&str] = &[
+    "snapshot_id",
+    "mode",
+    "lines",
+    "ref_count",
+    "token_estimate",
+    "full_because",
+    "elapsed_ms",
+    "added",
+    "updated",
+    "unchanged",
+    "removed_count",
+];
+
 /// The result part of the text: compact JSON, then its long texts raw (cut beside an image).
+/// An outline's JSON keeps only what its first line does not say (nothing, mostly).
 fn body(result: &Value, beside_image: bool) -> String {
     let mut result = result.clone();
+    let outline = is_outline(&result);
+    if let Some(obj) = result.as_object_mut().filter(|_| outline) {
+        obj.retain(|k, v| !OUTLINE_QUIET.contains(&k.as_str()) && *v != Value::Bool(false));
+    }
     let mut texts = Vec::new();
+    // The outline follows raw; its place in the JSON needs no pointer.
+    if let Some(Value::String(lines)) =
+        result.as_object_mut().filter(|_| outline).and_then(|o| o.remove("snapshot"))
+    {
+        texts.push(("result.snapshot".to_owned(), lines));
+    }
     take_texts(&mut result, "result", &mut texts);
-    let mut out = format!("result: {result}");
+    let mut out = match result.as_object() {
+        Some(obj) if outline && obj.is_empty() => String::new(),
+        _ => format!("result: {result}"),
+    };
     let mut room = if beside_image { TEXT_BESIDE_IMAGE } else { usize::MAX };
     for (path, text) in texts {
         let shown = cut_at_line(&text, room);
         room -= shown.len();
-        out.push_str(&format!("\n{path}:\n{shown}"));
+        if outline && path == "result.snapshot" {
+            out.push_str(&format!("{}{shown}", if out.is_empty() { "" } else { "\n" }));
+        } else {
+            out.push_str(&format!("\n{path}:\n{shown}"));
+        }
         if shown.len() < text.len() {
             let left = &text[shown.len()..];
             out.push_str(&format!(
@@ -246,7 +318,7 @@ mod tests {
         let big = "A".repeat(60_000);
         let shot = json!({"mime": "image/png", "width": 1280, "height": 800, "data": big});
         let o = outcome(json!({"snapshot": "- button \"Go\" [ref=e1]", "screenshot": shot}), None);
-        let t = tokens(&o.result, o.capture.as_ref());
+        let t = tokens(&o.result, o.capture.as_ref(), None);
         assert_eq!(t.image, 1366, "1280x800 / 750");
         assert!(t.text < 100, "{t:?}");
         let r = mcp(Ok(o));
@@ -314,7 +386,7 @@ mod tests {
             text.contains("button \"b399\" [e399]") && !text.contains("cut here"),
             "whole without an image"
         );
-        let t = tokens(&json!({"snapshot": {"snapshot": outline}, "screenshot": shot}), None);
+        let t = tokens(&json!({"snapshot": {"snapshot": outline}, "screenshot": shot}), None, None);
         assert!(t.text <= 4_000 / 4, "{t:?}");
     }
 }

@@ -216,6 +216,8 @@ impl ServerHandler for Handler {
                 ))))
             }
         };
+        // A model reads this result: an image only when the text misses what changed.
+        options.capture.get_or_insert(glovebox_protocol::wire::Capture::Auto);
         let http = matches!(self.who, Who::Http);
         let named = if http { options.session.take() } else { None };
         let (role, session, lane) = match self.caller(&ctx, named.as_deref()) {

@@ -136,6 +136,13 @@ pub struct View {
     /// the snapshot holds what was read before.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// An incremental view's added and changed lines by their node keys (not on the wire:
+    /// `capture: "auto"` judges where they are).
+    #[serde(skip)]
+    pub changed_keys: Vec<String>,
+    /// Of those, the lines whose one change is having or losing the focus.
+    #[serde(skip)]
+    pub focus_moved: Vec<String>,
 }
 
 /// Keep at most this many snapshots per session (oldest dropped; their refs then mismatch).
@@ -262,6 +269,12 @@ impl Snapshots {
         }
         self.latest.insert(target.to_owned(), id);
         view
+    }
+
+    /// Whether a plain snapshot of the whole `target` was read that the next one diffs
+    /// against, and its refs still hold.
+    pub fn has_baseline(&self, target: &str) -> bool {
+        self.targets.get(target).is_some_and(|t| t.stale.is_none() && t.last.contains_key(""))
     }
 
     /// The refs of the latest snapshot of `target`, when they still hold.
@@ -474,6 +487,8 @@ fn page(lines: &[String], offset: usize, budget: &Budget) -> View {
         truncated_reason: reason,
         next_cursor: next,
         warnings: Vec::new(),
+        changed_keys: Vec::new(),
+        focus_moved: Vec::new(),
     }
 }
 

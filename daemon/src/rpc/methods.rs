@@ -360,7 +360,8 @@ async fn tools_call(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcRes
     let options = OpOptions {
         op_id: params.op_id.or(inner.op_id),
         timeout_ms: params.timeout_ms.or(inner.timeout_ms),
-        capture: params.capture.or(inner.capture),
+        // A model reads this result: an image only when the text misses what changed.
+        capture: params.capture.or(inner.capture).or(Some(glovebox_protocol::wire::Capture::Auto)),
         follow: params.follow.or(inner.follow),
         session: inner.session,
     };

@@ -162,7 +162,8 @@ pub fn outcome_schema(tool: &Tool, action: &Action) -> Value {
             "target": obj("what the call acted on: its ids and where they came from"),
             "result": result,
             "settle": obj("how the screen settled before the capture: reason, waited_ms, what the wait covered"),
-            "capture": obj("the screenshot taken once the screen settled"),
+            "capture": obj("the screenshot taken once the screen settled; with capture auto, sent and why"),
+            "changes": obj("with capture auto: the incremental outline of what the action changed"),
             "no_capture": {"type": "string", "description": "why a state-changing action came back without a capture"},
             "tokens": obj("the outcome's size in model tokens: text and image"),
             "timing": obj("exec_ms, settle_ms and capture_ms"),
@@ -264,7 +265,7 @@ pub fn op_key_schemas() -> [(&'static str, Value); 5] {
         ),
         (
             "capture",
-            json!({"type": "boolean", "description": "false: no screenshot after a state change"}),
+            json!({"enum": [true, false, "auto"], "description": "auto: image if text misses a change"}),
         ),
         (
             "follow",

@@ -16,6 +16,7 @@ mod settle;
 mod settle_img;
 mod site;
 mod stats;
+mod tokens;
 mod view;
 
 use anyhow::bail;
@@ -30,8 +31,9 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         Some((name, rest)) if name == "load" => load::run(rest),
         Some((name, rest)) if name == "footprint" => footprint::run(rest),
         Some((name, rest)) if name == "view" => view::run(rest),
-        Some((name, _)) => bail!("unknown bench {name:?}; known: rpc, browser, desktop, fidelity, settle, load, footprint, view"),
-        None => bail!("usage: cargo xtask bench <name> [args]\n  rpc [--iterations N] [--seconds S] [--rounds R] [--connections C]\n  browser [--rounds R] [--snapshots N] [--clicks N] [--fills N] [--shots N] [--no-peer] | browser --cdp [--rounds R] [--samples N]\n  desktop [--rounds R] [--samples N]\n  fidelity [--snapshots N] [--big N] [--big-baseline MS] [--only PAGE,...] [--no-peer]\n  settle [--runs N]\n  load [--sessions N] [--seconds S] [--faults] [--hostile]\n  footprint [--rounds R] [--counts 1,2,4,8] [--loops L] [--settle S] [--idle S] [--no-trim] [--no-write]\n  view [--rounds R] [--samples N] [--drag S] [--idle S]"),
+        Some((name, rest)) if name == "tokens" => tokens::run(rest),
+        Some((name, _)) => bail!("unknown bench {name:?}; known: rpc, browser, desktop, fidelity, settle, load, footprint, view, tokens"),
+        None => bail!("usage: cargo xtask bench <name> [args]\n  rpc [--iterations N] [--seconds S] [--rounds R] [--connections C]\n  browser [--rounds R] [--snapshots N] [--clicks N] [--fills N] [--shots N] [--no-peer] | browser --cdp [--rounds R] [--samples N]\n  desktop [--rounds R] [--samples N]\n  fidelity [--snapshots N] [--big N] [--big-baseline MS] [--only PAGE,...] [--no-peer]\n  settle [--runs N]\n  load [--sessions N] [--seconds S] [--faults] [--hostile]\n  footprint [--rounds R] [--counts 1,2,4,8] [--loops L] [--settle S] [--idle S] [--no-trim] [--no-write]\n  view [--rounds R] [--samples N] [--drag S] [--idle S]\n  tokens [--rounds N] [--no-peer] [--no-desktop]"),
     }
 }
 

@@ -23,7 +23,7 @@ type Details = (Option<(i32, i32, i32, i32)>, Vec<String>, Option<(String, Optio
 pub const VALUE_CHARS: usize = 100;
 
 /// One element as walked.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Elem {
     pub key: String,
     pub depth: u16,

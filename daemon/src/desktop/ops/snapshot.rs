@@ -7,7 +7,7 @@ use std::sync::Arc;
 use ::atspi::{Interface, State};
 use glovebox_protocol::outline::quoted;
 
-use super::{what, El};
+use super::{compact, what, El};
 use crate::desktop::atspi::{A11y, AppInfo, Cut, Elem, WalkOptions, Walked, ROOT, VALUE_CHARS};
 use crate::desktop::x11::WindowInfo;
 use crate::desktop::{Desktop, Error};
@@ -49,54 +49,65 @@ fn warnings(walked: &Walked, apps: &[AppInfo], a11y: &A11y) -> Vec<String> {
 }
 
 /// Snapshot lines: `role "name" [ref] @x,y wxh value="..." (states) actions=...`; names and
-/// values as JSON strings, a long one cut with the marker and its whole length.
+/// values as JSON strings, a long one cut with the marker and its whole length; under the
+/// compact rules (`compact.rs`): toolkit-default actions unlisted, closed menus folded.
 pub fn nodes(elems: &[Elem]) -> Vec<Node> {
-    elems
-        .iter()
-        .map(|e| {
-            let head = if e.name.is_empty() {
-                e.role.clone()
-            } else {
-                format!("{} {}", e.role, quoted(&e.name, 120, None))
-            };
-            let mut tail = Vec::new();
-            let bbox = e.bbox.map(|(x, y, w, h)| [x, y, w, h].map(i64::from));
-            if bbox.is_none() && e.role != "application" {
-                tail.push("(no box)".to_owned());
-            }
-            if let Some(v) = &e.value {
-                tail.push(format!("value={}", quoted(v, VALUE_CHARS, e.value_chars)));
-            }
-            let mut states: Vec<&str> = STATE_WORDS
-                .iter()
-                .filter(|(s, _)| e.states.contains(*s))
-                .map(|(_, w)| *w)
-                .collect();
-            if !e.states.contains(State::Enabled)
-                && !e.states.contains(State::Sensitive)
-                && e.role != "application"
-            {
-                states.push("disabled");
-            }
-            if e.states.contains(State::Expandable) && !e.states.contains(State::Expanded) {
-                states.push("collapsed");
-            }
-            if !states.is_empty() {
-                tail.push(format!("({})", states.join(", ")));
-            }
-            if !e.actions.is_empty() {
-                tail.push(format!("actions={}", e.actions.join(",")));
-            }
-            Node {
-                key: e.key.clone(),
-                depth: e.depth,
-                head,
-                bbox,
-                tail: tail.join(" "),
-                control: !e.actions.is_empty() || e.ifaces.contains(Interface::EditableText),
-            }
-        })
-        .collect()
+    let (kept, folded) = compact::fold_closed_menus(elems);
+    let mut out: Vec<Node> = kept.into_iter().map(node).collect();
+    for (i, items) in folded {
+        let n = &mut out[i];
+        let closed = format!("(closed, {items} items)");
+        n.tail = if n.tail.is_empty() { closed } else { format!("{closed} {}", n.tail) };
+    }
+    out
+}
+
+/// Every element's line, closed menus' items too: a snapshot scoped to a subtree asks for
+/// what is in it.
+pub fn nodes_unfolded(elems: &[Elem]) -> Vec<Node> {
+    elems.iter().map(node).collect()
+}
+
+fn node(e: &Elem) -> Node {
+    let head = if e.name.is_empty() {
+        e.role.clone()
+    } else {
+        format!("{} {}", e.role, quoted(&compact::collapsed(&e.name), 120, None))
+    };
+    let mut tail = Vec::new();
+    let bbox = e.bbox.map(|(x, y, w, h)| [x, y, w, h].map(i64::from));
+    if bbox.is_none() && e.role != "application" {
+        tail.push("(no box)".to_owned());
+    }
+    if let Some(v) = &e.value {
+        tail.push(format!("value={}", quoted(v, VALUE_CHARS, e.value_chars)));
+    }
+    let mut states: Vec<&str> =
+        STATE_WORDS.iter().filter(|(s, _)| e.states.contains(*s)).map(|(_, w)| *w).collect();
+    if !e.states.contains(State::Enabled)
+        && !e.states.contains(State::Sensitive)
+        && e.role != "application"
+    {
+        states.push("disabled");
+    }
+    if e.states.contains(State::Expandable) && !e.states.contains(State::Expanded) {
+        states.push("collapsed");
+    }
+    if !states.is_empty() {
+        tail.push(format!("({})", states.join(", ")));
+    }
+    let actions = compact::listed(&e.role, &e.actions);
+    if !actions.is_empty() {
+        tail.push(format!("actions={}", actions.join(",")));
+    }
+    Node {
+        key: e.key.clone(),
+        depth: e.depth,
+        head,
+        bbox,
+        tail: tail.join(" "),
+        control: !e.actions.is_empty() || e.ifaces.contains(Interface::EditableText),
+    }
 }
 
 /// States as the window manager sees them: a frame is `active` only when its X window is

@@ -62,7 +62,11 @@ pub(in crate::dispatch) async fn snapshot_app(
         }
         Err(e) => return Err(e.into()),
     };
-    let nodes = crate::desktop::nodes(&observed.elems);
+    // A snapshot scoped to a subtree (a menu) lists all of it.
+    let nodes = match scope {
+        Some(_) => crate::desktop::nodes_unfolded(&observed.elems),
+        None => crate::desktop::nodes(&observed.elems),
+    };
     let mut snaps = ctx
         .session
         .snapshots
@@ -166,7 +170,7 @@ pub(super) async fn wait(
                     Some(pid) => d.observe_app(pid, None, None, 60, true).await?,
                     None => d.observe_desktop(8).await?,
                 };
-                let nodes = crate::desktop::nodes(&observed.elems);
+                let nodes = crate::desktop::nodes_unfolded(&observed.elems);
                 let present = nodes.iter().any(|n| hit(&format!("{} {}", n.head, n.tail)));
                 present == (until == Until::ElementAppears)
             }

@@ -1,6 +1,7 @@
 //! Incremental snapshots: the lines added (`+ `) or changed (`~ `) since the baseline, each
 //! run of them under an `in ` line naming their nearest unchanged ancestor (role, name, ref),
-//! so an added `link "Archive"` says where it is. A box that moved or resized by less than
+//! so an added `link "Archive"` says where it is, and indented below it as the tree has them
+//! (a dialog that opened keeps its shape). A box that moved or resized by less than
 //! [`SLOP`] pixels is not a change, and `removed_refs` lists at most [`MAX_REMOVED`].
 
 use std::collections::HashMap;
@@ -22,6 +23,18 @@ pub struct Print {
 impl Print {
     pub fn of(n: &Node) -> Print {
         Print { text: format!("{}|{}|{}", n.depth, n.head, n.tail), bbox: n.bbox }
+    }
+
+    /// Changed since `before` in nothing but having the focus (the focus moving to the element
+    /// an action acted on takes it from another).
+    fn focus_only(&self, before: &Print) -> bool {
+        let bare = |t: &str| {
+            let t = t.replace(" (focused)", "").replace("(focused)", "");
+            t.replace("focused, ", "").replace(", focused", "")
+        };
+        self.text != before.text
+            && bare(&self.text) == bare(&before.text)
+            && !Print { text: before.text.clone(), bbox: self.bbox }.differs(before)
     }
 
     /// Changed since `before`: its text, whether it has a box, or its box by SLOP or more.
@@ -48,11 +61,15 @@ pub fn incremental(
     budget: &Budget,
 ) -> (View, HashMap<String, Print>) {
     let mut changed = Vec::new();
+    let mut changed_keys = Vec::new();
+    let mut focus_moved = Vec::new();
     let (mut added, mut updated, mut unchanged) = (0, 0, 0);
     // The lines that lead to the current one: (depth, index) of its ancestors.
     let mut path: Vec<(u16, usize)> = Vec::new();
-    // The line the last printed one sits under, and the last printed one.
-    let (mut under, mut last): (Option<usize>, Option<usize>) = (None, None);
+    // The line the current run sits under (its `in` line) and the depth its lines indent
+    // from; each printed line with the run it was printed in.
+    let mut under: Option<usize> = None;
+    let mut printed: HashMap<usize, (Option<usize>, u16)> = HashMap::new();
     for (i, (n, r)) in nodes.iter().zip(line_refs).enumerate() {
         while path.last().is_some_and(|(d, _)| *d >= n.depth) {
             path.pop();
@@ -67,6 +84,9 @@ pub fn incremental(
             }
             Some(p) if now.differs(p) => {
                 updated += 1;
+                if now.focus_only(p) {
+                    focus_moved.push(n.key.clone());
+                }
                 "~ "
             }
             Some(p) => {
@@ -77,20 +97,27 @@ pub fn incremental(
                 continue;
             }
         };
-        // A run of changed lines says once where it sits: under its parent, unless the
-        // parent is the changed line just above.
-        match parent {
-            Some(j) if under != Some(j) => {
-                if last != Some(j) {
+        // A run of changed lines says once where it sits, under its nearest unchanged
+        // ancestor, and keeps the tree's shape below it: a line under a changed line of the
+        // same run is indented under it.
+        let base = match parent {
+            Some(j) if printed.get(&j).is_some_and(|(run, _)| *run == under) => printed[&j].1,
+            Some(j) => {
+                if under != Some(j) {
                     changed.push(format!("in {} [{}]", nodes[j].head, line_refs[j]));
+                    under = Some(j);
                 }
-                under = Some(j);
+                nodes[j].depth + 1
             }
-            Some(_) => {}
-            None => under = None,
-        }
-        changed.push(format!("{mark}{}", super::render(&Node { depth: 0, ..n.clone() }, r)));
-        last = Some(i);
+            None => {
+                under = None;
+                n.depth
+            }
+        };
+        let depth = n.depth.saturating_sub(base);
+        changed.push(format!("{mark}{}", super::render(&Node { depth, ..n.clone() }, r)));
+        changed_keys.push(n.key.clone());
+        printed.insert(i, (under, base));
     }
     let mut removed: Vec<String> =
         prev.keys().filter(|r| !refs.contains_key(*r)).cloned().collect();
@@ -119,5 +146,7 @@ pub fn incremental(
     v.unchanged = Some(unchanged);
     v.removed_refs = removed;
     v.removed_count = Some(removed_count);
+    v.changed_keys = changed_keys;
+    v.focus_moved = focus_moved;
     (v, prints)
 }

@@ -157,8 +157,8 @@ fn incremental_lines_say_where_they_sit_and_jitter_is_no_change() {
         + link "Archive" [e6] @0,21 100x20
         in main [e1]
         ~ region "Post" [e4] @0,320 100x50
-        ~ text "hello" [e5] @0,320 50x20
-        + button "Like" [e7] @60,320 20x20
+        ~   text "hello" [e5] @0,320 50x20
+        +   button "Like" [e7] @60,320 20x20
     "#]]
     .assert_eq(&v.snapshot);
     assert_eq!((v.added, v.updated, v.unchanged), (Some(2), Some(2), Some(3)));

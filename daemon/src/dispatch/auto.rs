@@ -1,0 +1,247 @@
+//! `capture: "auto"` (the default of `tools.call` and MCP): after the settle, whether the
+//! action caused what its text does not show. An image goes out for a tab, a window or a
+//! dialog it opened, a change outside the acted element, a desktop action by coordinates,
+//! a new page whose outline is empty, or when there is no outline to compare
+//! with; otherwise the outcome carries the outline of what changed (a new page's whole) (the target walked again and diffed against the
+//! session's last snapshot of it, which it replaces) and no image. Either way the outcome's
+//! `capture` says which and why.
+
+use glovebox_protocol::contract::{Action, Backend, Settle as Kind};
+use glovebox_protocol::wire::Settle;
+use serde_json::{json, Value};
+
+use super::Output;
+use crate::registry::snapshots::{Budget, Node, Scope, View};
+use crate::session::Session;
+use crate::state::Daemon;
+
+/// What the call named before it ran: the element it acted on, or a point.
+#[derive(Debug, Default, Clone)]
+pub struct Aimed {
+    pub r#ref: Option<String>,
+    pub snapshot_id: Option<String>,
+    pub point: bool,
+}
+
+impl Aimed {
+    pub fn of(args: &serde_json::Map<String, Value>) -> Self {
+        let s = |k: &str| args.get(k).and_then(Value::as_str).map(str::to_owned);
+        let point = ["x", "nx"].iter().any(|k| args.contains_key(*k));
+        Aimed { r#ref: s("ref"), snapshot_id: s("snapshot_id"), point }
+    }
+}
+
+/// The choice: send the capture or not, why, and the outline of what changed.
+#[derive(Debug)]
+pub struct Choice {
+    pub send: bool,
+    pub why: String,
+    pub changes: Option<Value>,
+}
+
+fn send(why: &str) -> Choice {
+    Choice { send: true, why: why.to_owned(), changes: None }
+}
+
+/// Decides for an action that settled (its result already names what it caused).
+pub async fn choose(
+    daemon: &Daemon,
+    session: &Session,
+    action: &Action,
+    out: &Output,
+    settle: &Settle,
+    aimed: &Aimed,
+) -> Choice {
+    let r = &out.result;
+    if !settle.windows_opened.is_empty() {
+        return send("a window opened");
+    }
+    if !settle.windows_closed.is_empty() {
+        return send("a window closed");
+    }
+    match action.backend {
+        Backend::Browser => {
+            if r["dialog"].is_object() {
+                return send("a dialog opened");
+            }
+            if r["opened_tabs"].as_array().is_some_and(|t| !t.is_empty()) {
+                return send("a tab opened");
+            }
+            if r["file_chooser"].is_object() {
+                return send("a file chooser opened");
+            }
+            if action.settle == Some(Kind::Navigate) || r["navigated_to"].is_string() {
+                return navigated(daemon, session, out).await;
+            }
+            browser(daemon, session, out, aimed).await
+        }
+        _ => {
+            if aimed.point || (aimed.r#ref.is_none() && action.settle == Some(Kind::Pointer)) {
+                return send("a desktop action by coordinates");
+            }
+            desktop(daemon, session, out, aimed).await
+        }
+    }
+}
+
+async fn browser(daemon: &Daemon, session: &Session, out: &Output, aimed: &Aimed) -> Choice {
+    let Some((browser_id, tab_id)) = super::effects::tab_of(out) else {
+        return send("the action names no tab");
+    };
+    let key = crate::browser::target_key(&browser_id, &tab_id);
+    if !has_baseline(session, &key) {
+        return send("no earlier snapshot of the tab to compare with");
+    }
+    let Some(b) = daemon.config.browser.clone() else { return send("no browser backend") };
+    let Ok(tab) = b.tab(&browser_id, &tab_id).await else { return send("the tab is gone") };
+    match crate::browser::snapshot::outline(&tab, None).await {
+        Ok(nodes) => judge(session, &key, &nodes, out, aimed),
+        Err(e) => send(&format!("the page could not be outlined: {e}")),
+    }
+}
+
+/// A new document: its whole outline is what changed (the text shows the page), and an
+/// image goes too when the outline holds nothing (a canvas, a picture).
+async fn navigated(daemon: &Daemon, session: &Session, out: &Output) -> Choice {
+    let Some((browser_id, tab_id)) = super::effects::tab_of(out) else {
+        return send("the page navigated");
+    };
+    let key = crate::browser::target_key(&browser_id, &tab_id);
+    let Some(b) = daemon.config.browser.clone() else { return send("the page navigated") };
+    let Ok(tab) = b.tab(&browser_id, &tab_id).await else { return send("the page navigated") };
+    let nodes = match crate::browser::snapshot::outline(&tab, None).await {
+        Ok(nodes) => nodes,
+        Err(e) => return send(&format!("the page navigated and could not be outlined: {e}")),
+    };
+    let Ok(mut snaps) = session.snapshots.lock() else { return send("the page navigated") };
+    let view = snaps.record(&key, Scope::Whole, &nodes, &budget());
+    let changes = Some(changes_of(&view));
+    if nodes.is_empty() {
+        let why = "the page navigated and its outline is empty";
+        return Choice { send: true, why: why.to_owned(), changes };
+    }
+    Choice { send: false, why: "the page navigated; its outline follows".to_owned(), changes }
+}
+
+async fn desktop(daemon: &Daemon, session: &Session, out: &Output, aimed: &Aimed) -> Choice {
+    let app = out.target.as_ref().and_then(|t| t["app_id"].as_str()).map(str::to_owned);
+    let app = app.or_else(|| out.result["delivered_to"]["app_id"].as_str().map(str::to_owned));
+    let Some(pid) = app.as_deref().and_then(crate::desktop::atspi::app_pid) else {
+        return send("the action names no app to outline");
+    };
+    let key = format!("app:{pid}");
+    if !has_baseline(session, &key) {
+        return send("no earlier snapshot of the app to compare with");
+    }
+    let Some(d) = daemon.desktop() else { return send("no desktop backend") };
+    match d.observe_app(pid, None, None, 60, true).await {
+        Ok(o) => judge(session, &key, &crate::desktop::nodes(&o.elems), out, aimed),
+        Err(e) => send(&format!("the app could not be outlined: {e}")),
+    }
+}
+
+/// The outline an outcome carries: about an image's worth of tokens at most, the rest
+/// behind its cursor.
+fn budget() -> Budget {
+    Budget { limit: 300, max_bytes: 6_000, ..Budget::default() }
+}
+
+fn has_baseline(session: &Session, key: &str) -> bool {
+    session.snapshots.lock().is_ok_and(|s| s.has_baseline(key))
+}
+
+/// Records the fresh outline as the session's next incremental snapshot of `key` and judges
+/// whether its changes lie inside the acted element.
+fn judge(session: &Session, key: &str, nodes: &[Node], out: &Output, aimed: &Aimed) -> Choice {
+    let Ok(mut snaps) = session.snapshots.lock() else {
+        return send("the session's snapshots are unreadable");
+    };
+    let acted = aimed
+        .r#ref
+        .as_deref()
+        .and_then(|r| snaps.resolve(key, r, aimed.snapshot_id.as_deref()).ok());
+    let view = snaps.record(key, Scope::Whole, nodes, &budget());
+    drop(snaps);
+    let inside = |k: &str| acted.as_deref().is_some_and(|a| within(nodes, a, k));
+    // The focus leaving another element for the acted one is the action's own doing.
+    let moved = |k: &String| acted.is_some() && view.focus_moved.contains(k);
+    let outside = view.changed_keys.iter().filter(|k| !inside(k) && !moved(k)).count();
+    let acted_ref = aimed.r#ref.as_deref().map(crate::registry::snapshots::normalize_ref);
+    let removed =
+        view.removed_refs.iter().filter(|r| Some(r.as_str()) != acted_ref.as_deref()).count();
+    let changes = Some(changes_of(&view));
+    if outside + removed > 0 {
+        let why = if acted.is_some() {
+            "the outline changed outside the acted element"
+        } else {
+            "the outline changed"
+        };
+        return Choice { send: true, why: why.to_owned(), changes };
+    }
+    let verified = out.result["verified"] == json!(true);
+    let why = match (verified, view.changed_keys.is_empty()) {
+        (true, _) => "verified value, no other change",
+        (false, true) => "no change in the outline",
+        (false, false) => "changes only inside the acted element",
+    };
+    Choice { send: false, why: why.to_owned(), changes }
+}
+
+/// Whether the node keyed `k` is the node keyed `acted`, one of its descendants, or lies
+/// inside its box.
+fn within(nodes: &[Node], acted: &str, k: &str) -> bool {
+    let Some(i) = nodes.iter().position(|n| n.key == acted) else { return false };
+    let a = &nodes[i];
+    if k == acted {
+        return true;
+    }
+    let sub = nodes[i + 1..].iter().take_while(|n| n.depth > a.depth);
+    if sub.clone().any(|n| n.key == k) {
+        return true;
+    }
+    let b = nodes.iter().find(|n| n.key == k).and_then(|n| n.bbox);
+    match (a.bbox, b) {
+        (Some([ax, ay, aw, ah]), Some([x, y, w, h])) => {
+            x >= ax && y >= ay && x + w <= ax + aw && y + h <= ay + ah
+        }
+        _ => false,
+    }
+}
+
+/// The incremental outline as the outcome carries it: only what a model reads.
+fn changes_of(v: &View) -> Value {
+    let mut c = json!({"snapshot_id": v.snapshot_id, "mode": v.mode, "snapshot": v.snapshot});
+    if !v.removed_refs.is_empty() {
+        c["removed_refs"] = json!(v.removed_refs);
+    }
+    if let Some(next) = &v.next_cursor {
+        c["next_cursor"] = json!(next);
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(key: &str, depth: u16, bbox: Option<[i64; 4]>) -> Node {
+        Node { key: key.into(), depth, head: key.into(), bbox, ..Node::default() }
+    }
+
+    #[test]
+    fn a_change_is_inside_when_it_is_the_element_its_subtree_or_within_its_box() {
+        let nodes = [
+            node("form", 0, Some([0, 0, 500, 500])),
+            node("field", 1, Some([10, 10, 100, 20])),
+            node("text", 2, None),
+            node("hint", 1, Some([20, 12, 10, 10])),
+            node("banner", 1, Some([0, 300, 500, 40])),
+        ];
+        assert!(within(&nodes, "field", "field"));
+        assert!(within(&nodes, "field", "text"));
+        assert!(within(&nodes, "field", "hint"));
+        assert!(!within(&nodes, "field", "banner"));
+        assert!(!within(&nodes, "field", "form"));
+        assert!(!within(&nodes, "gone", "field"));
+    }
+}
