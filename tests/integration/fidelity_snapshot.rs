@@ -77,9 +77,12 @@ async fn values_icons_and_hidden_content_as_the_page_has_them() {
     let after = ok(&mut c, "browser.snapshot", json!({})).await;
     let a = text(&after);
     assert!(a.contains("menuitem \"Mute Alice\""), "the menu opened: {a}");
-    // The menu's lines follow the line of the post they sit in (changed: it grew).
+    // The menu's lines follow the line of the post they sit in (changed: it grew), indented
+    // under it.
     let post_at = a.lines().position(|l| l.contains("clickable \"article post\"")).expect("post");
-    assert!(a.lines().nth(post_at + 1).is_some_and(|l| l.starts_with("+ menu")), "{a}");
+    let added_menu =
+        |l: &str| l.strip_prefix('+').is_some_and(|r| r.trim_start().starts_with("menu "));
+    assert!(a.lines().nth(post_at + 1).is_some_and(added_menu), "{a}");
     assert_eq!(eval(&mut c, "document.getElementById('opened').textContent").await, "");
     ok(&mut c, "browser.click", json!({"ref": like})).await;
     assert_eq!(eval(&mut c, "document.querySelector('.icon-like').dataset.liked").await, "1");
