@@ -386,16 +386,32 @@ impl Conn {
                             if size > quota && over.insert(ev.guid.clone()) {
                                 tracing::info!(size, quota, "canceling a download: over the downloads quota");
                                 if let Some(conn) = conn.upgrade() {
-                                    // A lane's download is canceled in its context.
-                                    let mut cancel = json!({"guid": ev.guid});
+                                    // A lane's download is canceled in its context: the one
+                                    // its reserved dir names, else each context in turn (its
+                                    // start may not have been handled yet).
                                     let lane = lock(&names).get(&ev.guid).and_then(|s| {
                                         let dir = s.1.parent()?;
                                         (dir != root).then(|| dir.file_name())?.map(|n| n.to_string_lossy().into_owned())
                                     });
-                                    if let Some(c) = lane.and_then(|l| contexts4.context_of_lane(&l)) {
-                                        cancel["browserContextId"] = json!(c);
+                                    let tries = match lane.and_then(|l| contexts4.context_of_lane(&l)) {
+                                        Some(c) => vec![Some(c)],
+                                        None => contexts4.all().into_iter().map(Some).chain(std::iter::once(None)).collect(),
+                                    };
+                                    let mut failed = None;
+                                    for context in tries {
+                                        let mut cancel = json!({"guid": ev.guid});
+                                        if let Some(c) = context {
+                                            cancel["browserContextId"] = json!(c);
+                                        }
+                                        match conn.call("Browser.cancelDownload", cancel).await {
+                                            Ok(_) => {
+                                                failed = None;
+                                                break;
+                                            }
+                                            Err(e) => failed = Some(e),
+                                        }
                                     }
-                                    if let Err(e) = conn.call("Browser.cancelDownload", cancel).await {
+                                    if let Some(e) = failed {
                                         tracing::warn!(%e, "cannot cancel a download over the quota");
                                     }
                                 }

@@ -103,6 +103,11 @@ impl Contexts {
         lock(&self.pending).remove(lane)
     }
 
+    /// Every lane's context.
+    pub fn all(&self) -> Vec<String> {
+        lock(&self.ids).values().cloned().collect()
+    }
+
     /// The context of lane `lane`, if it has one yet.
     pub fn context_of_lane(&self, lane: &str) -> Option<String> {
         self.known(lane)
