@@ -61,6 +61,23 @@ impl Client {
         Ok((answer, start.elapsed()))
     }
 
+    /// One call whose answer must be a result: the JSON-RPC `result` (an action's outcome),
+    /// or an error quoting the answer.
+    pub async fn outcome(
+        &mut self,
+        method: &str,
+        params: &serde_json::Value,
+    ) -> anyhow::Result<serde_json::Value> {
+        let (text, _) = self.call(method, &params.to_string()).await?;
+        let mut v: serde_json::Value = serde_json::from_str(&text)?;
+        match v.get_mut("result") {
+            Some(r) => Ok(r.take()),
+            None => {
+                bail!("{method} {params} failed: {}", text.chars().take(600).collect::<String>())
+            }
+        }
+    }
+
     /// Send one text frame as it is: a batch, or a message no well-behaved client sends.
     pub async fn send_text(&mut self, text: impl Into<Utf8Bytes>) -> anyhow::Result<()> {
         self.ws.send(Message::text(text)).await?;

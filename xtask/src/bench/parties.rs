@@ -49,12 +49,7 @@ fn start(bin: &Path, n: usize) -> anyhow::Result<(Daemon, Vec<String>)> {
 }
 
 async fn call(c: &mut Client, method: &str, params: Value) -> anyhow::Result<Value> {
-    let (text, _) = c.call(method, &params.to_string()).await?;
-    let v: Value = serde_json::from_str(&text)?;
-    if v.get("result").is_none() {
-        bail!("{method} failed: {text}");
-    }
-    Ok(v["result"].clone())
+    c.outcome(method, &params).await
 }
 
 /// A party with its own tab on the page.

@@ -266,12 +266,7 @@ async fn measure(
 
 /// The action result (`result` of the JSON-RPC answer), or an error with the answer.
 async fn call(c: &mut Client, method: &str, params: Value) -> anyhow::Result<Value> {
-    let (text, _) = c.call(method, &params.to_string()).await?;
-    let v: Value = serde_json::from_str(&text)?;
-    match v.get("result") {
-        Some(r) => Ok(r.clone()),
-        None => bail!("{method} failed: {}", text.chars().take(600).collect::<String>()),
-    }
+    c.outcome(method, &params).await
 }
 
 /// The buttons' refs on the page shown: (name, ref).

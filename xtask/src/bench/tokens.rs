@@ -81,13 +81,9 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// An action's own result, out of its outcome.
 async fn ok(c: &mut Client, method: &str, params: Value) -> anyhow::Result<Value> {
-    let (text, _) = c.call(method, &params.to_string()).await?;
-    let v: Value = serde_json::from_str(&text)?;
-    if v.get("result").is_none() {
-        bail!("{method} {params} failed: {}", text.chars().take(600).collect::<String>());
-    }
-    Ok(v["result"]["result"].clone())
+    Ok(c.outcome(method, &params).await?["result"].take())
 }
 
 async fn measure(
