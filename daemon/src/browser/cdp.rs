@@ -47,6 +47,29 @@ use frames::Frames;
 /// started it.
 type Started = (String, std::path::PathBuf, Option<String>);
 
+/// How long the end of a download waits for its start to be handled (the two come on two
+/// event streams).
+const START_WAIT: Duration = Duration::from_secs(2);
+
+/// The start of download `guid` as handled, waiting (bounded) for it; empty when it never
+/// came.
+async fn started_entry(
+    names: &Mutex<HashMap<String, Started>>,
+    started: &tokio::sync::Notify,
+    guid: &str,
+) -> Started {
+    let deadline = tokio::time::Instant::now() + START_WAIT;
+    loop {
+        let told = started.notified();
+        if let Some(s) = lock(names).remove(guid) {
+            return s;
+        }
+        if tokio::time::timeout_at(deadline, told).await.is_err() {
+            return Started::default();
+        }
+    }
+}
+
 /// A CDP command given by method name and JSON params; its response is the raw JSON result.
 #[derive(Debug, Clone)]
 pub struct Raw {
@@ -330,6 +353,9 @@ impl Conn {
             if let (Ok(mut begins), Ok(mut progress)) = (begins, progress) {
                 let names: Arc<Mutex<HashMap<String, Started>>> = Arc::default();
                 let names2 = names.clone();
+                // Told when a start is handled: an end may come before its start was.
+                let started = Arc::new(tokio::sync::Notify::new());
+                let started_tx = started.clone();
                 let (log, log2, dir2, id2, live) = (
                     self.effects.clone(),
                     self.effects.clone(),
@@ -361,6 +387,7 @@ impl Conn {
                         let path = reserved.display().to_string();
                         lock(&names2)
                             .insert(ev.guid.clone(), (ev.url.clone(), reserved, tab.clone()));
+                        started_tx.notify_waiters();
                         let d = Effect::Download {
                             guid: ev.guid.clone(),
                             url: ev.url.clone(),
@@ -419,7 +446,7 @@ impl Conn {
                             continue;
                         }
                         let (url, reserved, tab) =
-                            lock(&names).remove(&ev.guid).unwrap_or_default();
+                            started_entry(&names, &started, &ev.guid).await;
                         let completed = ev.state == DownloadProgressState::Completed;
                         // Where Chromium saved it: the reserved path's dir, else whichever
                         // lane's dir holds its guid.
