@@ -78,6 +78,9 @@ pub struct FileRoots {
     quota: u64,
     /// The desktop's own user, who gets copies of the files handed to a page.
     desktop: Option<std::sync::Arc<crate::process::user::DesktopUser>>,
+    /// Where copies for a confined desktop go (`process/confine.rs`), which cannot open the
+    /// roots inside the state dir.
+    uploads: Option<PathBuf>,
 }
 
 impl FileRoots {
@@ -97,6 +100,7 @@ impl FileRoots {
             secrets,
             quota: FILES_QUOTA,
             desktop: None,
+            uploads: None,
         }
     }
 
@@ -129,6 +133,13 @@ impl FileRoots {
         self
     }
 
+    /// The desktop is confined to paths outside the state dir but `uploads`: the files handed
+    /// to a page are copied there.
+    pub fn with_uploads(mut self, uploads: PathBuf) -> FileRoots {
+        self.uploads = Some(uploads);
+        self
+    }
+
     /// A file of the roots (see [`FileRoots::readable`]) as the page's browser may open it:
     /// itself, or a copy the desktop's user may read.
     pub fn for_page(&self, given: &str) -> Result<PathBuf, DaemonError> {
@@ -137,8 +148,12 @@ impl FileRoots {
 
     /// `real` (what `given` resolved to) as the page's browser may open it.
     pub fn hand_to_page(&self, given: &str, real: PathBuf) -> Result<PathBuf, DaemonError> {
-        let Some(user) = &self.desktop else { return Ok(real) };
-        user.hand_over(&real).map_err(|e| {
+        let copied = match (&self.desktop, &self.uploads) {
+            (Some(user), _) => user.hand_over(&real),
+            (None, Some(dir)) => crate::process::user::copy_for_page(dir, &real, None),
+            (None, None) => return Ok(real),
+        };
+        copied.map_err(|e| {
             DaemonError::ActionFailed(format!("cannot hand {given} to the browser: {e}"))
         })
     }

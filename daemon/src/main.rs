@@ -194,6 +194,17 @@ enum Command {
     /// 127.0.0.1:7788) for the token in --token-file (its first line) or $GLOVEBOX_TOKEN: a
     /// printed link's code works once. The daemon must be running.
     ViewLink,
+    /// Run PROGRAM under a Landlock ruleset that hides the given paths (but the open ones
+    /// inside them): how the daemon starts a desktop of its own uid (process/confine.rs).
+    #[command(hide = true)]
+    Confine {
+        #[arg(long)]
+        hide: Vec<PathBuf>,
+        #[arg(long)]
+        open: Vec<PathBuf>,
+        #[arg(last = true, required = true)]
+        argv: Vec<std::ffi::OsString>,
+    },
     /// Manage the token file (--token-file, default the state dir's token).
     Token {
         #[command(subcommand)]
@@ -296,6 +307,51 @@ fn desktop_user(cli: &Cli, supervisor: &Supervisor) -> anyhow::Result<DesktopMod
     Ok(DesktopMode::Embedded)
 }
 
+/// A desktop of the daemon's own uid starts confined out of the state dir and the token,
+/// secrets and policy files, when this machine allows it (`process/confine.rs`); the log
+/// says which, and `/readyz` too (`desktop_isolation`).
+fn confine_desktop(cli: &Cli, token_file: Option<&std::path::Path>, supervisor: &Supervisor) {
+    use glovebox_daemon::process::confine::Confinement;
+    let state = &cli.state_dir;
+    let mut hidden = vec![state.clone()];
+    hidden.extend(token_file.map(|p| p.to_path_buf()));
+    hidden.extend(cli.secrets.iter().chain(cli.policy.iter()).cloned());
+    // What the desktop works in: its runtime dirs and X cookies, copies handed to pages; the
+    // browser also its profile and downloads.
+    let open = [state.join("desktop"), state.join("uploads")];
+    let browser = [state.join("chromium-profile"), state.join("downloads")];
+    for d in open.iter().chain(&browser) {
+        let _ = std::fs::create_dir_all(d);
+    }
+    // A HOME on the way down to the state dir gets its usual dirs now: made later, they would
+    // be out of the desktop's reach.
+    if let Some(home) = std::env::var_os("HOME").map(PathBuf::from) {
+        if state.starts_with(&home) {
+            for d in [".config", ".cache", ".local/share", ".local/state", ".pki"] {
+                let _ = std::fs::create_dir_all(home.join(d));
+            }
+        }
+    }
+    let probe = state.join(".confine-probe");
+    let mut nonce = [0u8; 16];
+    let _ = getrandom::fill(&mut nonce);
+    let text: String = nonce.iter().map(|b| format!("{b:02x}")).collect();
+    let checked = std::fs::write(&probe, &text)
+        .map_err(|e| glovebox_daemon::process::confine::Unconfined::Probe(e.to_string()))
+        .and_then(|()| Confinement::new(&hidden, &open, &browser))
+        .and_then(|c| c.probe(&probe, &text).map(|()| c));
+    let _ = std::fs::remove_file(&probe);
+    match checked {
+        Ok(c) => {
+            tracing::info!("the desktop runs as this daemon's user, confined (Landlock) out of the state dir");
+            supervisor.set_confinement(Some(c));
+        }
+        Err(e) => tracing::warn!(
+            "the desktop runs as this daemon's user and can read the state dir: {e}; start the daemon as root to give the desktop a user of its own"
+        ),
+    }
+}
+
 fn token_file(cli: &Cli) -> PathBuf {
     cli.token_file.clone().unwrap_or_else(|| cli.state_dir.join("token"))
 }
@@ -338,6 +394,9 @@ fn main() -> anyhow::Result<()> {
         .with(tracing_subscriber::fmt::layer().with_writer(LogWriter(redactor.clone())))
         .init();
     let mut cli = Cli::parse();
+    if let Some(Command::Confine { hide, open, argv }) = &cli.command {
+        return Err(glovebox_daemon::process::confine::exec(hide, open, argv));
+    }
     let stdio = matches!(cli.command, Some(Command::Mcp { .. }));
     if let Some(Command::Mcp { url: Some(url) }) = &cli.command {
         return bridge(&cli, url);
@@ -382,6 +441,9 @@ fn main() -> anyhow::Result<()> {
 
     let supervisor = Supervisor::new(&cli.state_dir);
     cli.desktop = desktop_user(&cli, &supervisor)?;
+    if supervisor.desktop_user().is_none() {
+        confine_desktop(&cli, token_file.as_deref(), &supervisor);
+    }
     let desktop = Slot::starting();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let served = runtime.block_on(serve(
@@ -489,11 +551,14 @@ async fn serve(
             .with_quota(cli.files_quota_bytes);
     if let Some(user) = supervisor.desktop_user() {
         config.files = config.files.with_desktop_user(user);
+    } else if supervisor.isolation() == "landlock" {
+        config.files = config.files.with_uploads(cli.state_dir.join("uploads"));
     }
     config.backends = backends;
     config.browser = Some(browser);
     config.desktop = desktop.clone();
     config.shutdown_grace = std::time::Duration::from_secs(cli.shutdown_grace_secs);
+    config.desktop_isolation = supervisor.isolation();
 
     let up = {
         let (mode, dir, sup) = (cli.desktop, cli.state_dir.clone(), supervisor.clone());
@@ -551,7 +616,7 @@ async fn serve(
             }
         }
         (None, None) => anyhow::bail!("nothing to serve: no listener and no stdio"),
-        (_, Some(Command::ViewLink | Command::Token { .. })) => {
+        (_, Some(Command::ViewLink | Command::Token { .. } | Command::Confine { .. })) => {
             unreachable!("view-link and token return before serving")
         }
     }

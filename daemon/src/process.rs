@@ -12,8 +12,10 @@
 //! (the X server, the buses, the window manager, Chromium, apps) then runs under that uid,
 //! its groups dropped, with that user's HOME, so nothing on the desktop can read the state
 //! dir. Only short helpers the daemon runs for itself ([`Supervisor::run`]) keep its uid.
+//! When it is not root, the desktop shares its uid and each desktop child starts confined
+//! instead ([`confine`]): a Landlock ruleset keeps the state dir out of its reach.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::os::fd::OwnedFd;
@@ -35,7 +37,10 @@ use nix::unistd::Pid;
 // fork and exec), which std offers only through an unsafe `pre_exec`.
 use command_fds::{CommandFdExt, FdMapping};
 
+pub mod confine;
 pub mod user;
+
+use confine::{Confinement, Reach};
 
 /// How long a child gets between SIGTERM and SIGKILL.
 pub const STOP_GRACE: Duration = Duration::from_secs(3);
@@ -72,6 +77,9 @@ struct Inner {
     children: Mutex<Vec<Supervised>>,
     /// Whom the desktop's children run as; `None`: the daemon's own uid.
     desktop_user: Mutex<Option<Arc<user::DesktopUser>>>,
+    /// How the desktop is kept out of the daemon's files when it runs as the daemon's uid
+    /// (`confine.rs`); `None`: it is not.
+    confinement: Mutex<Option<Arc<Confinement>>>,
 }
 
 #[derive(Debug)]
@@ -88,6 +96,7 @@ impl Supervisor {
             base_env: Mutex::new(Vec::new()),
             children: Mutex::new(Vec::new()),
             desktop_user: Mutex::new(None),
+            confinement: Mutex::new(None),
         };
         Self { inner: Arc::new(inner) }
     }
@@ -109,6 +118,22 @@ impl Supervisor {
     /// The desktop's user, when it is not the daemon's own.
     pub fn desktop_user(&self) -> Option<Arc<user::DesktopUser>> {
         lock(&self.inner.desktop_user).clone()
+    }
+
+    /// Every later desktop child runs under `c` (a daemon that is not root).
+    pub fn set_confinement(&self, c: Option<Confinement>) {
+        *lock(&self.inner.confinement) = c.map(Arc::new);
+    }
+
+    /// Whether desktop children are kept out of the daemon's files, and how.
+    pub fn isolation(&self) -> &'static str {
+        if self.desktop_user().is_some() {
+            "user"
+        } else if lock(&self.inner.confinement).is_some() {
+            "landlock"
+        } else {
+            "none"
+        }
     }
 
     /// The uid the desktop's children run as.
@@ -134,7 +159,7 @@ impl Supervisor {
         argv: &[S],
         env: &[(String, String)],
     ) -> Result<u32, ProcessError> {
-        let cmd = self.command(name, argv, env, true)?;
+        let cmd = self.command(name, argv, env, Some(Reach::App))?;
         self.start(name, argv, cmd)
     }
 
@@ -169,7 +194,7 @@ impl Supervisor {
         let io = |source| spawn_error(name, argv, source);
         let (to_child_r, to_child_w) = std::io::pipe().map_err(io)?;
         let (from_child_r, from_child_w) = std::io::pipe().map_err(io)?;
-        let mut cmd = self.command(name, argv, env, true)?;
+        let mut cmd = self.command(name, argv, env, Some(Reach::Browser))?;
         cmd.fd_mappings(vec![
             FdMapping { parent_fd: to_child_r.into(), child_fd: 3 },
             FdMapping { parent_fd: from_child_w.into(), child_fd: 4 },
@@ -202,7 +227,7 @@ impl Supervisor {
         env: &[(String, String)],
         timeout: Duration,
     ) -> Result<Output, ProcessError> {
-        self.run_as(name, argv, (env, false), timeout)
+        self.run_as(name, argv, (env, None), timeout)
     }
 
     /// [`Supervisor::run`] as the desktop's user: what a desktop child would be let do.
@@ -212,14 +237,14 @@ impl Supervisor {
         argv: &[S],
         timeout: Duration,
     ) -> Result<Output, ProcessError> {
-        self.run_as(name, argv, (&[], true), timeout)
+        self.run_as(name, argv, (&[], Some(Reach::App)), timeout)
     }
 
     fn run_as<S: AsRef<OsStr>>(
         &self,
         name: &str,
         argv: &[S],
-        (env, desktop): (&[(String, String)], bool),
+        (env, desktop): (&[(String, String)], Option<Reach>),
         timeout: Duration,
     ) -> Result<Output, ProcessError> {
         let mut cmd = self.command(name, argv, env, desktop)?;
@@ -289,15 +314,21 @@ impl Supervisor {
         name: &str,
         argv: &[S],
         env: &[(String, String)],
-        desktop: bool,
+        desktop: Option<Reach>,
     ) -> Result<Command, ProcessError> {
-        let (program, args) =
-            argv.split_first().ok_or_else(|| ProcessError::EmptyArgv { name: name.to_owned() })?;
-        let mut cmd = Command::new(program);
-        cmd.args(args);
+        if argv.is_empty() {
+            return Err(ProcessError::EmptyArgv { name: name.to_owned() });
+        }
+        let confined = lock(&self.inner.confinement).clone();
+        let argv: Vec<OsString> = match (desktop, confined) {
+            (Some(reach), Some(c)) => c.wrap(reach, argv),
+            _ => argv.iter().map(|a| a.as_ref().to_os_string()).collect(),
+        };
+        let mut cmd = Command::new(&argv[0]);
+        cmd.args(&argv[1..]);
         cmd.env_clear();
         cmd.envs(std::env::vars_os().filter(|(k, _)| k.to_str().is_some_and(inherited)));
-        if let Some(user) = self.desktop_user().filter(|_| desktop) {
+        if let Some(user) = self.desktop_user().filter(|_| desktop.is_some()) {
             // std drops the supplementary groups (root's) when it sets the uid; the working
             // dir is one the user may enter.
             cmd.uid(user.id.uid).gid(user.id.gid).current_dir(user.home());

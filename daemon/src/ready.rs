@@ -6,8 +6,10 @@
 //! executable, nothing is launched to find out). The desktop's probe is kept for a second and
 //! the browser's for a few, so a probe every second costs next to nothing.
 //!
-//! One line never fails: `browser_sandbox` says whether the default Chromium has its own
-//! sandbox and why (`browser/sandbox.rs`, decided once).
+//! Two lines never fail: `desktop_isolation` says how the desktop is kept out of the state
+//! dir (`user`: a uid of its own; `landlock`: confined, `process/confine.rs`; `none`), and
+//! `browser_sandbox` whether the default Chromium has its own sandbox and why
+//! (`browser/sandbox.rs`, decided once).
 
 use crate::desktop::slot::STARTING;
 use crate::state::Daemon;
@@ -42,6 +44,9 @@ pub fn checks(daemon: &Daemon) -> Vec<Check> {
         check("accessibility_bus", a11y),
         check("browser", browser),
     ];
+    let mut note = serde_json::Map::new();
+    note.insert("isolation".into(), daemon.config.desktop_isolation.into());
+    all.push(Check { name: "desktop_isolation", failure: None, note: Some(note) });
     if let Some(b) = &daemon.config.browser {
         let s = b.check_sandbox();
         let mut note = serde_json::Map::new();

@@ -64,6 +64,9 @@ pub struct Config {
     pub files: crate::files::FileRoots,
     /// How long running ops get to finish once the daemon drains (SIGTERM).
     pub shutdown_grace: std::time::Duration,
+    /// How the desktop is kept out of the state dir: `user` (a uid of its own), `landlock`
+    /// (confined, `process/confine.rs`) or `none`.
+    pub desktop_isolation: &'static str,
     /// The view page's codes and cookies (`main` mints the code of the link it prints).
     pub view_access: Arc<crate::view::Access>,
     /// View pages one token may have open at once (over it: HTTP 429).
@@ -105,6 +108,7 @@ impl Config {
             settle: crate::settle::Policy::default(),
             files: crate::files::FileRoots::new(&state_dir, Vec::new(), Vec::new()),
             shutdown_grace: std::time::Duration::from_secs(10),
+            desktop_isolation: "none",
             view_access: Arc::default(),
             max_view_pages_per_token: 8,
             max_mcp_sessions_per_token: 32,

@@ -218,3 +218,149 @@ async fn a_chromium_whose_sandbox_fails_is_started_again_without_it() {
     assert_eq!(line["sandbox"], false, "{checks}");
     assert!(line["reason"].as_str().is_some_and(|r| r.contains("could not set up")), "{checks}");
 }
+
+/// A daemon that is not root cannot give its desktop a user of its own: each desktop
+/// program starts confined (Landlock) instead. Run as `nobody` on a volume outside `/tmp`, as
+/// the image runs in a pod: an app the agent launches reads nothing of the state dir, the
+/// secrets file or the daemon's environment, while the desktop, Chromium, an upload and an
+/// app still work, and `/readyz` says `landlock`.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_desktop_of_the_daemons_own_uid_is_confined_out_of_its_state_dir() {
+    use std::io::{BufRead as _, BufReader};
+    use std::os::unix::fs::chown;
+    const NOBODY: u32 = 65534;
+    if !is_root() {
+        eprintln!("confine: not root, so this test cannot run the daemon as another user");
+        return;
+    }
+    let base = PathBuf::from("/var/lib/glovebox-tests");
+    std::fs::create_dir_all(&base).expect("base");
+    let volume = base.join(format!("confine-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&volume);
+    let (state, probe) = (volume.join("state"), volume.join("probe"));
+    for d in [&state, &probe] {
+        std::fs::create_dir_all(d).expect("dirs");
+    }
+    let bin = volume.join("gloveboxd");
+    if std::fs::hard_link(glovebox_tests::binary::gloveboxd(), &bin).is_err() {
+        std::fs::copy(glovebox_tests::binary::gloveboxd(), &bin).expect("copy gloveboxd");
+    }
+    let token = "confined-token-0123456789abcdef0123456789";
+    let line = glovebox_daemon::auth::hashed_line(token, glovebox_daemon::auth::Role::Actor);
+    std::fs::write(state.join("token"), format!("{line}\n")).expect("token file");
+    let secret_value = "hunter2-confined-7f3a9c";
+    let secrets = volume.join("secrets.json");
+    let entry = json!([{"name": "pw", "value": secret_value, "origins": ["https://example.com"]}]);
+    std::fs::write(&secrets, entry.to_string()).expect("secrets file");
+    for (p, mode) in [(&volume, 0o755), (&state, 0o700), (&probe, 0o777), (&secrets, 0o600)] {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).expect("chmod");
+    }
+    for p in [&volume, &state, &state.join("token"), &secrets] {
+        chown(p, Some(NOBODY), Some(NOBODY)).expect("chown");
+    }
+    let mut cmd = std::process::Command::new("setpriv");
+    cmd.args(["--reuid", "65534", "--regid", "65534", "--clear-groups"])
+        .arg(&bin)
+        .args(["--listen", "127.0.0.1:0", "--desktop", "embedded", "--state-dir"])
+        .arg(&state)
+        .arg("--secrets")
+        .arg(&secrets)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", &volume)
+        .env("GLOVEBOX_LOG", "info")
+        .stdout(std::process::Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn gloveboxd");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let first = rx.recv_timeout(DEADLINE).expect("the banner");
+    let addr = first
+        .strip_prefix("gloveboxd listening on ws://")
+        .and_then(|r| r.strip_suffix("/rpc"))
+        .unwrap_or_else(|| panic!("the banner names the address: {first:?}"))
+        .to_owned();
+    let sock: std::net::SocketAddr = addr.parse().expect("address");
+    let deadline = Instant::now() + DEADLINE;
+    let ready = loop {
+        let r = Http::connect(sock).await.send("GET", "/readyz", &[], Duration::from_secs(5)).await;
+        if r.status == 200 || Instant::now() > deadline {
+            break r;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(ready.status, 200, "{}", ready.body);
+    let checks: Value = serde_json::from_str(&ready.body).expect("json");
+    assert_eq!(checks["checks"]["desktop_isolation"]["isolation"], "landlock", "{checks}");
+
+    let mut c = Raw::connect(&format!("ws://{addr}/rpc"), Some(token)).await.expect("connect");
+    c.hello(None).await;
+    // Chromium works, and a file handed to a page reaches it (a copy it may read).
+    let page = "data:text/html,<title>confined</title><input type=file id=f>";
+    let r = c.call("browser.navigate", json!({"url": page})).await;
+    assert!(r.get("result").is_some(), "{r}");
+    let r = c.call("files.put", json!({"name": "upload.txt", "data": "aGVsbG8="})).await;
+    assert!(r.get("result").is_some(), "{r}");
+    let r = c.call("browser.upload", json!({"selector": "#f", "files": ["upload.txt"]})).await;
+    assert!(r.get("result").is_some(), "{r}");
+    let read = "document.getElementById('f').files[0].text()";
+    let mut r = c.call("browser.evaluate", json!({"script": read})).await;
+    r["result"]["capture"] = Value::Null;
+    assert_eq!(r["result"]["result"]["value"], "hello", "{r}");
+    // An app of the desktop starts and is driven.
+    let app = json!({"app": "mousepad", "launch": true, "timeout_ms": 30000});
+    let r = c.call("context.get_app", app).await;
+    assert_eq!(r["result"]["result"]["accessible"], true, "{r}");
+
+    // The probe: what the agent may launch, trying every file of the state dir, the secrets
+    // file and the daemon's environment and memory map, then a file it may read.
+    // (What the desktop works in, its runtime dirs and the copies handed to pages, is its.)
+    let own = [state.join("desktop"), state.join("uploads")];
+    let targets: Vec<PathBuf> = files_under(&state)
+        .into_iter()
+        .filter(|p| !own.iter().any(|o| p.starts_with(o)))
+        .chain([secrets.clone()])
+        .collect();
+    assert!(targets.iter().any(|p| p.ends_with("token")), "{targets:?}");
+    let out = probe.join("out");
+    let daemon = child.id();
+    let mut script = format!("#!/bin/sh\n{{\nid -u\nls -la '{}'\n", state.display());
+    for t in &targets {
+        script.push_str(&format!("cat '{}'\n", t.display()));
+    }
+    script.push_str(&format!("cat /proc/{daemon}/environ\nhead -c 64 /proc/{daemon}/maps\n"));
+    script.push_str("echo readable: $(cat /etc/hostname >/dev/null && echo yes)\n");
+    let done = out.display();
+    script.push_str(&format!("}} > '{done}.part' 2>&1\nmv '{done}.part' '{done}'\n"));
+    let program = probe.join("read-the-state-dir");
+    std::fs::write(&program, script).expect("script");
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let app = program.display().to_string();
+    let r =
+        c.call("context.get_app", json!({"app": app, "launch": true, "background": true})).await;
+    assert!(r.get("result").is_some() || r.to_string().contains(&app), "launched: {r}");
+    let deadline = Instant::now() + DEADLINE;
+    while !out.exists() {
+        assert!(Instant::now() < deadline, "the probe wrote nothing: {r}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let read = std::fs::read_to_string(&out).expect("the probe's output");
+    eprintln!("the confined probe read:\n{read}");
+    assert_eq!(read.lines().next().map(str::trim), Some("65534"), "it ran as the daemon's uid");
+    let denied = read.matches("Permission denied").count();
+    assert!(denied > targets.len() + 1, "every file, the dir and /proc refused:\n{read}");
+    assert!(read.contains("readable: yes"), "the rest of the machine is there:\n{read}");
+    assert!(!read.contains("sha256:") && !read.contains(secret_value), "{read}");
+
+    let _ = std::process::Command::new("kill").args(["-TERM", &daemon.to_string()]).status();
+    let deadline = Instant::now() + DEADLINE;
+    while child.try_wait().expect("wait").is_none() {
+        assert!(Instant::now() < deadline, "gloveboxd did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = std::fs::remove_dir_all(&volume);
+}

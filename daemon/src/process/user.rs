@@ -196,42 +196,52 @@ impl DesktopUser {
     /// A copy of `src` the user can read, under its own name in a fresh dir of random name:
     /// what a page gets for an upload from a root only the daemon can read.
     pub fn hand_over(&self, src: &Path) -> std::io::Result<PathBuf> {
-        let name = src.file_name().ok_or_else(|| std::io::Error::other("not a file name"))?;
-        // The source may sit in the user's downloads: a symlink swapped in is not followed,
-        // and a FIFO swapped in neither blocks the open nor passes for a file.
-        let flags = nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK;
-        let mut from =
-            std::fs::OpenOptions::new().read(true).custom_flags(flags.bits()).open(src)?;
-        if !from.metadata()?.is_file() {
-            return Err(std::io::Error::other("not a regular file"));
-        }
-        let mut random = [0u8; 16];
-        getrandom::fill(&mut random).map_err(|e| std::io::Error::other(e.to_string()))?;
-        let tag: String = random.iter().map(|b| format!("{b:02x}")).collect();
-        let dir = self.uploads().join(tag);
-        std::fs::DirBuilder::new().mode(0o711).create(&dir)?;
-        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711))?;
-        let dst = dir.join(name);
-        let mut to =
-            std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&dst)?;
-        std::io::copy(&mut from, &mut to)?;
-        to.flush()?;
-        self.give(&to)?;
-        self.trim_uploads();
-        Ok(dst)
+        copy_for_page(&self.uploads(), src, Some(self))
     }
+}
 
-    fn trim_uploads(&self) {
-        let Ok(rd) = std::fs::read_dir(self.uploads()) else { return };
-        let mut dirs: Vec<_> = rd
-            .flatten()
-            .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-            .collect();
-        dirs.sort();
-        let extra = dirs.len().saturating_sub(KEEP_UPLOADS);
-        for (_, path) in dirs.into_iter().take(extra) {
-            let _ = std::fs::remove_dir_all(path);
-        }
+/// A copy of `src` in `uploads` (a dir of its own, of random name), given to `user` when the
+/// desktop has one; the oldest copies beyond [`KEEP_UPLOADS`] go.
+pub fn copy_for_page(
+    uploads: &Path,
+    src: &Path,
+    user: Option<&DesktopUser>,
+) -> std::io::Result<PathBuf> {
+    let name = src.file_name().ok_or_else(|| std::io::Error::other("not a file name"))?;
+    // The source may sit in the user's downloads: a symlink swapped in is not followed,
+    // and a FIFO swapped in neither blocks the open nor passes for a file.
+    let flags = nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK;
+    let mut from = std::fs::OpenOptions::new().read(true).custom_flags(flags.bits()).open(src)?;
+    if !from.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    let mut random = [0u8; 16];
+    getrandom::fill(&mut random).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let tag: String = random.iter().map(|b| format!("{b:02x}")).collect();
+    let dir = uploads.join(tag);
+    std::fs::DirBuilder::new().mode(0o711).create(&dir)?;
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711))?;
+    let dst = dir.join(name);
+    let mut to = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&dst)?;
+    std::io::copy(&mut from, &mut to)?;
+    to.flush()?;
+    if let Some(user) = user {
+        user.give(&to)?;
+    }
+    trim_uploads(uploads);
+    Ok(dst)
+}
+
+fn trim_uploads(uploads: &Path) {
+    let Ok(rd) = std::fs::read_dir(uploads) else { return };
+    let mut dirs: Vec<_> = rd
+        .flatten()
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    dirs.sort();
+    let extra = dirs.len().saturating_sub(KEEP_UPLOADS);
+    for (_, path) in dirs.into_iter().take(extra) {
+        let _ = std::fs::remove_dir_all(path);
     }
 }
 
