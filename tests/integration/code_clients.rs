@@ -4,7 +4,7 @@
 //! cookie and intercept a request; a load the policy denies and `file:///etc/passwd` fail
 //! while their own interception is on; the agent's other tab stays out of sight; a second
 //! connection is refused while one is open; revoking closes the client's connection within
-//! a second; an observer gets no endpoint.
+//! a second, and so does revoking its token; an observer gets no endpoint.
 
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::{Path, PathBuf};
@@ -308,4 +308,43 @@ async fn the_view_page_shows_the_code_session_and_what_it_did() {
         "document.getElementById('sessions').textContent.includes('{by} Runtime.evaluate')"
     );
     page.wait_for(&acted, "what it did, in its session's ops").await;
+}
+
+/// Revoking the token (its line gone from the token file, then SIGHUP) closes its code
+/// client's connection within a second, through the `gloveboxd` binary as users run it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_endpoint_ends_when_its_token_is_revoked() {
+    use glovebox_daemon::auth::{hashed_line, Role};
+    const GONE: &str = "revoked-token-0123456789abcdef0123456789";
+    const STAYS: &str = "kept-token-0123456789abcdef0123456789ab";
+    let dir = glovebox_tests::TempDir::new("cdp-revoke");
+    let (tokens, rules) = (dir.path.join("tokens"), dir.path.join("policy.json"));
+    let line = hashed_line(GONE, Role::Actor);
+    std::fs::write(&tokens, format!("{line}\n{STAYS} actor\n")).expect("write tokens");
+    std::fs::write(&rules, policy().to_string()).expect("write policy");
+    let (tokens_s, rules_s) = (tokens.display().to_string(), rules.display().to_string());
+    let d = glovebox_tests::binary::Running::start(&[
+        "--desktop",
+        "embedded",
+        "--token-file",
+        &tokens_s,
+        "--policy",
+        &rules_s,
+    ]);
+    let site = glovebox_tests::browser::Site::start().await;
+    let mut c = Raw::connect(&d.url, Some(GONE)).await.expect("the token works");
+    c.hello(None).await;
+    ok(&mut c, "browser.navigate", json!({"url": site.url("refs.html")})).await;
+    let url = endpoint(&mut c, None, 600).await;
+    let mut ws = Raw::connect(&url, None).await.expect("the client connects");
+    ws.send_text(&json!({"id": 1, "method": "Target.getTargets"}).to_string()).await;
+    let targets = answer(&mut ws, 1).await;
+    assert!(targets["result"]["targetInfos"].is_array(), "the endpoint works: {targets}");
+
+    std::fs::write(&tokens, format!("{STAYS} actor\n")).expect("rewrite tokens");
+    let hup = std::time::Instant::now();
+    d.signal("HUP");
+    let took = closes_within(&mut ws, hup).await;
+    assert!(took < Duration::from_secs(1), "revoked; the endpoint closed after {took:?}");
+    assert_eq!(Raw::connect(&url, None).await.err(), Some(404), "a revoked endpoint is gone");
 }
