@@ -333,7 +333,7 @@ fn main() -> anyhow::Result<()> {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
         .with(tracing_subscriber::filter::filter_fn(|meta| {
-            glovebox_daemon::rpc::auth::may_log(meta.target(), *meta.level())
+            glovebox_daemon::auth::may_log(meta.target(), *meta.level())
         }))
         .with(tracing_subscriber::fmt::layer().with_writer(LogWriter(redactor.clone())))
         .init();

@@ -1,5 +1,6 @@
 //! The token an HTTP request presents (`Authorization: Bearer` or `?token=`), and what the
-//! transport may log of a request that carries one. Tokens and roles are `crate::auth`'s.
+//! transports may log of a request that carries one: below every transport (`rpc/`, `mcp/`)
+//! so each reads a token the same way.
 
 /// Whether an event of `target` at `level` may be logged at all, whatever `GLOVEBOX_LOG`
 /// says: jsonrpsee's server prints the whole upgrade request (`?token=` and `Authorization`

@@ -10,6 +10,7 @@ use http::{HeaderMap, Method, Response, StatusCode};
 use jsonrpsee::server::HttpBody;
 use serde_json::{json, Value};
 
+use crate::answer::plain;
 use crate::state::Daemon;
 
 /// What a request gets.
@@ -51,14 +52,6 @@ pub fn route(method: &Method, path: &str) -> Route {
         p if p.starts_with("/cdp/") => Route::NotAllowed("GET"),
         _ => Route::NotFound,
     }
-}
-
-pub fn plain(status: StatusCode, body: &Value) -> Response<HttpBody> {
-    let mut r = Response::new(HttpBody::from(body.to_string()));
-    *r.status_mut() = status;
-    r.headers_mut()
-        .insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("application/json"));
-    r
 }
 
 /// The answer of a route that is not served.
