@@ -15,7 +15,7 @@ use crate::session::Sessions;
 /// Reports each backend's current state (`session.hello`, `/healthz`, `context.get_state`).
 pub type BackendProbe = Arc<dyn Fn() -> BTreeMap<String, BackendStatus> + Send + Sync>;
 
-/// What `run` needs; `main` builds it from the command line.
+/// What `run` needs; `Config::from_cli` (`cli.rs`) builds it from the command line.
 pub struct Config {
     pub tokens: Tokens,
     /// Where `tokens` came from; SIGHUP reads it again.
