@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use super::solve::Episode;
 use super::{PageRun, Results};
-use crate::bench::stats::{median, round1};
+use crate::stats::{median, round1};
 
 fn named(e: &Episode) -> usize {
     e.named.iter().filter(|n| **n).count()
@@ -293,7 +293,7 @@ pub fn write(r: &Results, dir: &Path) -> anyhow::Result<()> {
         .collect();
     let doc = json!({
         "bench": "fidelity",
-        "git": crate::bench::report::git_describe(),
+        "git": crate::report::git_describe(),
         "profile": std::env::var("GLOVEBOX_BENCH_PROFILE").unwrap_or_else(|_| "release".into()),
         "chromium": r.chromium,
         "peer": r.peer.as_ref().ok(),

@@ -7,7 +7,7 @@ use std::io::Write as _;
 use std::time::Duration;
 
 use super::{Options, Phase, Tally};
-use crate::bench::stats::Summary;
+use crate::stats::Summary;
 
 const MAX_P99_RATIO: f64 = 2.0;
 const MAX_RSS_MIB: f64 = 1024.0;

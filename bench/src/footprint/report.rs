@@ -11,7 +11,7 @@ use anyhow::Context as _;
 use serde_json::{json, Value};
 
 use super::{trim, Level, Results};
-use crate::bench::stats::{median, round1};
+use crate::stats::{median, round1};
 
 /// The per-workspace figures of one level, in table order: (key, label, unit).
 const METRICS: &[(&str, &str, &str)] = &[
@@ -286,7 +286,7 @@ pub fn write_json(r: &Results, path: &Path) -> anyhow::Result<()> {
     let doc = json!({
         "bench": "footprint",
         "command": command(r),
-        "git": crate::bench::report::git_describe(),
+        "git": crate::report::git_describe(),
         "chromium": r.chromium,
         "cpus": std::thread::available_parallelism().map_or(0, usize::from),
         "options": {"rounds": o.rounds, "counts": o.counts, "loops": o.loops, "settle_s": o.settle, "idle_s": o.idle, "trim": o.trim},
@@ -329,7 +329,7 @@ pub fn write_deploy(r: &Results, path: &Path) -> anyhow::Result<()> {
     let fields = [
         ("source", json!(format!(
             "{} on {date} (git {}, {}): one workspace alone, median of {} round(s); load average {} at start",
-            command(r), crate::bench::report::git_describe(), r.chromium, r.options.rounds, r.loadavg.0
+            command(r), crate::report::git_describe(), r.chromium, r.options.rounds, r.loadavg.0
         ))),
         ("workspaces", json!(1)),
         ("idle_pss_mib", json!(round1(one["idle_pss_mib"]))),

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::bench::daemon::{cpu_ticks, ticks_per_second};
+use crate::daemon::{cpu_ticks, ticks_per_second};
 
 /// CPU clock ticks of (daemon, app, buses).
 #[derive(Debug, Clone, Copy, Default)]

@@ -9,7 +9,7 @@ use anyhow::Context as _;
 use serde_json::{json, Value};
 
 use super::{PageRounds, Results, PAGES};
-use crate::bench::stats::{median, round1, Summary};
+use crate::stats::{median, round1, Summary};
 
 fn med(xs: &[usize]) -> f64 {
     median(&xs.iter().map(|&x| x as f64).collect::<Vec<_>>())
@@ -163,7 +163,7 @@ pub fn print(r: &Results) -> anyhow::Result<()> {
     let o = &r.options;
     let mut out = std::io::stdout().lock();
     let cpus = std::thread::available_parallelism().map_or(0, usize::from);
-    writeln!(out, "\nbench browser: gloveboxd (release) on {}, {cpus} CPUs, load average {} at start, {} at end, {} client", r.chromium, r.loadavg.0, r.loadavg.1, crate::bench::report::client_build())?;
+    writeln!(out, "\nbench browser: gloveboxd (release) on {}, {cpus} CPUs, load average {} at start, {} at end, {} client", r.chromium, r.loadavg.0, r.loadavg.1, crate::report::client_build())?;
     let peer = match &r.peer {
         Ok(v) => format!("{v} over --cdp-endpoint on the same Chromium"),
         Err(why) => format!("skipped ({why})"),

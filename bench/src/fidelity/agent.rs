@@ -7,8 +7,8 @@ use std::time::Duration;
 use anyhow::{bail, Context as _};
 use serde_json::{json, Value};
 
-use crate::bench::browser::mcp::Mcp;
-use crate::bench::client::Client;
+use crate::browser::mcp::Mcp;
+use crate::client::Client;
 
 /// One snapshot line that carries a ref.
 #[derive(Clone, Debug)]
@@ -169,7 +169,7 @@ impl Agent for Playwright<'_> {
     fn lines(&self, snapshot: &str) -> Vec<Line> {
         let mut out = Vec::new();
         for text in snapshot.lines() {
-            let Some(r) = crate::bench::browser::mcp::line_ref(text) else { continue };
+            let Some(r) = crate::browser::mcp::line_ref(text) else { continue };
             let t = text.trim_start().trim_start_matches("- ");
             let end = t.find([' ', ':', '[']).unwrap_or(t.len());
             let (role, rest) = t.split_at(end);

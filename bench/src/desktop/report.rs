@@ -9,8 +9,8 @@ use serde_json::{json, Value};
 
 use super::measure::{Results, Typing};
 use super::Series;
-use crate::bench::report::client_build;
-use crate::bench::stats::round1;
+use crate::report::client_build;
+use crate::stats::round1;
 
 /// A goal: `value` must be at most (or at least) `goal`.
 struct Goal {

@@ -11,9 +11,9 @@ use serde_json::json;
 use super::cdp::Cdp;
 use super::mcp::{self, Mcp};
 use super::{no_capture, ok, on, Options, Page, PageRounds, PAGES};
-use crate::bench::client::Client;
-use crate::bench::daemon::Daemon;
-use crate::bench::stats::Summary;
+use crate::client::Client;
+use crate::daemon::Daemon;
+use crate::stats::Summary;
 
 const WARMUP: usize = 2;
 /// The pause before each measured click and screenshot.

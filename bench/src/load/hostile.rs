@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::{self, Utf8Bytes};
 
-use crate::bench::client::Client;
+use crate::client::Client;
 
 const SHOT: &str = "browser.screenshot full page, 100,000 px wide";
 

@@ -12,8 +12,8 @@ use anyhow::{bail, Context as _};
 use base64::Engine as _;
 use serde_json::{json, Value};
 
-use crate::bench::browser::mcp::Mcp;
-use crate::bench::client::Client;
+use crate::browser::mcp::Mcp;
+use crate::client::Client;
 
 /// What a flow cost: tokens read (text, image), calls and wall time.
 #[derive(Debug, Default, Clone, Copy)]
@@ -42,7 +42,7 @@ fn png_size(data: &str) -> Option<(u64, u64)> {
 fn learn(known: &mut HashMap<String, String>, outline: &str) {
     for line in outline.lines() {
         let r = glovebox_protocol::outline::line_ref(line)
-            .or_else(|| crate::bench::browser::mcp::line_ref(line));
+            .or_else(|| crate::browser::mcp::line_ref(line));
         let Some(r) = r else { continue };
         let t = line.trim_start().trim_start_matches(['+', '~', '-', ' ']);
         let (role, rest) = t.split_once(' ').unwrap_or((t, ""));

@@ -12,8 +12,8 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 
 use super::tree::Tree;
-use crate::bench::client::Client;
-use crate::bench::daemon::{ticks_per_second, Daemon};
+use crate::client::Client;
+use crate::daemon::{ticks_per_second, Daemon};
 
 /// Every wait here ends: the daemon's own op timeouts are 30 s, a cold start a few.
 const READY_DEADLINE: Duration = Duration::from_secs(60);
@@ -168,7 +168,7 @@ impl Agent {
             peak_pss_kib: 0,
             driven_millicores: cpu_s / wall * 1000.0,
             cpu_ms_per_loop: cpu_s * 1000.0 / walls.len() as f64,
-            loop_ms: crate::bench::stats::median(&walls),
+            loop_ms: crate::stats::median(&walls),
         })
     }
 
@@ -251,12 +251,12 @@ fn ref_on(text: &str, words: &[&str]) -> Option<String> {
 }
 
 /// The loopback page every loop navigates to (a fresh path each loop: a real navigation).
-pub fn page(path: &str) -> crate::bench::site::Page {
+pub fn page(path: &str) -> crate::site::Page {
     let body = format!(
         "<!doctype html><title>footprint</title><h1>Footprint {path}</h1>\
          <p>A short page for the agent loop.</p><input aria-label=\"Name\">\
          <button onclick=\"document.getElementById('out').textContent='pressed'\">Press</button>\
          <p id=\"out\"></p>"
     );
-    crate::bench::site::Page { delay: Duration::ZERO, mime: "text/html", body }
+    crate::site::Page { delay: Duration::ZERO, mime: "text/html", body }
 }

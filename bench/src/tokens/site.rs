@@ -83,7 +83,7 @@ fn answer(path: &str) -> Option<String> {
 pub fn serve() -> anyhow::Result<(String, Log)> {
     let log = Log::default();
     let kept = log.clone();
-    let base = crate::bench::browser::pages::serve_with(move |path| {
+    let base = crate::browser::pages::serve_with(move |path| {
         if let Ok(mut l) = kept.0.lock() {
             l.push(path.to_owned());
         }

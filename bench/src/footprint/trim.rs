@@ -70,7 +70,7 @@ fn script() -> String {
         .collect();
     format!(
         "#!/bin/sh\n\
-         # Written by `cargo xtask bench footprint` (xtask/src/bench/footprint/trim.rs):\n\
+         # Written by `cargo xtask bench footprint` (bench/src/footprint/trim.rs):\n\
          # chromium with flags that fold its helper processes into fewer.\n\
          dis=\"{disable}\" en=\"{enable}\" seen_dis= seen_en=\n\
          for a; do\n\

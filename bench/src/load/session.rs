@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use super::faults;
-use crate::bench::client::Client;
+use crate::client::Client;
 
 /// How long the faults stop before the end, for the sessions to show they recovered.
 pub const CALM: Duration = Duration::from_secs(8);

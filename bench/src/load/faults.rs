@@ -9,7 +9,7 @@ use anyhow::Context as _;
 use serde_json::Value;
 
 use super::call;
-use crate::bench::client::Client;
+use crate::client::Client;
 
 /// What was broken during the run.
 #[derive(Debug, Default, Clone, Copy)]

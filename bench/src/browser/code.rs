@@ -102,7 +102,7 @@ impl Flat {
 
 /// Playwright's `page.evaluate('1')` through `url`: the median of `samples`, in µs.
 fn playwright(url: &str, samples: usize) -> anyhow::Result<f64> {
-    let script = crate::tasks::root().join("tests").join("mcp").join("cdp_bench.py");
+    let script = crate::root().join("tests").join("mcp").join("cdp_bench.py");
     let out = Command::new("python3").arg(script).arg(url).arg(samples.to_string()).output()?;
     if !out.status.success() {
         bail!("{}", String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("failed"));
