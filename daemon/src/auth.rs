@@ -12,6 +12,10 @@
 //! shorter than [`MIN_TOKEN_LEN`] characters is refused (in the file and in `GLOVEBOX_TOKEN`):
 //! a short one is guessable over the network.
 
+mod request;
+
+pub use request::{may_log, presented_token};
+
 use std::io::Write as _;
 use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::Path;

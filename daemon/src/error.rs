@@ -4,6 +4,9 @@ use glovebox_protocol::contract::Violation;
 use glovebox_protocol::error::{ErrorCode, ErrorData};
 use serde_json::{json, Value};
 
+/// What a call, `/readyz` and the backend status say while the desktop comes up.
+pub const DESKTOP_STARTING: &str = "the desktop is starting";
+
 /// Everything a call can fail with. Backends convert their own errors into these.
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
@@ -92,7 +95,7 @@ pub enum DaemonError {
     #[error("the daemon is shutting down")]
     ShuttingDown,
     /// The port answers before the desktop is up; calls wait for nothing.
-    #[error("the desktop backend is unavailable: {}", crate::desktop::slot::STARTING)]
+    #[error("the desktop backend is unavailable: {}", DESKTOP_STARTING)]
     DesktopStarting,
     #[error(
         "a JavaScript {kind} dialog is open ({message:?}); answer it with browser.dialog first"

@@ -5,18 +5,23 @@
 //! real daemon on port 0. When the signal comes the daemon drains (`drain.rs`) before it
 //! closes its connections.
 
+mod answer;
 pub mod approval;
 pub mod auth;
 pub mod browser;
 mod capture;
+pub mod cli;
 mod clock;
 pub mod code;
+pub mod compose;
 pub mod desktop;
 mod dispatch;
 mod drain;
 pub mod error;
 mod events;
 pub mod files;
+mod front;
+mod live;
 pub mod mcp;
 pub mod process;
 pub mod ready;
@@ -33,6 +38,7 @@ use std::future::Future;
 
 use tokio::net::TcpListener;
 
+pub use front::ServeError;
 pub use state::{BackendProbe, Config};
 
 /// Serve `listener` until `shutdown` resolves, then drain: the port keeps answering (new ops
@@ -41,7 +47,7 @@ pub async fn run(
     listener: TcpListener,
     config: Config,
     shutdown: impl Future<Output = ()>,
-) -> Result<(), rpc::ServeError> {
+) -> Result<(), ServeError> {
     let daemon = state::Daemon::new(config);
     if daemon.config.token_file.is_some() {
         tokio::spawn(reload_on_sighup(daemon.clone()));
@@ -53,7 +59,7 @@ pub async fn run(
             drain::drain(&daemon).await;
         }
     };
-    rpc::serve(listener, daemon, drained).await
+    front::serve(listener, daemon, drained).await
 }
 
 /// `gloveboxd mcp`: serve MCP on stdin/stdout to the host that started the process, acting
@@ -69,7 +75,7 @@ pub async fn run_mcp_stdio(
     let served = listener.map(|l| {
         let daemon = daemon.clone();
         tokio::spawn(async move {
-            if let Err(e) = rpc::serve(l, daemon, async { drop(stopped.await) }).await {
+            if let Err(e) = front::serve(l, daemon, async { drop(stopped.await) }).await {
                 tracing::warn!("the listener stopped: {e}");
             }
         })

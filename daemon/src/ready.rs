@@ -11,7 +11,7 @@
 //! `browser_sandbox` whether the default Chromium has its own sandbox and why
 //! (`browser/sandbox.rs`, decided once).
 
-use crate::desktop::slot::STARTING;
+use crate::error::DESKTOP_STARTING as STARTING;
 use crate::state::Daemon;
 
 /// One check and, when it fails, why.

@@ -15,7 +15,7 @@ use crate::session::Sessions;
 /// Reports each backend's current state (`session.hello`, `/healthz`, `context.get_state`).
 pub type BackendProbe = Arc<dyn Fn() -> BTreeMap<String, BackendStatus> + Send + Sync>;
 
-/// What `run` needs; `main` builds it from the command line.
+/// What `run` needs; `Config::from_cli` (`cli.rs`) builds it from the command line.
 pub struct Config {
     pub tokens: Tokens,
     /// Where `tokens` came from; SIGHUP reads it again.
@@ -131,7 +131,7 @@ pub struct Daemon {
     /// The accepted tokens now (the config's, or the token file's after a reload).
     tokens: std::sync::RwLock<Tokens>,
     /// Open connections, re-checked against the tokens on every reload.
-    pub(crate) live: crate::rpc::conn::Live,
+    pub(crate) live: crate::live::Live,
     /// The view page: who is in control, requests for a person, the ops feed.
     pub view: crate::view::View,
     /// Which token opened each MCP session over HTTP.
@@ -150,7 +150,7 @@ impl Daemon {
         );
         let daemon = Arc::new(Daemon {
             tokens: std::sync::RwLock::new(config.tokens.clone()),
-            live: crate::rpc::conn::Live::default(),
+            live: crate::live::Live::default(),
             view: crate::view::View::new(config.view_access.clone()),
             mcp_sessions: crate::mcp::streamable::Bindings::default(),
             code: crate::code::Code::default(),

@@ -1,6 +1,5 @@
 //! `cargo xtask`: the project's chores as code, so CI and people run the same thing.
 
-mod bench;
 mod codegen;
 mod fuzz;
 mod tasks;
@@ -49,7 +48,7 @@ fn dispatch(args: &[String]) -> anyhow::Result<()> {
             [flag] if flag == "--no-lint" => tasks::ci(false),
             _ => bail!("usage: cargo xtask ci [--no-lint]"),
         },
-        "bench" => bench::run(rest),
+        "bench" => tasks::bench(rest),
         "fuzz" => fuzz::run(rest),
         "codegen" => match rest {
             [] => codegen::run(false),

@@ -109,6 +109,13 @@ fn test_packages() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `cargo xtask bench <name> [args]`: the benchmarks are a crate of their own
+/// (`bench/`, binary `glovebox-bench`), so the other chores build without them.
+pub(crate) fn bench(args: &[String]) -> anyhow::Result<()> {
+    let mut cmd = cargo_cmd(&["run", "--quiet", "-p", "glovebox-bench", "--"]);
+    status(cmd.args(args))
+}
+
 /// Runs the provision script; it returns at once when every package is installed.
 fn provision() -> anyhow::Result<()> {
     let script = root().join("workspace-image").join("provision.sh");

@@ -172,5 +172,6 @@ impl Slot {
     }
 }
 
-/// What a call, `/readyz` and the backend status say while the desktop comes up.
-pub const STARTING: &str = "the desktop is starting";
+/// What a call, `/readyz` and the backend status say while the desktop comes up (the
+/// error's text, kept with the error).
+pub use crate::error::DESKTOP_STARTING as STARTING;

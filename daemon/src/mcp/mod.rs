@@ -1,7 +1,7 @@
 //! Glovebox as an MCP server: the same three tools with the same input schemas as
 //! `tools.list`, every call through the same op pipeline (validation before side effects,
 //! approval policy, deadlines, idempotency, settle and capture). Two transports serve it:
-//! Streamable HTTP at `/mcp` beside `/rpc` (mounted in `rpc/mod.rs`, which checks the bearer
+//! Streamable HTTP at `/mcp` beside `/rpc` (mounted in `front/mod.rs`, which checks the bearer
 //! token and `Origin` before rmcp sees a request) and stdio (`stdio.rs`, `gloveboxd mcp`).
 //! `bridge.rs` serves stdio for a daemon elsewhere, over its WebSocket.
 //!
@@ -32,7 +32,6 @@ use serde_json::{json, Value};
 use crate::auth::Role;
 use crate::dispatch::{self, Caller};
 use crate::error::DaemonError;
-use crate::rpc::auth;
 use crate::session::{Owner, Session};
 use crate::state::Daemon;
 
@@ -93,8 +92,8 @@ impl Handler {
         let headers = parts.map(|p| &p.headers);
         // `?token=` too: a proxy in front (agent-sandbox's router) may drop `Authorization`.
         let query = parts.and_then(|p| p.uri.query());
-        let token = headers.and_then(|h| auth::presented_token(h, query));
-        // `rpc/mod.rs` answered 401 already when there is no valid token.
+        let token = headers.and_then(|h| crate::auth::presented_token(h, query));
+        // `http/mod.rs` answered 401 already when there is no valid token.
         let Some((token, role)) = token.and_then(|t| self.daemon.role_of(&t).map(|r| (t, r)))
         else {
             return Err(DaemonError::HandshakeRequired);

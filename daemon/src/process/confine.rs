@@ -113,6 +113,40 @@ impl Confinement {
     }
 }
 
+/// The confinement of a desktop that works in `state` (the daemon's state dir), with the
+/// daemon's `private` files besides (token, secrets, policy): checked here by a confined
+/// read of a file in `state` that must fail.
+pub fn for_state_dir(state: &Path, private: &[PathBuf]) -> Result<Confinement, Unconfined> {
+    let mut hidden = vec![state.to_path_buf()];
+    hidden.extend(private.iter().cloned());
+    // What the desktop works in: its runtime dirs and X cookies, copies handed to pages; the
+    // browser also its profile and downloads.
+    let open = [state.join("desktop"), state.join("uploads")];
+    let browser = [state.join("chromium-profile"), state.join("downloads")];
+    for d in open.iter().chain(&browser) {
+        let _ = std::fs::create_dir_all(d);
+    }
+    // A HOME on the way down to the state dir gets its usual dirs now: made later, they
+    // would be out of the desktop's reach.
+    if let Some(home) = std::env::var_os("HOME").map(PathBuf::from) {
+        if state.starts_with(&home) {
+            for d in [".config", ".cache", ".local/share", ".local/state", ".pki"] {
+                let _ = std::fs::create_dir_all(home.join(d));
+            }
+        }
+    }
+    let probe = state.join(".confine-probe");
+    let mut nonce = [0u8; 16];
+    getrandom::fill(&mut nonce).map_err(|e| Unconfined::Probe(e.to_string()))?;
+    let text: String = nonce.iter().map(|b| format!("{b:02x}")).collect();
+    let checked = std::fs::write(&probe, &text)
+        .map_err(|e| Unconfined::Probe(e.to_string()))
+        .and_then(|()| Confinement::new(&hidden, &open, &browser))
+        .and_then(|c| c.probe(&probe, &text).map(|()| c));
+    let _ = std::fs::remove_file(&probe);
+    checked
+}
+
 /// What `gloveboxd confine` says when the kernel would not enforce the ruleset.
 const NOT_ENFORCED: &str = "gloveboxd confine: Landlock is not enforced";
 

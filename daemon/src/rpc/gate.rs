@@ -13,11 +13,11 @@ use jsonrpsee::types::{ErrorObjectOwned, Id, Request};
 use jsonrpsee::MethodResponse;
 use serde_json::Value;
 
-use super::conn::Conn;
 use super::errors::to_rpc_error;
 use super::inbound::REFUSED;
 use crate::dispatch::Admitted;
 use crate::error::DaemonError;
+use crate::live::Conn;
 use crate::state::Daemon;
 
 #[derive(Clone)]

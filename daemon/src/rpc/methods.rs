@@ -12,11 +12,11 @@ use jsonrpsee::{Extensions, RpcModule};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
 
-use super::conn::Conn;
 use super::errors::to_rpc_error;
 use crate::dispatch::{self, Caller, OpOptions};
 use crate::error::DaemonError;
 use crate::events::{next_event, TOPICS};
+use crate::live::Conn;
 use crate::session::Session;
 use crate::state::Daemon;
 
