@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use dashmap::DashMap;
 use glovebox_protocol::error::ErrorData;
-use glovebox_protocol::wire::{OpOutcome, OpStatus};
+use glovebox_protocol::wire::{OpOutcome, OpState, OpStatus};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
@@ -53,13 +53,13 @@ impl OpEntry {
     pub fn status(&self) -> OpStatus {
         let out = self.done.borrow().clone();
         let (state, outcome, error) = match out {
-            None => ("running", None, None),
-            Some(Ok(o)) => ("succeeded", Some(o), None),
+            None => (OpState::Running, None, None),
+            Some(Ok(o)) => (OpState::Succeeded, Some(o), None),
             Some(Err(e)) => {
                 let state = match e.code {
-                    glovebox_protocol::error::ErrorCode::Cancelled => "cancelled",
-                    glovebox_protocol::error::ErrorCode::Timeout => "timed_out",
-                    _ => "failed",
+                    glovebox_protocol::error::ErrorCode::Cancelled => OpState::Cancelled,
+                    glovebox_protocol::error::ErrorCode::Timeout => OpState::TimedOut,
+                    _ => OpState::Failed,
                 };
                 (state, None, Some(e))
             }
@@ -69,7 +69,7 @@ impl OpEntry {
             op_id: self.op_id.clone(),
             tool: self.tool.to_owned(),
             action: self.action.to_owned(),
-            state: state.to_owned(),
+            state,
             elapsed_ms: end.duration_since(self.started).as_millis() as u64,
             outcome,
             error,
@@ -344,7 +344,7 @@ mod tests {
         assert_eq!(err.code, ErrorCode::ActionFailed);
         assert!(err.message.contains("nothing else was affected"), "{}", err.message);
         assert!(fine.wait().await.is_ok(), "the other op is untouched");
-        assert_eq!(boom.status().state, "failed");
+        assert_eq!(boom.status().state, OpState::Failed);
     }
 
     #[tokio::test]
