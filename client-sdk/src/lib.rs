@@ -37,7 +37,7 @@ pub use client::Client;
 pub use error::ClientError;
 pub use glovebox_protocol::actions::{Element, Params, Point, Region, Target};
 pub use glovebox_protocol::error::{ErrorCode, ErrorData};
-pub use glovebox_protocol::wire::{Event, HelloResult, OpOutcome, OpStatus, ToolInfo};
+pub use glovebox_protocol::wire::{Event, HelloResult, OpOutcome, OpState, OpStatus, ToolInfo};
 pub use jsonrpsee::core::client::Subscription;
 pub use options::{CallOptions, ClientOptions, DEFAULT_MAX_MESSAGE_BYTES, TIMEOUT_MARGIN};
 pub use typed::{ActionArgs, PendingCall};

@@ -205,7 +205,10 @@ impl Daemon {
             b.set_max_answer(daemon.config.max_response_bytes);
             let policy = daemon.config.policy.clone();
             let sub_requests = policy.has_host_rules();
-            b.guard().set_judge(Arc::new(move |url: &str| policy.judge_url(url)), sub_requests);
+            b.guard().set_judge(
+                Arc::new(move |url: &str| policy.judge_navigation(url).into()),
+                sub_requests,
+            );
         }
         daemon
     }

@@ -258,14 +258,43 @@ impl OpOutcome {
     }
 }
 
+/// Where an op is: running, or how it ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpState {
+    Running,
+    Succeeded,
+    Failed,
+    Cancelled,
+    TimedOut,
+}
+
+impl OpState {
+    /// Its word on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OpState::Running => "running",
+            OpState::Succeeded => "succeeded",
+            OpState::Failed => "failed",
+            OpState::Cancelled => "cancelled",
+            OpState::TimedOut => "timed_out",
+        }
+    }
+}
+
+impl std::fmt::Display for OpState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// `op.status` result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OpStatus {
     pub op_id: String,
     pub tool: String,
     pub action: String,
-    /// `running`, `succeeded`, `failed`, `cancelled` or `timed_out`.
-    pub state: String,
+    pub state: OpState,
     pub elapsed_ms: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<OpOutcome>,

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use glovebox_client::generated::ComputerWait;
-use glovebox_client::{CallOptions, Client, ClientError, ClientOptions, ErrorCode};
+use glovebox_client::{CallOptions, Client, ClientError, ClientOptions, ErrorCode, OpState};
 use glovebox_tests::{InProcess, ACTOR};
 
 fn options(session: &str) -> ClientOptions {
@@ -63,7 +63,7 @@ async fn typed_calls_ops_and_errors() {
             .await
     });
     let deadline = std::time::Instant::now() + glovebox_tests::DEADLINE;
-    while client.op_status(&long).await.map(|s| s.state).unwrap_or_default() != "running" {
+    while client.op_status(&long).await.ok().map(|s| s.state) != Some(OpState::Running) {
         assert!(std::time::Instant::now() < deadline, "op never started");
     }
     client.op_cancel(&long).await.expect("cancel");

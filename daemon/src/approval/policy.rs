@@ -16,7 +16,7 @@
 //! symlinks resolved, and the desktop entry's id and name), so a rule about `*xterm*` also
 //! stops `XTerm`, `/usr/bin/xterm` and `x-terminal-emulator`.
 
-use glovebox_protocol::contract::{Action, Class, Gate};
+use glovebox_protocol::contract::{Action, Gate};
 use glovebox_protocol::url::Site;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -226,18 +226,6 @@ impl Policy {
         Decision { verdict: Verdict::Allow, rule: None }
     }
 
-    /// [`Policy::judge_navigation`] as the browser's guard takes it.
-    pub fn judge_url(&self, url: &str) -> crate::browser::cdp::guard::Verdict {
-        use crate::browser::cdp::guard::Verdict as G;
-        let d = self.judge_navigation(url);
-        let rule = d.rule.unwrap_or_default();
-        match d.verdict {
-            Verdict::Allow => G::Allow,
-            Verdict::Deny => G::Deny { rule },
-            Verdict::Ask => G::Ask { rule },
-        }
-    }
-
     /// Whether any rule names hosts: then the browser's guard also checks sub-requests.
     pub fn has_host_rules(&self) -> bool {
         self.rules.iter().any(|r| r.class == ActionClass::Navigate && !r.hosts.is_empty())
@@ -247,7 +235,7 @@ impl Policy {
 /// The URL a call would load, if it loads one (an action gated as `navigate` loads its `url`).
 fn navigation_url<'a>(action: &Action, args: &'a Map<String, Value>) -> Option<&'a str> {
     match action.gate {
-        Some(Gate::Navigate) => args.get("url").and_then(Value::as_str),
+        Some(Gate::Navigate { url }) => args.get(url).and_then(Value::as_str),
         _ => None,
     }
 }
@@ -257,10 +245,10 @@ fn class_of(action: &Action, args: &Map<String, Value>, url: Option<&str>) -> Ve
     if action.class.mutating() {
         classes.push(ActionClass::Mutating);
     }
-    if action.class == Class::Exec && args.get("launch") == Some(&Value::Bool(true)) {
-        classes.push(ActionClass::Exec);
-    }
     match action.gate {
+        Some(Gate::Launch { flag }) if args.get(flag) == Some(&Value::Bool(true)) => {
+            classes.push(ActionClass::Exec);
+        }
         Some(Gate::Evaluate) => classes.push(ActionClass::Evaluate),
         Some(Gate::Upload) => classes.push(ActionClass::Upload),
         Some(Gate::ClipboardRead) => classes.push(ActionClass::ClipboardRead),
@@ -271,7 +259,8 @@ fn class_of(action: &Action, args: &Map<String, Value>, url: Option<&str>) -> Ve
         Some(Gate::Secret) if ["secret", "secret_totp"].iter().any(|k| args.contains_key(*k)) => {
             classes.push(ActionClass::Secret);
         }
-        Some(Gate::Navigate | Gate::Secret | Gate::StorageState) | None => {}
+        Some(Gate::Navigate { .. } | Gate::Launch { .. } | Gate::Secret | Gate::StorageState)
+        | None => {}
     }
     if url.is_some() {
         classes.push(ActionClass::Navigate);

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use dashmap::DashMap;
 use glovebox_protocol::error::ErrorData;
-use glovebox_protocol::wire::{OpOutcome, OpStatus};
+use glovebox_protocol::wire::{OpOutcome, OpState, OpStatus};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
@@ -53,13 +53,13 @@ impl OpEntry {
     pub fn status(&self) -> OpStatus {
         let out = self.done.borrow().clone();
         let (state, outcome, error) = match out {
-            None => ("running", None, None),
-            Some(Ok(o)) => ("succeeded", Some(o), None),
+            None => (OpState::Running, None, None),
+            Some(Ok(o)) => (OpState::Succeeded, Some(o), None),
             Some(Err(e)) => {
                 let state = match e.code {
-                    glovebox_protocol::error::ErrorCode::Cancelled => "cancelled",
-                    glovebox_protocol::error::ErrorCode::Timeout => "timed_out",
-                    _ => "failed",
+                    glovebox_protocol::error::ErrorCode::Cancelled => OpState::Cancelled,
+                    glovebox_protocol::error::ErrorCode::Timeout => OpState::TimedOut,
+                    _ => OpState::Failed,
                 };
                 (state, None, Some(e))
             }
@@ -69,11 +69,16 @@ impl OpEntry {
             op_id: self.op_id.clone(),
             tool: self.tool.to_owned(),
             action: self.action.to_owned(),
-            state: state.to_owned(),
+            state,
             elapsed_ms: end.duration_since(self.started).as_millis() as u64,
             outcome,
             error,
         }
+    }
+
+    /// Whether a call with `fingerprint` is the one this op runs (its op id is not reused).
+    pub fn is_call(&self, fingerprint: &str) -> bool {
+        self.fingerprint == fingerprint
     }
 
     fn finished_at(&self) -> Option<Instant> {
@@ -99,6 +104,17 @@ pub struct OpContext {
     pub op_id: String,
     pub cancel: CancellationToken,
     pub deadline: Instant,
+}
+
+/// What names an op and bounds it, for [`Ops::start`].
+pub struct OpSpec<'a> {
+    pub session: &'a str,
+    pub op_id: String,
+    pub tool: &'static str,
+    pub action: &'static str,
+    /// What the call asked for: a re-sent op id must ask the same.
+    pub fingerprint: String,
+    pub timeout: Duration,
 }
 
 /// Whether the call started a new op or found one with its id.
@@ -149,15 +165,9 @@ impl Ops {
     /// the cancel token do, and then its future is dropped so its guards release what it holds.
     /// `release` sees the outcome before anyone else (so keys are up before the answer goes
     /// out); `on_done` runs once the outcome is visible.
-    #[allow(clippy::too_many_arguments)]
     pub fn start<F, Fut>(
         &self,
-        session: &str,
-        op_id: String,
-        tool: &'static str,
-        action: &'static str,
-        fingerprint: String,
-        timeout: Duration,
+        spec: OpSpec<'_>,
         body: F,
         release: impl FnOnce(&Outcome) + Send + 'static,
         on_done: impl FnOnce(&OpEntry) + Send + 'static,
@@ -166,6 +176,7 @@ impl Ops {
         F: FnOnce(OpContext) -> Fut,
         Fut: Future<Output = Outcome> + Send + 'static,
     {
+        let OpSpec { session, op_id, tool, action, fingerprint, timeout } = spec;
         self.sweep();
         let key = (session.to_owned(), op_id.clone());
         if let Some(existing) = self.by_key.get(&key) {
@@ -307,21 +318,17 @@ mod tests {
         }
     }
 
+    fn spec(id: &str) -> OpSpec<'static> {
+        let (op_id, fingerprint) = (id.to_owned(), id.to_owned());
+        let timeout = Duration::from_secs(5);
+        OpSpec { session: "s", op_id, tool: "computer", action: "wait", fingerprint, timeout }
+    }
+
     fn start<F>(ops: &Ops, id: &str, body: F) -> Arc<OpEntry>
     where
         F: Future<Output = Outcome> + Send + 'static,
     {
-        let started = ops.start(
-            "s",
-            id.into(),
-            "computer",
-            "wait",
-            id.into(),
-            Duration::from_secs(5),
-            |_| body,
-            |_| {},
-            |_| {},
-        );
+        let started = ops.start(spec(id), |_| body, |_| {}, |_| {});
         match started {
             Ok(Started::New(e) | Started::Existing(e)) => e,
             Err(e) => panic!("start failed: {e}"),
@@ -337,7 +344,7 @@ mod tests {
         assert_eq!(err.code, ErrorCode::ActionFailed);
         assert!(err.message.contains("nothing else was affected"), "{}", err.message);
         assert!(fine.wait().await.is_ok(), "the other op is untouched");
-        assert_eq!(boom.status().state, "failed");
+        assert_eq!(boom.status().state, OpState::Failed);
     }
 
     #[tokio::test]
@@ -352,9 +359,7 @@ mod tests {
         ops.close();
         let again = |id: &str| {
             let out = outcome(id.into());
-            let d = Duration::from_secs(5);
-            let (i, f) = (id.to_owned(), id.to_owned());
-            ops.start("s", i, "computer", "wait", f, d, |_| async { Ok(out) }, |_| {}, |_| {})
+            ops.start(spec(id), |_| async { Ok(out) }, |_| {}, |_| {})
         };
         assert!(matches!(again("new"), Err(DaemonError::ShuttingDown)), "nothing new starts");
         assert!(matches!(again("long"), Ok(Started::Existing(_))), "a known id still joins");

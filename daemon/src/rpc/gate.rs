@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::errors::to_rpc_error;
 use super::inbound::REFUSED;
-use crate::dispatch::Admitted;
+use crate::dispatch::{admission, Admitted};
 use crate::error::DaemonError;
 use crate::live::Conn;
 use crate::state::Daemon;
@@ -76,31 +76,13 @@ fn is_op(name: &str) -> bool {
     name == "tools.call" || direct_method(name).is_some()
 }
 
-/// In-flight slots a batch holds on its connection while it runs.
-struct Slots(Arc<Conn>, usize);
+/// A batch's in-flight slots are its connection's.
+struct OnConn(Arc<Conn>);
 
-impl Drop for Slots {
-    fn drop(&mut self) {
-        self.0.in_flight.fetch_sub(self.1, std::sync::atomic::Ordering::SeqCst);
+impl admission::Counter for OnConn {
+    fn counter(&self) -> &std::sync::atomic::AtomicUsize {
+        &self.0.in_flight
     }
-}
-
-/// Takes a batch's in-flight slots and rate share for its `ops` tool calls, or says why not.
-fn admit_batch(daemon: &Daemon, conn: &Arc<Conn>, ops: usize) -> Result<Slots, DaemonError> {
-    use std::sync::atomic::Ordering;
-    let limit = daemon.config.max_in_flight;
-    let before = conn.in_flight.fetch_add(ops, Ordering::SeqCst);
-    let slots = Slots(conn.clone(), ops);
-    if before + ops > limit {
-        return Err(DaemonError::BatchBusy { ops, in_flight: before, limit });
-    }
-    let per_sec = daemon.config.max_ops_per_sec;
-    if let Some(session) = conn.session() {
-        if !session.admit_ops(ops, per_sec) {
-            return Err(DaemonError::BatchRateLimited { ops, per_sec });
-        }
-    }
-    Ok(slots)
 }
 
 /// Why a call may not reach its method, if it may not.
@@ -170,7 +152,6 @@ where
         mut batch: Batch<'a>,
     ) -> impl Future<Output = Self::BatchResponse> + Send + 'a {
         let limit = self.daemon.config.max_response_bytes;
-        let max_batch = self.daemon.config.max_batch;
         let mut conn = None;
         let mut ops = 0;
         for entry in batch.iter_mut() {
@@ -190,14 +171,9 @@ where
             }
         }
         // Nothing in a refused batch runs: one error answers it.
-        let admitted = if batch.len() > max_batch {
-            Err(DaemonError::BatchTooLarge { len: batch.len(), limit: max_batch })
-        } else {
-            match (&conn, ops) {
-                (Some(conn), 1..) => admit_batch(&self.daemon, conn, ops).map(Some),
-                _ => Ok(None),
-            }
-        };
+        let on = conn.as_ref().map(|c| OnConn(c.clone()));
+        let session = conn.as_ref().and_then(|c| c.session());
+        let admitted = admission::admit_batch(&self.daemon, on, session, batch.len(), ops);
         let inner = self.inner.clone();
         async move {
             match admitted {

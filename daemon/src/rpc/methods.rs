@@ -416,7 +416,7 @@ fn op_cancel(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
         .ops
         .get(&s.id, &r.op_id)
         .ok_or_else(|| err(DaemonError::TargetNotFound { kind: "op", id: r.op_id.clone() }))?;
-    let was_running = entry.status().state == "running";
+    let was_running = entry.status().state == glovebox_protocol::wire::OpState::Running;
     entry.cancel();
     Ok(json!({"op_id": r.op_id, "cancelled": was_running}))
 }

@@ -79,7 +79,7 @@ pub static BROWSER: Tool = Tool {
     common: &[BROWSER_ID, TAB_ID, TAB_INDEX, SNAPSHOT_ID],
     actions: &[
         // Acting.
-        act("navigate", "open url in the tab and wait until it is interactive; returns the final url", L::None).settles(S::Navigate).gated(G::Navigate)
+        act("navigate", "open url in the tab and wait until it is interactive; returns the final url", L::None).settles(S::Navigate).gated(G::Navigate { url: "url" })
             .req(&[URL]).opt(&[TIMEOUT]),
         act("click", "click an element or a viewport point; returns what was clicked and where (a file input is NOT_EDITABLE: use upload; a file chooser the page opens shows in file_chooser)", L::ElementOrPoint).settles(S::Pointer)
             .opt(&[BUTTON, CLICK_COUNT]),
@@ -130,7 +130,7 @@ pub static BROWSER: Tool = Tool {
             .opt(&[TIMEOUT]),
         act("reload", "reload the tab and wait until ready; returns the url", L::None).settles(S::Navigate)
             .opt(&[TIMEOUT]),
-        act("tab_new", "open a tab (about:blank without url) and make it the session's tab; returns its tab_id", L::None).settles(S::Navigate).gated(G::Navigate)
+        act("tab_new", "open a tab (about:blank without url) and make it the session's tab; returns its tab_id", L::None).settles(S::Navigate).gated(G::Navigate { url: "url" })
             .opt(&[URL, VISIBLE]),
         act("tab_select", "bring a tab to the front and make it the session's tab; returns its identity", L::None).settles(S::Navigate)
             .check(&[r::tab_pick_exclusive, r::tab_required]),

@@ -5,7 +5,7 @@ use super::params::{APP_ID, BROWSER_ID, WINDOW_ID};
 use super::rules::action;
 use super::spec::LAUNCH_EVENTS;
 use super::spec::{
-    Action, Backend, Class, DefaultValue as D, IdKind, Locator, Param, Settle, Tool, Ty,
+    Action, Backend, Class, DefaultValue as D, Gate, IdKind, Locator, Param, Settle, Tool, Ty,
 };
 
 const APP: Param = Param {
@@ -80,6 +80,7 @@ pub static CONTEXT: Tool = Tool {
         )
         .req(&[APP])
         .opt(&[LAUNCH, BACKGROUND])
+        .gated(Gate::Launch { flag: LAUNCH.name })
         .on(Backend::Desktop, LAUNCH_EVENTS),
         observe(
             "list_windows",

@@ -224,8 +224,10 @@ pub enum Gate {
     Upload,
     /// Reads the clipboard.
     ClipboardRead,
-    /// Loads the URL of its `url` parameter, when given.
-    Navigate,
+    /// Loads the URL of the parameter it names, when given.
+    Navigate { url: &'static str },
+    /// Launches a program when the flag it names is `true` (`context.get_app`'s `launch`).
+    Launch { flag: &'static str },
     /// Hands a code client a DevTools endpoint on a tab (`browser.cdp_session`).
     Cdp,
     /// Writes the session's cookies and storage to a file (`browser.storage_state` without
@@ -241,7 +243,8 @@ impl Gate {
             Gate::Evaluate => "evaluate",
             Gate::Upload => "upload",
             Gate::ClipboardRead => "clipboard_read",
-            Gate::Navigate => "navigate",
+            Gate::Navigate { .. } => "navigate",
+            Gate::Launch { .. } => "launch",
             Gate::Cdp => "cdp",
             Gate::StorageState => "storage_state",
             Gate::Secret => "secret",

@@ -899,10 +899,11 @@ fn per_action_facts() {
             if a.settle.is_some() {
                 assert!(a.class.mutating(), "{}.{} settles but changes nothing", tool.name, a.name);
             }
-            if a.gate == Some(Gate::Navigate) {
+            // The parameters a gate names are the action's own.
+            if let Some(Gate::Navigate { url: name } | Gate::Launch { flag: name }) = a.gate {
                 assert!(
-                    a.own_params().any(|p| p.name == "url"),
-                    "{}.{} has no url",
+                    a.own_params().any(|p| p.name == name),
+                    "{}.{} has no {name}",
                     tool.name,
                     a.name
                 );
@@ -928,7 +929,7 @@ fn per_action_facts() {
         }
     }
     expect![[r#"
-        context.get_app: settle -, approval -, desktop, events app.started window.opened window.focused
+        context.get_app: settle -, approval launch, desktop, events app.started window.opened window.focused
         context.focus_window: settle window, approval -, desktop, events window.focused focus.changed
         context.request_human: settle -, approval -, daemon, events human.requested takeover.started takeover.ended
         browser.navigate: settle navigate, approval navigate, browser, events tab.created tab.closed download.finished dialog.opened

@@ -42,6 +42,18 @@ pub enum Verdict {
     },
 }
 
+impl From<crate::approval::policy::Decision> for Verdict {
+    fn from(d: crate::approval::policy::Decision) -> Self {
+        use crate::approval::policy::Verdict as V;
+        let rule = d.rule.unwrap_or_default();
+        match d.verdict {
+            V::Allow => Verdict::Allow,
+            V::Deny => Verdict::Deny { rule },
+            V::Ask => Verdict::Ask { rule },
+        }
+    }
+}
+
 /// The policy, as the browser backend sees it.
 pub type Judge = Arc<dyn Fn(&str) -> Verdict + Send + Sync>;
 
