@@ -3,6 +3,7 @@
 
 mod approval;
 mod browser;
+mod browser_log;
 mod channels;
 mod code_clients;
 mod contract;

@@ -143,29 +143,36 @@ impl Tab {
         *self.watch.navigations.borrow()
     }
 
+    /// A page-level command the crate lacks, by name (see `cdp/raw.rs`).
+    pub async fn cmd(&self, method: &'static str, params: Value) -> Result<Value, BrowserError> {
+        self.run(Raw::new(method, params)).await
+    }
+
     /// A page-level command. A dialog already open refuses it; one that opens meanwhile
     /// ends the wait with `DialogOpened`; a renderer that dies ends it with `Crashed`.
-    pub async fn cmd(&self, method: &'static str, params: Value) -> Result<Value, BrowserError> {
-        let fut = self.page.execute(Raw::new(method, params));
+    pub async fn run<C>(&self, cmd: C) -> Result<C::Response, BrowserError>
+    where
+        C: chromiumoxide::types::Command + Send,
+        C::Response: Send,
+    {
+        let method = cmd.identifier();
+        let fail = |e| BrowserError::from_cdp(&method, &e, self.conn.is_alive(), &self.browser_id);
+        let fut = self.page.execute(cmd);
         if method == "Page.handleJavaScriptDialog" {
-            return fut.await.map(|r| r.result).map_err(|e| {
-                BrowserError::from_cdp(method, &e, self.conn.is_alive(), &self.browser_id)
-            });
+            return fut.await.map(|r| r.result).map_err(fail);
         }
         if let Some(d) = self.dialog() {
             return Err(BrowserError::DialogOpen(d));
         }
         // A crashed tab takes only what brings it back.
-        let revives = matches!(method, "Page.reload" | "Page.navigate");
+        let revives = matches!(&*method, "Page.reload" | "Page.navigate");
         if *self.watch.crashed.borrow() && !revives {
             return Err(BrowserError::Crashed);
         }
         let mut rx = self.watch.dialog.clone();
         let mut crashed = self.watch.crashed.clone();
         tokio::select! {
-            r = fut => r.map(|r| r.result).map_err(|e| {
-                BrowserError::from_cdp(method, &e, self.conn.is_alive(), &self.browser_id)
-            }),
+            r = fut => r.map(|r| r.result).map_err(fail),
             d = async { rx.wait_for(|d| d.is_some()).await.map(|d| d.clone()) } => match d {
                 Ok(Some(d)) => Err(BrowserError::DialogOpened(d)),
                 _ => Err(self.conn.gone()),
@@ -251,7 +258,7 @@ impl Tab {
         prompt: Option<&str>,
     ) -> Result<Dialog, BrowserError> {
         let Some(d) = self.dialog() else {
-            return Err(BrowserError::Failed("no JavaScript dialog is open on this tab".into()));
+            return Err(BrowserError::NotReady("no JavaScript dialog is open on this tab".into()));
         };
         let mut p = json!({"accept": accept});
         if let Some(t) = prompt {
@@ -274,7 +281,7 @@ pub(super) fn value_of(r: &Value) -> Result<Value, BrowserError> {
             .next()
             .unwrap_or_default()
             .to_owned();
-        return Err(BrowserError::Failed(format!("the script threw: {msg}")));
+        return Err(BrowserError::Refused(format!("the script threw: {msg}")));
     }
     let res = &r["result"];
     if res["type"] == "undefined" {

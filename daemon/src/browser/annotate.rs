@@ -101,7 +101,8 @@ impl Canvas {
 /// new base64 PNG.
 pub fn draw(data: &str, scale: f64, tags: &[Tag]) -> Result<String, BrowserError> {
     let b64 = base64::engine::general_purpose::STANDARD;
-    let bad = |e: &dyn std::fmt::Display| BrowserError::Failed(format!("annotating failed: {e}"));
+    let bad =
+        |e: &dyn std::fmt::Display| BrowserError::BadAnswer(format!("annotating failed: {e}"));
     let bytes = b64.decode(data).map_err(|e| bad(&e))?;
     let mut canvas = decode(&bytes).map_err(|e| bad(&e))?;
     let scale = if scale.is_finite() && scale > 0.0 { scale } else { 1.0 };

@@ -9,10 +9,14 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use serde_json::json;
+use chromiumoxide::cdp::browser_protocol::browser::{
+    SetDownloadBehaviorBehavior, SetDownloadBehaviorParams,
+};
+use chromiumoxide::cdp::browser_protocol::target::CreateBrowserContextParams;
 
+use super::cdp::TargetInfo;
 use super::profiles::{Profile, StorageState};
-use super::{BrowserError, Browsers, Conn, TargetInfo};
+use super::{BrowserError, Browsers, Conn};
 
 /// The lane a caller browses in, and whether it sees every lane's tabs (admins).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,21 +153,23 @@ impl Browsers {
         if let Some(id) = contexts.known(&lane.key) {
             return Ok(Some(id));
         }
-        let mut params = json!({"disposeOnDetach": false});
+        let mut params =
+            CreateBrowserContextParams { dispose_on_detach: Some(false), ..Default::default() };
         if let Some(proxy) = self.egress_proxy() {
-            params["proxyServer"] = json!(proxy);
-            params["proxyBypassList"] = json!("<-loopback>");
+            params.proxy_server = Some(proxy);
+            params.proxy_bypass_list = Some("<-loopback>".into());
         }
-        let r = conn.call("Target.createBrowserContext", params).await?;
-        let id = r["browserContextId"].as_str().unwrap_or_default().to_owned();
+        let id: String = conn.run(params).await?.browser_context_id.into();
         if id.is_empty() {
-            return Err(BrowserError::answered("Target.createBrowserContext", "no context id"));
+            return Err(BrowserError::BadAnswer("the browser made no context id".into()));
         }
         let dir = Contexts::dir_of(&self.downloads_dir(), Some(&lane.key));
         let _ = std::fs::create_dir_all(&dir);
-        let allow = json!({"behavior": "allowAndName", "downloadPath": dir,
-                           "eventsEnabled": true, "browserContextId": id});
-        conn.call("Browser.setDownloadBehavior", allow).await?;
+        let mut allow = SetDownloadBehaviorParams::new(SetDownloadBehaviorBehavior::AllowAndName);
+        allow.download_path = Some(dir.display().to_string());
+        allow.events_enabled = Some(true);
+        allow.browser_context_id = Some(id.clone().into());
+        conn.run(allow).await?;
         // A profile comes back as it was saved: its cookies now, its localStorage through
         // its first tab.
         if let Some(p) = &lane.profile {

@@ -212,7 +212,7 @@ impl Browsers {
         tab: &Tab,
     ) -> Result<StorageState, BrowserError> {
         let Some(context) = self.context_of(&tab.conn, lane).await? else {
-            return Err(BrowserError::Failed(
+            return Err(BrowserError::OwnBrowserOnly(
                 "this browser keeps no context per party (an allowed browser is shared); storage state is the daemon's own browser's".into(),
             ));
         };
@@ -233,7 +233,7 @@ impl Browsers {
         state: &StorageState,
     ) -> Result<(), BrowserError> {
         let Some(context) = self.context_of(&tab.conn, lane).await? else {
-            return Err(BrowserError::Failed(
+            return Err(BrowserError::OwnBrowserOnly(
                 "this browser keeps no context per party; storage state is the daemon's own browser's".into(),
             ));
         };

@@ -23,7 +23,7 @@ use crate::registry::held::Held;
 
 pub use ops::{
     may_open_window, nodes, nodes_unfolded, Acted, Aim, Dispatch, El, FocusChange, Restore,
-    TextState, WindowRef,
+    TextState, Wheel, WindowRef,
 };
 pub use slot::Slot;
 /// Result types of the backend methods.
@@ -63,8 +63,29 @@ pub enum Error {
     NotFocused { target: String, active: Option<ops::WindowRef>, reason: String },
     #[error("the clipboard failed: {0}")]
     Clipboard(String),
+    /// The element or app did not take what it was given (an action, text, a selection, a
+    /// paste), or took it otherwise than asked.
     #[error("{0}")]
-    Failed(String),
+    Refused(String),
+    /// Past what exists: a region off the screen, a value outside its range, a text that
+    /// does not occur exactly once.
+    #[error("{0}")]
+    OutOfRange(String),
+    /// No spare keycode is left to type a character the keymap lacks.
+    #[error("{0}")]
+    KeymapFull(String),
+    /// What the display or an encoder answered cannot be read.
+    #[error("{0}")]
+    BadAnswer(String),
+    /// A process or thread the backend needs did not start.
+    #[error("{0}")]
+    Start(String),
+    /// What the action needs is not there yet or any more (an app that vanished).
+    #[error("{0}")]
+    NotReady(String),
+    /// The blocking worker that talks to X stopped (panicked or was cancelled).
+    #[error("the X worker stopped: {0}")]
+    Worker(String),
 }
 
 impl Error {
@@ -120,10 +141,17 @@ impl From<Error> for DaemonError {
                 window_id: target,
                 active: serde_json::to_value(active).unwrap_or_default(),
             },
+            // Each of these keeps the code it had as `Failed`: the action was tried and failed.
             e @ (Error::Call { .. }
             | Error::NotAnswering { .. }
             | Error::Clipboard(_)
-            | Error::Failed(_)) => DaemonError::ActionFailed(e.to_string()),
+            | Error::Refused(_)
+            | Error::OutOfRange(_)
+            | Error::KeymapFull(_)
+            | Error::BadAnswer(_)
+            | Error::Start(_)
+            | Error::NotReady(_)
+            | Error::Worker(_)) => DaemonError::ActionFailed(e.to_string()),
         }
     }
 }

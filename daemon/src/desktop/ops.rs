@@ -23,6 +23,7 @@ pub use aim::{describe, Aim, Guard};
 pub use apps::Got;
 pub use clipboard::Restore;
 pub use glovebox_protocol::results::computer::{Acted, FocusChange, Point, WindowRef};
+pub use input::Wheel;
 pub use settle::may_open_window;
 pub use snapshot::{nodes, nodes_unfolded, Observed};
 pub use text::TextState;
@@ -101,6 +102,6 @@ impl Desktop {
         let x = self.x.clone();
         tokio::task::spawn_blocking(move || f(&x))
             .await
-            .map_err(|e| Error::Failed(e.to_string()))?
+            .map_err(|e| Error::Worker(e.to_string()))?
     }
 }

@@ -83,5 +83,6 @@ pub(super) fn browser(b: BrowserInfo) -> Browser {
 /// A tab as results list it.
 fn tab(t: TabInfo) -> Tab {
     let TabInfo { tab_id, tab_index, url, title, mark, owner } = t;
+    let mark = mark.and_then(|m| serde_json::to_value(m).ok());
     Tab { tab_id, tab_index, url, title, mark, owner }
 }

@@ -172,21 +172,19 @@ impl Tab {
         let r = self.cmd("Page.printToPDF", json!({"printBackground": true})).await?;
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(r["data"].as_str().unwrap_or_default())
-            .map_err(|e| BrowserError::Failed(format!("bad PDF data: {e}")))?;
+            .map_err(|e| BrowserError::BadAnswer(format!("bad PDF data: {e}")))?;
         let dir = self.downloads.clone();
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| BrowserError::Failed(format!("cannot create {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(&dir).map_err(|e| BrowserError::Storage {
+            what: dir.display().to_string(),
+            reason: e.to_string(),
+        })?;
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis())
             .unwrap_or(0);
         let path = dir.join(format!("{}-{}-{stamp}.pdf", self.browser_id, self.tab_id));
         if bytes.len() as u64 > quota {
-            return Err(BrowserError::Failed(format!(
-                "the PDF has {} bytes, more than the downloads quota of {quota}; nothing was \
-                 written (start gloveboxd with a larger --downloads-quota-bytes)",
-                bytes.len()
-            )));
+            return Err(BrowserError::OverQuota { what: "PDF", bytes: bytes.len(), quota });
         }
         // Created, never opened through a name already there: the downloads dir may be the
         // desktop user's, who could have put a symlink under the name.
@@ -195,8 +193,10 @@ impl Tab {
             .create_new(true)
             .open(&path)
             .and_then(|mut f| std::io::Write::write_all(&mut f, &bytes));
-        written
-            .map_err(|e| BrowserError::Failed(format!("cannot write {}: {e}", path.display())))?;
+        written.map_err(|e| BrowserError::Storage {
+            what: path.display().to_string(),
+            reason: e.to_string(),
+        })?;
         let removed = crate::files::trim_to_quota(&dir, quota, Some(&path));
         let mut out =
             json!({"artifact": {"path": path, "mime": "application/pdf", "bytes": bytes.len()}});
@@ -252,7 +252,7 @@ impl Ranged {
     fn from_page(v: &Value, offset: usize) -> Result<Ranged, BrowserError> {
         let total_chars = v["total"]
             .as_u64()
-            .ok_or_else(|| BrowserError::Failed(format!("the page read no text: {v}")))?;
+            .ok_or_else(|| BrowserError::BadAnswer(format!("the page read no text: {v}")))?;
         Ok(Ranged {
             text: v["text"].as_str().unwrap_or_default().to_owned(),
             total_chars,
@@ -323,7 +323,7 @@ fn shot_json(format: &str, (w, h): (u32, u32), scale: f64, full_page: bool, data
 /// size can sit anywhere) from all of it.
 fn data_size(data: &str) -> Result<Option<(u32, u32)>, BrowserError> {
     let b64 = base64::engine::general_purpose::STANDARD;
-    let bad = |e: base64::DecodeError| BrowserError::Failed(format!("bad screenshot data: {e}"));
+    let bad = |e: base64::DecodeError| BrowserError::BadAnswer(format!("bad screenshot data: {e}"));
     if data.len() > 64 && !data.starts_with("/9j/") {
         let head = b64.decode(&data[..64]).map_err(bad)?;
         if let Some(size) = image_size(&head) {

@@ -15,7 +15,8 @@ impl Tab {
         let ctx = self.world(None).await?;
         let params = json!({"backendNodeId": id, "executionContextId": ctx});
         let r = self.cmd("DOM.resolveNode", params).await.map_err(|e| match e {
-            BrowserError::Failed(m) | BrowserError::ContextGone(m) => BrowserError::Gone(m),
+            e @ BrowserError::Cdp { .. } => BrowserError::Gone(e.to_string()),
+            BrowserError::ContextGone(m) => BrowserError::Gone(m),
             e @ BrowserError::DialogOpen(_) => BrowserError::Gone(e.to_string()),
             other => other,
         })?;
@@ -36,7 +37,7 @@ impl Tab {
         let expr = format!("document.querySelector({})", json!(selector));
         let r = self.in_world(&expr).await?;
         if r.get("exceptionDetails").is_some() {
-            return Err(BrowserError::Failed(format!("bad selector {selector:?}")));
+            return Err(BrowserError::Refused(format!("bad selector {selector:?}")));
         }
         let Some(object_id) = r["result"]["objectId"].as_str() else {
             return Err(BrowserError::NotFound { kind: "element", id: selector.to_owned() });
@@ -77,7 +78,9 @@ impl Tab {
         );
         let quads = match r {
             Ok(r) => r["quads"].as_array().cloned().unwrap_or_default(),
-            Err(BrowserError::Failed(_) | BrowserError::DialogOpen(_)) => Vec::new(),
+            Err(
+                BrowserError::Cdp { .. } | BrowserError::Timeout(_) | BrowserError::DialogOpen(_),
+            ) => Vec::new(),
             Err(e) => return Err(e),
         };
         for q in quads {
@@ -239,12 +242,8 @@ fn aimed(r: &Value, origin: (f64, f64)) -> Result<Option<Aim>, BrowserError> {
 }
 
 fn covered(what: &str, by: &str, x: f64, y: f64) -> BrowserError {
-    BrowserError::Failed(format!(
-        "{what} is covered by {by} at {},{}; close or scroll away what covers it, or click \
-         that element instead",
-        x.round(),
-        y.round()
-    ))
+    let (what, by, x, y) = (what.to_owned(), by.to_owned(), x.round(), y.round());
+    BrowserError::Covered { what, by, x, y }
 }
 
 /// The body of [`Tab::aim`] (`this` is the target; `d` describes an element; `a.local`: stop

@@ -210,13 +210,13 @@ impl Tab {
         let kind = r["kind"].as_str().unwrap_or_default().to_owned();
         match kind.as_str() {
             "no" => Err(not_editable(&r)),
-            "err" => Err(BrowserError::Failed(
+            "err" => Err(BrowserError::Refused(
                 r["message"].as_str().unwrap_or("the field refused the value").to_owned(),
             )),
             "native" | "select" => {
                 let got = r["value"].clone();
                 if r["same"] != true {
-                    return Err(BrowserError::Failed(format!(
+                    return Err(BrowserError::Refused(format!(
                         "the {} field reads back {got} instead of {} ({})",
                         r["type"].as_str().unwrap_or("field"),
                         json!(text.map(String::from).or_else(|| values.map(|v| v.join(", ")))),
@@ -228,14 +228,15 @@ impl Tab {
             }
             _ => {
                 let Some(text) = text else {
-                    return Err(BrowserError::Failed(
+                    return Err(BrowserError::Refused(
                         "values fill a <select multiple>; give text for this field".into(),
                     ));
                 };
                 let ty = r["type"].as_str().unwrap_or("text").to_owned();
                 if text.is_empty() {
-                    let del = input::key_def("Delete")
-                        .ok_or_else(|| BrowserError::Failed("no Delete key".into()))?;
+                    let del = input::key_def("Delete").ok_or_else(|| {
+                        BrowserError::NotReady("the key map has no Delete".into())
+                    })?;
                     self.press(&[del], 0).await?;
                 } else {
                     self.insert_text(text).await?;
@@ -245,7 +246,7 @@ impl Tab {
                 if same(&got) {
                     return Ok(Filled { value: json!(got), kind: ty, via: "insert_text" });
                 }
-                Err(BrowserError::Failed(format!(
+                Err(BrowserError::Refused(format!(
                     "the field reads back {got:?} instead of {text:?} (the page changed or \
                      rejected it)"
                 )))
@@ -271,7 +272,7 @@ impl Tab {
             return {value: this.value};";
         let r = self.call(el, body, &[json!(value), json!(select_only)]).await?;
         match r["err"].as_str() {
-            Some("nooption") => Err(BrowserError::Failed(format!(
+            Some("nooption") => Err(BrowserError::OutOfRange(format!(
                 "the select has no option {value:?}; its options are {}",
                 r["options"]
             ))),
@@ -300,7 +301,7 @@ impl Tab {
             match self.center(el).await {
                 Ok((x, y)) => {
                     self.hit_check(el, x, y).await?;
-                    self.click_at(x, y, "left", 1, 0).await?;
+                    self.click_at(x, y, crate::browser::mouse::Button::Left, 1, 0).await?;
                 }
                 Err(BrowserError::NoGeometry { .. }) => {
                     self.call(el, "this.click(); return null;", &[]).await?;
@@ -310,7 +311,7 @@ impl Tab {
         }
         let r = self.call(el, state, &[]).await?;
         if r["checked"] != want {
-            return Err(BrowserError::Failed(format!(
+            return Err(BrowserError::Refused(format!(
                 "{} is still {} after the click",
                 self.describe(el).await,
                 if want { "unchecked" } else { "checked" }
@@ -349,7 +350,7 @@ impl Tab {
         let count = r["count"].as_u64().unwrap_or(0);
         match count {
             1 => Ok(r),
-            0 => Err(BrowserError::Failed(format!(
+            0 => Err(BrowserError::OutOfRange(format!(
                 "{text:?} (with the given prefix/suffix) occurs 0 times in {}; match count 0",
                 self.describe(el).await
             ))),
@@ -370,7 +371,7 @@ impl Tab {
             None => self
                 .focused()
                 .await?
-                .ok_or_else(|| BrowserError::Failed("nothing has focus to paste into".into())),
+                .ok_or_else(|| BrowserError::NotReady("nothing has focus to paste into".into())),
         }
     }
 
@@ -388,7 +389,8 @@ impl Tab {
             setTimeout(() => { st.prevented = e.defaultPrevented; }, 0); }, {capture: true, once: true}); \
             return true;";
         self.call(&target, watch, &[]).await?;
-        let v = input::key_def("v").ok_or_else(|| BrowserError::Failed("no key v".into()))?;
+        let v = input::key_def("v")
+            .ok_or_else(|| BrowserError::NotReady("the key map has no v".into()))?;
         let ctrl = input::CTRL;
         let down = json!({"type": "rawKeyDown", "key": v.key, "code": v.code,
                           "windowsVirtualKeyCode": v.key_code, "nativeVirtualKeyCode": v.key_code,

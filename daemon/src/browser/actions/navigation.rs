@@ -3,7 +3,11 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use chromiumoxide::cdp::browser_protocol::page::{
+    GetNavigationHistoryParams, NavigateParams, NavigateToHistoryEntryParams, ReloadParams,
+};
+use chromiumoxide::cdp::browser_protocol::target::GetTargetInfoParams;
+use chromiumoxide::types::Command;
 
 use super::Tab;
 use crate::browser::cdp::Dialog;
@@ -17,7 +21,7 @@ impl Tab {
         let r = match tokio::time::timeout(left, rx.wait_for(|n| *n > before)).await {
             Ok(Ok(_)) => Ok(()),
             Ok(Err(_)) => Err(self.conn.gone()),
-            Err(_) => Err(BrowserError::Failed("the navigation did not happen in time".into())),
+            Err(_) => Err(BrowserError::Timeout("the navigation did not happen in time".into())),
         };
         r
     }
@@ -33,7 +37,7 @@ impl Tab {
                 _ => {}
             }
             if Instant::now() > deadline {
-                return Err(BrowserError::Failed(format!(
+                return Err(BrowserError::Timeout(format!(
                     "the page was not ready within {} ms",
                     timeout.as_millis()
                 )));
@@ -56,10 +60,14 @@ impl Tab {
         }
     }
 
-    /// Start a navigation with `method`; a dialog that opens before the browser answers is
+    /// Start a navigation with `cmd`; a dialog that opens before the browser answers is
     /// returned instead of the answer.
-    async fn start(&self, method: &'static str, params: Value) -> Result<StartOr, BrowserError> {
-        match self.cmd(method, params).await {
+    async fn start<C>(&self, cmd: C) -> Result<StartOr<C::Response>, BrowserError>
+    where
+        C: Command + Send,
+        C::Response: Send,
+    {
+        match self.run(cmd).await {
             Ok(r) => Ok(StartOr::Started(r)),
             Err(BrowserError::DialogOpened(d)) => Ok(StartOr::Dialog(d)),
             Err(e) => Err(e),
@@ -78,15 +86,15 @@ impl Tab {
         // The op pipeline judged `url` already: the guard lets this one load pass an `ask`
         // rule (not its redirects), never a `deny`.
         self.conn.guard().expect(&self.target_id, url);
-        let r = match self.start("Page.navigate", json!({"url": url})).await? {
+        let r = match self.start(NavigateParams::new(url)).await? {
             StartOr::Started(r) => r,
             StartOr::Dialog(d) => return Ok(Some(d)),
         };
-        if let Some(err) = r["errorText"].as_str().filter(|e| !e.is_empty()) {
+        if let Some(err) = r.error_text.filter(|e| !e.is_empty()) {
             self.unless_blocked(mark)?;
-            return Err(BrowserError::Failed(format!("opening {url} failed: {err}")));
+            return Err(BrowserError::LoadFailed { url: url.to_owned(), reason: err });
         }
-        if r.get("loaderId").is_none_or(Value::is_null) {
+        if r.loader_id.is_none() {
             return Ok(self.dialog()); // same-document navigation
         }
         self.arrive(before, deadline).await
@@ -98,7 +106,7 @@ impl Tab {
         let deadline = Instant::now() + timeout;
         let before = self.navigations();
         let mark = self.conn.effects().mark();
-        if let StartOr::Dialog(d) = self.start("Page.reload", json!({})).await? {
+        if let StartOr::Dialog(d) = self.start(ReloadParams::default()).await? {
             return Ok(Some(d));
         }
         let arrived = self.arrive(before, deadline).await;
@@ -125,20 +133,20 @@ impl Tab {
         timeout: Duration,
     ) -> Result<Option<Dialog>, BrowserError> {
         let deadline = Instant::now() + timeout;
-        let h = self.cmd("Page.getNavigationHistory", json!({})).await?;
-        let current = h["currentIndex"].as_i64().unwrap_or(0);
-        let entries = h["entries"].as_array().cloned().unwrap_or_default();
-        let Some(entry) = usize::try_from(current + step).ok().and_then(|i| entries.get(i)) else {
+        let h = self.run(GetNavigationHistoryParams::default()).await?;
+        let entries = h.entries;
+        let at = usize::try_from(h.current_index + step).ok();
+        let Some(entry) = at.and_then(|i| entries.get(i)) else {
             let which = if step < 0 { "back" } else { "forward" };
-            return Err(BrowserError::Failed(format!(
+            return Err(BrowserError::OutOfRange(format!(
                 "there is no page to go {which} to in this tab's history"
             )));
         };
         let before = self.navigations();
         let mark = self.conn.effects().mark();
         // As a reload: the entry's page is judged afresh.
-        let params = json!({"entryId": entry["id"]});
-        if let StartOr::Dialog(d) = self.start("Page.navigateToHistoryEntry", params).await? {
+        let params = NavigateToHistoryEntryParams::new(entry.id);
+        if let StartOr::Dialog(d) = self.start(params).await? {
             return Ok(Some(d));
         }
         let arrived = self.arrive(before, deadline).await;
@@ -148,17 +156,14 @@ impl Tab {
 
     /// URL and title from the browser (works while a dialog is open).
     pub async fn info(&self) -> Result<(String, String), BrowserError> {
-        let r = self.conn.call("Target.getTargetInfo", json!({"targetId": self.target_id})).await?;
-        let i = &r["targetInfo"];
-        Ok((
-            i["url"].as_str().unwrap_or_default().to_owned(),
-            i["title"].as_str().unwrap_or_default().to_owned(),
-        ))
+        let ask = GetTargetInfoParams { target_id: Some(self.target_id.clone().into()) };
+        let i = self.conn.run(ask).await?.target_info;
+        Ok((i.url, i.title))
     }
 }
 
 /// How starting a navigation went.
-enum StartOr {
-    Started(Value),
+enum StartOr<R> {
+    Started(R),
     Dialog(Dialog),
 }

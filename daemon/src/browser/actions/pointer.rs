@@ -4,24 +4,27 @@
 use chromiumoxide::Page;
 use serde_json::{json, Value};
 
+use chromiumoxide::cdp::browser_protocol::input::DispatchMouseEventParams;
+
 use super::{El, Tab};
-use crate::browser::cdp::{Dialog, Raw};
+use crate::browser::cdp::Dialog;
+use crate::browser::mouse::{self, Button, Mouse};
 use crate::browser::BrowserError;
 
 impl Tab {
     async fn mouse(
         &self,
-        kind: &'static str,
+        kind: Mouse,
         x: f64,
         y: f64,
-        button: &str,
+        button: Button,
         count: u32,
         modifiers: u32,
     ) -> Result<(), BrowserError> {
         // The button is down while it is pressed; a move with none down names no button.
-        let pressed: &[&str] =
-            if kind == "mousePressed" { std::slice::from_ref(&button) } else { &[] };
-        let button = if kind == "mouseMoved" && pressed.is_empty() { "none" } else { button };
+        let pressed: &[Button] =
+            if kind == Mouse::Pressed { std::slice::from_ref(&button) } else { &[] };
+        let button = if kind == Mouse::Moved && pressed.is_empty() { Button::None } else { button };
         self.mouse_raw(kind, (x, y), (button, count), pressed, modifiers).await
     }
 
@@ -31,7 +34,7 @@ impl Tab {
         &self,
         x: f64,
         y: f64,
-        button: &str,
+        button: Button,
         count: u32,
         modifiers: u32,
     ) -> Result<Option<Dialog>, BrowserError> {
@@ -43,7 +46,7 @@ impl Tab {
         &self,
         x: f64,
         y: f64,
-        button: &str,
+        button: Button,
         count: u32,
         modifiers: u32,
         move_first: bool,
@@ -55,11 +58,11 @@ impl Tab {
         let run = async {
             let mut events = Vec::new();
             if move_first {
-                events.push(self.mouse("mouseMoved", x, y, "none", 0, modifiers));
+                events.push(self.mouse(Mouse::Moved, x, y, Button::None, 0, modifiers));
             }
             for i in 1..=count {
-                events.push(self.mouse("mousePressed", x, y, button, i, modifiers));
-                events.push(self.mouse("mouseReleased", x, y, button, i, modifiers));
+                events.push(self.mouse(Mouse::Pressed, x, y, button, i, modifiers));
+                events.push(self.mouse(Mouse::Released, x, y, button, i, modifiers));
             }
             futures::future::join_all(events).await.into_iter().collect::<Result<Vec<()>, _>>()
         };
@@ -69,7 +72,7 @@ impl Tab {
             Ok(_) => Ok(None),
             Err(BrowserError::DialogOpened(d)) => Ok(Some(d)),
             Err(e) => {
-                let _ = self.mouse("mouseReleased", x, y, button, 1, modifiers).await;
+                let _ = self.mouse(Mouse::Released, x, y, button, 1, modifiers).await;
                 Err(e)
             }
         }
@@ -86,7 +89,7 @@ impl Tab {
         &self,
         key: &str,
         aim: impl std::future::Future<Output = Result<super::elements::Aim, E>>,
-        click: Option<(&str, u32)>,
+        click: Option<(Button, u32)>,
         modifiers: u32,
     ) -> Result<(super::elements::Aim, Option<Dialog>), E> {
         let navs = self.navigations();
@@ -96,7 +99,7 @@ impl Tab {
         };
         let moved = async {
             match early {
-                Some((x, y)) => self.mouse("mouseMoved", x, y, "none", 0, modifiers).await,
+                Some((x, y)) => self.mouse(Mouse::Moved, x, y, Button::None, 0, modifiers).await,
                 None => Ok(()),
             }
         };
@@ -133,7 +136,7 @@ impl Tab {
     }
 
     pub async fn hover_at(&self, x: f64, y: f64, modifiers: u32) -> Result<(), BrowserError> {
-        self.mouse("mouseMoved", x, y, "none", 0, modifiers).await
+        self.mouse(Mouse::Moved, x, y, Button::None, 0, modifiers).await
     }
 
     /// Press at one point, move in steps, release at the other; released on failure.
@@ -141,19 +144,19 @@ impl Tab {
         &self,
         from: (f64, f64),
         to: (f64, f64),
-        button: &str,
+        button: Button,
         modifiers: u32,
     ) -> Result<(), BrowserError> {
-        self.mouse("mouseMoved", from.0, from.1, "none", 0, modifiers).await?;
+        self.mouse(Mouse::Moved, from.0, from.1, Button::None, 0, modifiers).await?;
         let mut guard = ButtonGuard::new(&self.page, to.0, to.1, button);
-        self.mouse("mousePressed", from.0, from.1, button, 1, modifiers).await?;
+        self.mouse(Mouse::Pressed, from.0, from.1, button, 1, modifiers).await?;
         let held = [button];
         let steps = 8;
         let moved = async {
             for i in 1..=steps {
                 let t = f64::from(i) / f64::from(steps);
                 let at = (from.0 + (to.0 - from.0) * t, from.1 + (to.1 - from.1) * t);
-                self.mouse_raw("mouseMoved", at, (button, 0), &held, modifiers).await?;
+                self.mouse_raw(Mouse::Moved, at, (button, 0), &held, modifiers).await?;
             }
             Ok::<(), BrowserError>(())
         };
@@ -167,7 +170,7 @@ impl Tab {
                 self.dwell().await;
                 let at = (to.0, to.1 + nudge);
                 if let Err(e) =
-                    self.mouse_raw("mouseMoved", at, (button, 0), &held, modifiers).await
+                    self.mouse_raw(Mouse::Moved, at, (button, 0), &held, modifiers).await
                 {
                     r = Err(e);
                     break;
@@ -175,7 +178,7 @@ impl Tab {
             }
             self.dwell().await;
         }
-        let released = self.mouse("mouseReleased", to.0, to.1, button, 1, modifiers).await;
+        let released = self.mouse(Mouse::Released, to.0, to.1, button, 1, modifiers).await;
         guard.armed = false;
         r.and(released)
     }
@@ -243,14 +246,13 @@ const LINGER: std::time::Duration = std::time::Duration::from_millis(600);
 /// Releases a mouse button when the action holding it is dropped half-way.
 struct ButtonGuard {
     page: Page,
-    params: Value,
+    params: DispatchMouseEventParams,
     armed: bool,
 }
 
 impl ButtonGuard {
-    fn new(page: &Page, x: f64, y: f64, button: &str) -> Self {
-        let params = json!({"type": "mouseReleased", "x": x, "y": y, "button": button,
-                            "buttons": 0, "clickCount": 1});
+    fn new(page: &Page, x: f64, y: f64, button: Button) -> Self {
+        let params = mouse::event(Mouse::Released, (x, y), (button, 1), &[], 0);
         ButtonGuard { page: page.clone(), params, armed: true }
     }
 }
@@ -263,7 +265,7 @@ impl Drop for ButtonGuard {
         if let Ok(rt) = tokio::runtime::Handle::try_current() {
             let (page, params) = (self.page.clone(), self.params.clone());
             rt.spawn(async move {
-                let _ = page.execute(Raw::new("Input.dispatchMouseEvent", params)).await;
+                let _ = page.execute(params).await;
             });
         }
     }

@@ -81,7 +81,7 @@ impl Tab {
             .await?;
         let ctx = r["executionContextId"]
             .as_i64()
-            .ok_or_else(|| BrowserError::Failed("the tab made no isolated world".into()))?;
+            .ok_or_else(|| BrowserError::BadAnswer("the tab made no isolated world".into()))?;
         self.cmd_in(frame, "Runtime.evaluate", json!({"expression": INIT, "contextId": ctx}))
             .await?;
         worlds.insert(slot, (navs, ctx));
@@ -126,7 +126,7 @@ impl Tab {
             }
             return r.map(|v| (ctx, v));
         }
-        Err(BrowserError::Failed("the tab's isolated world keeps going away".into()))
+        Err(BrowserError::NotReady("the tab's isolated world keeps going away".into()))
     }
 
     /// The element behind a snapshot key.

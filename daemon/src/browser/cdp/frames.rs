@@ -170,7 +170,7 @@ impl Conn {
                 Ok(Err(_)) => return Err(self.gone()),
                 Err(_) => {
                     lock(&frames.pending).remove(&id);
-                    return Err(BrowserError::Failed(format!(
+                    return Err(BrowserError::Timeout(format!(
                         "{method} got no answer from the frame in 20 s"
                     )));
                 }
@@ -181,7 +181,7 @@ impl Conn {
             }
             return Ok(answer["result"].clone());
         }
-        Err(BrowserError::Failed(format!("the frame {frame} keeps detaching")))
+        Err(BrowserError::NotReady(format!("the frame {frame} keeps detaching")))
     }
 
     /// The session on `frame`, attached on first use.
@@ -193,12 +193,14 @@ impl Conn {
             .call("Target.attachToTarget", json!({"targetId": frame, "flatten": false}))
             .await
             .map_err(|e| match e {
-                BrowserError::Failed(m) => BrowserError::Gone(format!("the frame is gone ({m})")),
+                e @ BrowserError::Cdp { .. } => {
+                    BrowserError::Gone(format!("the frame is gone ({e})"))
+                }
                 other => other,
             })?;
         let session = r["sessionId"]
             .as_str()
-            .ok_or_else(|| BrowserError::Failed("the frame gave no session".into()))?
+            .ok_or_else(|| BrowserError::BadAnswer("the frame gave no session".into()))?
             .to_owned();
         lock(&self.frames().sessions).insert(frame.to_owned(), session.clone());
         Ok(session)
@@ -230,7 +232,9 @@ impl Conn {
     pub async fn frame_parent(&self, frame: &str) -> Result<String, BrowserError> {
         let r = self.call("Target.getTargetInfo", json!({"targetId": frame})).await.map_err(
             |e| match e {
-                BrowserError::Failed(m) => BrowserError::Gone(format!("the frame is gone ({m})")),
+                e @ BrowserError::Cdp { .. } => {
+                    BrowserError::Gone(format!("the frame is gone ({e})"))
+                }
                 other => other,
             },
         )?;

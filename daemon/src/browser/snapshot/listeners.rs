@@ -146,7 +146,7 @@ async fn roots(
             Ok(id) if !id.is_empty() => page.push(id),
             // The document must be read; a root that went away meanwhile has nothing to say.
             Err(e) if i == 0 => return Err(e),
-            _ if i == 0 => return Err(BrowserError::Failed("the document has no handle".into())),
+            _ if i == 0 => return Err(BrowserError::NotReady("the document has no handle".into())),
             _ => {}
         }
     }

@@ -212,14 +212,14 @@ async fn walk(tab: &Tab, frame: Option<&str>, opts: &Value) -> Result<(i64, Walk
     let (ctx, r) = tab.world_eval(frame, &expr).await?;
     if let Some(ex) = r.get("exceptionDetails") {
         let what = ex["exception"]["description"].as_str().or(ex["text"].as_str());
-        return Err(BrowserError::Failed(format!(
+        return Err(BrowserError::Refused(format!(
             "the snapshot walk failed: {}",
             what.unwrap_or("exception").lines().next().unwrap_or_default()
         )));
     }
     let text = r["result"]["value"].as_str().unwrap_or_default();
     let walked: Walked = serde_json::from_str(text)
-        .map_err(|e| BrowserError::Failed(format!("the snapshot walk answered oddly: {e}")))?;
+        .map_err(|e| BrowserError::BadAnswer(format!("the snapshot walk answered oddly: {e}")))?;
     if walked.gone {
         return Err(BrowserError::Gone("the scope element was removed from the page".into()));
     }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use zbus::zvariant::OwnedObjectPath;
 
-use super::A11y;
+use super::{iface, A11y};
 
 /// A point lookup takes at most this long; past it the click names no element.
 const BUDGET: Duration = Duration::from_millis(400);
@@ -41,9 +41,8 @@ impl A11y {
         }
         let mut at = at?;
         for _ in 0..DEPTH {
-            let next: zbus::Result<(String, OwnedObjectPath)> = self
-                .call(bus, &at, "org.a11y.atspi.Component", "GetAccessibleAtPoint", &(x, y, 0u32))
-                .await;
+            let next: zbus::Result<(String, OwnedObjectPath)> =
+                self.call(bus, &at, iface::COMPONENT, "GetAccessibleAtPoint", &(x, y, 0u32)).await;
             let next = match next {
                 Ok((_, p)) if p.as_str() != NULL && p.as_str() != at => Some(p.to_string()),
                 // Some containers (GTK's notebook tab list) answer only for a part of what

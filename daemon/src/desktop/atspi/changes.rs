@@ -13,13 +13,12 @@ use futures::future::join_all;
 use zbus::zvariant::OwnedObjectPath;
 
 use super::tree::{Elem, WalkOptions, Walked};
-use super::{A11y, ACCESSIBLE};
+use super::{iface, A11y, ACCESSIBLE};
 
-const COMPONENT: &str = "org.a11y.atspi.Component";
+const COMPONENT: &str = iface::COMPONENT;
 
 /// The event interfaces whose signals mean "something in this app may look different now".
-const EVENT_IFACES: [&str; 3] =
-    ["org.a11y.atspi.Event.Object", "org.a11y.atspi.Event.Window", "org.a11y.atspi.Event.Document"];
+const EVENT_IFACES: [&str; 3] = [iface::EVENT_OBJECT, iface::EVENT_WINDOW, iface::EVENT_DOCUMENT];
 /// The events toolkits are asked to send: what changes a snapshot line (structure, states,
 /// names and values, text, boxes) and windows. Not caret, selection or visible-data
 /// events: those fire on every keystroke and would only slow the app down.
@@ -102,7 +101,7 @@ pub(super) async fn watch(conn: zbus::Connection, changes: Arc<Changes>) {
             .call_method(
                 Some(super::REGISTRY),
                 "/org/a11y/atspi/registry",
-                Some("org.a11y.atspi.Registry"),
+                Some(iface::REGISTRY),
                 "RegisterEvent",
                 &(event,),
             )

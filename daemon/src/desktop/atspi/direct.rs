@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use tokio::sync::OnceCell;
 
-use super::{A11y, CALL_TIMEOUT, ROOT};
+use super::{iface, A11y, CALL_TIMEOUT, ROOT};
 
 /// How long a new direct connection has to answer its first ping before calls go by the bus.
 const PING_TIMEOUT: Duration = Duration::from_secs(1);
@@ -52,13 +52,7 @@ impl A11y {
         }
         let reply = self
             .conn
-            .call_method(
-                Some(bus),
-                ROOT,
-                Some("org.a11y.atspi.Application"),
-                "GetApplicationBusAddress",
-                &(),
-            )
+            .call_method(Some(bus), ROOT, Some(iface::APPLICATION), "GetApplicationBusAddress", &())
             .await
             .ok()?;
         let address: String = reply.body().deserialize().ok()?;

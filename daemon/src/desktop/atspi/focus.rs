@@ -5,7 +5,7 @@
 use futures::{Stream, StreamExt as _};
 use zbus::zvariant::OwnedValue;
 
-use super::{A11y, REGISTRY};
+use super::{iface, A11y, REGISTRY};
 
 const FOCUSED: &str = "object:state-changed:focused";
 
@@ -30,7 +30,7 @@ impl A11y {
     /// Elements gaining focus, as (bus name, object path), until the connection closes.
     pub async fn focus_changes(&self) -> Option<impl Stream<Item = (String, String)>> {
         let path = "/org/a11y/atspi/registry";
-        let iface = Some("org.a11y.atspi.Registry");
+        let iface = Some(iface::REGISTRY);
         // at-spi2-core before 2.50 takes the event alone; later ones also properties and an
         // app bus name.
         let short =
@@ -46,7 +46,7 @@ impl A11y {
         }
         let rule = zbus::MatchRule::builder()
             .msg_type(zbus::message::Type::Signal)
-            .interface("org.a11y.atspi.Event.Object")
+            .interface(iface::EVENT_OBJECT)
             .ok()?
             .member("StateChanged")
             .ok()?

@@ -8,6 +8,7 @@ mod changes;
 mod direct;
 mod fixed;
 mod focus;
+mod ifaces;
 mod link;
 mod tree;
 mod trouble;
@@ -17,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use atspi::{InterfaceSet, StateSet};
+use atspi::StateSet;
 use futures::future::join_all;
 use serde::de::DeserializeOwned;
 use zbus::zvariant::{DynamicType, OwnedObjectPath, OwnedValue, Type, Value};
@@ -28,9 +29,9 @@ pub use trouble::{Cut, Trouble};
 
 use super::Error;
 
-pub const REGISTRY: &str = "org.a11y.atspi.Registry";
+pub use ifaces::{iface, REGISTRY};
 pub const ROOT: &str = "/org/a11y/atspi/accessible/root";
-const ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
+use iface::ACCESSIBLE;
 const PROPS: &str = "org.freedesktop.DBus.Properties";
 /// A call an app does not answer within this is treated as failed.
 const CALL_TIMEOUT: Duration = Duration::from_secs(5);
@@ -156,7 +157,7 @@ async fn watch(
             .build();
         let children = zbus::MatchRule::builder()
             .msg_type(zbus::message::Type::Signal)
-            .interface("org.a11y.atspi.Event.Object")?
+            .interface(iface::EVENT_OBJECT)?
             .member("ChildrenChanged")?
             .path(ROOT)?
             .build();
@@ -388,8 +389,8 @@ impl A11y {
         }
         let (pid, toolkit, version) = futures::join!(
             self.pid(bus),
-            self.prop::<String>(bus, path, "org.a11y.atspi.Application", "ToolkitName"),
-            self.prop::<String>(bus, path, "org.a11y.atspi.Application", "Version"),
+            self.prop::<String>(bus, path, iface::APPLICATION, "ToolkitName"),
+            self.prop::<String>(bus, path, iface::APPLICATION, "Version"),
         );
         let f = (pid.ok()?, toolkit.unwrap_or_default(), version.unwrap_or_default());
         if let Ok(mut facts) = self.apps.facts.lock() {
@@ -425,127 +426,6 @@ impl A11y {
             windows,
             responding: true,
         })
-    }
-
-    // ---- One element. ----
-
-    pub async fn interfaces(&self, bus: &str, path: &str) -> zbus::Result<InterfaceSet> {
-        self.call(bus, path, ACCESSIBLE, "GetInterfaces", &()).await
-    }
-
-    pub async fn states(&self, bus: &str, path: &str) -> zbus::Result<StateSet> {
-        self.call(bus, path, ACCESSIBLE, "GetState", &()).await
-    }
-
-    pub async fn describe(&self, bus: &str, path: &str) -> String {
-        let (role, name) = futures::join!(
-            self.call::<_, String>(bus, path, ACCESSIBLE, "GetRoleName", &()),
-            self.prop::<String>(bus, path, ACCESSIBLE, "Name"),
-        );
-        format!("{} {:?}", role.unwrap_or_else(|_| "element".into()), name.unwrap_or_default())
-    }
-
-    /// Screen extents (x, y, width, height) as the toolkit reports them.
-    pub async fn extents(&self, bus: &str, path: &str) -> zbus::Result<(i32, i32, i32, i32)> {
-        self.call(bus, path, "org.a11y.atspi.Component", "GetExtents", &(0u32,)).await
-    }
-
-    pub async fn grab_focus(&self, bus: &str, path: &str) -> zbus::Result<bool> {
-        self.call(bus, path, "org.a11y.atspi.Component", "GrabFocus", &()).await
-    }
-
-    /// The element's action names (unnamed ones left out).
-    pub async fn actions(&self, bus: &str, path: &str) -> zbus::Result<Vec<String>> {
-        let list: Vec<(String, String, String)> =
-            self.call(bus, path, "org.a11y.atspi.Action", "GetActions", &()).await?;
-        Ok(list.into_iter().map(|(name, _, _)| name).filter(|n| !n.is_empty()).collect())
-    }
-
-    pub async fn do_action(&self, bus: &str, path: &str, index: i32) -> zbus::Result<bool> {
-        self.call(bus, path, "org.a11y.atspi.Action", "DoAction", &(index,)).await
-    }
-
-    pub async fn text(&self, bus: &str, path: &str) -> zbus::Result<String> {
-        self.call(bus, path, "org.a11y.atspi.Text", "GetText", &(0i32, -1i32)).await
-    }
-
-    pub async fn caret(&self, bus: &str, path: &str) -> zbus::Result<i32> {
-        self.prop::<i32>(bus, path, "org.a11y.atspi.Text", "CaretOffset").await
-    }
-
-    pub async fn set_caret(&self, bus: &str, path: &str, offset: i32) -> zbus::Result<bool> {
-        self.call(bus, path, "org.a11y.atspi.Text", "SetCaretOffset", &(offset,)).await
-    }
-
-    /// The first selection (start, end) in characters, if any.
-    pub async fn selection(&self, bus: &str, path: &str) -> zbus::Result<Option<(i32, i32)>> {
-        let n: i32 = self.call(bus, path, "org.a11y.atspi.Text", "GetNSelections", &()).await?;
-        if n < 1 {
-            return Ok(None);
-        }
-        let s: (i32, i32) =
-            self.call(bus, path, "org.a11y.atspi.Text", "GetSelection", &(0i32,)).await?;
-        Ok(Some(s))
-    }
-
-    pub async fn select(&self, bus: &str, path: &str, start: i32, end: i32) -> zbus::Result<bool> {
-        let n: i32 = self.call(bus, path, "org.a11y.atspi.Text", "GetNSelections", &()).await?;
-        if n > 0 {
-            return self
-                .call(bus, path, "org.a11y.atspi.Text", "SetSelection", &(0i32, start, end))
-                .await;
-        }
-        let range = (start, end);
-        let add = self.call(bus, path, "org.a11y.atspi.Text", "AddSelection", &range);
-        match tokio::time::timeout(UNANSWERED_SELECTION, add).await {
-            Ok(r) => r,
-            // GTK 4.8 text views set the selection but never answer AddSelection (its reply
-            // has the wrong type, which GLib drops): the selection read back says whether it
-            // took. The read is answered after the AddSelection was handled.
-            Err(_) => Ok(self.selection(bus, path).await? == Some((start, end))),
-        }
-    }
-
-    /// Deletes the characters start..end.
-    pub async fn delete_text(
-        &self,
-        bus: &str,
-        path: &str,
-        start: i32,
-        end: i32,
-    ) -> zbus::Result<bool> {
-        self.call(bus, path, "org.a11y.atspi.EditableText", "DeleteText", &(start, end)).await
-    }
-
-    pub async fn set_text(&self, bus: &str, path: &str, text: &str) -> zbus::Result<bool> {
-        self.call(bus, path, "org.a11y.atspi.EditableText", "SetTextContents", &(text,)).await
-    }
-
-    /// Inserts at a character offset; the length argument is in bytes (what ATK passes on).
-    pub async fn insert_text(
-        &self,
-        bus: &str,
-        path: &str,
-        offset: i32,
-        text: &str,
-    ) -> zbus::Result<bool> {
-        let len = i32::try_from(text.len()).unwrap_or(i32::MAX);
-        self.call(bus, path, "org.a11y.atspi.EditableText", "InsertText", &(offset, text, len))
-            .await
-    }
-
-    /// (current, minimum, maximum) of a Value element.
-    pub async fn value(&self, bus: &str, path: &str) -> zbus::Result<(f64, f64, f64)> {
-        let (cur, min, max) = futures::join!(
-            self.prop::<f64>(bus, path, "org.a11y.atspi.Value", "CurrentValue"),
-            self.prop::<f64>(bus, path, "org.a11y.atspi.Value", "MinimumValue"),
-            self.prop::<f64>(bus, path, "org.a11y.atspi.Value", "MaximumValue"),
-        );
-        Ok((cur?, min?, max?))
-    }
-
-    pub async fn set_value(&self, bus: &str, path: &str, v: f64) -> zbus::Result<()> {
-        self.set_prop(bus, path, "org.a11y.atspi.Value", "CurrentValue", Value::from(v)).await
     }
 }
 

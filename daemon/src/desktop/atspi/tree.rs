@@ -13,7 +13,7 @@ use futures::future::{join_all, BoxFuture};
 use zbus::zvariant::OwnedObjectPath;
 
 use super::trouble::{Cut, Trouble};
-use super::{A11y, ACCESSIBLE};
+use super::{iface, A11y, ACCESSIBLE};
 
 /// An element's box, action names, value and the value's whole length when longer than read.
 type Details = (Option<(i32, i32, i32, i32)>, Vec<String>, Option<(String, Option<usize>)>);
@@ -268,7 +268,7 @@ impl A11y {
         role: &str,
     ) -> zbus::Result<Option<(String, Option<usize>)>> {
         if ifaces.contains(Interface::Value) && !ifaces.contains(Interface::Text) {
-            let v = self.prop::<f64>(bus, path, "org.a11y.atspi.Value", "CurrentValue").await?;
+            let v = self.prop::<f64>(bus, path, iface::VALUE, "CurrentValue").await?;
             return Ok(Some((format!("{v}"), None)));
         }
         let texty = ifaces.contains(Interface::EditableText)
@@ -278,12 +278,11 @@ impl A11y {
             // is the whole length asked. A whole document would cost the app far more than
             // the rest of the walk.
             let read = VALUE_CHARS as i32 + 1;
-            let t: String =
-                self.call(bus, path, "org.a11y.atspi.Text", "GetText", &(0i32, read)).await?;
+            let t: String = self.call(bus, path, iface::TEXT, "GetText", &(0i32, read)).await?;
             if t.chars().count() <= VALUE_CHARS {
                 return Ok(Some((t, None)));
             }
-            let n = self.prop::<i32>(bus, path, "org.a11y.atspi.Text", "CharacterCount").await?;
+            let n = self.prop::<i32>(bus, path, iface::TEXT, "CharacterCount").await?;
             return Ok(Some((t, usize::try_from(n).ok())));
         }
         Ok(None)

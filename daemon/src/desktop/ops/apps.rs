@@ -204,7 +204,7 @@ impl Desktop {
         match found.len() {
             1 => {
                 return Ok(Got::Found(
-                    found.into_iter().next().ok_or(Error::Failed("app vanished".into()))?,
+                    found.into_iter().next().ok_or(Error::NotReady("app vanished".into()))?,
                 ))
             }
             n if n > 1 => {
@@ -230,7 +230,7 @@ impl Desktop {
         let pid = self
             .supervisor
             .launch_app(&argv, &self.endpoints.env)
-            .map_err(|e| Error::Failed(format!("cannot start {argv:?}: {e}")))?;
+            .map_err(|e| Error::Start(format!("cannot start {argv:?}: {e}")))?;
         // Wait for the app on the bus; give up early when it has a window but no bus presence.
         let mut window_since: Option<Instant> = None;
         loop {

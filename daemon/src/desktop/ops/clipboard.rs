@@ -112,7 +112,7 @@ impl Desktop {
                     tokio::time::sleep(Duration::from_millis(5)).await;
                 }
                 if self.clipboard.served() == served_before {
-                    return Err(Error::Failed(format!(
+                    return Err(Error::Refused(format!(
                         "nothing was pasted: {} never read the clipboard after Ctrl+V (no \
                          text field has its focus?)",
                         describe(to.as_ref())

@@ -91,7 +91,7 @@ impl Desktop {
             if let Some(i) = pick {
                 let ok = self.do_action_at(el, i).await?;
                 if !ok {
-                    return Err(Error::Failed(format!(
+                    return Err(Error::Refused(format!(
                         "{} refused its {} action",
                         self.describe(el).await,
                         actions[i]
@@ -198,7 +198,7 @@ impl Desktop {
         };
         let ok = self.do_action_at(el, i).await?;
         if !ok {
-            return Err(Error::Failed(format!(
+            return Err(Error::Refused(format!(
                 "{} refused its {name} action",
                 self.describe(el).await
             )));

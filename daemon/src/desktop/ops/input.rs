@@ -2,8 +2,42 @@
 //! A named target's window is made active first (`aim.rs`); every result names the window the
 //! input went to.
 
+use glovebox_protocol::actions::computer::Direction;
+
 use super::{landed, real, Acted, Aim, Guard, WindowRef};
 use crate::desktop::{keys, Desktop, Error};
+
+/// Which way the wheel turns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wheel {
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+impl Wheel {
+    /// The X button that turns the wheel this way (4 to 7).
+    fn button(self) -> u8 {
+        match self {
+            Wheel::Up => 4,
+            Wheel::Down => 5,
+            Wheel::Left => 6,
+            Wheel::Right => 7,
+        }
+    }
+}
+
+impl From<Direction> for Wheel {
+    fn from(d: Direction) -> Wheel {
+        match d {
+            Direction::Up => Wheel::Up,
+            Direction::Down => Wheel::Down,
+            Direction::Left => Wheel::Left,
+            Direction::Right => Wheel::Right,
+        }
+    }
+}
 
 impl Desktop {
     /// Where keys go: the target made active, or (nothing named) the active window.
@@ -114,16 +148,11 @@ impl Desktop {
         &self,
         x: i32,
         y: i32,
-        direction: &str,
+        wheel: Wheel,
         clicks: u32,
         aim: Aim,
     ) -> Result<Acted, Error> {
-        let button = match direction {
-            "up" => 4,
-            "left" => 6,
-            "right" => 7,
-            _ => 5,
-        };
+        let button = wheel.button();
         let (guard, to) = self.pointer_to(aim, x, y).await?;
         self.xrun(move |xx| {
             xx.move_to(x, y)?;

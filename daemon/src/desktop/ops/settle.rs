@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::desktop::atspi::ROOT;
+use crate::desktop::atspi::{iface, ROOT};
 use crate::desktop::x11::Settled;
 use crate::desktop::Desktop;
 
@@ -50,8 +50,7 @@ impl Desktop {
     async fn ping(&self, pid: u32) {
         let Ok(a11y) = self.a11y() else { return };
         let Some(bus) = a11y.bus_of(pid).await else { return };
-        let r: zbus::Result<u32> =
-            a11y.call(&bus, ROOT, "org.a11y.atspi.Accessible", "GetRole", &()).await;
+        let r: zbus::Result<u32> = a11y.call(&bus, ROOT, iface::ACCESSIBLE, "GetRole", &()).await;
         if let Err(e) = r {
             tracing::debug!(pid, %e, "settle ping");
         }

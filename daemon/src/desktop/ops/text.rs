@@ -6,6 +6,7 @@ use ::atspi::Interface;
 use serde::Serialize;
 
 use super::{landed, real, semantic, what, Acted, Aim, Dispatch, El, Guard};
+use crate::desktop::atspi::iface;
 use crate::desktop::{keys, Desktop, Error};
 
 /// An element's text with its caret and selection (character offsets).
@@ -109,7 +110,7 @@ impl Desktop {
                     &format!("{typed} of {total} characters went to it, the rest was not typed"),
                 )
                 .await?;
-                Err(Error::Failed(format!("typed {typed} of {total} characters")))
+                Err(Error::Refused(format!("typed {typed} of {total} characters")))
             }
             _ => Ok(()),
         }
@@ -184,7 +185,7 @@ impl Desktop {
                     || format!("{input:?} added to {:?}", before.text),
                     |w| format!("{w:?}"),
                 );
-                return Err(Error::Failed(format!(
+                return Err(Error::Refused(format!(
                     "{what_ran} did not land as asked: {} holds {now:?}, not {expected}{}",
                     self.describe(el).await,
                     if before.has_selection() { " (the selection replaced)" } else { "" },
@@ -210,7 +211,7 @@ impl Desktop {
                     .await
                     .map_err(|e| Error::call(what(el), e))?;
                 if !ok {
-                    return Err(Error::Failed(format!(
+                    return Err(Error::Refused(format!(
                         "{} refused to delete its selection {s}..{e}; nothing was typed",
                         self.describe(el).await
                     )));
@@ -222,7 +223,7 @@ impl Desktop {
         let ok =
             a11y.insert_text(bus, path, at, text).await.map_err(|e| Error::call(what(el), e))?;
         if !ok {
-            return Err(Error::Failed(format!("{} refused the text", self.describe(el).await)));
+            return Err(Error::Refused(format!("{} refused the text", self.describe(el).await)));
         }
         let _ = a11y.set_caret(bus, path, at + text.chars().count() as i32).await;
         let mut a = semantic("accessibility:insert_text");
@@ -247,7 +248,7 @@ impl Desktop {
                     .map_err(|e| Error::call(what(el), e))?;
                 let back = self.read_text(el).await?;
                 if back != text {
-                    return Err(Error::Failed(format!(
+                    return Err(Error::Refused(format!(
                         "{} holds {back:?} after fill, not {text:?}",
                         self.describe(el).await
                     )));
@@ -321,13 +322,13 @@ impl Desktop {
             let (_, min, max) =
                 self.a11y()?.value(bus, path).await.map_err(|e| Error::call(what(el), e))?;
             let Ok(v) = value.trim().parse::<f64>() else {
-                return Err(Error::Failed(format!(
+                return Err(Error::OutOfRange(format!(
                     "{} takes a number between {min} and {max}, not {value:?}",
                     self.describe(el).await
                 )));
             };
             if v < min || v > max {
-                return Err(Error::Failed(format!(
+                return Err(Error::OutOfRange(format!(
                     "{v} is outside the range {min}..{max} of {}",
                     self.describe(el).await
                 )));
@@ -346,11 +347,8 @@ impl Desktop {
         let ifaces = self.ifaces(el).await?;
         let (bus, path) = self.parts(el)?;
         if !ifaces.contains(Interface::Text) {
-            let name: String = self
-                .a11y()?
-                .prop(bus, path, "org.a11y.atspi.Accessible", "Name")
-                .await
-                .unwrap_or_default();
+            let name: String =
+                self.a11y()?.prop(bus, path, iface::ACCESSIBLE, "Name").await.unwrap_or_default();
             return Ok(TextState {
                 length: name.chars().count(),
                 text: name,
@@ -388,7 +386,7 @@ impl Desktop {
         let needle = format!("{prefix}{text}{suffix}");
         let hits = occurrences(&content, &needle);
         if hits.len() != 1 {
-            return Err(Error::Failed(format!(
+            return Err(Error::OutOfRange(format!(
                 "{:?} occurs {} times in {}; add prefix or suffix to make it unique",
                 needle,
                 hits.len(),
@@ -404,7 +402,7 @@ impl Desktop {
         }
         .map_err(|e| Error::call(what(el), e))?;
         if !ok {
-            return Err(Error::Failed(format!(
+            return Err(Error::Refused(format!(
                 "{} refused the selection",
                 self.describe(el).await
             )));

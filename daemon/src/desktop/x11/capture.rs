@@ -94,7 +94,7 @@ impl X {
         let x1 = (x + w as i32).clamp(0, sw);
         let y1 = (y + h as i32).clamp(0, sh);
         if x1 <= x0 || y1 <= y0 {
-            return Err(Error::Failed(format!(
+            return Err(Error::OutOfRange(format!(
                 "the region {x},{y} {w}x{h} is outside the {sw}x{sh} screen"
             )));
         }
@@ -135,7 +135,7 @@ impl X {
         };
         drop(conn);
         if data.len() < n * 4 {
-            return Err(Error::Failed(format!(
+            return Err(Error::BadAnswer(format!(
                 "unexpected image format ({} bytes for {n} pixels)",
                 data.len()
             )));
@@ -281,7 +281,8 @@ fn encode(
     format: ImageFormat,
     quality: u8,
 ) -> Result<Vec<u8>, Error> {
-    let fail = |e: &dyn std::fmt::Display| Error::Failed(format!("encoding the image failed: {e}"));
+    let fail =
+        |e: &dyn std::fmt::Display| Error::BadAnswer(format!("encoding the image failed: {e}"));
     // JPEG takes the server's pixels as they are; the others want RGB.
     if format == ImageFormat::Jpeg {
         return jpeg(pixels, w, h, quality).map_err(|e| fail(&e));

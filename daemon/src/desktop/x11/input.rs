@@ -207,7 +207,7 @@ impl X {
                                 .iter()
                                 .find(|(k, _)| *k == ks)
                                 .map(|(_, c)| *c)
-                                .ok_or_else(|| Error::Failed("no spare keycode".into()))?;
+                                .ok_or_else(|| Error::KeymapFull("no spare keycode".into()))?;
                             (code, false)
                         }
                     },
@@ -247,7 +247,9 @@ impl X {
         bound: &mut Vec<(u32, u8)>,
     ) -> Result<(), Error> {
         if self.scratch.is_empty() {
-            return Err(Error::Failed("no spare keycode to type with; the keymap is full".into()));
+            return Err(Error::KeymapFull(
+                "no spare keycode to type with; the keymap is full".into(),
+            ));
         }
         bound.clear();
         for c in rest {
@@ -267,7 +269,7 @@ impl X {
     /// Binds `keysym` to spare keycode number `slot` and returns the keycode.
     fn bind_scratch(&self, conn: &RustConnection, slot: usize, keysym: u32) -> Result<u8, Error> {
         let Some(code) = self.scratch.get(slot).copied() else {
-            return Err(Error::Failed(format!(
+            return Err(Error::KeymapFull(format!(
                 "no spare keycode to type keysym 0x{keysym:x}; the keymap is full"
             )));
         };

@@ -284,6 +284,6 @@ pub fn start(
             shared.live.send_replace(false);
             let _ = damage::destroy(&conn, id);
         })
-        .map_err(|e| Error::Failed(format!("cannot start the display watch thread: {e}")))?;
+        .map_err(|e| Error::Start(format!("cannot start the display watch thread: {e}")))?;
     Ok(damage)
 }

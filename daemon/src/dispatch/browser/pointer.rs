@@ -7,6 +7,7 @@ use glovebox_protocol::results::browser::{self as results, Point, Pointed};
 
 use super::target::aim_key;
 use super::TabCx;
+use crate::browser::mouse::Button;
 use crate::dispatch::results::{decode, part};
 use crate::error::DaemonError;
 
@@ -33,15 +34,15 @@ async fn pointer_at(
     click: Option<(browser::Button, u32)>,
 ) -> Result<Pointed, DaemonError> {
     let (tab, mods) = (&cx.tab, cx.held_modifiers());
-    let click = click.map(|(b, n)| (b.as_str(), n));
     let pointed = |x, y, element, dialog| Pointed {
         x,
         y,
         element,
-        button: click.map(|(b, _)| b.to_owned()),
+        button: click.map(|(b, _)| b.as_str().to_owned()),
         click_count: click.map(|(_, n)| n),
         dialog,
     };
+    let click = click.map(|(b, n)| (Button::from(b), n));
     // By ref: the pointer's move overlaps the aim (see `Tab::pointer_at_key`).
     if let Some(Element::Ref(r)) = target.element() {
         let key = cx.ref_key(r, c)?;
@@ -104,7 +105,7 @@ pub(super) async fn drag(cx: TabCx, p: browser::Drag) -> Result<results::Drag, D
         (None, Some(pt)) => cx.point(&pt).await?,
         (None, None) => return Err(crate::dispatch::no_drop_target("browser.drag")),
     };
-    tab.drag(from, to, p.button.as_str(), cx.held_modifiers()).await?;
+    tab.drag(from, to, p.button.into(), cx.held_modifiers()).await?;
     let point = |(x, y)| Point { x, y };
     Ok(results::Drag { from: point(from), to: point(to) })
 }

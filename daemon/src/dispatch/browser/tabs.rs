@@ -97,7 +97,7 @@ pub(super) async fn mark(
         Some((kind.as_str().to_owned(), p.note))
     };
     b.tab(&f.browser_id, &f.tab_id).await?;
-    let mark = part::<browser::TabMark, _>(json!(b.mark(&f.browser_id, &f.tab_id, mark)?))?;
+    let mark = b.mark(&f.browser_id, &f.tab_id, mark)?;
     Ok(Output { result: results::TabMark { tab_id: f.tab_id, mark }, target })
 }
 
@@ -125,7 +125,7 @@ pub(super) async fn get(cx: TabCx, _: browser::TabGet) -> Result<results::TabGet
     let (url, title) = tab.info().await?;
     let latest =
         cx.ctx.session.snapshots.lock().ok().and_then(|s| s.latest(&tab.key()).map(String::from));
-    let mark = part::<browser::TabGet, _>(json!(cx.b.mark_of(&f.browser_id, &f.tab_id)))?;
+    let mark = cx.b.mark_of(&f.browser_id, &f.tab_id);
     let code_sessions = code_sessions(&cx.ctx, &f.browser_id, &f.tab_id)?;
     Ok(results::TabGet {
         code_sessions,

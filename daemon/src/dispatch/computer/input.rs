@@ -97,7 +97,7 @@ pub(super) async fn scroll(
         (None, Some(pages)) => (pages * 8.0).ceil() as u32,
         _ => 3,
     };
-    let acted = d.scroll(x, y, direction, clicks, aim).await?;
+    let acted = d.scroll(x, y, p.direction.into(), clicks, aim).await?;
     Ok(out(&t, results::Scroll { acted, direction: direction.into(), wheel_clicks: clicks }))
 }
 

@@ -10,6 +10,7 @@ use std::sync::{LazyLock, Mutex};
 use super::step::{Pt, Step};
 use super::Said;
 use crate::browser::input::{self, KeyDef};
+use crate::browser::mouse::{Button, Mouse};
 use crate::browser::{BrowserError, Tab};
 use crate::error::DaemonError;
 
@@ -17,7 +18,7 @@ use crate::error::DaemonError;
 #[derive(Debug, Clone, Default)]
 struct Pointer {
     at: (f64, f64),
-    pressed: Vec<&'static str>,
+    pressed: Vec<Button>,
 }
 
 static POINTERS: LazyLock<Mutex<HashMap<String, Pointer>>> = LazyLock::new(Default::default);
@@ -59,9 +60,16 @@ fn modifiers(hold: &[String]) -> Result<u32, DaemonError> {
     Ok(bits)
 }
 
-/// A button's DevTools name as a static word.
-fn name(b: super::step::Button) -> &'static str {
-    b.cdp()
+/// The browser's button for a step's.
+fn name(b: super::step::Button) -> Button {
+    use super::step::Button as B;
+    match b {
+        B::Left => Button::Left,
+        B::Middle => Button::Middle,
+        B::Right => Button::Right,
+        B::Back => Button::Back,
+        B::Forward => Button::Forward,
+    }
 }
 
 /// Runs one step on `tab`.
@@ -81,21 +89,21 @@ async fn run_on(
     match step {
         Step::Move { to, hold } => {
             let m = modifiers(hold)?;
-            let b = p.pressed.first().copied().unwrap_or("none");
-            tab.mouse_raw("mouseMoved", f(*to), (b, 0), &p.pressed, m).await?;
+            let b = p.pressed.first().copied().unwrap_or(Button::None);
+            tab.mouse_raw(Mouse::Moved, f(*to), (b, 0), &p.pressed, m).await?;
             p.at = f(*to);
         }
         Step::Click { at, button, count, hold } => {
             let m = modifiers(hold)?;
             let at = at.map(f).unwrap_or(p.at);
             let b = name(*button);
-            tab.mouse_raw("mouseMoved", at, ("none", 0), &p.pressed, m).await?;
+            tab.mouse_raw(Mouse::Moved, at, (Button::None, 0), &p.pressed, m).await?;
             p.at = at;
             for i in 1..=u32::from(*count) {
                 let mut down = p.pressed.clone();
                 down.push(b);
-                let pressed = tab.mouse_raw("mousePressed", at, (b, i), &down, m).await;
-                let released = tab.mouse_raw("mouseReleased", at, (b, i), &p.pressed, m).await;
+                let pressed = tab.mouse_raw(Mouse::Pressed, at, (b, i), &down, m).await;
+                let released = tab.mouse_raw(Mouse::Released, at, (b, i), &p.pressed, m).await;
                 pressed?;
                 released?;
             }
@@ -104,34 +112,34 @@ async fn run_on(
             let at = at.map(f).unwrap_or(p.at);
             let b = name(*button);
             if at != p.at {
-                tab.mouse_raw("mouseMoved", at, ("none", 0), &p.pressed, 0).await?;
+                tab.mouse_raw(Mouse::Moved, at, (Button::None, 0), &p.pressed, 0).await?;
                 p.at = at;
             }
             if *down {
                 p.pressed.push(b);
-                tab.mouse_raw("mousePressed", at, (b, 1), &p.pressed, 0).await?;
+                tab.mouse_raw(Mouse::Pressed, at, (b, 1), &p.pressed, 0).await?;
             } else {
                 p.pressed.retain(|x| *x != b);
-                tab.mouse_raw("mouseReleased", at, (b, 1), &p.pressed, 0).await?;
+                tab.mouse_raw(Mouse::Released, at, (b, 1), &p.pressed, 0).await?;
             }
         }
         Step::Drag { path, button, hold } => {
             let m = modifiers(hold)?;
             let b = name(*button);
             let first = f(path[0]);
-            tab.mouse_raw("mouseMoved", first, ("none", 0), &p.pressed, m).await?;
+            tab.mouse_raw(Mouse::Moved, first, (Button::None, 0), &p.pressed, m).await?;
             let mut down = p.pressed.clone();
             down.push(b);
-            tab.mouse_raw("mousePressed", first, (b, 1), &down, m).await?;
+            tab.mouse_raw(Mouse::Pressed, first, (b, 1), &down, m).await?;
             let mut r = Ok(());
             for pt in &path[1..] {
-                r = tab.mouse_raw("mouseMoved", f(*pt), (b, 0), &down, m).await;
+                r = tab.mouse_raw(Mouse::Moved, f(*pt), (b, 0), &down, m).await;
                 if r.is_err() {
                     break;
                 }
             }
             let last = f(path[path.len() - 1]);
-            let up = tab.mouse_raw("mouseReleased", last, (b, 1), &p.pressed, m).await;
+            let up = tab.mouse_raw(Mouse::Released, last, (b, 1), &p.pressed, m).await;
             p.at = last;
             r?;
             up?;
@@ -192,7 +200,7 @@ async fn run_on(
 /// The viewport's RGB pixels with their width and height, secrets painted over.
 pub async fn pixels(tab: &Tab, vault: &Vault) -> Result<(Vec<u8>, u32, u32), DaemonError> {
     let png = crate::dispatch::secrets::viewport_png(vault, tab).await?;
-    super::image::decode_png(&png).map_err(|e| BrowserError::Failed(e).into())
+    super::image::decode_png(&png).map_err(|e| BrowserError::BadAnswer(e).into())
 }
 
 /// A rectangle of an RGB image `w` pixels wide (clipped to it by the caller's frame).

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use super::step::{Button, Pt, Step};
 use super::Said;
-use crate::desktop::{Acted, Aim, Desktop, Dispatch};
+use crate::desktop::{Acted, Aim, Desktop, Dispatch, Wheel};
 use crate::dispatch::Ctx;
 use crate::error::DaemonError;
 
@@ -54,7 +54,9 @@ pub async fn run(ctx: &Ctx, d: &Arc<Desktop>, step: &Step) -> Result<Said, Daemo
             };
             let wheel = async {
                 let mut last = None;
-                for (n, neg, pos) in [(*dy, "up", "down"), (*dx, "left", "right")] {
+                for (n, neg, pos) in
+                    [(*dy, Wheel::Up, Wheel::Down), (*dx, Wheel::Left, Wheel::Right)]
+                {
                     if n != 0 {
                         let dir = if n < 0 { neg } else { pos };
                         last = Some(d.scroll(x, y, dir, n.unsigned_abs(), free).await?);

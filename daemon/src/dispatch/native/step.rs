@@ -24,17 +24,6 @@ impl Button {
             Button::Forward => 9,
         }
     }
-
-    /// DevTools' name of the button.
-    pub fn cdp(self) -> &'static str {
-        match self {
-            Button::Left => "left",
-            Button::Middle => "middle",
-            Button::Right => "right",
-            Button::Back => "back",
-            Button::Forward => "forward",
-        }
-    }
 }
 
 /// A point in real pixels (screen, or the tab's viewport).
