@@ -1,8 +1,10 @@
 //! The event bus: every subscriber reads a bounded queue; a slow one loses the oldest events
 //! and is told how many, memory never grows without bound. An event about a session carries
 //! the session's creator and reaches only subscribers of that token, admins, and (for
-//! approvals) approvers. An event about a browser tab reaches everyone, but whole only to
-//! the tokens whose sessions have that tab (or the tab that opened it) selected, and admins:
+//! approvals) approvers. An event about a tab of a party's browser context reaches only
+//! that party's tokens, the tokens with a session browsing in that context, admins and the
+//! view page; an event about a shared tab reaches everyone. Either comes whole only to the
+//! tokens whose sessions have that tab (or the tab that opened it) selected, and admins:
 //! the rest get it without its URLs, titles, paths and texts.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -76,6 +78,16 @@ impl SinkSlot {
         *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(sink);
     }
 
+    /// A slot that passes each event through `f` on its way to this one.
+    pub fn through(&self, f: impl Fn(&mut Value) + Send + Sync + 'static) -> SinkSlot {
+        let (outer, slot) = (self.clone(), SinkSlot::default());
+        slot.set(Arc::new(move |kind: &'static str, mut data: Value| {
+            f(&mut data);
+            outer.emit(kind, data);
+        }));
+        slot
+    }
+
     /// Sends an event, if a sink is set.
     pub fn emit(&self, kind: &'static str, data: Value) {
         let sink = self.0.lock().ok().and_then(|s| s.clone());
@@ -89,10 +101,22 @@ impl SinkSlot {
 #[derive(Debug, Clone)]
 pub struct Scoped {
     owner: Option<Owner>,
+    /// An event about a tab of a party's browser context: whose lane it is.
+    lane: Option<LaneScope>,
     /// An event about a tab or a window: the tokens that see it whole (their sessions have
     /// it, or its app, selected).
     tab_owners: Option<Vec<Owner>>,
     event: Event,
+}
+
+/// The browser lane a tab event happened in (`browser/contexts.rs`): only the tokens of
+/// that party, those with a session browsing in that lane, and admins get it at all.
+#[derive(Debug, Clone)]
+pub struct LaneScope {
+    pub key: String,
+    /// The creators of the sessions browsing in the lane (`browser_context: "own"`, a
+    /// profile), besides the party's own tokens.
+    pub sessions: Vec<Owner>,
 }
 
 /// What a tab event says that belongs to whoever drives the tab: where it is and what it shows.
@@ -122,6 +146,9 @@ pub struct Viewer {
     /// Approvers (and admins) see every approval event with its `args`; others see their
     /// own sessions' approvals without them.
     pub approver: bool,
+    /// Sees the tab events of every party's lane (the view page, which shows every tab);
+    /// otherwise only its own lanes'.
+    pub all_lanes: bool,
 }
 
 /// An approval as a viewer may read it: the call's `arguments` (a URL, a script, a file name)
@@ -143,10 +170,17 @@ impl Scoped {
 
 impl Viewer {
     fn sees(&self, s: &Scoped) -> bool {
-        match &s.owner {
+        let mine = match &s.owner {
             None => true,
             Some(o) => self.owner.may_use(o) || (self.approver && s.event.topic == "approvals"),
-        }
+        };
+        let in_lane = |l: &LaneScope| {
+            self.all_lanes
+                || self.owner.admin
+                || self.owner.lane() == l.key
+                || l.sessions.iter().any(|o| self.owner.may_use(o))
+        };
+        mine && s.lane.as_ref().is_none_or(in_lane)
     }
 }
 
@@ -178,16 +212,27 @@ impl EventBus {
     /// An event about a browser tab or a desktop window: whole for `owners` (and admins),
     /// without its URLs, titles and texts for everyone else.
     pub fn publish_tab(&self, owners: Vec<Owner>, topic: &str, kind: &str, data: Value) {
-        self.send_scoped(None, Some(owners), topic, kind, data);
+        self.send_scoped((None, None), Some(owners), topic, kind, data);
+    }
+
+    /// [`EventBus::publish_tab`] for a tab of `lane`, which only that lane's viewers get.
+    pub fn publish_in_lane(
+        &self,
+        (owners, lane): (Vec<Owner>, Option<LaneScope>),
+        topic: &str,
+        kind: &str,
+        data: Value,
+    ) {
+        self.send_scoped((None, lane), Some(owners), topic, kind, data);
     }
 
     fn send(&self, owner: Option<Owner>, topic: &str, kind: &str, data: Value) {
-        self.send_scoped(owner, None, topic, kind, data);
+        self.send_scoped((owner, None), None, topic, kind, data);
     }
 
     fn send_scoped(
         &self,
-        owner: Option<Owner>,
+        (owner, lane): (Option<Owner>, Option<LaneScope>),
         tab_owners: Option<Vec<Owner>>,
         topic: &str,
         kind: &str,
@@ -205,7 +250,7 @@ impl EventBus {
             dropped: 0,
         };
         // No subscriber is fine: events are not stored.
-        let _ = self.tx.send(Scoped { owner, tab_owners, event });
+        let _ = self.tx.send(Scoped { owner, lane, tab_owners, event });
     }
 
     pub fn subscribe(&self) -> broadcast::Receiver<Scoped> {
@@ -288,7 +333,7 @@ mod tests {
         bus.publish_tab(vec![a], "desktop", "focus.changed", focus);
         let topics = vec!["desktop".to_owned()];
         let seen = |who: Owner, rx: &mut broadcast::Receiver<Scoped>| -> Vec<Value> {
-            let viewer = Viewer { owner: who, approver: false };
+            let viewer = Viewer { owner: who, approver: false, all_lanes: false };
             queued_events(rx, &topics, &viewer).into_iter().map(|e| e.data).collect()
         };
         let theirs = seen(b, &mut rx);

@@ -166,11 +166,17 @@ impl Daemon {
         let sink = |topic: &'static str| -> crate::events::Sink {
             let weak = Arc::downgrade(&daemon);
             let openers = openers.clone();
-            Arc::new(move |kind: &'static str, data: serde_json::Value| {
+            Arc::new(move |kind: &'static str, mut data: serde_json::Value| {
                 let Some(d) = weak.upgrade() else { return };
                 // A tab's events belong to the sessions that have it, or the tab that opened
                 // it, selected; an event with an unknown tab (`tab_id: null`) to none of them.
                 // A window's, likewise, to the sessions that have its app or it selected.
+                // The lane the browser named (`browser/cdp.rs`) is for the bus, not the reader.
+                let lane = data.as_object_mut().and_then(|m| m.remove("lane"));
+                let lane = lane.and_then(|l| l.as_str().map(str::to_owned)).map(|key| {
+                    let sessions = d.sessions.creators_in_lane(&key);
+                    crate::events::LaneScope { key, sessions }
+                });
                 match data.get("tab_id").filter(|_| topic == "browser") {
                     Some(tab) => {
                         openers.note(kind, &data);
@@ -182,7 +188,7 @@ impl Daemon {
                                 }
                             }
                         }
-                        d.events.publish_tab(owners, topic, kind, data);
+                        d.events.publish_in_lane((owners, lane), topic, kind, data);
                     }
                     // A window's title and the focused element's name are the sessions'
                     // working in that app (`WINDOW_PRIVATE`); apps and the rest are everyone's.

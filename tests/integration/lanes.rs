@@ -1,7 +1,7 @@
 //! One lane per party (issue 31) on real Chromium: a session with no tab of its own never
 //! takes the tab another session works in, and a session whose tab another navigated hears
 //! which session did it; downloads of one name never overwrite each other; a party's
-//! cookies, storage, tabs and downloads are its own.
+//! cookies, storage, tabs, downloads and tab events are its own.
 
 use glovebox_protocol::outline::line_ref;
 use glovebox_tests::browser::BrowserEnv;
@@ -241,4 +241,59 @@ async fn clicks_land_in_each_partys_tab_whatever_is_in_front() {
         }
     }
     drop(env);
+}
+
+/// The event `kind` about `tab` that `c` hears next, with what it heard before it.
+async fn hear(c: &mut Raw, kind: &str, tab: &str) -> (Value, Vec<Value>) {
+    let mut before = Vec::new();
+    loop {
+        let n = c.notification("events.event").await;
+        let ev = n["params"]["result"].clone();
+        if ev["kind"] == kind && ev["data"]["tab_id"] == tab {
+            return (ev, before);
+        }
+        before.push(ev);
+    }
+}
+
+/// A tab's events reach its own party's subscribers and admins, never another party's: B's
+/// new tab, its navigation and its close are not even named to A.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_partys_tab_events_reach_only_that_party_and_admins() {
+    let env = BrowserEnv::start().await;
+    let page = env.site.url("refs.html");
+    let mut a = env.daemon.actor().await;
+    ok(&mut a, "browser.navigate", json!({"url": page})).await;
+    let mut b = Raw::connect(&env.daemon.url(), Some(OTHER_ACTOR)).await.expect("connect");
+    b.hello(None).await;
+    let mut admin =
+        Raw::connect(&env.daemon.url(), Some(glovebox_tests::ADMIN)).await.expect("connect");
+    admin.hello(None).await;
+    for c in [&mut a, &mut b, &mut admin] {
+        let sub = c.call("events.subscribe", json!({"topics": ["browser"]})).await;
+        assert!(sub["result"].is_string(), "{sub}");
+    }
+
+    let nav = ok(&mut b, "browser.navigate", json!({"url": page})).await;
+    let b_tab = nav["target"]["tab_id"].as_str().expect("b's tab").to_owned();
+    let opened = ok(&mut b, "browser.tab_new", json!({"url": page})).await;
+    let b_new = opened["result"]["tab_id"].as_str().expect("b's new tab").to_owned();
+    ok(&mut b, "browser.tab_close", json!({"tab_id": b_new})).await;
+    // B hears its own tab's close; the admin heard its opening, whole.
+    hear(&mut b, "tab.closed", &b_new).await;
+    let (created, _) = hear(&mut admin, "tab.created", &b_new).await;
+    assert!(
+        created["data"]["url"].is_string() && created["data"]["redacted"].is_null(),
+        "{created}"
+    );
+
+    // A's own new tab comes after all of B's events on the bus: what A heard before it holds
+    // none of B's tabs.
+    let mine = ok(&mut a, "browser.tab_new", json!({"url": page})).await;
+    let a_new = mine["result"]["tab_id"].as_str().expect("a's new tab").to_owned();
+    let (_, before) = hear(&mut a, "tab.created", &a_new).await;
+    for ev in &before {
+        let tab = ev["data"]["tab_id"].as_str().unwrap_or_default();
+        assert!(tab != b_tab && tab != b_new, "A heard of B's tab: {ev}");
+    }
 }

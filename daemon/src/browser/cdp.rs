@@ -136,6 +136,15 @@ impl Conn {
         let liveness = endpoint.liveness.clone();
         let browser_id = format!("chrome-{port}");
         let task = handler::drive(handler, liveness, alive.clone(), events.clone(), browser_id);
+        let contexts: Arc<super::contexts::Contexts> = Arc::default();
+        // A tab's event names its lane, so only that lane's tokens (and admins) get it.
+        let lanes = contexts.clone();
+        let events = events.through(move |data| {
+            let tab = data.get("tab_id").and_then(|t| t.as_str());
+            if let Some(lane) = tab.and_then(|t| lanes.lane_of_tab(t)) {
+                data["lane"] = lane.into();
+            }
+        });
         let conn = Arc::new(Conn {
             port,
             browser_id: format!("chrome-{port}"),
@@ -151,7 +160,7 @@ impl Conn {
             guard: guard.clone(),
             trace_turn: Arc::default(),
             effects,
-            contexts: Arc::default(),
+            contexts,
             lanes: endpoint.downloads.is_some(),
         });
         conn.watch_browser(endpoint.downloads.as_deref(), endpoint.downloads_quota).await;

@@ -62,6 +62,14 @@ impl Contexts {
         self.lane_of_context(&context)
     }
 
+    /// The lane of the tab `tab` (a tab id: its target's first 8 characters).
+    pub fn lane_of_tab(&self, tab: &str) -> Option<String> {
+        let targets = lock(&self.targets);
+        let context = targets.iter().find(|(t, _)| super::tab_id_of(t) == tab)?.1.clone();
+        drop(targets);
+        self.lane_of_context(&context)
+    }
+
     /// A page target was seen in `context`.
     pub fn note_target(&self, target: &str, context: Option<&str>) {
         if let Some(c) = context {

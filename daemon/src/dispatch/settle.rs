@@ -150,7 +150,7 @@ pub fn name_windows(
     // screen it captures shows them (the event bus keeps their titles from other tokens'
     // subscribers only).
     let whole = crate::session::Owner::of_digest(owner.digest(), true);
-    let viewer = crate::events::Viewer { owner: whole, approver: false };
+    let viewer = crate::events::Viewer { owner: whole, approver: false, all_lanes: true };
     let seen = crate::events::queued_events(&mut rx, &["desktop".to_owned()], &viewer);
     for ev in seen {
         let d = &ev.data;

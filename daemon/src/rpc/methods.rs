@@ -101,9 +101,11 @@ pub fn module(
         EVENT_NOTIFICATION,
         "events.unsubscribe",
         |p, pending, d, ext| async move {
-            let viewer = ext
-                .get::<Arc<Conn>>()
-                .map(|c| crate::events::Viewer { owner: c.owner, approver: c.role.can_approve() });
+            let viewer = ext.get::<Arc<Conn>>().map(|c| crate::events::Viewer {
+                owner: c.owner,
+                approver: c.role.can_approve(),
+                all_lanes: false,
+            });
             match viewer {
                 Some(viewer) => subscribe((*d).clone(), p, pending, viewer).await,
                 None => pending.reject(err(DaemonError::HandshakeRequired)).await,

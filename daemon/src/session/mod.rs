@@ -341,6 +341,17 @@ impl Sessions {
     }
 
     /// The tokens whose sessions have browser tab `tab_id` selected.
+    /// The creators of the sessions browsing in lane `key` (their own context, a profile).
+    pub fn creators_in_lane(&self, key: &str) -> Vec<Owner> {
+        let mut owners: Vec<Owner> = Vec::new();
+        for s in self.by_id.iter() {
+            if s.lane().key == key && !owners.contains(&s.creator) {
+                owners.push(s.creator);
+            }
+        }
+        owners
+    }
+
     pub fn owners_of_tab(&self, tab_id: &str) -> Vec<Owner> {
         let mut owners: Vec<Owner> = Vec::new();
         for s in self.by_id.iter() {

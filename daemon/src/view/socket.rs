@@ -80,7 +80,8 @@ pub async fn run<S>(
     let mut ok = tx.send(Message::text(hello.to_string())).await.is_ok();
     ok = ok && tx.send(Message::text(super::state::of(&daemon, &person).to_string())).await.is_ok();
     let mut bus = daemon.events.subscribe();
-    let viewer = Viewer { owner: person.owner, approver: person.role.can_approve() };
+    let viewer =
+        Viewer { owner: person.owner, approver: person.role.can_approve(), all_lanes: true };
     // `browser`: a code session opening, acting or closing changes what the page shows.
     let topics =
         ["ops".to_owned(), "session".to_owned(), "approvals".to_owned(), "browser".to_owned()];

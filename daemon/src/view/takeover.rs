@@ -94,7 +94,7 @@ pub fn hand_back(daemon: &Daemon, socket: u64) -> Result<Value, Refused> {
         }
     };
     let Some(control) = control else { return Err(Refused::NotYours) };
-    let viewer = Viewer { owner: control.owner, approver: false };
+    let viewer = Viewer { owner: control.owner, approver: false, all_lanes: true };
     let topics = ["desktop".to_owned(), "browser".to_owned()];
     let changes: Vec<Value> = {
         let mut rx = control.changes.lock().unwrap_or_else(|p| p.into_inner());

@@ -75,10 +75,11 @@ impl Conn {
         let on_destroyed = tokio::spawn(async move {
             while let Some(ev) = destroyed.next().await {
                 let target: &str = ev.target_id.as_ref();
-                contexts.forget_target(target);
                 if lock(&pages).remove(target) {
                     slot.emit("tab.closed", json!({"browser_id": id, "tab_id": tab_id_of(target)}));
                 }
+                // After the event, which names the tab's lane.
+                contexts.forget_target(target);
             }
         });
         vec![on_created, on_destroyed]
