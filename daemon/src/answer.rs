@@ -1,4 +1,4 @@
-//! Plain HTTP answers, a status and a small JSON body, that the front door (`http/`) and the
+//! Plain HTTP answers, a status and a small JSON body, that the front door (`front/`) and the
 //! transports behind it (`rpc/`) send instead of serving a request.
 
 use http::{Response, StatusCode};

@@ -5,7 +5,7 @@
 //! a handler for the action, a person in control or a paused session (mutating calls), an
 //! `op_id` in use for another call, the drain, the desktop starting, the op rate, the
 //! in-flight limit. A call whose `op_id` names a known op joins or replays it and skips the
-//! last four. A batch is checked once for its length, its in-flight slots and its share of
+//! drain, the desktop starting and the op rate (it still holds an in-flight slot). A batch is checked once for its length, its in-flight slots and its share of
 //! the rate; its calls then skip those two checks.
 
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,6 +1,6 @@
 //! Transport of `/rpc`: per-token connection limits on the upgrade, the jsonrpsee WebSocket
 //! server with its gate middleware, and a connection's lifetime. The HTTP front door
-//! (`http/`) authenticates the request and hands it to [`Server::upgrade`].
+//! (`front/`) authenticates the request and hands it to [`Server::upgrade`].
 
 pub(crate) mod conn;
 mod errors;
