@@ -3,6 +3,8 @@
 mod codegen;
 mod fuzz;
 mod tasks;
+#[cfg(test)]
+mod tidy;
 
 use std::process::ExitCode;
 
