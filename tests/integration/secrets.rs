@@ -1,7 +1,7 @@
 //! Secrets the model never sees (issue 37), through the `gloveboxd` binary at trace level
 //! with a real Chromium: a named secret is typed only into its own origin (the served host
 //! receives it), refused elsewhere and into a form that posts elsewhere, and no answer,
-//! capture, event or log line holds its value; its TOTP seed yields a code the host takes.
+//! capture, view page frame, event or log line holds its value; its TOTP seed yields a code the host takes.
 
 use std::time::{Duration, Instant};
 
@@ -158,6 +158,26 @@ async fn a_secret_goes_only_to_its_origin_and_nothing_shows_it() {
     assert!(inked(&screen_rgb, sw, on_screen) > 0.99, "the desktop capture paints it over");
     let user_on_screen = screen_box(&mut c, "user").await;
     assert!(inked(&screen_rgb, sw, user_on_screen) < 0.5, "and leaves a plain field alone");
+    // The view page's frames, as the person watching gets them (JPEG: near the ink).
+    let link = ok(&mut c, "view.link", json!({})).await;
+    let path = link["path"].as_str().unwrap_or_else(|| panic!("view.link: {link}"));
+    let viewer = glovebox_tests::viewer::Viewer::start().await;
+    let view = viewer.open(&format!("http://{}{path}", d.socket_addr())).await;
+    view.wait_for("window.glovebox.frames >= 1", "the first frame").await;
+    let canvas_ink = |(x, y, w, h): (usize, usize, usize, usize)| {
+        format!(
+            "(() => {{ const d = document.getElementById('screen').getContext('2d')\
+             .getImageData({x}, {y}, {w}, {h}).data; let n = 0; \
+             for (let i = 0; i < d.length; i += 4) \
+             if ([0, 1, 2].every(k => Math.abs(d[i + k] - 32) < 16)) n++; \
+             return n / (d.length / 4); }})()"
+        )
+    };
+    let framed = view.eval(&canvas_ink(on_screen)).await.as_f64().unwrap_or(0.0);
+    assert!(framed > 0.95, "the view page's frame paints it over: {framed}");
+    let plain_framed = view.eval(&canvas_ink(user_on_screen)).await.as_f64().unwrap_or(1.0);
+    assert!(plain_framed < 0.5, "and leaves a plain field alone: {plain_framed}");
+    drop(viewer);
     let plain = ok(&mut c, "browser.fill", json!({"ref": user, "text": "not-a-secret"})).await;
     let (_, _, plain_rgb) = rgb_of(&plain["capture"]);
     let user_box = field_box(&mut c, "user", scale).await;
