@@ -42,7 +42,11 @@ pub fn argv(
         "--disable-component-update".into(),
         "--disable-sync".into(),
         "--disable-quic".into(),
-        "--disable-features=Translate,MediaRouter,OptimizationHints,BackForwardCache".into(),
+        // The two WebUI omnibox popups cost a renderer per window (each party's first tab
+        // opens in a window of its own); the address bar keeps its native popup.
+        "--disable-features=Translate,MediaRouter,OptimizationHints,BackForwardCache,\
+         WebUIOmniboxPopup,WebUIOmniboxAimPopup"
+            .into(),
         "--password-store=basic".into(),
         "--force-renderer-accessibility".into(),
         format!("--user-data-dir={}", profile.display()),
