@@ -73,6 +73,39 @@ async fn authenticates(d: &Running, word: &str) -> bool {
     rpc || mcp || view
 }
 
+/// What a program the agent launches through `context.get_app` reads: it runs `id -u`, lists
+/// `state`, `cat`s each of `targets`, then runs `extra` (shell lines), its output kept in
+/// `dir`. Waits for it and answers that output.
+async fn probe_reads(
+    c: &mut Raw,
+    dir: &Path,
+    state: &Path,
+    targets: &[PathBuf],
+    extra: &str,
+) -> String {
+    let out = dir.join("out");
+    let mut script = format!("#!/bin/sh\n{{\nid -u\nls -la '{}'\n", state.display());
+    for t in targets {
+        script.push_str(&format!("cat '{}'\n", t.display()));
+    }
+    script.push_str(extra);
+    let done = out.display();
+    script.push_str(&format!("}} > '{done}.part' 2>&1\nmv '{done}.part' '{done}'\n"));
+    let program = dir.join("read-the-state-dir");
+    std::fs::write(&program, script).expect("script");
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let app = program.display().to_string();
+    let r =
+        c.call("context.get_app", json!({"app": app, "launch": true, "background": true})).await;
+    assert!(r.get("result").is_some() || r.to_string().contains(&app), "launched: {r}");
+    let deadline = Instant::now() + DEADLINE;
+    while !out.exists() {
+        assert!(Instant::now() < deadline, "the probe wrote nothing: {r}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    std::fs::read_to_string(&out).expect("the probe's output")
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_desktop_reads_nothing_of_the_state_dir_and_chromium_keeps_its_sandbox() {
     if !is_root() {
@@ -121,28 +154,9 @@ async fn the_desktop_reads_nothing_of_the_state_dir_and_chromium_keeps_its_sandb
     // (the logs now hold Chromium's too) and the dir itself, and says who it ran as.
     let probe = TempDir::new("n1");
     std::fs::set_permissions(&probe.path, std::fs::Permissions::from_mode(0o777)).expect("chmod");
-    let out = probe.path.join("out");
     let targets = files_under(&state);
     assert!(targets.iter().any(|p| p.ends_with("token")), "{targets:?}");
-    let mut script = format!("#!/bin/sh\n{{\nid -u\nls -la '{}'\n", state.display());
-    for t in &targets {
-        script.push_str(&format!("cat '{}'\n", t.display()));
-    }
-    let done = out.display();
-    script.push_str(&format!("}} > '{done}.part' 2>&1\nmv '{done}.part' '{done}'\n"));
-    let program = probe.path.join("read-the-state-dir");
-    std::fs::write(&program, script).expect("script");
-    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    let app = program.display().to_string();
-    let r =
-        c.call("context.get_app", json!({"app": app, "launch": true, "background": true})).await;
-    assert!(r.get("result").is_some() || r.to_string().contains(&app), "launched: {r}");
-    let deadline = Instant::now() + DEADLINE;
-    while !out.exists() {
-        assert!(Instant::now() < deadline, "the probe wrote nothing: {r}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let read = std::fs::read_to_string(&out).expect("the probe's output");
+    let read = probe_reads(&mut c, &probe.path, &state, &targets, "").await;
     let uid: u32 = read.lines().next().and_then(|l| l.trim().parse().ok()).expect("id -u");
     assert_ne!(uid, 0, "the app ran as root:\n{read}");
     let denied = read.matches("Permission denied").count();
@@ -326,29 +340,12 @@ async fn a_desktop_of_the_daemons_own_uid_is_confined_out_of_its_state_dir() {
         .chain([secrets.clone()])
         .collect();
     assert!(targets.iter().any(|p| p.ends_with("token")), "{targets:?}");
-    let out = probe.join("out");
     let daemon = child.id();
-    let mut script = format!("#!/bin/sh\n{{\nid -u\nls -la '{}'\n", state.display());
-    for t in &targets {
-        script.push_str(&format!("cat '{}'\n", t.display()));
-    }
-    script.push_str(&format!("cat /proc/{daemon}/environ\nhead -c 64 /proc/{daemon}/maps\n"));
-    script.push_str("echo readable: $(cat /etc/hostname >/dev/null && echo yes)\n");
-    let done = out.display();
-    script.push_str(&format!("}} > '{done}.part' 2>&1\nmv '{done}.part' '{done}'\n"));
-    let program = probe.join("read-the-state-dir");
-    std::fs::write(&program, script).expect("script");
-    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    let app = program.display().to_string();
-    let r =
-        c.call("context.get_app", json!({"app": app, "launch": true, "background": true})).await;
-    assert!(r.get("result").is_some() || r.to_string().contains(&app), "launched: {r}");
-    let deadline = Instant::now() + DEADLINE;
-    while !out.exists() {
-        assert!(Instant::now() < deadline, "the probe wrote nothing: {r}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let read = std::fs::read_to_string(&out).expect("the probe's output");
+    let extra = format!(
+        "cat /proc/{daemon}/environ\nhead -c 64 /proc/{daemon}/maps\n\
+         echo readable: $(cat /etc/hostname >/dev/null && echo yes)\n"
+    );
+    let read = probe_reads(&mut c, &probe, &state, &targets, &extra).await;
     eprintln!("the confined probe read:\n{read}");
     assert_eq!(read.lines().next().map(str::trim), Some("65534"), "it ran as the daemon's uid");
     let denied = read.matches("Permission denied").count();
