@@ -32,7 +32,7 @@ pub fn backends(
     tokio::task::spawn_blocking(move || check.check_sandbox());
     if let Some(user) = supervisor.desktop_user() {
         config.files = config.files.clone().with_desktop_user(user);
-    } else if supervisor.isolation() == "landlock" {
+    } else if supervisor.isolation() == crate::process::confine::Isolation::Landlock {
         let uploads = config.state_dir.join("uploads");
         config.files = config.files.clone().with_uploads(uploads);
     }

@@ -40,7 +40,7 @@ use command_fds::{CommandFdExt, FdMapping};
 pub mod confine;
 pub mod user;
 
-use confine::{Confinement, Reach};
+use confine::{Confinement, Isolation, Reach};
 
 /// How long a child gets between SIGTERM and SIGKILL.
 pub const STOP_GRACE: Duration = Duration::from_secs(3);
@@ -126,13 +126,13 @@ impl Supervisor {
     }
 
     /// Whether desktop children are kept out of the daemon's files, and how.
-    pub fn isolation(&self) -> &'static str {
+    pub fn isolation(&self) -> Isolation {
         if self.desktop_user().is_some() {
-            "user"
+            Isolation::User
         } else if lock(&self.inner.confinement).is_some() {
-            "landlock"
+            Isolation::Landlock
         } else {
-            "none"
+            Isolation::None
         }
     }
 

@@ -45,7 +45,7 @@ pub fn checks(daemon: &Daemon) -> Vec<Check> {
         check("browser", browser),
     ];
     let mut note = serde_json::Map::new();
-    note.insert("isolation".into(), daemon.config.desktop_isolation.into());
+    note.insert("isolation".into(), daemon.config.desktop_isolation.as_str().into());
     all.push(Check { name: "desktop_isolation", failure: None, note: Some(note) });
     if let Some(b) = &daemon.config.browser {
         let s = b.check_sandbox();

@@ -66,7 +66,7 @@ pub struct Config {
     pub shutdown_grace: std::time::Duration,
     /// How the desktop is kept out of the state dir: `user` (a uid of its own), `landlock`
     /// (confined, `process/confine.rs`) or `none`.
-    pub desktop_isolation: &'static str,
+    pub desktop_isolation: crate::process::confine::Isolation,
     /// The view page's codes and cookies (`main` mints the code of the link it prints).
     pub view_access: Arc<crate::view::Access>,
     /// View pages one token may have open at once (over it: HTTP 429).
@@ -108,7 +108,7 @@ impl Config {
             settle: crate::settle::Policy::default(),
             files: crate::files::FileRoots::new(&state_dir, Vec::new(), Vec::new()),
             shutdown_grace: std::time::Duration::from_secs(10),
-            desktop_isolation: "none",
+            desktop_isolation: crate::process::confine::Isolation::None,
             view_access: Arc::default(),
             max_view_pages_per_token: 8,
             max_mcp_sessions_per_token: 32,

@@ -285,3 +285,36 @@ pub fn alive(pid: u32) -> bool {
         .map(|s| s.split_whitespace().nth(2).is_none_or(|state| state != "Z"))
         .unwrap_or(false)
 }
+
+/// Spawns `cmd`, a `gloveboxd` told `--listen 127.0.0.1:0`, with its stdout piped here; reads
+/// the address from its banner and asks `/readyz` until it answers 200 or the deadline
+/// passes: the child, its address (`host:port`) and the last readiness answer.
+pub async fn spawn_until_ready(cmd: &mut Command) -> (Child, String, crate::http::Reply) {
+    let mut child = cmd.stdout(Stdio::piped()).spawn().expect("spawn gloveboxd");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let first = rx.recv_timeout(DEADLINE).expect("the banner");
+    let addr = first
+        .strip_prefix("gloveboxd listening on ws://")
+        .and_then(|r| r.strip_suffix("/rpc"))
+        .unwrap_or_else(|| panic!("the banner names the address: {first:?}"))
+        .to_owned();
+    let sock = addr.parse().expect("address");
+    let deadline = Instant::now() + DEADLINE;
+    let ready = loop {
+        let r = crate::http::Http::connect(sock)
+            .await
+            .send("GET", "/readyz", &[("Host", "localhost")], Duration::from_secs(5))
+            .await;
+        if r.status == 200 || Instant::now() > deadline {
+            break r;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    (child, addr, ready)
+}

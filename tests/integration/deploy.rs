@@ -260,7 +260,6 @@ async fn the_entrypoint_mints_a_token_for_the_running_workspace() {
 /// "Writable paths"), the volume, `/tmp` and `/dev/shm`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_workspace_runs_as_a_user_who_is_not_root() {
-    use std::io::{BufRead as _, BufReader};
     const NOBODY: u32 = 65534;
     let dir = TempDir::new("nonroot");
     std::fs::set_permissions(&dir.path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
@@ -311,35 +310,8 @@ async fn the_workspace_runs_as_a_user_who_is_not_root() {
         .arg(&state)
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", &volume)
-        .stdout(std::process::Stdio::piped());
-    let mut child = cmd.spawn().expect("spawn gloveboxd");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let first = rx.recv_timeout(DEADLINE).expect("the banner");
-    let addr = first
-        .strip_prefix("gloveboxd listening on ws://")
-        .and_then(|r| r.strip_suffix("/rpc"))
-        .unwrap_or_else(|| panic!("the banner names the address: {first:?}"))
-        .to_owned();
-
-    let deadline = Instant::now() + DEADLINE;
-    let ready = loop {
-        let sock = addr.parse().expect("address");
-        let r = Http::connect(sock)
-            .await
-            .send("GET", "/readyz", &[("Host", "localhost")], Duration::from_secs(5))
-            .await;
-        if r.status == 200 || Instant::now() > deadline {
-            break r;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+        .env("HOME", &volume);
+    let (mut child, addr, ready) = glovebox_tests::binary::spawn_until_ready(&mut cmd).await;
     assert_eq!(ready.status, 200, "ready as a user who is not root: {}", ready.body);
     let token_file = state.join("token");
 

@@ -240,7 +240,6 @@ async fn a_chromium_whose_sandbox_fails_is_started_again_without_it() {
 /// app still work, and `/readyz` says `landlock`.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_desktop_of_the_daemons_own_uid_is_confined_out_of_its_state_dir() {
-    use std::io::{BufRead as _, BufReader};
     use std::os::unix::fs::chown;
     const NOBODY: u32 = 65534;
     if !is_root() {
@@ -282,31 +281,8 @@ async fn a_desktop_of_the_daemons_own_uid_is_confined_out_of_its_state_dir() {
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", &volume)
-        .env("GLOVEBOX_LOG", "info")
-        .stdout(std::process::Stdio::piped());
-    let mut child = cmd.spawn().expect("spawn gloveboxd");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let first = rx.recv_timeout(DEADLINE).expect("the banner");
-    let addr = first
-        .strip_prefix("gloveboxd listening on ws://")
-        .and_then(|r| r.strip_suffix("/rpc"))
-        .unwrap_or_else(|| panic!("the banner names the address: {first:?}"))
-        .to_owned();
-    let sock: std::net::SocketAddr = addr.parse().expect("address");
-    let deadline = Instant::now() + DEADLINE;
-    let ready = loop {
-        let r = Http::connect(sock).await.send("GET", "/readyz", &[], Duration::from_secs(5)).await;
-        if r.status == 200 || Instant::now() > deadline {
-            break r;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+        .env("GLOVEBOX_LOG", "info");
+    let (mut child, addr, ready) = glovebox_tests::binary::spawn_until_ready(&mut cmd).await;
     assert_eq!(ready.status, 200, "{}", ready.body);
     let checks: Value = serde_json::from_str(&ready.body).expect("json");
     assert_eq!(checks["checks"]["desktop_isolation"]["isolation"], "landlock", "{checks}");

@@ -20,6 +20,28 @@ use landlock::{
     ABI,
 };
 
+/// How the desktop is kept out of the daemon's files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Isolation {
+    /// A user of its own (the daemon is root).
+    User,
+    /// The daemon's uid, each program under a Landlock ruleset.
+    Landlock,
+    /// Neither could be had: the desktop can read the state dir.
+    None,
+}
+
+impl Isolation {
+    /// Its word in `/readyz`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Isolation::User => "user",
+            Isolation::Landlock => "landlock",
+            Isolation::None => "none",
+        }
+    }
+}
+
 /// Which of the desktop's programs a child is: the browser reaches its profile and downloads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reach {
