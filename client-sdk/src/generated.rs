@@ -297,9 +297,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.secondary_action`: run a named element action; the DOM has none, so this returns
-    /// UNSUPPORTED with the reason. Target: ref|selector. Mutating (actor role); a capture follows
-    /// unless the call says capture false.
+    /// `browser.secondary_action`: the DOM has no named element actions: UNSUPPORTED with the
+    /// reason. Target: ref|selector. Mutating (actor role); a capture follows unless the call says
+    /// capture false.
     pub fn browser_secondary_action(
         &self,
         args: BrowserSecondaryAction,
@@ -457,9 +457,9 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.snapshot`: ref-annotated accessibility outline of the page (with its open shadow
-    /// roots and iframes) (cross-site ones too); returns snapshot_id, mode
-    /// full/incremental/continued, counts, truncation. Observes only (observer tokens may call it).
+    /// `browser.snapshot`: ref-annotated accessibility outline of the page (open shadow roots and
+    /// iframes, cross-site too); returns snapshot_id, mode full/incremental/continued, counts,
+    /// truncation. Observes only (observer tokens may call it).
     pub fn browser_snapshot(&self, args: BrowserSnapshot) -> PendingCall<'_, BrowserSnapshot> {
         PendingCall::new(self, args)
     }
@@ -530,15 +530,14 @@ impl Client {
         PendingCall::new(self, args)
     }
 
-    /// `browser.tab_list`: the party's tabs (tab_id, url, title, selected, mark, and for admins
-    /// every party's with its owner). Observes only (observer tokens may call it).
+    /// `browser.tab_list`: the party's tabs (tab_id, url, title, selected, mark; admins: every
+    /// party's, with owner). Observes only (observer tokens may call it).
     pub fn browser_tab_list(&self, args: BrowserTabList) -> PendingCall<'_, BrowserTabList> {
         PendingCall::new(self, args)
     }
 
-    /// `browser.downloads`: the browser's recent downloads, oldest first (path under
-    /// downloads/\<party\>/, url, bytes, state in_progress/completed/canceled, tab_id). Observes
-    /// only (observer tokens may call it).
+    /// `browser.downloads`: recent downloads, oldest first (path under downloads/\<party\>/, url,
+    /// bytes, state, tab_id). Observes only (observer tokens may call it).
     pub fn browser_downloads(&self, args: BrowserDownloads) -> PendingCall<'_, BrowserDownloads> {
         PendingCall::new(self, args)
     }

@@ -121,6 +121,15 @@ pub struct Tokens {
 }
 
 /// Whether `name` may name a party: 1 to 64 ASCII letters, digits, `-` or `_`.
+/// A profile's name is a party name: refused as a contract violation otherwise.
+pub fn check_profile(name: &str) -> Result<(), glovebox_protocol::contract::Violation> {
+    if party_name(name) {
+        return Ok(());
+    }
+    let msg = format!("profile is 1 to 64 letters, digits, '-' or '_', not {name:?}");
+    Err(glovebox_protocol::contract::Violation::new("profile", msg))
+}
+
 pub fn party_name(name: &str) -> bool {
     (1..=64).contains(&name.len())
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')

@@ -1,7 +1,8 @@
 //! One lane per party (issue 31) on real Chromium: a session with no tab of its own never
 //! takes the tab another session works in, and a session whose tab another navigated hears
 //! which session did it; downloads of one name never overwrite each other; a party's
-//! cookies, storage, tabs, downloads and tab events are its own.
+//! cookies, storage, tabs, downloads and tab events are its own; a click the page never
+//! heard fails and says so.
 
 use glovebox_protocol::outline::line_ref;
 use glovebox_tests::browser::BrowserEnv;
@@ -235,6 +236,7 @@ async fn clicks_land_in_each_partys_tab_whatever_is_in_front() {
         for (c, tab) in [(&mut a, &tabs[0]), (&mut b, &tabs[1])] {
             let click = json!({"selector": "#b", "tab_id": tab, "capture": false});
             let r = ok(c, "browser.click", click).await;
+            assert!(r["result"].get("unchecked").is_none(), "the page's receipt is checked: {r}");
             let read = json!({"script": "n.textContent", "tab_id": tab, "capture": false});
             let n = ok(c, "browser.evaluate", read).await;
             assert_eq!(n["result"]["value"], i.to_string(), "click {i} in {tab}: {r} {n}");
@@ -295,5 +297,84 @@ async fn a_partys_tab_events_reach_only_that_party_and_admins() {
     for ev in &before {
         let tab = ev["data"]["tab_id"].as_str().unwrap_or_default();
         assert!(tab != b_tab && tab != b_new, "A heard of B's tab: {ev}");
+    }
+}
+
+/// A click the page never hears is no success. A code client tells Chromium to ignore the
+/// tab's input (`Input.setIgnoreInputEvents`); Chromium still answers every input command,
+/// and the daemon's witness finds the page heard nothing: by selector, by ref and at a point
+/// the click fails as ACTION_FAILED saying so, and the page's counter stays; so does a key
+/// press. Once input flows again, the same clicks land and the key is heard, checked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_click_the_page_never_hears_fails_and_says_so() {
+    let policy = json!({"rules": [{"name": "code-ok", "class": "cdp", "decision": "allow"}]});
+    let env = BrowserEnv::with_policy(policy).await;
+    let mut a = env.daemon.actor().await;
+    let page = "data:text/html,<title>counter</title><button id=b style=\"width:200px;height:80px\" \
+                onclick=\"n.textContent=%2Bn.textContent%2B1\">add</button><span id=n>0</span>";
+    ok(&mut a, "browser.navigate", json!({"url": page})).await;
+    let snap = ok(&mut a, "browser.snapshot", json!({})).await;
+    let outline = snap["result"]["outline"].as_str().unwrap_or_default().to_owned();
+    let button = outline.lines().find(|l| l.contains("button \"add\"")).expect("the button");
+    let r = line_ref(button).expect("its ref").to_owned();
+
+    let got = ok(&mut a, "browser.cdp_session", json!({})).await;
+    let mut ws = Raw::connect(got["result"]["url"].as_str().expect("url"), None).await.expect("c");
+    let targets = devtools(&mut ws, 1, "Target.getTargets", json!({}), None).await;
+    let infos = targets["result"]["targetInfos"].as_array().cloned().unwrap_or_default();
+    let page_id = infos.iter().find(|t| t["type"] == "page").expect("the page")["targetId"].clone();
+    let attach = json!({"targetId": page_id, "flatten": true});
+    let attached = devtools(&mut ws, 2, "Target.attachToTarget", attach, None).await;
+    let session = attached["result"]["sessionId"].as_str().expect("a session").to_owned();
+    let ignore = json!({"ignore": true});
+    let set = devtools(&mut ws, 3, "Input.setIgnoreInputEvents", ignore, Some(&session)).await;
+    assert!(set.get("result").is_some(), "{set}");
+
+    let count = json!({"script": "n.textContent", "capture": false});
+    for click in [json!({"selector": "#b"}), json!({"ref": r}), json!({"x": 100, "y": 40})] {
+        let mut p = click.clone();
+        p["capture"] = json!(false);
+        let failed = a.call("browser.click", p).await;
+        assert_eq!(code(&failed), "ACTION_FAILED", "{click}: {failed}");
+        let msg = failed["error"]["message"].as_str().unwrap_or_default();
+        assert!(msg.contains("did not receive the click"), "{click}: {failed}");
+        let n = ok(&mut a, "browser.evaluate", count.clone()).await;
+        assert_eq!(n["result"]["value"], "0", "{click}: the page's counter stays");
+    }
+    let key = a.call("browser.press", json!({"key": "Enter", "capture": false})).await;
+    assert_eq!(code(&key), "ACTION_FAILED", "{key}");
+    let msg = key["error"]["message"].as_str().unwrap_or_default();
+    assert!(msg.contains("did not receive the key press"), "{key}");
+
+    let flow = json!({"ignore": false});
+    devtools(&mut ws, 4, "Input.setIgnoreInputEvents", flow, Some(&session)).await;
+    for (i, click) in [json!({"selector": "#b"}), json!({"ref": r}), json!({"x": 100, "y": 40})]
+        .into_iter()
+        .enumerate()
+    {
+        let mut p = click.clone();
+        p["capture"] = json!(false);
+        let landed = ok(&mut a, "browser.click", p).await;
+        assert!(landed["result"].get("unchecked").is_none(), "{click}: checked: {landed}");
+        let n = ok(&mut a, "browser.evaluate", count.clone()).await;
+        assert_eq!(n["result"]["value"], (i + 1).to_string(), "{click}: {landed}");
+    }
+    let key = ok(&mut a, "browser.press", json!({"key": "Enter", "capture": false})).await;
+    assert!(key["result"].get("unchecked").is_none(), "checked: {key}");
+}
+
+/// Call DevTools `method` as call `id` on `ws` (in `session`, else at the browser level) and
+/// answer what it answered, skipping events.
+async fn devtools(ws: &mut Raw, id: u64, method: &str, params: Value, session: Option<&str>) -> Value {
+    let mut call = json!({"id": id, "method": method, "params": params});
+    if let Some(s) = session {
+        call["sessionId"] = json!(s);
+    }
+    ws.send_text(&call.to_string()).await;
+    loop {
+        let m = ws.recv().await;
+        if m["id"] == id {
+            return m;
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! Profiles that outlive the daemon (issue 31 point 2), through the `gloveboxd` binary on its
 //! embedded desktop: a party's named profile keeps a login (a cookie and localStorage) across
 //! a restart, another profile and another party do not see it, and a storageState file in
-//! Playwright's shape loads into a session's context and saves back out of it.
+//! Playwright's shape loads into a session's context and saves back out of it; one written by
+//! Playwright itself loads into a profile a `tab_new` opened.
 
 use base64::Engine as _;
 use glovebox_tests::binary::Running;
@@ -84,4 +85,47 @@ async fn a_profiles_login_survives_a_restart_and_storage_state_goes_both_ways() 
     assert_eq!(jar(&mut fresh, &page).await, "pw=from-playwright|pw", "{loaded}");
     let r = fresh.call("browser.storage_state", json!({"load": "missing.json"})).await;
     assert_eq!(code(&r), "FORBIDDEN", "{r}");
+}
+
+/// A storageState file Playwright wrote (it logged in on the site in its own Chromium) loads
+/// into a profile that `browser.tab_new {profile}` opened; the page sees its cookie and
+/// localStorage, and so does the profile after a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_storage_state_that_playwright_wrote_loads_into_a_profile_tab_new_opened() {
+    let site = Site::start().await;
+    let page = site.url("refs.html");
+    let dir = glovebox_tests::TempDir::new("pw-state");
+    let out = dir.path.join("state.json");
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp/storage_state_playwright.py");
+    let ran = std::process::Command::new("python3")
+        .arg(script)
+        .arg(&page)
+        .arg(&out)
+        .output()
+        .expect("python3 runs");
+    assert!(ran.status.success(), "playwright: {}", String::from_utf8_lossy(&ran.stderr));
+    let written = std::fs::read(&out).expect("playwright wrote its storageState");
+    let state: Value = serde_json::from_slice(&written).expect("JSON");
+    assert!(state["cookies"].as_array().is_some_and(|c| !c.is_empty()), "{state}");
+
+    let d = Running::start(&["--desktop", "embedded"]);
+    let mut c = session(&d, None).await;
+    let data = base64::engine::general_purpose::STANDARD.encode(&written);
+    ok(&mut c, "files.put", json!({"name": "pw-real.json", "data": data})).await;
+    let bad = c.call("browser.tab_new", json!({"profile": "a/b", "capture": false})).await;
+    assert_eq!(code(&bad), "CONTRACT_VIOLATION", "{bad}");
+    let opened = json!({"profile": "shop", "url": "about:blank", "capture": false});
+    ok(&mut c, "browser.tab_new", opened).await;
+    let loaded = ok(&mut c, "browser.storage_state", json!({"load": "pw-real.json"})).await;
+    assert_eq!(loaded["loaded"], true, "{loaded}");
+    assert_eq!(jar(&mut c, &page).await, "pwsid=pw-login|playwright", "{loaded}");
+    // The party's default context holds none of it.
+    let mut plain = session(&d, None).await;
+    assert_eq!(jar(&mut plain, &page).await, "|");
+    drop((c, plain));
+
+    let d = d.restart(&["--desktop", "embedded"]);
+    let mut c = session(&d, None).await;
+    ok(&mut c, "browser.tab_new", json!({"profile": "shop", "capture": false})).await;
+    assert_eq!(jar(&mut c, &page).await, "pwsid=pw-login|playwright", "kept on disk");
 }

@@ -4,7 +4,8 @@
 //! This module holds the tab handle and its command primitives (`cmd`, `eval`, `call`); the
 //! actions live by kind in `world` (the isolated worlds), `elements`, `pointer`, `keyboard`,
 //! `navigation`, `forms`, `capture` and `settle`, each one more `impl Tab` block; `trace`
-//! runs an action's input under a trace for its settle.
+//! runs an action's input under a trace for its settle; `witness` tells whether the page
+//! heard an input.
 
 mod capture;
 mod elements;
@@ -16,6 +17,7 @@ mod raw;
 mod secrets;
 mod settle;
 pub mod trace;
+mod witness;
 pub mod world;
 
 use std::path::PathBuf;
@@ -29,8 +31,10 @@ use super::cdp::{Conn, Dialog, Raw, TabWatch};
 use super::{tab_id_of, target_key, BrowserError};
 
 pub use capture::{image_size, Probed, Ranged, ShotLimit};
-pub use elements::Aim;
+pub use elements::{Aim, Press};
+pub use witness::Witness;
 pub use forms::{Fill, Filled, Typed};
+pub use pointer::Pressed;
 pub use secrets::{Place, Shown};
 
 /// An element resolved for one action: a JS handle on it, and the cross-site frame whose

@@ -78,6 +78,10 @@ pub enum BrowserError {
     /// The answer was longer than the daemon may send (the relay let it go by unread).
     #[error("the answer has {size} bytes, over the limit of {limit}")]
     TooLarge { size: usize, limit: usize },
+    /// Chromium took the input, but the page heard none of it (input ignored, a renderer that
+    /// dropped it): the action did nothing.
+    #[error("the page did not receive the {input} ({what}): Chromium took it, but no trusted event reached the page; browser.tab_select brings the tab forward, then try again")]
+    Undelivered { input: &'static str, what: String },
     /// A JavaScript dialog opened while the command ran (the command may still be pending).
     #[error("a JavaScript {} dialog opened: {:?}", .0.kind, .0.message)]
     DialogOpened(cdp::Dialog),
@@ -139,6 +143,7 @@ impl From<BrowserError> for DaemonError {
             | BrowserError::Refused(_)
             | BrowserError::LoadFailed { .. }
             | BrowserError::Covered { .. }
+            | BrowserError::Undelivered { .. }
             | BrowserError::BadAnswer(_)
             | BrowserError::OwnBrowserOnly(_)
             | BrowserError::OverQuota { .. }

@@ -140,10 +140,8 @@ async fn hello(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     if let Some(name) = &params.session {
         crate::session::check_name("session", name).map_err(|v| err(DaemonError::Contract(v)))?;
     }
-    if let Some(name) = params.profile.as_deref().filter(|n| !crate::auth::party_name(n)) {
-        let msg = format!("profile is 1 to 64 letters, digits, '-' or '_', not {name:?}");
-        let v = glovebox_protocol::contract::Violation::new("profile", msg);
-        return Err(err(DaemonError::Contract(v)));
+    if let Some(name) = &params.profile {
+        crate::auth::check_profile(name).map_err(|v| err(DaemonError::Contract(v)))?;
     }
     let own_context = match params.browser_context.as_deref() {
         None | Some("shared") => false,

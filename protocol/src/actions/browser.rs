@@ -749,9 +749,9 @@ impl Shared for SelectText {
     }
 }
 
-/// `browser.secondary_action`: run a named element action; the DOM has none, so this returns
-/// UNSUPPORTED with the reason. Target: ref|selector. Mutating (actor role); a capture follows
-/// unless the call says capture false.
+/// `browser.secondary_action`: the DOM has no named element actions: UNSUPPORTED with the reason.
+/// Target: ref|selector. Mutating (actor role); a capture follows unless the call says capture
+/// false.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::SecondaryAction", into = "wire::SecondaryAction")]
 pub struct SecondaryAction {
@@ -1316,6 +1316,8 @@ pub struct TabNew {
     pub url: Option<String>,
     /// false: open it in the background. Default true.
     pub visible: bool,
+    /// a named profile of the party; the session moves there. Not empty.
+    pub profile: Option<String>,
     /// The params every action of the tool takes.
     pub common: Common,
 }
@@ -1323,7 +1325,7 @@ pub struct TabNew {
 impl Default for TabNew {
     /// Every param at the table's default.
     fn default() -> Self {
-        TabNew { url: None, visible: true, common: Common::default() }
+        TabNew { url: None, visible: true, profile: None, common: Common::default() }
     }
 }
 
@@ -1582,9 +1584,9 @@ impl Shared for StorageState {
     }
 }
 
-/// `browser.snapshot`: ref-annotated accessibility outline of the page (with its open shadow roots
-/// and iframes) (cross-site ones too); returns snapshot_id, mode full/incremental/continued,
-/// counts, truncation. Observes only (observer tokens may call it).
+/// `browser.snapshot`: ref-annotated accessibility outline of the page (open shadow roots and
+/// iframes, cross-site too); returns snapshot_id, mode full/incremental/continued, counts,
+/// truncation. Observes only (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::Snapshot", into = "wire::Snapshot")]
 pub struct Snapshot {
@@ -1982,8 +1984,8 @@ impl Shared for Pdf {
     }
 }
 
-/// `browser.tab_list`: the party's tabs (tab_id, url, title, selected, mark, and for admins every
-/// party's with its owner). Observes only (observer tokens may call it).
+/// `browser.tab_list`: the party's tabs (tab_id, url, title, selected, mark; admins: every party's,
+/// with owner). Observes only (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::TabList", into = "wire::TabList")]
 pub struct TabList {
@@ -2014,9 +2016,8 @@ impl Shared for TabList {
     }
 }
 
-/// `browser.downloads`: the browser's recent downloads, oldest first (path under
-/// downloads/\<party\>/, url, bytes, state in_progress/completed/canceled, tab_id). Observes only
-/// (observer tokens may call it).
+/// `browser.downloads`: recent downloads, oldest first (path under downloads/\<party\>/, url,
+/// bytes, state, tab_id). Observes only (observer tokens may call it).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(try_from = "wire::Downloads", into = "wire::Downloads")]
 pub struct Downloads {
@@ -3214,13 +3215,20 @@ pub mod wire {
         pub url: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         pub visible: Option<bool>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub profile: Option<String>,
         #[serde(flatten)]
         pub common: Common,
     }
 
     impl From<super::TabNew> for TabNew {
         fn from(v: super::TabNew) -> Self {
-            TabNew { url: v.url, visible: (!v.visible).then_some(false), common: v.common }
+            TabNew {
+                url: v.url,
+                visible: (!v.visible).then_some(false),
+                profile: v.profile,
+                common: v.common,
+            }
         }
     }
 
@@ -3228,7 +3236,12 @@ pub mod wire {
         type Error = Missing;
 
         fn try_from(w: TabNew) -> Result<Self, Missing> {
-            Ok(super::TabNew { url: w.url, visible: w.visible.unwrap_or(true), common: w.common })
+            Ok(super::TabNew {
+                url: w.url,
+                visible: w.visible.unwrap_or(true),
+                profile: w.profile,
+                common: w.common,
+            })
         }
     }
 

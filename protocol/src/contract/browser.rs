@@ -49,6 +49,7 @@ const TTL_S: Param = pd(
 );
 const CDP_ID: Param = p("cdp_id", TEXT, "id (the cdp_id cdp_session returned)");
 const LOAD: Param = p("load", TEXT, "a file in files/ to load (Playwright's storageState shape)");
+const PROFILE: Param = p("profile", TEXT, "a named profile of the party; the session moves there");
 
 /// A browser action that changes the page or the selection.
 const fn act(name: &'static str, summary: &'static str, locator: L) -> Action {
@@ -101,7 +102,7 @@ pub static BROWSER: Tool = Tool {
             .req(&[PASTE_TEXT]).opt(&[BROWSER_PASTE_FORMAT]).check(&[r::tab_pick_exclusive, r::browser_paste_format]),
         act("select_text", "select the one match of text in an element (or text line) (or put the caret by it); returns the offsets", L::Element).settles(S::Type)
             .req(&[SELECT_TEXT]).opt(&[PREFIX, SUFFIX, SELECTION_TYPE]),
-        act("secondary_action", "run a named element action; the DOM has none, so this returns UNSUPPORTED with the reason", L::Element).settles(S::Pointer)
+        act("secondary_action", "the DOM has no named element actions: UNSUPPORTED with the reason", L::Element).settles(S::Pointer)
             .req(&[DOM_ACTION_NAME]),
         act("press", "press a key or chord (releasing modifiers even on failure); returns the chord", L::None).settles(S::Key)
             .req(&[KEY]),
@@ -131,7 +132,7 @@ pub static BROWSER: Tool = Tool {
         act("reload", "reload the tab and wait until ready; returns the url", L::None).settles(S::Navigate)
             .opt(&[TIMEOUT]),
         act("tab_new", "open a tab (about:blank without url) and make it the session's tab; returns its tab_id", L::None).settles(S::Navigate).gated(G::Navigate { url: "url" })
-            .opt(&[URL, VISIBLE]),
+            .opt(&[URL, VISIBLE, PROFILE]),
         act("tab_select", "bring a tab to the front and make it the session's tab; returns its identity", L::None).settles(S::Navigate)
             .check(&[r::tab_pick_exclusive, r::tab_required]),
         observe("tab_get", "describe a tab without selecting it (url, title, state, mark, latest snapshot)", L::None)
@@ -146,7 +147,7 @@ pub static BROWSER: Tool = Tool {
         act("storage_state", "save or load cookies and localStorage (Playwright's storageState, in files/); returns path, counts", L::None).gated(G::StorageState)
             .opt(&[LOAD]),
         // Observing.
-        observe("snapshot", "ref-annotated accessibility outline of the page (with its open shadow roots and iframes) (cross-site ones too); returns snapshot_id, mode full/incremental/continued, counts, truncation", L::None)
+        observe("snapshot", "ref-annotated accessibility outline of the page (open shadow roots and iframes, cross-site too); returns snapshot_id, mode full/incremental/continued, counts, truncation", L::None)
             .opt(&[LIMIT, SCOPE_REF, CURSOR, DISABLE_DIFFING, QUERY])
             .check(&[r::tab_pick_exclusive, r::cursor_alone]),
         observe("get_content", "the visible text of the page or an element (a form control's value); offset and length read a range; returns text, total_chars, truncated and next_offset when more follows", L::ElementOptional)
@@ -165,8 +166,8 @@ pub static BROWSER: Tool = Tool {
         act("evaluate", "run JavaScript in the page (it may change it); returns the JSON value, exceptions as ACTION_FAILED", L::None).settles(S::Pointer).gated(G::Evaluate)
             .req(&[SCRIPT]),
         observe("pdf", "print the page to PDF; returns an artifact, not inline data", L::None),
-        observe("tab_list", "the party's tabs (tab_id, url, title, selected, mark, and for admins every party's with its owner)", L::None),
-        observe("downloads", "the browser's recent downloads, oldest first (path under downloads/<party>/, url, bytes, state in_progress/completed/canceled, tab_id)", L::None),
+        observe("tab_list", "the party's tabs (tab_id, url, title, selected, mark; admins: every party's, with owner)", L::None),
+        observe("downloads", "recent downloads, oldest first (path under downloads/<party>/, url, bytes, state, tab_id)", L::None),
         observe("probe", "what works on this tab: CDP, input, accessibility and screenshots", L::None),
     ],
     listed: true,

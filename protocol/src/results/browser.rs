@@ -232,6 +232,10 @@ pub struct Pointed {
     /// A dialog the click opened; absent when none did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dialog: Option<JsDialog>,
+    /// Why the page's receipt of the press could not be checked; absent when the page heard
+    /// it (a press the page did not hear fails, ACTION_FAILED).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unchecked: Option<String>,
 }
 
 /// `browser.click`: where the click landed and on what.
@@ -374,6 +378,10 @@ pub struct Press {
     /// A dialog the key opened; absent when none did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dialog: Option<JsDialog>,
+    /// Why the page's receipt of the keys could not be checked; absent when the page heard
+    /// them (keys the page did not hear fail, ACTION_FAILED).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unchecked: Option<String>,
 }
 
 /// `browser.keyboard_type`: the text typed and what the focused field reads.

@@ -160,9 +160,9 @@ impl Tab {
     /// else would take the click there. One call into the page; the DevTools path when the
     /// element sits in a frame the page cannot reach into. `press`: a button goes down there
     /// (a file input refuses it: its chooser is a dialog outside the page).
-    pub async fn aim(&self, el: &El, press: bool) -> Result<Aim, BrowserError> {
+    pub async fn aim(&self, el: &El, press: Press) -> Result<Aim, BrowserError> {
         let origin = self.origin_for(el.frame.as_deref()).await?;
-        let local = json!({"local": el.frame.is_some(), "press": press});
+        let local = press.arg(el.frame.is_some());
         let r = self.call(el, AIM, &[local]).await?;
         match aimed(&r, origin)? {
             Some(p) => Ok(p),
@@ -171,7 +171,7 @@ impl Tab {
     }
 
     /// [`Tab::aim`] for the element behind a snapshot key, in one call into the page.
-    pub async fn aim_key(&self, key: &str, press: bool) -> Result<Aim, BrowserError> {
+    pub async fn aim_key(&self, key: &str, press: Press) -> Result<Aim, BrowserError> {
         let k =
             Key::parse(key).ok_or_else(|| BrowserError::Gone(format!("{key} names no element")))?;
         let origin = self.origin_for(k.frame.as_deref()).await?;
@@ -181,7 +181,7 @@ impl Tab {
              return ({}).call(n, {}); }})()",
             k.serial,
             super::js(AIM),
-            json!({"local": k.frame.is_some(), "press": press})
+            press.arg(k.frame.is_some())
         );
         let r = self
             .cmd_in(
@@ -219,6 +219,26 @@ impl Tab {
 
 /// Where a pointer action lands (top-viewport CSS pixels) and what the element is.
 pub type Aim = ((f64, f64), String);
+
+/// What follows an aim: nothing pressed (a hover, a drop target), a press (a file input
+/// refuses it), or a press whose receipt the page's window counts under a witness.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Press {
+    None,
+    Unwitnessed,
+    Witnessed(super::witness::Witness),
+}
+
+impl Press {
+    /// The aim's argument (`a`).
+    fn arg(self, local: bool) -> Value {
+        let witness = match self {
+            Press::Witnessed(w) => Some(w.id()),
+            _ => None,
+        };
+        json!({"local": local, "press": self != Press::None, "witness": witness})
+    }
+}
 
 /// What the page said of an aim: the point and what the element is, an error, or None when
 /// the DevTools path must answer (`{fallback}`).
@@ -284,6 +304,8 @@ if (r && (!inView(r) || win !== win.top)) {
   r = pick();
 }
 if (!r) return {nobox: true, what};
+// The window that hears the press counts what it hears from here (`witness.rs`).
+if (a && a.witness != null && globalThis.__glovebox) globalThis.__glovebox.arm(win, 'pointer', a.witness);
 const deep = (root, x, y) => {
   let h = root.elementFromPoint(x, y);
   while (h && h.shadowRoot) { const i = h.shadowRoot.elementFromPoint(x, y); if (!i || i === h) break; h = i; }

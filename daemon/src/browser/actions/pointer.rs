@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 
 use chromiumoxide::cdp::browser_protocol::input::DispatchMouseEventParams;
 
+use super::witness::Witness;
 use super::{El, Tab};
 use crate::browser::cdp::Dialog;
 use crate::browser::mouse::{self, Button, Mouse};
@@ -83,15 +84,15 @@ impl Tab {
     /// was aimed at last time, so the move's round trip (and the frame it waits for) overlaps
     /// the aim's instead of following it. When the aim finds the element elsewhere the
     /// pointer moves on there before anything is pressed, so hover effects land on it as a
-    /// person's pointer would. `click`: (button, count); None hovers. The aimed point, what
-    /// the element is, and a dialog the click opened.
+    /// person's pointer would. `click`: (button, count) and the witness the aim armed; None
+    /// hovers. The aimed point, what the element is, and what the press did.
     pub async fn pointer_at_key<E: From<BrowserError>>(
         &self,
         key: &str,
         aim: impl std::future::Future<Output = Result<super::elements::Aim, E>>,
-        click: Option<(Button, u32)>,
+        click: Option<(Button, u32, Witness)>,
         modifiers: u32,
-    ) -> Result<(super::elements::Aim, Option<Dialog>), E> {
+    ) -> Result<(super::elements::Aim, Pressed), E> {
         let navs = self.navigations();
         let early = {
             let aims = crate::browser::lock(&self.watch.aims);
@@ -114,18 +115,26 @@ impl Tab {
                 }
                 aims.insert(key.to_owned(), (navs, (x, y)));
             }
-            let d = match click {
-                Some((button, count)) => {
+            let pressed = match click {
+                Some((button, count, w)) => {
                     let premoved = early == Some((x, y));
-                    self.press_at(x, y, button, count, modifiers, !premoved).await?
+                    let dialog = self.press_at(x, y, button, count, modifiers, !premoved).await?;
+                    let k = super::world::Key::parse(key);
+                    let unchecked = match (&dialog, k) {
+                        (None, Some(k)) => {
+                            self.heard(k.frame.as_deref(), k.ctx, w, "click", &aimed.1).await?
+                        }
+                        _ => None,
+                    };
+                    Pressed { dialog, unchecked }
                 }
-                None if early == Some((x, y)) => None,
+                None if early == Some((x, y)) => Pressed::default(),
                 None => {
                     self.hover_at(x, y, modifiers).await?;
-                    None
+                    Pressed::default()
                 }
             };
-            Ok::<_, E>((aimed, d))
+            Ok::<_, E>((aimed, pressed))
         };
         let (m, out) = tokio::join!(moved, act);
         let out = out?;
@@ -235,6 +244,14 @@ impl Tab {
     pub async fn scroll_into_view(&self, el: &El) -> Result<Value, BrowserError> {
         self.call(el, "this.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'}); const r = this.getBoundingClientRect(); return {x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height)};", &[]).await
     }
+}
+
+/// What a press did: a dialog it opened, and why the page's receipt of it could not be
+/// checked (see `witness.rs`; a press the page did not hear is an error instead).
+#[derive(Debug, Default)]
+pub struct Pressed {
+    pub dialog: Option<Dialog>,
+    pub unchecked: Option<String>,
 }
 
 /// How long a drag dwells over its target, twice, before it drops (a hand takes longer).

@@ -9,7 +9,12 @@ use super::{El, Tab};
 use crate::browser::BrowserError;
 
 /// Set up in a new world before anything else runs there; a context without it is not ours.
-const INIT: &str = "globalThis.__glovebox = {ids: new WeakMap(), els: new Map(), next: 1}; true";
+static INIT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "globalThis.__glovebox = {{ids: new WeakMap(), els: new Map(), next: 1, {}}}; true",
+        super::witness::FUNCTIONS
+    )
+});
 
 /// Where a snapshot key points: the frame (None for the tab's own process), the world's
 /// context and the node's serial there.
@@ -82,7 +87,7 @@ impl Tab {
         let ctx = r["executionContextId"]
             .as_i64()
             .ok_or_else(|| BrowserError::BadAnswer("the tab made no isolated world".into()))?;
-        self.cmd_in(frame, "Runtime.evaluate", json!({"expression": INIT, "contextId": ctx}))
+        self.cmd_in(frame, "Runtime.evaluate", json!({"expression": INIT.as_str(), "contextId": ctx}))
             .await?;
         worlds.insert(slot, (navs, ctx));
         Ok(ctx)

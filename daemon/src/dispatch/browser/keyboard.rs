@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::forms::typed;
 use super::TabCx;
-use crate::browser::actions::Typed;
+use crate::browser::actions::{Typed, Witness};
 use crate::browser::input;
 use crate::dispatch::secrets;
 use crate::error::DaemonError;
@@ -17,8 +17,12 @@ pub(super) async fn press(cx: TabCx, p: browser::Press) -> Result<results::Press
     let keys = input::parse_chord(chord).map_err(|m| {
         DaemonError::Contract(glovebox_protocol::contract::Violation::new("key", m))
     })?;
+    // The page must hear the keys (`browser/actions/witness.rs`).
+    let w = Witness::new();
+    let unarmed = cx.tab.arm_keys(w).await?;
     let dialog = cx.tab.press(&keys, mods).await?;
-    Ok(results::Press { pressed: chord.to_owned(), held_modifiers: mods, dialog })
+    let unchecked = cx.tab.heard_here(w, unarmed, dialog.is_some(), "key press", chord).await?;
+    Ok(results::Press { pressed: chord.to_owned(), held_modifiers: mods, dialog, unchecked })
 }
 
 /// The element named is focused first; else the text goes where the focus is, and that

@@ -7,6 +7,7 @@ use glovebox_protocol::results::browser::{self as results, Point, Pointed};
 
 use super::target::aim_key;
 use super::TabCx;
+use crate::browser::actions::{Press, Pressed, Witness};
 use crate::browser::mouse::Button;
 use crate::dispatch::results::{decode, part};
 use crate::error::DaemonError;
@@ -34,40 +35,50 @@ async fn pointer_at(
     click: Option<(browser::Button, u32)>,
 ) -> Result<Pointed, DaemonError> {
     let (tab, mods) = (&cx.tab, cx.held_modifiers());
-    let pointed = |x, y, element, dialog| Pointed {
+    let pointed = |x, y, element, p: Pressed| Pointed {
         x,
         y,
         element,
         button: click.map(|(b, _)| b.as_str().to_owned()),
         click_count: click.map(|(_, n)| n),
-        dialog,
+        dialog: p.dialog,
+        unchecked: p.unchecked,
     };
+    // A press is witnessed: the page must hear it (`browser/actions/witness.rs`).
+    let w = Witness::new();
+    let press = if click.is_some() { Press::Witnessed(w) } else { Press::None };
     let click = click.map(|(b, n)| (Button::from(b), n));
     // By ref: the pointer's move overlaps the aim (see `Tab::pointer_at_key`).
     if let Some(Element::Ref(r)) = target.element() {
         let key = cx.ref_key(r, c)?;
-        let aimed = aim_key(tab, r, &key, click.is_some());
-        let (((x, y), what), d) = tab.pointer_at_key(&key, aimed, click, mods).await?;
-        return Ok(pointed(x, y, Some(what), d));
+        let aimed = aim_key(tab, r, &key, press);
+        let click = click.map(|(b, n)| (b, n, w));
+        let (((x, y), what), p) = tab.pointer_at_key(&key, aimed, click, mods).await?;
+        return Ok(pointed(x, y, Some(what), p));
     }
-    let (x, y, what) = match target {
+    // Else the witness counts in the daemon's world of the tab's own document.
+    let (x, y, what, unarmed) = match target {
         Target::Element(e) => {
-            let ((x, y), what) = cx.aim(e, c, click.is_some()).await?;
-            (x, y, Some(what))
+            let ((x, y), what) = cx.aim(e, c, press).await?;
+            (x, y, Some(what), None)
         }
         Target::Point(pt) => {
             let (x, y) = cx.point(pt).await?;
-            (x, y, None)
+            let unarmed = match click {
+                Some(_) => tab.arm_at(x, y, w).await?,
+                None => None,
+            };
+            (x, y, None, unarmed)
         }
     };
-    let dialog = match click {
-        None => {
-            tab.hover_at(x, y, mods).await?;
-            None
-        }
-        Some((button, count)) => tab.click_at(x, y, button, count, mods).await?,
+    let Some((button, count)) = click else {
+        tab.hover_at(x, y, mods).await?;
+        return Ok(pointed(x, y, what, Pressed::default()));
     };
-    Ok(pointed(x, y, what, dialog))
+    let dialog = tab.click_at(x, y, button, count, mods).await?;
+    let on = what.clone().unwrap_or_else(|| format!("the point {},{}", x.round(), y.round()));
+    let unchecked = tab.heard_here(w, unarmed, dialog.is_some(), "click", &on).await?;
+    Ok(pointed(x, y, what, Pressed { dialog, unchecked }))
 }
 
 pub(super) async fn scroll(cx: TabCx, p: browser::Scroll) -> Result<results::Scroll, DaemonError> {
@@ -95,13 +106,13 @@ pub(super) async fn drag(cx: TabCx, p: browser::Drag) -> Result<results::Drag, D
     let tab = &cx.tab;
     // Any ref takes a drag, a text line's too: the aim finds a text node's box.
     let from = match &p.target {
-        Target::Element(e) => cx.aim(e, &p.common, true).await?.0,
+        Target::Element(e) => cx.aim(e, &p.common, Press::Unwitnessed).await?.0,
         Target::Point(pt) => cx.point(pt).await?,
     };
     // The drop target: an element, else a point (the contract asks for one of them).
     let drop_el = keys::element(p.target_ref.clone(), p.target_selector.clone());
     let to = match (drop_el, keys::point(p.to_x, p.to_y, p.to_nx, p.to_ny)) {
-        (Some(e), _) => cx.aim(&e, &p.common, false).await?.0,
+        (Some(e), _) => cx.aim(&e, &p.common, Press::None).await?.0,
         (None, Some(pt)) => cx.point(&pt).await?,
         (None, None) => return Err(crate::dispatch::no_drop_target("browser.drag")),
     };

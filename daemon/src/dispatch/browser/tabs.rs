@@ -16,9 +16,17 @@ pub(super) async fn new(
     ctx: Ctx,
     p: browser::TabNew,
 ) -> Result<Output<results::TabNew>, DaemonError> {
+    if let Some(name) = &p.profile {
+        crate::auth::check_profile(name).map_err(DaemonError::Contract)?;
+    }
     let b = backend(&ctx.daemon)?;
     let browser_id = browser_of(&ctx, &b, p.common.browser_id.as_deref()).await?;
     let visible = p.visible;
+    // A profile moves the session there, as `session.hello {profile}` does: its later calls
+    // act in the profile's tabs.
+    if let Some(name) = &p.profile {
+        ctx.session.use_profile(name);
+    }
     let lane = ctx.session.lane();
     let tab_id = b.new_tab(&browser_id, p.url.as_deref(), (visible, false), &lane).await?;
     select(&ctx, &browser_id, &tab_id);

@@ -7,7 +7,7 @@ use glovebox_protocol::contract::Violation;
 use serde_json::{json, Value};
 
 use super::{poisoned, select, TabCx};
-use crate::browser::actions::{Aim, El};
+use crate::browser::actions::{Aim, El, Press};
 use crate::browser::{input, BrowserError, Browsers, Tab};
 use crate::dispatch::Ctx;
 use crate::error::DaemonError;
@@ -154,7 +154,7 @@ impl TabCx {
         &self,
         e: &Element,
         c: &Common,
-        press: bool,
+        press: Press,
     ) -> Result<Aim, DaemonError> {
         match e {
             Element::Ref(r) => {
@@ -210,7 +210,7 @@ pub(super) async fn aim_key(
     tab: &Tab,
     r: &str,
     key: &str,
-    press: bool,
+    press: Press,
 ) -> Result<Aim, DaemonError> {
     tab.aim_key(key, press).await.map_err(|e| stale(r, e))
 }

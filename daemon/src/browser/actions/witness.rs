@@ -1,0 +1,148 @@
+//! The witness of delivery: whether the page heard the trusted input the daemon sent. A
+//! press's aim arms a counter of trusted events on the target's window, in the daemon's
+//! world (the page cannot see or stop it before it counts); after the input the counter is
+//! read. Chromium answers an input command even when the page never gets the event (input
+//! ignored, a renderer that drops it), so the answer alone proves nothing.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::Tab;
+use crate::browser::BrowserError;
+
+/// The world's witness functions (part of its `INIT`): `arm(win, kind, id)` starts counting
+/// the trusted events of `kind` ("pointer" or "keys") that `win` hears, under `id`;
+/// `heard(id)` answers how many came since, or -1 when nothing was armed under `id`. The
+/// listeners are added once per window, capturing at the window, so they run before any the
+/// page added later and see every event that reaches the page.
+pub(super) const FUNCTIONS: &str = "arm(win, kind, id) { \
+  const slot = '__gbHeard_' + kind; let w = win[slot]; \
+  if (!w) { w = {n: 0}; \
+    const types = kind === 'keys' ? ['keydown', 'keyup', 'keypress', 'beforeinput', 'input'] \
+      : ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu']; \
+    for (const t of types) win.addEventListener(t, (e) => { if (e.isTrusted) w.n++; }, true); \
+    Object.defineProperty(win, slot, {value: w}); } \
+  this.witness = {w, id, from: w.n}; }, \
+heard(id) { const s = this.witness; if (!s || s.id !== id) return -1; return s.w.n - s.from; }";
+
+/// One input's witness: the id its counter is armed under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Witness(u64);
+
+impl Witness {
+    pub fn new() -> Witness {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Witness(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+
+    pub fn id(self) -> u64 {
+        self.0
+    }
+}
+
+impl Default for Witness {
+    fn default() -> Self {
+        Witness::new()
+    }
+}
+
+/// How long the page has, after Chromium answered the input, to show it heard it: the
+/// events are dispatched before the answer, so the first reading nearly always tells.
+const GRACE: [Duration; 2] = [Duration::from_millis(20), Duration::from_millis(60)];
+
+impl Tab {
+    /// Arm `w` for pointer input at a viewport point of the tab's own document. Answers why
+    /// it cannot be witnessed there (a frame at the point hears it, not the document).
+    pub async fn arm_at(&self, x: f64, y: f64, w: Witness) -> Result<Option<String>, BrowserError> {
+        let expr = format!(
+            "(() => {{ const G = globalThis.__glovebox; const h = document.elementFromPoint({x}, {y}); \
+             if (!G) return 'the daemon world is not in the page'; \
+             if (h && /^(IFRAME|FRAME|EMBED|OBJECT)$/.test(h.tagName)) return 'the point is over a frame, whose document hears it'; \
+             G.arm(window, 'pointer', {}); return null; }})()",
+            w.id()
+        );
+        self.arm(&expr).await
+    }
+
+    /// Arm `w` for key input in the focused document (through same-site frames). Answers
+    /// why it cannot be witnessed (the focus is in a cross-site frame, whose document hears
+    /// the keys).
+    pub async fn arm_keys(&self, w: Witness) -> Result<Option<String>, BrowserError> {
+        let expr = format!(
+            "(() => {{ const G = globalThis.__glovebox; if (!G) return 'the daemon world is not in the page'; \
+             let doc = document, e = doc.activeElement; \
+             while (e && /^(IFRAME|FRAME)$/.test(e.tagName)) {{ let d = null; try {{ d = e.contentDocument; }} catch (x) {{}} \
+               if (!d) return 'the focus is in a cross-site frame, whose document hears the keys'; doc = d; e = d.activeElement; }} \
+             G.arm(doc.defaultView, 'keys', {}); return null; }})()",
+            w.id()
+        );
+        self.arm(&expr).await
+    }
+
+    async fn arm(&self, expr: &str) -> Result<Option<String>, BrowserError> {
+        let ctx = self.world(None).await?;
+        let params = json!({"expression": expr, "contextId": ctx, "returnByValue": true});
+        let r = self.cmd("Runtime.evaluate", params).await?;
+        Ok(super::value_of(&r)?.as_str().map(str::to_owned))
+    }
+
+    /// After input armed by [`Tab::arm_at`] or [`Tab::arm_keys`] (`unarmed`: why it was
+    /// not): [`Tab::heard`] in the tab's own document, unless a dialog opened (the page
+    /// heard it).
+    pub async fn heard_here(
+        &self,
+        w: Witness,
+        unarmed: Option<String>,
+        dialog: bool,
+        input: &'static str,
+        what: &str,
+    ) -> Result<Option<String>, BrowserError> {
+        match (dialog, unarmed) {
+            (true, _) => Ok(None),
+            (false, Some(why)) => Ok(Some(format!("the page's receipt was not checked: {why}"))),
+            (false, None) => {
+                let ctx = self.world(None).await?;
+                self.heard(None, ctx, w, input, what).await
+            }
+        }
+    }
+
+    /// Whether the page heard the input armed under `w` in the world `ctx` of `frame` (None:
+    /// the tab's own). `Ok(None)` when it did, or when its document went away (the page
+    /// answered by leaving); `Ok(Some(why))` when it cannot be told;
+    /// [`BrowserError::Undelivered`] when the page heard nothing.
+    pub async fn heard(
+        &self,
+        frame: Option<&str>,
+        ctx: i64,
+        w: Witness,
+        input: &'static str,
+        what: &str,
+    ) -> Result<Option<String>, BrowserError> {
+        let expr = format!(
+            "(() => {{ const G = globalThis.__glovebox; return G ? G.heard({}) : -1; }})()",
+            w.id()
+        );
+        let params = json!({"expression": expr, "contextId": ctx, "returnByValue": true});
+        for wait in std::iter::once(None).chain(GRACE.iter().map(Some)) {
+            if let Some(d) = wait {
+                tokio::time::sleep(*d).await;
+            }
+            let r = self.cmd_in(frame, "Runtime.evaluate", params.clone()).await;
+            let n = match r.and_then(|r| super::value_of(&r)) {
+                Ok(v) => v.as_i64().unwrap_or(-1),
+                Err(BrowserError::ContextGone(_) | BrowserError::Gone(_)) => return Ok(None),
+                Err(BrowserError::DialogOpen(_) | BrowserError::DialogOpened(_)) => return Ok(None),
+                Err(e) => return Ok(Some(format!("the page's receipt was not checked: {e}"))),
+            };
+            match n {
+                n if n > 0 => return Ok(None),
+                0 => continue,
+                _ => return Ok(Some("the page's receipt was not checked: nothing was armed".into())),
+            }
+        }
+        Err(BrowserError::Undelivered { input, what: what.to_owned() })
+    }
+}
