@@ -281,7 +281,10 @@ mod tests {
         let click = super::own_schema("browser", "click").expect("browser.click");
         let sig = super::signature(&click);
         assert!(sig.starts_with("{button?: string, click_count?: integer, dialog?: {"), "{sig}");
-        assert!(sig.ends_with("element?: string, unchecked?: string, x: number, y: number}"), "{sig}");
+        assert!(
+            sig.ends_with("element?: string, unchecked?: string, x: number, y: number}"),
+            "{sig}"
+        );
         let with = super::signature(&super::schema("browser", "click").expect("browser.click"));
         assert!(with.contains("opened_tabs?: {tab_id?: string, url: string}[]"), "{with}");
         let wait = super::schema("computer", "wait").expect("computer.wait");

@@ -310,12 +310,16 @@ async fn a_click_the_page_never_hears_fails_and_says_so() {
     let policy = json!({"rules": [{"name": "code-ok", "class": "cdp", "decision": "allow"}]});
     let env = BrowserEnv::with_policy(policy).await;
     let mut a = env.daemon.actor().await;
-    let page = "data:text/html,<title>counter</title><button id=b style=\"width:200px;height:80px\" \
+    let page =
+        "data:text/html,<title>counter</title><button id=b style=\"width:200px;height:80px\" \
                 onclick=\"n.textContent=%2Bn.textContent%2B1\">add</button><span id=n>0</span>";
     ok(&mut a, "browser.navigate", json!({"url": page})).await;
     let snap = ok(&mut a, "browser.snapshot", json!({})).await;
-    let outline = snap["result"]["outline"].as_str().unwrap_or_default().to_owned();
-    let button = outline.lines().find(|l| l.contains("button \"add\"")).expect("the button");
+    let outline = snap["result"]["snapshot"].as_str().unwrap_or_default().to_owned();
+    let button = outline
+        .lines()
+        .find(|l| l.contains("button \"add\""))
+        .unwrap_or_else(|| panic!("the button in {outline}"));
     let r = line_ref(button).expect("its ref").to_owned();
 
     let got = ok(&mut a, "browser.cdp_session", json!({})).await;
@@ -365,7 +369,13 @@ async fn a_click_the_page_never_hears_fails_and_says_so() {
 
 /// Call DevTools `method` as call `id` on `ws` (in `session`, else at the browser level) and
 /// answer what it answered, skipping events.
-async fn devtools(ws: &mut Raw, id: u64, method: &str, params: Value, session: Option<&str>) -> Value {
+async fn devtools(
+    ws: &mut Raw,
+    id: u64,
+    method: &str,
+    params: Value,
+    session: Option<&str>,
+) -> Value {
     let mut call = json!({"id": id, "method": method, "params": params});
     if let Some(s) = session {
         call["sessionId"] = json!(s);

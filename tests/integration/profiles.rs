@@ -96,7 +96,8 @@ async fn a_storage_state_that_playwright_wrote_loads_into_a_profile_tab_new_open
     let page = site.url("refs.html");
     let dir = glovebox_tests::TempDir::new("pw-state");
     let out = dir.path.join("state.json");
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp/storage_state_playwright.py");
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp/storage_state_playwright.py");
     let ran = std::process::Command::new("python3")
         .arg(script)
         .arg(&page)

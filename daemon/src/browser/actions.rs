@@ -32,10 +32,10 @@ use super::{tab_id_of, target_key, BrowserError};
 
 pub use capture::{image_size, Probed, Ranged, ShotLimit};
 pub use elements::{Aim, Press};
-pub use witness::Witness;
 pub use forms::{Fill, Filled, Typed};
 pub use pointer::Pressed;
 pub use secrets::{Place, Shown};
+pub use witness::Witness;
 
 /// An element resolved for one action: a JS handle on it, and the cross-site frame whose
 /// session the handle belongs to (None: the tab's own).

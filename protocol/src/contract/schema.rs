@@ -78,10 +78,16 @@ pub fn action_line(tool: &Tool, action: &Action) -> String {
 }
 
 /// The flat view's spelling of a param schema: an enum needs no type, a whole bound no `.0`,
-/// and "not empty" / "no whitespace" are left to validation, whose refusal names the field
-/// (each action's own schema keeps them).
+/// "not empty" / "no whitespace" and the bounds of an object's fields (a region's, whose
+/// description names them) are left to validation, whose refusal names the field (each
+/// action's own schema keeps them).
 fn compact(s: &mut Value) {
     let Some(obj) = s.as_object_mut() else { return };
+    if obj.get("type").and_then(Value::as_str) == Some("object") && obj.contains_key("properties") {
+        for key in ["properties", "required", "additionalProperties"] {
+            obj.remove(key);
+        }
+    }
     if obj.contains_key("enum") {
         obj.remove("type");
     }

@@ -305,7 +305,7 @@ if (r && (!inView(r) || win !== win.top)) {
 }
 if (!r) return {nobox: true, what};
 // The window that hears the press counts what it hears from here (`witness.rs`).
-if (a && a.witness != null && globalThis.__glovebox) globalThis.__glovebox.arm(win, 'pointer', a.witness);
+if (a && a.witness != null && globalThis.__glovebox) globalThis.__glovebox.witnessArm(win, 'pointer', a.witness);
 const deep = (root, x, y) => {
   let h = root.elementFromPoint(x, y);
   while (h && h.shadowRoot) { const i = h.shadowRoot.elementFromPoint(x, y); if (!i || i === h) break; h = i; }

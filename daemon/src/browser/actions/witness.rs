@@ -12,20 +12,20 @@ use serde_json::json;
 use super::Tab;
 use crate::browser::BrowserError;
 
-/// The world's witness functions (part of its `INIT`): `arm(win, kind, id)` starts counting
-/// the trusted events of `kind` ("pointer" or "keys") that `win` hears, under `id`;
-/// `heard(id)` answers how many came since, or -1 when nothing was armed under `id`. The
+/// The world's witness functions (part of its `INIT`): `witnessArm(win, kind, id)` starts
+/// counting the trusted events of `kind` ("pointer" or "keys") that `win` hears, under `id`;
+/// `witnessRead(id)` answers how many came since, or -1 when nothing was armed under `id`. The
 /// listeners are added once per window, capturing at the window, so they run before any the
 /// page added later and see every event that reaches the page.
-pub(super) const FUNCTIONS: &str = "arm(win, kind, id) { \
+pub(super) const FUNCTIONS: &str = "witnessArm(win, kind, id) { \
   const slot = '__gbHeard_' + kind; let w = win[slot]; \
   if (!w) { w = {n: 0}; \
     const types = kind === 'keys' ? ['keydown', 'keyup', 'keypress', 'beforeinput', 'input'] \
       : ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu']; \
     for (const t of types) win.addEventListener(t, (e) => { if (e.isTrusted) w.n++; }, true); \
     Object.defineProperty(win, slot, {value: w}); } \
-  this.witness = {w, id, from: w.n}; }, \
-heard(id) { const s = this.witness; if (!s || s.id !== id) return -1; return s.w.n - s.from; }";
+  this.armed = {w, id, from: w.n}; }, \
+witnessRead(id) { const s = this.armed; if (!s || s.id !== id) return -1; return s.w.n - s.from; }";
 
 /// One input's witness: the id its counter is armed under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,7 +60,7 @@ impl Tab {
             "(() => {{ const G = globalThis.__glovebox; const h = document.elementFromPoint({x}, {y}); \
              if (!G) return 'the daemon world is not in the page'; \
              if (h && /^(IFRAME|FRAME|EMBED|OBJECT)$/.test(h.tagName)) return 'the point is over a frame, whose document hears it'; \
-             G.arm(window, 'pointer', {}); return null; }})()",
+             G.witnessArm(window, 'pointer', {}); return null; }})()",
             w.id()
         );
         self.arm(&expr).await
@@ -75,7 +75,7 @@ impl Tab {
              let doc = document, e = doc.activeElement; \
              while (e && /^(IFRAME|FRAME)$/.test(e.tagName)) {{ let d = null; try {{ d = e.contentDocument; }} catch (x) {{}} \
                if (!d) return 'the focus is in a cross-site frame, whose document hears the keys'; doc = d; e = d.activeElement; }} \
-             G.arm(doc.defaultView, 'keys', {}); return null; }})()",
+             G.witnessArm(doc.defaultView, 'keys', {}); return null; }})()",
             w.id()
         );
         self.arm(&expr).await
@@ -122,7 +122,7 @@ impl Tab {
         what: &str,
     ) -> Result<Option<String>, BrowserError> {
         let expr = format!(
-            "(() => {{ const G = globalThis.__glovebox; return G ? G.heard({}) : -1; }})()",
+            "(() => {{ const G = globalThis.__glovebox; return G ? G.witnessRead({}) : -1; }})()",
             w.id()
         );
         let params = json!({"expression": expr, "contextId": ctx, "returnByValue": true});
@@ -134,13 +134,17 @@ impl Tab {
             let n = match r.and_then(|r| super::value_of(&r)) {
                 Ok(v) => v.as_i64().unwrap_or(-1),
                 Err(BrowserError::ContextGone(_) | BrowserError::Gone(_)) => return Ok(None),
-                Err(BrowserError::DialogOpen(_) | BrowserError::DialogOpened(_)) => return Ok(None),
+                Err(BrowserError::DialogOpen(_) | BrowserError::DialogOpened(_)) => {
+                    return Ok(None)
+                }
                 Err(e) => return Ok(Some(format!("the page's receipt was not checked: {e}"))),
             };
             match n {
                 n if n > 0 => return Ok(None),
                 0 => continue,
-                _ => return Ok(Some("the page's receipt was not checked: nothing was armed".into())),
+                _ => {
+                    return Ok(Some("the page's receipt was not checked: nothing was armed".into()))
+                }
             }
         }
         Err(BrowserError::Undelivered { input, what: what.to_owned() })

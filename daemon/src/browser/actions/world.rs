@@ -87,8 +87,12 @@ impl Tab {
         let ctx = r["executionContextId"]
             .as_i64()
             .ok_or_else(|| BrowserError::BadAnswer("the tab made no isolated world".into()))?;
-        self.cmd_in(frame, "Runtime.evaluate", json!({"expression": INIT.as_str(), "contextId": ctx}))
-            .await?;
+        self.cmd_in(
+            frame,
+            "Runtime.evaluate",
+            json!({"expression": INIT.as_str(), "contextId": ctx}),
+        )
+        .await?;
         worlds.insert(slot, (navs, ctx));
         Ok(ctx)
     }
