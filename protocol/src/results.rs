@@ -101,6 +101,13 @@ pub struct SecretLeft {
     pub typed_on: String,
     /// The origin the tab went to.
     pub now_on: String,
+    /// `true`: a field or text of the page held the value when the action began; `null`:
+    /// that could not be checked (`unchecked` says why), so it may have. A page that no
+    /// longer held the value is not named here.
+    pub held: Option<bool>,
+    /// Why `held` is unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unchecked: Option<String>,
 }
 
 /// A file chooser a page opened, intercepted by the daemon.

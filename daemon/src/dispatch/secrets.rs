@@ -91,14 +91,53 @@ fn screen_rect([wx, wy, fw, fh, dpr]: [f64; 5], b: &[f64; 4]) -> (i32, i32, u32,
     (x as i32, y as i32, w as u32, h as u32)
 }
 
-/// Follows a secret typed into `tab_id`'s document of `origin` in `session`.
-pub fn follow(daemon: &Daemon, session: &str, tab_id: &str, w: &Wanted, origin: String) {
+/// Follows a secret typed into `tab`'s document of `origin` in `session`.
+pub fn follow(daemon: &Daemon, session: &str, tab: &Tab, w: &Wanted, origin: String) {
     daemon.config.secrets.followed.add(crate::secrets::Typed {
         session: session.to_owned(),
-        tab_id: tab_id.to_owned(),
+        browser_id: tab.browser_id.clone(),
+        tab_id: tab.tab_id.clone(),
         secret: w.secret.name.clone(),
         origin,
     });
+}
+
+/// Whether each secret followed for a session was still in its tab's page when an action
+/// began: per tab and secret, `Ok` (held) or why it could not be told.
+#[derive(Debug, Default)]
+pub struct Held(Vec<(String, String, Result<(), String>)>);
+
+impl Held {
+    /// What was found of `secret` in `tab_id`; `None` when it was not looked for.
+    pub fn of(&self, tab_id: &str, secret: &str) -> Option<&Result<(), String>> {
+        self.0.iter().find(|(t, s, _)| t == tab_id && s == secret).map(|(_, _, r)| r)
+    }
+}
+
+/// Before a browser action of `session`: looks for each secret it typed into a tab in that
+/// tab's page (every frame, fields and text, shown or not). One no longer there is not
+/// followed any more: a later navigation does not carry it.
+pub async fn held_before(daemon: &Daemon, b: &crate::browser::Browsers, session: &str) -> Held {
+    let vault = &daemon.config.secrets;
+    let mut held = Held::default();
+    for t in vault.followed.of_session(session) {
+        let found = match vault.get(&t.secret) {
+            None => Err("the secret is no longer in force, so its value was not looked for".into()),
+            Some(s) => match b.tab(&t.browser_id, &t.tab_id).await {
+                Err(e) => Err(format!("its tab could not be read: {e}")),
+                Ok(tab) => match tab.secrets_shown(&[s.value]).await {
+                    Ok(shown) => Ok(shown.held > 0),
+                    Err(e) => Err(format!("its page could not be read: {e}")),
+                },
+            },
+        };
+        match found {
+            Ok(false) => vault.followed.forget(session, &t.tab_id, &t.secret),
+            Ok(true) => held.0.push((t.tab_id, t.secret, Ok(()))),
+            Err(why) => held.0.push((t.tab_id, t.secret, Err(why))),
+        }
+    }
+    held
 }
 
 /// `shot` (a tab's screenshot) with every box of the page that shows a secret's value
@@ -127,12 +166,12 @@ pub async fn cover_tab(vault: &Vault, tab: &Tab, shot: &mut Value) -> Result<(),
 }
 
 /// Refuses (`FORBIDDEN`, nothing typed) unless the app of `pid` (else of the active window)
-/// is one the secret names.
+/// is one the secret names; the pid of the app it may go to.
 pub async fn check_app(
     d: &crate::desktop::Desktop,
     pid: Option<u32>,
     s: &Secret,
-) -> Result<(), DaemonError> {
+) -> Result<Option<u32>, DaemonError> {
     let pid = match pid {
         Some(p) => Some(p),
         None => d.windows().await?.into_iter().find(|w| w.active).and_then(|w| w.pid),
@@ -140,7 +179,7 @@ pub async fn check_app(
     let apps = d.apps().await?;
     let name = pid.and_then(|p| apps.into_iter().find(|a| a.pid == p)).map(|a| a.name);
     match name {
-        Some(n) if s.allows_app(&n) => Ok(()),
+        Some(n) if s.allows_app(&n) => Ok(pid),
         n => Err(DaemonError::SecretRefused {
             secret: s.name.clone(),
             place: match n {

@@ -178,6 +178,7 @@ impl Vault {
 #[derive(Debug, Clone)]
 pub struct Typed {
     pub session: String,
+    pub browser_id: String,
     pub tab_id: String,
     pub secret: String,
     pub origin: String,
@@ -197,6 +198,18 @@ impl Followed {
             q.pop_front();
         }
         q.push_back(t);
+    }
+
+    /// Every secret followed for `session`.
+    pub fn of_session(&self, session: &str) -> Vec<Typed> {
+        let q = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        q.iter().filter(|t| t.session == session).cloned().collect()
+    }
+
+    /// No longer follows `secret` in `session`'s tab `tab_id` (its page no longer holds it).
+    pub fn forget(&self, session: &str, tab_id: &str, secret: &str) {
+        let mut q = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        q.retain(|t| !(t.session == session && t.tab_id == tab_id && t.secret == secret));
     }
 
     /// The secrets typed in `session` into `tab_id`'s document, which has now navigated:
