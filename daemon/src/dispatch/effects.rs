@@ -69,7 +69,7 @@ pub(super) fn name(
             if t.origin == now_on {
                 continue;
             }
-            let (held, unchecked) = match held.of(tab_id, &t.secret) {
+            let (held, unchecked) = match held.of(&t) {
                 Some(Ok(())) => (Some(true), None),
                 Some(Err(why)) => (None, Some(why.clone())),
                 None => (None, Some("typed during this action; not looked for since".into())),

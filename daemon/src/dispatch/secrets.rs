@@ -16,6 +16,8 @@ pub struct Wanted {
     pub text: String,
     /// What the result says was typed: `[secret:<name>]`.
     pub shown: String,
+    /// The text is the current one-time code, not the value.
+    pub code: bool,
 }
 
 /// The secret a call names in `secret` or `secret_totp`, if any; an unknown name is
@@ -35,7 +37,7 @@ pub fn wanted(
         .ok_or_else(|| DaemonError::TargetNotFound { kind: "secret", id: name.to_owned() })?;
     if !code {
         let shown = format!("[secret:{name}]");
-        return Ok(Some(Wanted { text: s.value.clone(), secret: s, shown }));
+        return Ok(Some(Wanted { text: s.value.clone(), secret: s, shown, code: false }));
     }
     let text = s.totp_now().map_err(|e| {
         let why = match e {
@@ -45,7 +47,7 @@ pub fn wanted(
         DaemonError::Contract(glovebox_protocol::contract::Violation::new("secret_totp", why))
     })?;
     vault.redactor().add_code(name, &text);
-    Ok(Some(Wanted { text, secret: s, shown: format!("[secret:{name}:totp]") }))
+    Ok(Some(Wanted { text, secret: s, shown: format!("[secret:{name}:totp]"), code: true }))
 }
 
 /// Refuses (`FORBIDDEN`, nothing typed) unless the tab's page, the element's frame and
@@ -98,6 +100,7 @@ pub fn follow(daemon: &Daemon, session: &str, tab: &Tab, w: &Wanted, origin: Str
         browser_id: tab.browser_id.clone(),
         tab_id: tab.tab_id.clone(),
         secret: w.secret.name.clone(),
+        code: w.code,
         origin,
     });
 }
@@ -105,12 +108,12 @@ pub fn follow(daemon: &Daemon, session: &str, tab: &Tab, w: &Wanted, origin: Str
 /// Whether each secret followed for a session was still in its tab's page when an action
 /// began: per tab and secret, `Ok` (held) or why it could not be told.
 #[derive(Debug, Default)]
-pub struct Held(Vec<(String, String, Result<(), String>)>);
+pub struct Held(Vec<(crate::secrets::Typed, Result<(), String>)>);
 
 impl Held {
-    /// What was found of `secret` in `tab_id`; `None` when it was not looked for.
-    pub fn of(&self, tab_id: &str, secret: &str) -> Option<&Result<(), String>> {
-        self.0.iter().find(|(t, s, _)| t == tab_id && s == secret).map(|(_, _, r)| r)
+    /// What was found of `t`; `None` when it was not looked for.
+    pub fn of(&self, t: &crate::secrets::Typed) -> Option<&Result<(), String>> {
+        self.0.iter().find(|(o, _)| o.same(t)).map(|(_, r)| r)
     }
 }
 
@@ -122,6 +125,7 @@ pub async fn held_before(daemon: &Daemon, b: &crate::browser::Browsers, session:
     let mut held = Held::default();
     for t in vault.followed.of_session(session) {
         let found = match vault.get(&t.secret) {
+            _ if t.code => Err("a one-time code is not looked for once typed".into()),
             None => Err("the secret is no longer in force, so its value was not looked for".into()),
             Some(s) => match b.tab(&t.browser_id, &t.tab_id).await {
                 Err(e) => Err(format!("its tab could not be read: {e}")),
@@ -132,9 +136,9 @@ pub async fn held_before(daemon: &Daemon, b: &crate::browser::Browsers, session:
             },
         };
         match found {
-            Ok(false) => vault.followed.forget(session, &t.tab_id, &t.secret),
-            Ok(true) => held.0.push((t.tab_id, t.secret, Ok(()))),
-            Err(why) => held.0.push((t.tab_id, t.secret, Err(why))),
+            Ok(false) => vault.followed.forget(&t),
+            Ok(true) => held.0.push((t, Ok(()))),
+            Err(why) => held.0.push((t, Err(why))),
         }
     }
     held

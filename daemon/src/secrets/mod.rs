@@ -181,7 +181,17 @@ pub struct Typed {
     pub browser_id: String,
     pub tab_id: String,
     pub secret: String,
+    /// What was typed is its one-time code, not its value.
+    pub code: bool,
     pub origin: String,
+}
+
+impl Typed {
+    /// The same secret (value or code) in the same session's tab.
+    pub fn same(&self, o: &Typed) -> bool {
+        (&self.session, &self.tab_id, &self.secret, self.code)
+            == (&o.session, &o.tab_id, &o.secret, o.code)
+    }
 }
 
 /// The typed secrets followed (bounded: the oldest go first).
@@ -193,7 +203,7 @@ impl Followed {
 
     pub fn add(&self, t: Typed) {
         let mut q = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        q.retain(|o| !(o.session == t.session && o.tab_id == t.tab_id && o.secret == t.secret));
+        q.retain(|o| !o.same(&t));
         if q.len() >= Self::KEPT {
             q.pop_front();
         }
@@ -206,10 +216,10 @@ impl Followed {
         q.iter().filter(|t| t.session == session).cloned().collect()
     }
 
-    /// No longer follows `secret` in `session`'s tab `tab_id` (its page no longer holds it).
-    pub fn forget(&self, session: &str, tab_id: &str, secret: &str) {
+    /// No longer follows `t` (its page no longer holds it).
+    pub fn forget(&self, t: &Typed) {
         let mut q = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        q.retain(|t| !(t.session == session && t.tab_id == tab_id && t.secret == secret));
+        q.retain(|o| !o.same(t));
     }
 
     /// The secrets typed in `session` into `tab_id`'s document, which has now navigated:

@@ -97,7 +97,9 @@ impl Typing<'_> {
         let marked = self.key.take();
         let value = std::mem::take(&mut self.value);
         let mut candidates: Vec<String> = marked.iter().cloned().collect();
-        candidates.extend(d.focused_key().filter(|k| !candidates.contains(k)));
+        if let Some(k) = d.focused_key().filter(|k| Some(k) != marked.as_ref()) {
+            candidates.push(k);
+        }
         let mut found = false;
         for key in candidates {
             found |= d.follow_if_holding(&key, &value).await;
