@@ -92,7 +92,8 @@ pub struct Effects {
     pub secrets_left: Vec<SecretLeft>,
 }
 
-/// A secret whose page navigated to another origin after it was typed there.
+/// A secret whose page navigated to another origin after it was typed there, while a field
+/// or text of the page still held it (or when that could not be checked).
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
 pub struct SecretLeft {
     /// Its name.

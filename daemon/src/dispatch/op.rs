@@ -81,8 +81,12 @@ async fn outcome(
     }
     let out = out.map_err(|e| e.to_data_on(plan.on))?;
     let exec_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let watched =
-        Watched { windows: before.windows, mark: before.mark, trace: before.trace, held: before.held };
+    let watched = Watched {
+        windows: before.windows,
+        mark: before.mark,
+        trace: before.trace,
+        held: before.held,
+    };
     let span = settle::Span { started, ended: Instant::now() };
     let after = after(&daemon, &session, &plan, out, watched, span, deadline, &aimed).await;
     let (out, after, changes) = after;
@@ -132,7 +136,13 @@ impl Before {
         let windows =
             (action.backend == Backend::Desktop && captured).then(|| daemon.events.subscribe());
         let Some(b) = &daemon.config.browser else {
-            return Before { windows, mark: None, trace: None, hold: None, held: Default::default() };
+            return Before {
+                windows,
+                mark: None,
+                trace: None,
+                hold: None,
+                held: Default::default(),
+            };
         };
         let on_browser = action.backend == Backend::Browser;
         let (mark, held) = match action.backend != Backend::Desktop {

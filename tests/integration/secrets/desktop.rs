@@ -15,7 +15,8 @@ use super::{inked, line_box, ok, start, VALUE};
 async fn text_view(c: &mut Raw, app: &str) -> String {
     let deadline = Instant::now() + DEADLINE;
     loop {
-        let snap = ok(c, "computer.snapshot", json!({"app_id": app, "disable_diffing": true})).await;
+        let snap =
+            ok(c, "computer.snapshot", json!({"app_id": app, "disable_diffing": true})).await;
         let text = snap["result"]["snapshot"].as_str().unwrap_or_default().to_owned();
         let found = text.lines().find(|l| l.contains("text") && l.contains("editable"));
         if let Some(line) = found.filter(|l| l.contains(" @")) {

@@ -73,7 +73,8 @@ async fn a_cross_site_frame_is_painted_and_leaving_counts_only_a_held_value() {
     let clear = "document.querySelector('[name=pass]').value = ''; 'cleared'";
     ok(&mut c, "browser.evaluate", json!({"script": clear})).await;
     let away = ok(&mut c, "browser.navigate", json!({"url": site.other_host("refs.html")})).await;
-    assert!(away["result"].get("secrets_left").is_none(), "nothing left with it: {away}");
+    let said = &away["result"];
+    assert!(said.get("secrets_left").is_none(), "nothing left with it: {said}");
 
     // Typed and left in: the navigation to another origin carries it, and says it checked.
     ok(&mut c, "browser.navigate", json!({"url": site.url("login.html")})).await;
@@ -81,11 +82,10 @@ async fn a_cross_site_frame_is_painted_and_leaving_counts_only_a_held_value() {
     ok(&mut c, "browser.fill", json!({"ref": pass, "secret": "github"})).await;
     let away = ok(&mut c, "browser.navigate", json!({"url": site.other_host("refs.html")})).await;
     let left: &Value = &away["result"]["secrets_left"][0];
-    assert_eq!(left["secret"], "github", "{away}");
-    assert_eq!(left["held"], true, "{away}");
-    assert!(left.get("unchecked").is_none(), "{away}");
-    let said = away.to_string();
-    assert!(!said.contains(VALUE), "{said}");
+    assert_eq!(left["secret"], "github", "{left}");
+    assert_eq!(left["held"], true, "{left}");
+    assert!(left.get("unchecked").is_none(), "{left}");
+    assert!(!away.to_string().contains(VALUE), "the answer holds the value");
 
     drop(c);
     let status = d.terminate(std::time::Duration::from_secs(15));
