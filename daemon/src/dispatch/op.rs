@@ -74,19 +74,13 @@ async fn outcome(
     let ctx = Ctx { daemon: daemon.clone(), session: session.clone(), op };
     let started = Instant::now();
     let fut = plan.route.run(ctx, checked);
-    let before = Before::take(&daemon, &plan, &session.id).await;
+    let (hold, watched) = Before::take(&daemon, &plan, &session.id).await.split();
     let out = fut.await;
-    if let Some(hold) = before.hold {
+    if let Some(hold) = hold {
         hold.release().await;
     }
     let out = out.map_err(|e| e.to_data_on(plan.on))?;
     let exec_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let watched = Watched {
-        windows: before.windows,
-        mark: before.mark,
-        trace: before.trace,
-        held: before.held,
-    };
     let span = settle::Span { started, ended: Instant::now() };
     let after = after(&daemon, &session, &plan, out, watched, span, deadline, &aimed).await;
     let (out, after, changes) = after;
@@ -107,6 +101,7 @@ async fn outcome(
 }
 
 /// What is watched from before the handler runs.
+#[derive(Default)]
 struct Before {
     /// The windows a desktop action opens or closes are named from the bus.
     windows: Option<tokio::sync::broadcast::Receiver<Scoped>>,
@@ -136,13 +131,7 @@ impl Before {
         let windows =
             (action.backend == Backend::Desktop && captured).then(|| daemon.events.subscribe());
         let Some(b) = &daemon.config.browser else {
-            return Before {
-                windows,
-                mark: None,
-                trace: None,
-                hold: None,
-                held: Default::default(),
-            };
+            return Before { windows, ..Before::default() };
         };
         let on_browser = action.backend == Backend::Browser;
         let (mark, held) = match action.backend != Backend::Desktop {
@@ -158,6 +147,12 @@ impl Before {
             false => None,
         };
         Before { windows, mark, trace, hold, held }
+    }
+
+    /// The input hold, released once the handler is done, and the rest.
+    fn split(self) -> (Option<crate::browser::InputHold>, Watched) {
+        let Before { windows, mark, trace, hold, held } = self;
+        (hold, Watched { windows, mark, trace, held })
     }
 }
 
