@@ -117,6 +117,9 @@ impl Held {
     }
 }
 
+/// How long looking for a secret in one tab's page may take before an action.
+const LOOK: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Before a browser action of `session`: looks for each secret it typed into a tab in that
 /// tab's page (every frame, fields and text, shown or not). One no longer there is not
 /// followed any more: a later navigation does not carry it.
@@ -127,13 +130,17 @@ pub async fn held_before(daemon: &Daemon, b: &crate::browser::Browsers, session:
         let found = match vault.get(&t.secret) {
             _ if t.code => Err("a one-time code is not looked for once typed".into()),
             None => Err("the secret is no longer in force, so its value was not looked for".into()),
-            Some(s) => match b.tab(&t.browser_id, &t.tab_id).await {
-                Err(e) => Err(format!("its tab could not be read: {e}")),
-                Ok(tab) => match tab.secrets_shown(&[s.value]).await {
-                    Ok(shown) => Ok(shown.held > 0),
-                    Err(e) => Err(format!("its page could not be read: {e}")),
-                },
-            },
+            Some(s) => {
+                let look = async {
+                    let tab = b.tab(&t.browser_id, &t.tab_id).await?;
+                    tab.secrets_shown(&[s.value]).await
+                };
+                match tokio::time::timeout(LOOK, look).await {
+                    Ok(Ok(shown)) => Ok(shown.held > 0),
+                    Ok(Err(e)) => Err(format!("its page could not be read: {e}")),
+                    Err(_) => Err(format!("its page did not answer in {} s", LOOK.as_secs())),
+                }
+            }
         };
         match found {
             Ok(false) => vault.followed.forget(&t),
