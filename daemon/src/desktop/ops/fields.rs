@@ -1,11 +1,15 @@
-//! Desktop fields the daemon typed a secret into (`computer.type {secret}`): followed by
-//! their accessibility key; before every capture (screenshots, the op's capture, the view
-//! page's frames) their text and box are read again, and the box is painted over while the
-//! text holds the value. A field whose text no longer holds it, or that is gone, is
-//! forgotten.
+//! Desktop fields the daemon typed a secret into (`computer.type {secret}`): the one named,
+//! else the focused text field (where the focus last went, or the one its app says has it),
+//! painted over from the first key; after the typing, the field whose text holds the value
+//! (searched for in the app when neither does) is followed by its accessibility key. Before
+//! every capture (screenshots, the op's capture, the view page's frames) their text and box
+//! are read again, and the box is painted over while the text holds the value. A field whose
+//! text no longer holds it, or that is gone, is forgotten.
 
 use std::sync::Mutex;
 use std::time::Duration;
+
+use ::atspi::{Interface, State};
 
 use super::El;
 use crate::desktop::atspi::{self, AppInfo, ROOT};
@@ -18,7 +22,9 @@ const KEPT: usize = 32;
 const REFRESH: Duration = Duration::from_millis(400);
 /// Characters of a value a field cut short while typing is still looked for by.
 const CUT_PREFIX: usize = 4;
-/// Elements a search of the app for the field that took the value reads at most.
+/// How long typed keys have to show in the field's text before its app is searched.
+const LANDING: Duration = Duration::from_millis(1500);
+/// Elements a search of the app for a field reads at most.
 const SEARCHED: usize = 3000;
 
 /// One field holding (or receiving) a secret.
@@ -100,14 +106,26 @@ impl Typing<'_> {
         if let Some(k) = d.focused_key().filter(|k| Some(k) != marked.as_ref()) {
             candidates.push(k);
         }
+        // Keys typed by XTest may still be on their way into the app's text.
+        let deadline = tokio::time::Instant::now() + LANDING;
         let mut found = false;
-        for key in candidates {
-            found |= d.follow_if_holding(&key, &value).await;
+        loop {
+            for key in &candidates {
+                found |= d.follow_if_holding(key, &value).await;
+            }
+            if found || tokio::time::Instant::now() >= deadline {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
+        let marked_before = marked.is_some();
         if !found {
             if let Some(pid) = pid {
                 found = d.search_app(pid, &value).await;
+                tracing::debug!(found, "a secret's field searched for in its app");
             }
+        } else {
+            tracing::debug!(marked_before, "a secret's field found where it was typed");
         }
         // The field marked before, when it does not hold the value after all, goes at the
         // next reading like any other (kept painted until then).
@@ -120,10 +138,20 @@ impl Typing<'_> {
 }
 
 impl Desktop {
-    /// Before typing a secret's `value` into `el` (else the focused field): its box is
-    /// painted over by every capture from now on.
-    pub async fn secret_typing(&self, el: Option<&El>, value: &str) -> Typing<'_> {
-        let key = el.map(|e| e.key.clone()).or_else(|| self.focused_key());
+    /// Before typing a secret's `value` into `el` (else the focused text field: the one
+    /// the focus last went to, or the app of `pid` says has it): its box is painted over by
+    /// every capture from now on.
+    pub async fn secret_typing(
+        &self,
+        el: Option<&El>,
+        pid: Option<u32>,
+        value: &str,
+    ) -> Typing<'_> {
+        let key = match el {
+            Some(e) => Some(e.key.clone()),
+            None => self.focused_field(pid).await,
+        };
+        tracing::debug!(known = key.is_some(), "a secret's field before typing");
         if let Some(key) = &key {
             let app = self.field_app(key).await;
             let rect = self.field_rect(key, app.as_ref()).await.ok().flatten();
@@ -190,9 +218,27 @@ impl Desktop {
         }
     }
 
-    /// Looks through the app of `pid` for text elements holding `value` and follows them.
-    async fn search_app(&self, pid: u32, value: &str) -> bool {
-        let (Ok(a11y), Ok(app)) = (self.a11y(), self.app(pid).await) else { return false };
+    /// The text element that has the focus: the one it last went to, else the one the app
+    /// of `pid` says is focused.
+    async fn focused_field(&self, pid: Option<u32>) -> Option<String> {
+        let a11y = self.a11y().ok()?;
+        if let Some(key) = self.focused_key() {
+            let (bus, path) = atspi::split_key(&key)?;
+            if a11y.interfaces(bus, path).await.is_ok_and(|i| i.contains(Interface::Text)) {
+                return Some(key);
+            }
+        }
+        let walked = self.walk_app(pid?).await?;
+        let focused = walked
+            .elems
+            .iter()
+            .find(|e| e.states.contains(State::Focused) && e.ifaces.contains(Interface::Text));
+        focused.map(|e| e.key.clone())
+    }
+
+    /// The app of `pid`, walked for a field.
+    async fn walk_app(&self, pid: u32) -> Option<atspi::Walked> {
+        let (Ok(a11y), Ok(app)) = (self.a11y(), self.app(pid).await) else { return None };
         let opts = atspi::WalkOptions {
             max_depth: 64,
             max_nodes: SEARCHED,
@@ -200,7 +246,12 @@ impl Desktop {
             screen: self.screen(),
             trust_visible: app.window_relative(),
         };
-        let walked = a11y.walk(&app.bus, ROOT, opts).await;
+        Some(a11y.walk(&app.bus, ROOT, opts).await)
+    }
+
+    /// Looks through the app of `pid` for text elements holding `value` and follows them.
+    async fn search_app(&self, pid: u32, value: &str) -> bool {
+        let Some(walked) = self.walk_app(pid).await else { return false };
         let mut found = false;
         for e in walked.elems.iter() {
             let Some(v) = &e.value else { continue };

@@ -67,7 +67,7 @@ pub(super) async fn type_text(
     };
     let pid = secrets::check_app(&d, t.pid, &w.secret).await?;
     // Painted over in every capture from the first key on, and after while it holds it.
-    let typing = d.secret_typing(el.as_ref(), &w.text).await;
+    let typing = d.secret_typing(el.as_ref(), pid, &w.text).await;
     let acted = d.type_text(el.as_ref(), &w.text, dispatch(p.dispatch), aim).await;
     if !typing.done(pid).await && acted.is_ok() {
         tracing::warn!(secret = w.secret.name, "no field of the app holds the secret typed");
