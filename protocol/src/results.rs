@@ -92,7 +92,8 @@ pub struct Effects {
     pub secrets_left: Vec<SecretLeft>,
 }
 
-/// A secret whose page navigated to another origin after it was typed there.
+/// A secret whose page navigated to another origin after it was typed there, while a field
+/// or text of the page still held it (or when that could not be checked).
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
 pub struct SecretLeft {
     /// Its name.
@@ -101,6 +102,13 @@ pub struct SecretLeft {
     pub typed_on: String,
     /// The origin the tab went to.
     pub now_on: String,
+    /// `true`: a field or text of the page held the value when the action began; `null`:
+    /// that could not be checked (`unchecked` says why), so it may have. A page that no
+    /// longer held the value is not named here.
+    pub held: Option<bool>,
+    /// Why `held` is unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unchecked: Option<String>,
 }
 
 /// A file chooser a page opened, intercepted by the daemon.

@@ -2,6 +2,10 @@
 //! with a real Chromium: a named secret is typed only into its own origin (the served host
 //! receives it), refused elsewhere and into a form that posts elsewhere, and no answer,
 //! capture, view page frame, event or log line holds its value; its TOTP seed yields a code the host takes.
+//! `frames.rs`: a cross-site frame's field, and leaving a page; `desktop.rs`: a desktop field.
+
+mod desktop;
+mod frames;
 
 use std::time::{Duration, Instant};
 
@@ -84,24 +88,43 @@ async fn screen_box(c: &mut Raw, name: &str) -> (usize, usize, usize, usize) {
     (n[0].ceil() as usize, n[1].ceil() as usize, n[2] as usize, n[3] as usize)
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn a_secret_goes_only_to_its_origin_and_nothing_shows_it() {
-    let site = Site::start().await;
+/// The binary with an embedded desktop, `secrets` as its file (0600) and its log at
+/// `level` in the returned dir's `stderr`.
+fn start(secrets: &Value, level: &str) -> (Running, glovebox_tests::TempDir) {
     let dir = glovebox_tests::TempDir::new("secrets");
     let file = dir.path.join("secrets.json");
-    let secrets =
-        json!([{"name": "github", "value": VALUE, "origins": [site.url("")], "totp": SEED}]);
     std::fs::write(&file, secrets.to_string()).expect("write the secrets");
     {
         use std::os::unix::fs::PermissionsExt as _;
         std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).expect("chmod");
     }
-    let log_path = dir.path.join("stderr");
-    let mut d = Running::start_logged(
+    let d = Running::start_logged(
         &["--desktop", "embedded", "--secrets", file.to_str().expect("utf-8")],
-        &[("GLOVEBOX_TOKEN", ACTOR), ("GLOVEBOX_LOG", "trace")],
-        &log_path,
+        &[("GLOVEBOX_TOKEN", ACTOR), ("GLOVEBOX_LOG", level)],
+        &dir.path.join("stderr"),
     );
+    (d, dir)
+}
+
+/// The box (`@x,y wxh`) of an outline line, shrunk by `inset` on each side and times `scale`.
+fn line_box(line: &str, inset: f64, scale: f64) -> (usize, usize, usize, usize) {
+    let at = line.split(" @").nth(1).unwrap_or_else(|| panic!("no box on {line:?}"));
+    let word = at.split(' ').take(2).collect::<Vec<_>>().join(" ");
+    let n: Vec<f64> = word
+        .split([',', ' ', 'x'])
+        .map(|v| v.parse().unwrap_or_else(|_| panic!("bad box {word:?}")))
+        .collect();
+    let px = |v: f64| (v * scale).round() as usize;
+    (px(n[0] + inset), px(n[1] + inset), px(n[2] - 2.0 * inset), px(n[3] - 2.0 * inset))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_secret_goes_only_to_its_origin_and_nothing_shows_it() {
+    let site = Site::start().await;
+    let secrets =
+        json!([{"name": "github", "value": VALUE, "origins": [site.url("")], "totp": SEED}]);
+    let (mut d, dir) = start(&secrets, "trace");
+    let log_path = dir.path.join("stderr");
     let mut watcher = Raw::connect(&d.url, Some(ACTOR)).await.expect("connect");
     watcher.hello(Some("watcher")).await;
     let topics = json!(["ops", "session", "browser", "desktop", "approvals"]);
@@ -239,6 +262,7 @@ async fn a_secret_goes_only_to_its_origin_and_nothing_shows_it() {
     let left = &away["result"]["secrets_left"][0];
     assert_eq!(left["secret"], "github", "{away}");
     assert_eq!(left["typed_on"], site.base, "{away}");
+    assert_eq!(left["held"], true, "the field held it when the navigation began: {away}");
     let snap = ok(&mut c, "browser.snapshot", json!({})).await;
     let pass = ref_of(&snap, "\"Password\"");
     let r = c.call("browser.fill", json!({"ref": pass, "secret": "github"})).await;

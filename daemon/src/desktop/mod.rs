@@ -23,7 +23,7 @@ use crate::registry::held::Held;
 
 pub use ops::{
     may_open_window, nodes, nodes_unfolded, Acted, Aim, Dispatch, El, FocusChange, Restore,
-    TextState, Wheel, WindowRef,
+    TextState, Typing, Wheel, WindowRef,
 };
 pub use slot::Slot;
 /// Result types of the backend methods.
@@ -195,6 +195,10 @@ pub struct Desktop {
     damage: Option<Arc<x11::Damage>>,
     /// Where window and app events go.
     events: crate::events::SinkSlot,
+    /// The key of the element that last took the focus (`watch.rs`).
+    focused: std::sync::Mutex<Option<String>>,
+    /// Fields the daemon typed a secret into, painted over in captures (`ops/fields.rs`).
+    fields: ops::SecretFields,
 }
 
 impl Desktop {
@@ -237,6 +241,8 @@ impl Desktop {
             paste: tokio::sync::Mutex::new(()),
             damage,
             events,
+            focused: std::sync::Mutex::default(),
+            fields: ops::SecretFields::default(),
         });
         tokio::spawn(watch::follow_apps(Arc::downgrade(&desktop)));
         tokio::spawn(watch::follow_focus(Arc::downgrade(&desktop)));

@@ -111,6 +111,9 @@ async fn report_focus(desktop: &Weak<Desktop>, a11y: &super::atspi::A11y) {
     let mut changes = std::pin::pin!(changes);
     while let Some((bus, path)) = changes.next().await {
         let Some(d) = desktop.upgrade() else { return };
+        if let Ok(mut f) = d.focused.lock() {
+            *f = Some(a11y.key(&bus, &path));
+        }
         let element = a11y.describe(&bus, &path).await;
         let app_id = a11y.pid_of(&bus).map(|p| format!("app:{p}"));
         d.events.emit("focus.changed", json!({"app_id": app_id, "element": element}));

@@ -28,13 +28,14 @@ pub(super) fn opened_tab(b: &Browsers, mark: &EffectsMark, out: &Output) -> Opti
 /// Adds `navigation_blocked`, `opened_tabs`, `downloads` and `navigated_to` (the protocol's
 /// [`Effects`]) to the result of a browser action on `tab` (browser id, tab id), each only when
 /// something of the kind happened; and `secrets_left` when the tab went to another origin than
-/// the one `session` typed a secret into there.
+/// the one `session` typed a secret into there while its page held it (`held`, looked for
+/// when the action began), or when that could not be told.
 pub(super) fn name(
     b: &Browsers,
     mark: &EffectsMark,
     tab: &(String, String),
     out: &mut Output,
-    (followed, session): (&crate::secrets::Followed, &str),
+    (followed, session, held): (&crate::secrets::Followed, &str, &super::secrets::Held),
 ) {
     let (browser_id, tab_id) = tab;
     let mut fx = Effects::default();
@@ -65,10 +66,16 @@ pub(super) fn name(
             .map(|u| u.origin().ascii_serialization())
             .unwrap_or_else(|_| "null".into());
         for t in followed.take(session, tab_id) {
-            if t.origin != now_on {
-                let now_on = now_on.clone();
-                fx.secrets_left.push(SecretLeft { secret: t.secret, typed_on: t.origin, now_on });
+            if t.origin == now_on {
+                continue;
             }
+            let (held, unchecked) = match held.of(&t) {
+                Some(Ok(())) => (Some(true), None),
+                Some(Err(why)) => (None, Some(why.clone())),
+                None => (None, Some("typed during this action; not looked for since".into())),
+            };
+            let (secret, typed_on, now_on) = (t.secret, t.origin, now_on.clone());
+            fx.secrets_left.push(SecretLeft { secret, typed_on, now_on, held, unchecked });
         }
     }
     if fx.is_empty() {

@@ -74,14 +74,13 @@ async fn outcome(
     let ctx = Ctx { daemon: daemon.clone(), session: session.clone(), op };
     let started = Instant::now();
     let fut = plan.route.run(ctx, checked);
-    let before = Before::take(&daemon, &plan).await;
+    let (hold, watched) = Before::take(&daemon, &plan, &session.id).await.split();
     let out = fut.await;
-    if let Some(hold) = before.hold {
+    if let Some(hold) = hold {
         hold.release().await;
     }
     let out = out.map_err(|e| e.to_data_on(plan.on))?;
     let exec_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let watched = Watched { windows: before.windows, mark: before.mark, trace: before.trace };
     let span = settle::Span { started, ended: Instant::now() };
     let after = after(&daemon, &session, &plan, out, watched, span, deadline, &aimed).await;
     let (out, after, changes) = after;
@@ -102,6 +101,7 @@ async fn outcome(
 }
 
 /// What is watched from before the handler runs.
+#[derive(Default)]
 struct Before {
     /// The windows a desktop action opens or closes are named from the bus.
     windows: Option<tokio::sync::broadcast::Receiver<Scoped>>,
@@ -112,6 +112,8 @@ struct Before {
     trace: Option<ActionTrace>,
     /// No instrumentation pause may drop the input this action sends.
     hold: Option<crate::browser::InputHold>,
+    /// Which secrets typed into tabs their pages still held.
+    held: secrets::Held,
 }
 
 /// [`Before`] less the hold, released once the handler is done.
@@ -119,21 +121,22 @@ struct Watched {
     windows: Option<tokio::sync::broadcast::Receiver<Scoped>>,
     mark: Option<EffectsMark>,
     trace: Option<ActionTrace>,
+    held: secrets::Held,
 }
 
 impl Before {
-    async fn take(daemon: &Daemon, plan: &Plan) -> Before {
+    async fn take(daemon: &Daemon, plan: &Plan, session: &str) -> Before {
         let action = plan.action;
         let captured = plan.wants_capture() && action.captures();
         let windows =
             (action.backend == Backend::Desktop && captured).then(|| daemon.events.subscribe());
         let Some(b) = &daemon.config.browser else {
-            return Before { windows, mark: None, trace: None, hold: None };
+            return Before { windows, ..Before::default() };
         };
         let on_browser = action.backend == Backend::Browser;
-        let mark = match action.backend != Backend::Desktop {
-            true => Some(b.effects_mark().await),
-            false => None,
+        let (mark, held) = match action.backend != Backend::Desktop {
+            true => (Some(b.effects_mark().await), secrets::held_before(daemon, b, session).await),
+            false => (None, secrets::Held::default()),
         };
         let trace = match on_browser && captured {
             true => b.trace_action().await,
@@ -143,7 +146,13 @@ impl Before {
             true => Some(b.hold_input().await),
             false => None,
         };
-        Before { windows, mark, trace, hold }
+        Before { windows, mark, trace, hold, held }
+    }
+
+    /// The input hold, released once the handler is done, and the rest.
+    fn split(self) -> (Option<crate::browser::InputHold>, Watched) {
+        let Before { windows, mark, trace, hold, held } = self;
+        (hold, Watched { windows, mark, trace, held })
     }
 }
 
@@ -186,7 +195,8 @@ async fn after(
         p
     });
     if let (Some(b), Some(tab)) = (browsers, &acted_on) {
-        browser_effects(daemon, session, b, watched.mark.as_ref(), tab, &mut out).await;
+        let fx = (watched.mark.as_ref(), &watched.held);
+        browser_effects(daemon, session, b, fx, tab, &mut out).await;
     }
     let (after, changes) = match pending {
         Err(after) => (after, None),
@@ -214,13 +224,14 @@ async fn browser_effects(
     daemon: &Daemon,
     session: &Session,
     b: &Browsers,
-    mark: Option<&EffectsMark>,
+    (mark, held): (Option<&EffectsMark>, &secrets::Held),
     tab: &(String, String),
     out: &mut Output,
 ) {
     secrets::cover_screen(daemon, b, tab).await;
     let Some(mark) = mark else { return };
-    effects::name(b, mark, tab, out, (&daemon.config.secrets.followed, &session.id));
+    let followed = &daemon.config.secrets.followed;
+    effects::name(b, mark, tab, out, (followed, &session.id, held));
     for path in effects::downloaded(out) {
         session.downloaded(path);
     }

@@ -16,6 +16,8 @@ pub struct Wanted {
     pub text: String,
     /// What the result says was typed: `[secret:<name>]`.
     pub shown: String,
+    /// The text is the current one-time code, not the value.
+    pub code: bool,
 }
 
 /// The secret a call names in `secret` or `secret_totp`, if any; an unknown name is
@@ -35,7 +37,7 @@ pub fn wanted(
         .ok_or_else(|| DaemonError::TargetNotFound { kind: "secret", id: name.to_owned() })?;
     if !code {
         let shown = format!("[secret:{name}]");
-        return Ok(Some(Wanted { text: s.value.clone(), secret: s, shown }));
+        return Ok(Some(Wanted { text: s.value.clone(), secret: s, shown, code: false }));
     }
     let text = s.totp_now().map_err(|e| {
         let why = match e {
@@ -45,7 +47,7 @@ pub fn wanted(
         DaemonError::Contract(glovebox_protocol::contract::Violation::new("secret_totp", why))
     })?;
     vault.redactor().add_code(name, &text);
-    Ok(Some(Wanted { text, secret: s, shown: format!("[secret:{name}:totp]") }))
+    Ok(Some(Wanted { text, secret: s, shown: format!("[secret:{name}:totp]"), code: true }))
 }
 
 /// Refuses (`FORBIDDEN`, nothing typed) unless the tab's page, the element's frame and
@@ -91,14 +93,62 @@ fn screen_rect([wx, wy, fw, fh, dpr]: [f64; 5], b: &[f64; 4]) -> (i32, i32, u32,
     (x as i32, y as i32, w as u32, h as u32)
 }
 
-/// Follows a secret typed into `tab_id`'s document of `origin` in `session`.
-pub fn follow(daemon: &Daemon, session: &str, tab_id: &str, w: &Wanted, origin: String) {
+/// Follows a secret typed into `tab`'s document of `origin` in `session`.
+pub fn follow(daemon: &Daemon, session: &str, tab: &Tab, w: &Wanted, origin: String) {
     daemon.config.secrets.followed.add(crate::secrets::Typed {
         session: session.to_owned(),
-        tab_id: tab_id.to_owned(),
+        browser_id: tab.browser_id.clone(),
+        tab_id: tab.tab_id.clone(),
         secret: w.secret.name.clone(),
+        code: w.code,
         origin,
     });
+}
+
+/// Whether each secret followed for a session was still in its tab's page when an action
+/// began: per tab and secret, `Ok` (held) or why it could not be told.
+#[derive(Debug, Default)]
+pub struct Held(Vec<(crate::secrets::Typed, Result<(), String>)>);
+
+impl Held {
+    /// What was found of `t`; `None` when it was not looked for.
+    pub fn of(&self, t: &crate::secrets::Typed) -> Option<&Result<(), String>> {
+        self.0.iter().find(|(o, _)| o.same(t)).map(|(_, r)| r)
+    }
+}
+
+/// How long looking for a secret in one tab's page may take before an action.
+const LOOK: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Before a browser action of `session`: looks for each secret it typed into a tab in that
+/// tab's page (every frame, fields and text, shown or not). One no longer there is not
+/// followed any more: a later navigation does not carry it.
+pub async fn held_before(daemon: &Daemon, b: &crate::browser::Browsers, session: &str) -> Held {
+    let vault = &daemon.config.secrets;
+    let mut held = Held::default();
+    for t in vault.followed.of_session(session) {
+        let found = match vault.get(&t.secret) {
+            _ if t.code => Err("a one-time code is not looked for once typed".into()),
+            None => Err("the secret is no longer in force, so its value was not looked for".into()),
+            Some(s) => {
+                let look = async {
+                    let tab = b.tab(&t.browser_id, &t.tab_id).await?;
+                    tab.secrets_shown(&[s.value]).await
+                };
+                match tokio::time::timeout(LOOK, look).await {
+                    Ok(Ok(shown)) => Ok(shown.held > 0),
+                    Ok(Err(e)) => Err(format!("its page could not be read: {e}")),
+                    Err(_) => Err(format!("its page did not answer in {} s", LOOK.as_secs())),
+                }
+            }
+        };
+        match found {
+            Ok(false) => vault.followed.forget(&t),
+            Ok(true) => held.0.push((t, Ok(()))),
+            Err(why) => held.0.push((t, Err(why))),
+        }
+    }
+    held
 }
 
 /// `shot` (a tab's screenshot) with every box of the page that shows a secret's value
@@ -127,12 +177,12 @@ pub async fn cover_tab(vault: &Vault, tab: &Tab, shot: &mut Value) -> Result<(),
 }
 
 /// Refuses (`FORBIDDEN`, nothing typed) unless the app of `pid` (else of the active window)
-/// is one the secret names.
+/// is one the secret names; the pid of the app it may go to.
 pub async fn check_app(
     d: &crate::desktop::Desktop,
     pid: Option<u32>,
     s: &Secret,
-) -> Result<(), DaemonError> {
+) -> Result<Option<u32>, DaemonError> {
     let pid = match pid {
         Some(p) => Some(p),
         None => d.windows().await?.into_iter().find(|w| w.active).and_then(|w| w.pid),
@@ -140,7 +190,7 @@ pub async fn check_app(
     let apps = d.apps().await?;
     let name = pid.and_then(|p| apps.into_iter().find(|a| a.pid == p)).map(|a| a.name);
     match name {
-        Some(n) if s.allows_app(&n) => Ok(()),
+        Some(n) if s.allows_app(&n) => Ok(pid),
         n => Err(DaemonError::SecretRefused {
             secret: s.name.clone(),
             place: match n {

@@ -178,9 +178,20 @@ impl Vault {
 #[derive(Debug, Clone)]
 pub struct Typed {
     pub session: String,
+    pub browser_id: String,
     pub tab_id: String,
     pub secret: String,
+    /// What was typed is its one-time code, not its value.
+    pub code: bool,
     pub origin: String,
+}
+
+impl Typed {
+    /// The same secret (value or code) in the same session's tab.
+    pub fn same(&self, o: &Typed) -> bool {
+        (&self.session, &self.tab_id, &self.secret, self.code)
+            == (&o.session, &o.tab_id, &o.secret, o.code)
+    }
 }
 
 /// The typed secrets followed (bounded: the oldest go first).
@@ -192,11 +203,23 @@ impl Followed {
 
     pub fn add(&self, t: Typed) {
         let mut q = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        q.retain(|o| !(o.session == t.session && o.tab_id == t.tab_id && o.secret == t.secret));
+        q.retain(|o| !o.same(&t));
         if q.len() >= Self::KEPT {
             q.pop_front();
         }
         q.push_back(t);
+    }
+
+    /// Every secret followed for `session`.
+    pub fn of_session(&self, session: &str) -> Vec<Typed> {
+        let q = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        q.iter().filter(|t| t.session == session).cloned().collect()
+    }
+
+    /// No longer follows `t` (its page no longer holds it).
+    pub fn forget(&self, t: &Typed) {
+        let mut q = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        q.retain(|o| !o.same(t));
     }
 
     /// The secrets typed in `session` into `tab_id`'s document, which has now navigated:

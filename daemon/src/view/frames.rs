@@ -34,6 +34,7 @@ pub fn message(jpeg: &[u8], (w, h): (u32, u32), (px, py): (i16, i16), seq: u32) 
 
 /// Captures the screen now (on a blocking thread) as frame `seq`.
 pub async fn capture(desktop: &Arc<Desktop>, seq: u32, damaged_at: Instant) -> Option<Frame> {
+    desktop.cover_fields().await;
     let d = desktop.clone();
     let got = tokio::task::spawn_blocking(move || {
         let enc = d.frame(QUALITY)?;

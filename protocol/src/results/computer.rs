@@ -161,6 +161,10 @@ pub struct Image {
     /// The whole capture in milliseconds; absent on captures the daemon adds by itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elapsed_ms: Option<u64>,
+    /// Boxes painted over because they showed a secret's value (a page's field or text, a
+    /// desktop field the daemon typed one into); absent when none did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redacted: Option<u64>,
 }
 
 /// Whether one part of the desktop works.

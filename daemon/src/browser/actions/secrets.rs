@@ -1,7 +1,8 @@
 //! What typing a secret needs to know of the page, and where a page shows one: the origin
 //! of the element's document and where its form posts, and the boxes of fields and text
-//! holding a value (main frame, open shadow roots, same-origin frames), read in the daemon's
-//! isolated world so no page script sees the values asked about.
+//! holding a value (main frame, open shadow roots, same-origin frames, and cross-site frames
+//! through their own sessions, placed by their `<iframe>`), read in the daemon's isolated
+//! worlds so no page script sees the values asked about.
 
 use serde_json::{json, Value};
 
@@ -36,10 +37,13 @@ return {origin, posts, rect: [r.left + dx, r.top + dy, r.width, r.height],
         win: [top.screenX, top.screenY, top.outerWidth - top.innerWidth, top.outerHeight - top.innerHeight, top.devicePixelRatio]};
 "#;
 
+/// In one process's top document: the boxes holding a value (`boxes`, its viewport's CSS
+/// pixels), how many fields and texts hold one whether shown or not (`held`), its scroll
+/// and its window.
 const BOXES: &str = r#"
 (() => {
-const vals = VALUES; const out = [];
-const holds = (s) => typeof s === 'string' && s.length > 0 && vals.some((v) => s.includes(v));
+const vals = VALUES; const out = []; let held = 0;
+const holds = (s) => typeof s === 'string' && s.length > 0 && vals.some((v) => s.includes(v)) && ++held > 0;
 const push = (r, dx, dy) => { if (r.width > 0 && r.height > 0) out.push([r.left + dx, r.top + dy, r.width, r.height]); };
 const visit = (doc, root, dx, dy, depth) => {
   if (depth > 8) return;
@@ -61,7 +65,7 @@ const visit = (doc, root, dx, dy, depth) => {
   }
 };
 if (document.documentElement) visit(document, document.documentElement, 0, 0, 0);
-return {boxes: out, sx: scrollX, sy: scrollY, win: [screenX, screenY, outerWidth - innerWidth, outerHeight - innerHeight, devicePixelRatio]};
+return {boxes: out, held, sx: scrollX, sy: scrollY, win: [screenX, screenY, outerWidth - innerWidth, outerHeight - innerHeight, devicePixelRatio]};
 })()
 "#;
 
@@ -69,6 +73,8 @@ return {boxes: out, sx: scrollX, sy: scrollY, win: [screenX, screenY, outerWidth
 #[derive(Debug, Default)]
 pub struct Shown {
     pub boxes: Vec<[f64; 4]>,
+    /// Fields and texts holding a value in any frame, shown or not.
+    pub held: u64,
     pub scroll: (f64, f64),
     /// The window on the screen: its x and y, the width and height of its own frame
     /// around the viewport, and device pixels per CSS pixel.
@@ -89,53 +95,95 @@ impl Tab {
             .as_array()
             .map(|a| a.iter().filter_map(Value::as_str).map(String::from).collect())
             .unwrap_or_default();
-        let nums = |k: &str| -> Vec<f64> {
-            v[k].as_array().into_iter().flatten().filter_map(Value::as_f64).collect()
-        };
-        let rect = match nums("rect").as_slice() {
+        let rect = match nums_of(&v["rect"]).as_slice() {
             [x, y, w, h] => [*x, *y, *w, *h],
             _ => [0.0; 4],
         };
-        let window = match nums("win").as_slice() {
+        let mut window = match nums_of(&v["win"]).as_slice() {
             [x, y, fw, fh, dpr] => [*x, *y, *fw, *fh, *dpr],
             _ => [0.0, 0.0, 0.0, 0.0, 1.0],
+        };
+        // In a cross-site frame the box is the frame's own, placed by its `<iframe>`; the
+        // window is the top document's.
+        let rect = match &el.frame {
+            Some(f) => {
+                let ((dx, dy), _) = self.frame_origin(f, false).await?;
+                let (_, top) = self.world_eval(None, WINDOW).await?;
+                if let [x, y, fw, fh, dpr] = nums_of(&top["result"]["value"]).as_slice() {
+                    window = [*x, *y, *fw, *fh, *dpr];
+                }
+                [rect[0] + dx, rect[1] + dy, rect[2], rect[3]]
+            }
+            None => rect,
         };
         let origin = v["origin"].as_str().unwrap_or("null").to_owned();
         Ok(Place { origin, posts_to, rect, window })
     }
 
-    /// The boxes of fields and text that hold any of `values`.
+    /// The boxes of fields and text that hold any of `values`, in the tab's own documents
+    /// and in every cross-site frame (one that went away meanwhile shows nothing).
     pub async fn secrets_shown(&self, values: &[String]) -> Result<Shown, BrowserError> {
         if values.is_empty() {
             return Ok(Shown::default());
         }
         let expr = BOXES.replace("VALUES", &json!(values).to_string());
-        let ctx = self.world(None).await?;
-        let r = self
-            .cmd(
-                "Runtime.evaluate",
-                json!({"expression": expr, "contextId": ctx, "returnByValue": true}),
-            )
-            .await?;
+        let (_, r) = self.world_eval(None, &expr).await?;
         let v = &r["result"]["value"];
-        let boxes = v["boxes"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|b| {
-                        let n: Vec<f64> = b.as_array()?.iter().filter_map(Value::as_f64).collect();
-                        (n.len() == 4).then(|| [n[0], n[1], n[2], n[3]])
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let scroll = (v["sx"].as_f64().unwrap_or(0.0), v["sy"].as_f64().unwrap_or(0.0));
-        let w: Vec<f64> =
-            v["win"].as_array().into_iter().flatten().filter_map(Value::as_f64).collect();
-        let window = match w.as_slice() {
-            [x, y, fw, fh, dpr] => [*x, *y, *fw, *fh, *dpr],
-            _ => [0.0, 0.0, 0.0, 0.0, 1.0],
+        let mut shown = Shown {
+            boxes: boxes_of(v, (0.0, 0.0)),
+            held: v["held"].as_u64().unwrap_or(0),
+            scroll: (v["sx"].as_f64().unwrap_or(0.0), v["sy"].as_f64().unwrap_or(0.0)),
+            window: match nums_of(&v["win"]).as_slice() {
+                [x, y, fw, fh, dpr] => [*x, *y, *fw, *fh, *dpr],
+                _ => [0.0, 0.0, 0.0, 0.0, 1.0],
+            },
         };
-        Ok(Shown { boxes, scroll, window })
+        for (frame, parent) in self.conn.frame_tree(&self.target_id).await? {
+            match self.frame_shown(&frame, &parent, &expr).await {
+                Ok((boxes, held)) => {
+                    shown.boxes.extend(boxes);
+                    shown.held += held;
+                }
+                Err(BrowserError::Gone(_) | BrowserError::ContextGone(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(shown)
     }
+
+    /// [`BOXES`] in the cross-site frame `frame` (inside `parent`), its boxes placed in the
+    /// top viewport; and how many fields and texts there hold a value.
+    async fn frame_shown(
+        &self,
+        frame: &str,
+        parent: &str,
+        expr: &str,
+    ) -> Result<(Vec<[f64; 4]>, u64), BrowserError> {
+        let (_, r) = self.world_eval(Some(frame), expr).await?;
+        let v = &r["result"]["value"];
+        let held = v["held"].as_u64().unwrap_or(0);
+        if v["boxes"].as_array().is_none_or(|b| b.is_empty()) {
+            return Ok((Vec::new(), held));
+        }
+        let (origin, _) = self.frame_origin_in(frame, parent, false).await?;
+        Ok((boxes_of(v, origin), held))
+    }
+}
+
+/// The top window on the screen, as [`Shown::window`] has it.
+const WINDOW: &str =
+    "[screenX, screenY, outerWidth - innerWidth, outerHeight - innerHeight, devicePixelRatio]";
+
+fn nums_of(v: &Value) -> Vec<f64> {
+    v.as_array().into_iter().flatten().filter_map(Value::as_f64).collect()
+}
+
+/// The `boxes` of a [`BOXES`] answer, moved by `(dx, dy)`.
+fn boxes_of(v: &Value, (dx, dy): (f64, f64)) -> Vec<[f64; 4]> {
+    let list = v["boxes"].as_array().into_iter().flatten();
+    list.filter_map(|b| match nums_of(b).as_slice() {
+        [x, y, w, h] => Some([x + dx, y + dy, *w, *h]),
+        _ => None,
+    })
+    .collect()
 }

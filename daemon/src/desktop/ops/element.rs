@@ -29,14 +29,31 @@ impl Desktop {
 
     /// The centre of the element's on-screen box, or `NO_GEOMETRY`.
     pub async fn center(&self, el: &El) -> Result<(i32, i32), Error> {
+        let app = match self.parts(el) {
+            Ok((bus, _)) => self.app_of(bus).await.ok(),
+            Err(_) => None,
+        };
+        match self.screen_box(el, app.as_ref()).await? {
+            Some((x, y, w, h)) => Ok((x + w / 2, y + h / 2)),
+            None => Err(Error::NoGeometry { what: self.describe(el).await }),
+        }
+    }
+
+    /// The element's box on the screen (x, y, width, height), `None` when it shows none;
+    /// `app` (its app) places a GTK 4 box, which is relative to its window.
+    pub(super) async fn screen_box(
+        &self,
+        el: &El,
+        app: Option<&AppInfo>,
+    ) -> Result<Option<(i32, i32, i32, i32)>, Error> {
         let (bus, path) = self.parts(el)?;
         let a11y = self.a11y()?;
         let (ext, states) = futures::join!(a11y.extents(bus, path), a11y.states(bus, path));
         let states = states.map_err(|e| Error::call(what(el), e))?;
         let ext = ext.ok();
         let (mut offset, mut trust_visible) = ((0, 0), false);
-        if let Ok(app) = self.app_of(bus).await {
-            offset = self.offset_for(&app).await;
+        if let Some(app) = app {
+            offset = self.offset_for(app).await;
             trust_visible = app.window_relative();
         }
         let shown =
@@ -50,13 +67,10 @@ impl Desktop {
                 }
             })
             .filter(|e| atspi::tree_on_screen(*e, self.screen()));
-        match boxed {
-            Some((x, y, w, h)) if shown => Ok((x + w / 2, y + h / 2)),
-            _ => Err(Error::NoGeometry { what: self.describe(el).await }),
-        }
+        Ok(boxed.filter(|_| shown))
     }
 
-    async fn app_of(&self, bus: &str) -> Result<AppInfo, Error> {
+    pub(super) async fn app_of(&self, bus: &str) -> Result<AppInfo, Error> {
         self.apps()
             .await?
             .into_iter()

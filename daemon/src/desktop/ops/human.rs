@@ -7,7 +7,6 @@ use crate::desktop::x11::{Encoded, ImageFormat};
 use crate::desktop::{Desktop, Error};
 
 impl Desktop {
-    /// The whole screen as JPEG at `quality`.
     /// Screen rectangles every capture (view frames, screenshots, captures) paints over
     /// from now on: where a page shows a secret's value.
     pub fn cover_screen(&self, rects: Vec<(i32, i32, u32, u32)>) {
@@ -19,6 +18,8 @@ impl Desktop {
         self.x.add_covered(rect);
     }
 
+    /// The whole screen as JPEG at `quality` (refresh the desktop fields' boxes first:
+    /// [`Desktop::cover_fields`]).
     pub fn frame(&self, quality: u8) -> Result<Encoded, Error> {
         self.x.capture(None, ImageFormat::Jpeg, quality, None)
     }

@@ -70,6 +70,7 @@ impl Desktop {
             }
             None => region,
         };
+        self.cover_fields().await;
         self.xrun(move |x| x.capture(region, format, quality, max_width)).await
     }
 
@@ -78,6 +79,7 @@ impl Desktop {
         &self,
         region: Option<(i32, i32, u32, u32)>,
     ) -> Result<(Vec<u8>, u32, u32), Error> {
+        self.cover_fields().await;
         self.xrun(move |x| x.capture_rgb(region)).await
     }
 

@@ -50,6 +50,16 @@ pub struct Encoded {
     pub grab: Duration,
     /// Time spent scaling and encoding.
     pub encode: Duration,
+    /// Rectangles painted over because they show a secret's value.
+    pub redacted: u64,
+}
+
+/// Where captures paint over a secret's value: boxes of pages (set after each browser
+/// action) and of desktop fields (set before each capture), in screen pixels.
+#[derive(Debug, Default)]
+pub(super) struct Covered {
+    pages: Vec<Rect>,
+    fields: Vec<Rect>,
 }
 
 /// A shared-memory segment the size of the screen, read back with pread (no mmap, no unsafe).
@@ -155,7 +165,7 @@ impl X {
         let (x, y, w, h) = region.unwrap_or((0, 0, u32::from(self.width), u32::from(self.height)));
         let started = Instant::now();
         let (mut bgrx, region, via) = self.grab(x, y, w, h)?;
-        self.paint_covered(&mut bgrx, region);
+        let redacted = self.paint_covered(&mut bgrx, region);
         let grab = started.elapsed();
         let (w, h) = (region.2, region.3);
         let (data, ow, oh) = match max_width {
@@ -178,6 +188,7 @@ impl X {
             via,
             grab,
             encode: started.elapsed() - grab,
+            redacted,
         })
     }
 }
@@ -186,21 +197,31 @@ impl X {
     /// From now on every capture paints `rects` (screen pixels) over: the boxes where a
     /// page shows a secret's value (`dispatch/secrets.rs` keeps them current).
     pub fn set_covered(&self, rects: Vec<Rect>) {
-        *self.covered.lock().unwrap_or_else(|p| p.into_inner()) = rects;
+        self.covered.lock().unwrap_or_else(|p| p.into_inner()).pages = rects;
     }
 
     pub fn add_covered(&self, rect: Rect) {
-        self.covered.lock().unwrap_or_else(|p| p.into_inner()).push(rect);
+        self.covered.lock().unwrap_or_else(|p| p.into_inner()).pages.push(rect);
     }
 
-    /// Paints the covered rectangles into `bgrx`, the pixels of screen `region`.
-    fn paint_covered(&self, bgrx: &mut [u8], (rx, ry, rw, rh): Rect) {
+    /// The boxes of desktop fields holding a secret's value (`desktop/ops/fields.rs`).
+    pub fn set_fields_covered(&self, rects: Vec<Rect>) {
+        self.covered.lock().unwrap_or_else(|p| p.into_inner()).fields = rects;
+    }
+
+    /// Paints the covered rectangles into `bgrx`, the pixels of screen `region`; how many
+    /// of them met it.
+    fn paint_covered(&self, bgrx: &mut [u8], (rx, ry, rw, rh): Rect) -> u64 {
         let covered = self.covered.lock().unwrap_or_else(|p| p.into_inner());
-        for &(x, y, w, h) in covered.iter() {
+        let mut painted = 0;
+        for &(x, y, w, h) in covered.pages.iter().chain(&covered.fields) {
             let x0 = (x - rx).clamp(0, rw as i32) as usize;
             let y0 = (y - ry).clamp(0, rh as i32) as usize;
             let x1 = (x + w as i32 - rx).clamp(0, rw as i32) as usize;
             let y1 = (y + h as i32 - ry).clamp(0, rh as i32) as usize;
+            if x1 > x0 && y1 > y0 {
+                painted += 1;
+            }
             for row in y0..y1 {
                 for col in x0..x1 {
                     let i = (row * rw as usize + col) * 4;
@@ -210,6 +231,7 @@ impl X {
                 }
             }
         }
+        painted
     }
 
     /// The unscaled RGB pixels of a screen rectangle (the whole screen when `None`), with

@@ -58,8 +58,9 @@ pub struct X {
     scratch_used: AtomicBool,
     /// MIT-SHM capture, when the server offers it.
     shm: Option<capture::Shm>,
-    /// Screen rectangles every capture paints over: where a page shows a secret's value.
-    covered: Mutex<Vec<capture::Rect>>,
+    /// Screen rectangles every capture paints over: where a page or a desktop field shows a
+    /// secret's value.
+    covered: Mutex<capture::Covered>,
 }
 
 impl X {
@@ -113,7 +114,7 @@ impl X {
             remaps: AtomicU64::new(0),
             scratch_used: AtomicBool::new(false),
             shm,
-            covered: Mutex::new(Vec::new()),
+            covered: Mutex::default(),
         })
     }
 

@@ -29,7 +29,7 @@ pub(super) async fn type_text(cx: TabCx, p: browser::Type) -> Result<results::Ty
     let origin =
         secrets::check_page(&cx.tab, &e, &w.secret, cx.ctx.daemon.desktop().as_deref()).await?;
     let typed_text = cx.tab.type_text(&e, &w.text, keys, cx.held_modifiers(), true).await?;
-    secrets::follow(&cx.ctx.daemon, &cx.ctx.session.id, &cx.f.tab_id, &w, origin);
+    secrets::follow(&cx.ctx.daemon, &cx.ctx.session.id, &cx.tab, &w, origin);
     typed::<browser::Type>(&w.shown, keys, typed_text)
 }
 
@@ -46,7 +46,7 @@ pub(super) async fn fill(cx: TabCx, p: browser::Fill) -> Result<Filled, DaemonEr
     let origin =
         secrets::check_page(&cx.tab, &e, &w.secret, cx.ctx.daemon.desktop().as_deref()).await?;
     let out = filled(&cx, &e, &with, false).await?;
-    secrets::follow(&cx.ctx.daemon, &cx.ctx.session.id, &cx.f.tab_id, &w, origin);
+    secrets::follow(&cx.ctx.daemon, &cx.ctx.session.id, &cx.tab, &w, origin);
     Ok(out)
 }
 

@@ -50,7 +50,7 @@ pub(super) async fn keyboard_type(
         let origin =
             secrets::check_page(tab, &e, &w.secret, cx.ctx.daemon.desktop().as_deref()).await?;
         let t = tab.type_text(&e, &w.text, keys, mods, false).await?;
-        secrets::follow(&cx.ctx.daemon, &cx.ctx.session.id, &cx.f.tab_id, &w, origin);
+        secrets::follow(&cx.ctx.daemon, &cx.ctx.session.id, &cx.tab, &w, origin);
         return typed::<browser::KeyboardType>(&w.shown, keys, t);
     }
     let text = p.text.as_deref().unwrap_or_default();

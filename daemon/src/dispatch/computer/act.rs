@@ -60,15 +60,19 @@ pub(super) async fn type_text(
     let el = element_opt(&ctx, &t, p.r#ref.as_deref())?;
     let aim = t.aim(p.r#ref.as_deref());
     let vault = &ctx.daemon.config.secrets;
-    let text = match secrets::wanted(vault, p.secret.as_deref(), p.secret_totp.as_deref())? {
-        Some(w) => {
-            secrets::check_app(&d, t.pid, &w.secret).await?;
-            w.text
-        }
-        None => p.text.unwrap_or_default(),
+    let Some(w) = secrets::wanted(vault, p.secret.as_deref(), p.secret_totp.as_deref())? else {
+        let text = p.text.unwrap_or_default();
+        let acted = d.type_text(el.as_ref(), &text, dispatch(p.dispatch), aim).await?;
+        return Ok(out(&t, results::Type { acted, typed_chars: text.chars().count() }));
     };
-    let acted = d.type_text(el.as_ref(), &text, dispatch(p.dispatch), aim).await?;
-    Ok(out(&t, results::Type { acted, typed_chars: text.chars().count() }))
+    let pid = secrets::check_app(&d, t.pid, &w.secret).await?;
+    // Painted over in every capture from the first key on, and after while it holds it.
+    let typing = d.secret_typing(el.as_ref(), pid, &w.text).await;
+    let acted = d.type_text(el.as_ref(), &w.text, dispatch(p.dispatch), aim).await;
+    if !typing.done(pid).await && acted.is_ok() {
+        tracing::warn!(secret = w.secret.name, "no field of the app holds the secret typed");
+    }
+    Ok(out(&t, results::Type { acted: acted?, typed_chars: w.text.chars().count() }))
 }
 
 pub(super) async fn fill(

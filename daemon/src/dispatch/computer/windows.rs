@@ -67,6 +67,7 @@ pub(in crate::dispatch) fn image(img: &crate::desktop::x11::Encoded, format: Ima
         timing: Timing { grab_ms: ms(img.grab), encode_ms: ms(img.encode) },
         data: base64(&img.data),
         elapsed_ms: None,
+        redacted: (img.redacted > 0).then_some(img.redacted),
     }
 }
 
