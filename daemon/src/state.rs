@@ -8,8 +8,8 @@ use std::time::Instant;
 use glovebox_protocol::wire::BackendStatus;
 
 use crate::auth::Tokens;
-use crate::dispatch::ops::Ops;
 use crate::events::EventBus;
+use crate::ops::Ops;
 use crate::session::Sessions;
 
 /// Reports each backend's current state (`session.hello`, `/healthz`, `context.get_state`).
@@ -135,7 +135,7 @@ pub struct Daemon {
     /// The view page: who is in control, requests for a person, the ops feed.
     pub view: crate::view::View,
     /// Which token opened each MCP session over HTTP.
-    pub mcp_sessions: crate::mcp::streamable::Bindings,
+    pub mcp_sessions: crate::live::Bindings,
     /// Code clients' DevTools endpoints on tabs (`browser.cdp_session`).
     pub code: crate::code::Code,
 }
@@ -152,7 +152,7 @@ impl Daemon {
             tokens: std::sync::RwLock::new(config.tokens.clone()),
             live: crate::live::Live::default(),
             view: crate::view::View::new(config.view_access.clone()),
-            mcp_sessions: crate::mcp::streamable::Bindings::default(),
+            mcp_sessions: crate::live::Bindings::default(),
             code: crate::code::Code::default(),
             sessions: Sessions::new(config.session_ttl, config.max_sessions_per_token),
             config,

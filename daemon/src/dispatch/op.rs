@@ -10,7 +10,7 @@ use glovebox_protocol::error::ErrorData;
 use glovebox_protocol::wire::{Capture, OpOutcome, Timing};
 use serde_json::{json, Value};
 
-use super::ops::OpContext;
+use crate::ops::OpContext;
 use super::table::Route;
 use super::{auto, effects, secrets, settle, shape, Ctx, Output};
 use crate::browser::actions::trace::ActionTrace;
@@ -39,7 +39,7 @@ impl Plan {
     }
 }
 
-/// Runs the op: its body, for [`super::ops::Ops::start`].
+/// Runs the op: its body, for [`crate::ops::Ops::start`].
 pub async fn run(
     daemon: Arc<Daemon>,
     session: Arc<Session>,

@@ -56,7 +56,7 @@ enum Who {
 pub struct Handler {
     daemon: Arc<Daemon>,
     /// The stdio client's calls in flight and rate (over HTTP, each token has its lane).
-    lane: Arc<streamable::Lane>,
+    lane: Arc<crate::live::Lane>,
     who: Who,
 }
 
@@ -83,7 +83,7 @@ impl Handler {
         &self,
         ctx: &RequestContext<RoleServer>,
         named: Option<&str>,
-    ) -> Result<(Role, Arc<Session>, Arc<streamable::Lane>), DaemonError> {
+    ) -> Result<(Role, Arc<Session>, Arc<crate::live::Lane>), DaemonError> {
         if let Who::Local { role, owner, session } = &self.who {
             let (session, _) = self.daemon.sessions.attach(Some(session), 0, *owner, false)?;
             return Ok((*role, session, self.lane.clone()));
@@ -269,7 +269,7 @@ struct Run<'a> {
     arguments: &'a Value,
     role: Role,
     session: &'a Arc<Session>,
-    lane: &'a streamable::Lane,
+    lane: &'a crate::live::Lane,
     op_id: &'a str,
 }
 

@@ -218,7 +218,7 @@ fn capabilities(d: &Daemon) -> Value {
                      "window": "window_id", "element": "ref eN from a snapshot"},
         "ops": {"default_timeout_ms": glovebox_protocol::wire::DEFAULT_TIMEOUT_MS,
                 "max_timeout_ms": glovebox_protocol::wire::MAX_TIMEOUT_MS,
-                "idempotency_window_s": dispatch::ops::RETENTION.as_secs(),
+                "idempotency_window_s": crate::ops::RETENTION.as_secs(),
                 "max_in_flight": d.config.max_in_flight},
         "limits": {"max_message_bytes": d.config.max_message_bytes,
                    "max_response_bytes": d.config.max_response_bytes,
