@@ -10,13 +10,13 @@ use glovebox_protocol::error::ErrorData;
 use glovebox_protocol::wire::{Capture, OpOutcome, Timing};
 use serde_json::{json, Value};
 
-use crate::ops::OpContext;
 use super::table::Route;
 use super::{auto, effects, secrets, settle, shape, Ctx, Output};
 use crate::browser::actions::trace::ActionTrace;
 use crate::browser::{Browsers, EffectsMark};
 use crate::error::Channel;
 use crate::events::Scoped;
+use crate::ops::OpContext;
 use crate::session::Session;
 use crate::state::Daemon;
 
@@ -220,9 +220,9 @@ async fn browser_effects(
 ) {
     secrets::cover_screen(daemon, b, tab).await;
     let Some(mark) = mark else { return };
-    effects::name(b, mark, tab, out, (&daemon.config.secrets.followed, &session.id));
-    for path in effects::downloaded(out) {
-        session.downloaded(path);
+    let caused = effects::name(b, mark, tab, out, (&daemon.config.secrets.followed, &session.id));
+    for d in caused.downloads {
+        session.downloaded(d.path.into());
     }
 }
 

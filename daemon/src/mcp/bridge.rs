@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use super::{as_result, server_info};
 use crate::dispatch;
+use crate::dispatch::shape::Shaped;
 
 /// Sends of one call in all when the connection drops under it.
 const ATTEMPTS: u32 = 3;
@@ -88,7 +89,7 @@ impl Bridge {
 }
 
 /// A daemon error (or a lost daemon) as the `isError` result a model can read.
-fn failure(e: &ClientError) -> Value {
+fn failure(e: &ClientError) -> Shaped {
     let data = match e {
         ClientError::Rpc { code, message, details, .. } => {
             ErrorData { code: *code, message: message.clone(), details: details.clone() }
@@ -102,10 +103,19 @@ fn failure(e: &ClientError) -> Value {
     dispatch::shape::mcp(Err(data))
 }
 
+/// The daemon's `tools.call` answer, read as the MCP result it is.
+fn read(answer: Value) -> Shaped {
+    serde_json::from_value(answer).unwrap_or_else(|e| {
+        let text = format!("ACTION_FAILED: the result could not be shaped for MCP: {e}");
+        let content = vec![rmcp::model::ContentBlock::text(text)];
+        Shaped { content, structured_content: Value::Null, is_error: true }
+    })
+}
+
 impl Bridge {
     /// Remember the capture a forwarded result links.
-    fn remember(&self, shaped: &Value) {
-        let capture = &shaped["structuredContent"]["capture"];
+    fn remember(&self, shaped: &Shaped) {
+        let capture = &shaped.structured_content["capture"];
         let (Some(id), Some(mime)) = (capture["capture_id"].as_str(), capture["mime"].as_str())
         else {
             return;
@@ -227,7 +237,7 @@ impl ServerHandler for Bridge {
         let op_id = options.op_id.clone().unwrap_or_default();
         let shaped = tokio::select! {
             r = self.call(&request.name, args, options) => match r {
-                Ok(v) => v,
+                Ok(v) => read(v),
                 Err(e) => failure(&e),
             },
             never = self.report_progress(&op_id, &ctx) => match never {},

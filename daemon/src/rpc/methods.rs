@@ -373,7 +373,8 @@ async fn tools_call(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcRes
     };
     let checked = validate_tool_call(tool, &arguments).map_err(DaemonError::from);
     let outcome = dispatch::call(d, caller(&conn, &session, ext), checked, options).await;
-    Ok(dispatch::shape::mcp(outcome))
+    let shaped = dispatch::shape::mcp(outcome);
+    serde_json::to_value(shaped).map_err(|e| err(DaemonError::ActionFailed(e.to_string())))
 }
 
 async fn direct(
