@@ -298,10 +298,9 @@ impl Daemon {
     ) -> Result<serde_json::Value, crate::error::DaemonError> {
         let answered = self.approvals.answer(id, grant)?;
         let kind = if grant { "granted" } else { "denied" };
-        let owner = answered["session"]
-            .as_str()
-            .and_then(|id| self.sessions.get(id))
-            .map_or_else(crate::session::Owner::nobody, |s| s.creator);
+        let owner = self.sessions.get(&answered.session);
+        let owner = owner.map_or_else(crate::session::Owner::nobody, |s| s.creator);
+        let answered = answered.json();
         self.events.publish_for(owner, "approvals", kind, answered.clone());
         Ok(answered)
     }

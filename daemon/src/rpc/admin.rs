@@ -82,12 +82,11 @@ pub(super) fn approval_list(d: &Arc<Daemon>, ext: &Extensions) -> RpcResult {
     let conn = conn_of(ext)?;
     let approver = conn.role.can_approve();
     let mut out = Vec::new();
-    for mut a in d.approvals.pending() {
-        let mine = a["session"]
-            .as_str()
-            .and_then(|id| d.sessions.get(id))
-            .is_some_and(|s| conn.owner.may_use(&s.creator));
+    for asked in d.approvals.pending() {
+        let session = d.sessions.get(&asked.session);
+        let mine = session.is_some_and(|s| conn.owner.may_use(&s.creator));
         if approver || mine {
+            let mut a = asked.json();
             crate::events::approval_for(&mut a, approver);
             out.push(a);
         }
