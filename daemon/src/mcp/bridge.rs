@@ -15,6 +15,7 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::{as_result, server_info};
@@ -115,8 +116,19 @@ fn read(answer: Value) -> Shaped {
 impl Bridge {
     /// Remember the capture a forwarded result links.
     fn remember(&self, shaped: &Shaped) {
-        let capture = &shaped.structured_content["capture"];
-        let (Some(id), Some(mime)) = (capture["capture_id"].as_str(), capture["mime"].as_str())
+        /// The capture a result links, as its `structuredContent` names it.
+        #[derive(Deserialize)]
+        struct Linked<'a> {
+            capture_id: &'a str,
+            mime: &'a str,
+        }
+        #[derive(Deserialize)]
+        struct Outcome<'a> {
+            #[serde(borrow)]
+            capture: Linked<'a>,
+        }
+        let Ok(Outcome { capture: Linked { capture_id: id, mime } }) =
+            Outcome::deserialize(&shaped.structured_content)
         else {
             return;
         };
@@ -163,7 +175,7 @@ impl ServerHandler for Bridge {
             )));
         };
         let image = self.client.capture_get(id).await.map_err(|e| not_found(e.to_string()))?;
-        let (Some(mime), Some(data)) = (image["mime"].as_str(), image["data"].as_str()) else {
+        let Ok(super::resources::Image { mime, data }) = Deserialize::deserialize(&image) else {
             return Err(McpError::internal_error(format!("the capture {id} has no image"), None));
         };
         Ok(super::resources::blob(&uri, mime, data).into())
