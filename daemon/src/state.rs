@@ -137,7 +137,7 @@ pub struct Daemon {
     /// Which token opened each MCP session over HTTP.
     pub mcp_sessions: crate::live::Bindings,
     /// Code clients' DevTools endpoints on tabs (`browser.cdp_session`).
-    pub code: crate::code::Code,
+    pub code: crate::live::Code,
 }
 
 impl Daemon {
@@ -153,7 +153,7 @@ impl Daemon {
             live: crate::live::Live::default(),
             view: crate::view::View::new(config.view_access.clone()),
             mcp_sessions: crate::live::Bindings::default(),
-            code: crate::code::Code::default(),
+            code: crate::live::Code::default(),
             sessions: Sessions::new(config.session_ttl, config.max_sessions_per_token),
             config,
             ops: Ops::new(4096),
