@@ -1,5 +1,6 @@
 //! The JSON-RPC method table: every method name -> the code that answers it. Tool actions all
-//! go through `dispatch::call`; the rest are small and answered here.
+//! go through `dispatch::call`; the rest are small and answered here, an operator's or an
+//! approver's in `admin.rs`.
 
 use std::sync::Arc;
 
