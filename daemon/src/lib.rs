@@ -23,6 +23,7 @@ pub mod files;
 mod front;
 mod live;
 pub mod mcp;
+mod ops;
 pub mod process;
 pub mod ready;
 pub mod registry;

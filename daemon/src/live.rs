@@ -2,7 +2,8 @@
 //! answered, and the ops it has in flight (handed to every method through the request
 //! extensions); and the registry of them a token reload (SIGHUP) re-checks: a connection
 //! whose token was revoked or whose role changed is closed at once and refused from then on.
-//! Below the transport: the transport hands each connection a way to stop it.
+//! Below the transport: the transport hands each connection a way to stop it. The open MCP
+//! sessions are `live/bindings.rs`, the code clients' endpoints `live/code.rs`.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -10,6 +11,12 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::auth::{Role, Tokens};
 use crate::session::{Owner, Session};
+
+mod bindings;
+pub(crate) mod code;
+
+pub use bindings::{Bindings, Lane};
+pub use code::Code;
 
 /// Closes one connection's transport.
 pub type Stop = Box<dyn Fn() + Send + Sync>;

@@ -27,20 +27,19 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-// `nix` (feature "signal" only) is the safe wrapper around kill(2)/killpg(2): std can send
-// nothing but SIGKILL and only to its own children, the workspace forbids `unsafe` (so no raw
-// libc), and running kill(1) for every signal would be an unsupervised spawn of its own.
 use nix::errno::Errno;
-use nix::sys::signal::{kill, killpg, Signal};
-use nix::unistd::Pid;
+use nix::sys::signal::Signal;
 // `command-fds` puts the browser's DevTools pipes on the child's fds 3 and 4 (dup2 between
 // fork and exec), which std offers only through an unsafe `pre_exec`.
 use command_fds::{CommandFdExt, FdMapping};
 
 pub mod confine;
+mod stop;
 pub mod user;
 
 use confine::{Confinement, Isolation, Reach};
+pub use stop::is_alive;
+use stop::{signal_group, stop_child, stop_foreign, wait_until};
 
 /// How long a child gets between SIGTERM and SIGKILL.
 pub const STOP_GRACE: Duration = Duration::from_secs(3);
@@ -427,90 +426,6 @@ fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> thread::JoinHandle<Vec<u8
         }
         buf
     })
-}
-
-/// Polls until the child exits (`Some`) or the deadline passes (`None`).
-fn wait_until(
-    child: &mut Child,
-    name: &str,
-    deadline: Instant,
-) -> Result<Option<ExitStatus>, ProcessError> {
-    loop {
-        let polled = child.try_wait();
-        let polled = polled.map_err(|source| ProcessError::Wait {
-            name: name.to_owned(),
-            pid: child.id(),
-            source,
-        })?;
-        if let Some(status) = polled {
-            return Ok(Some(status));
-        }
-        if Instant::now() >= deadline {
-            return Ok(None);
-        }
-        thread::sleep(POLL);
-    }
-}
-
-fn stop_child(mut entry: Supervised) -> Result<(), ProcessError> {
-    let pid = entry.child.id();
-    if matches!(entry.child.try_wait(), Ok(Some(_))) {
-        signal_group(pid, Signal::SIGKILL); // leftover helpers of an exited leader
-        return Ok(());
-    }
-    signal_group(pid, Signal::SIGTERM);
-    let exited = wait_until(&mut entry.child, &entry.name, Instant::now() + STOP_GRACE)?;
-    signal_group(pid, Signal::SIGKILL);
-    if exited.is_none() {
-        tracing::warn!(name = entry.name, pid, "child ignored SIGTERM; killed");
-        let _ = entry.child.kill();
-        entry.child.wait().map_err(|source| ProcessError::Wait {
-            name: entry.name,
-            pid,
-            source,
-        })?;
-    }
-    Ok(())
-}
-
-fn stop_foreign(pid: u32) -> Result<(), ProcessError> {
-    let target = to_pid(pid);
-    match kill(target, Signal::SIGTERM) {
-        Err(Errno::ESRCH) => return Ok(()),
-        Err(source) => return Err(ProcessError::Signal { pid, source }),
-        Ok(()) => {}
-    }
-    let deadline = Instant::now() + STOP_GRACE;
-    while Instant::now() < deadline {
-        if !is_alive(pid) {
-            return Ok(());
-        }
-        thread::sleep(POLL);
-    }
-    match kill(target, Signal::SIGKILL) {
-        Ok(()) | Err(Errno::ESRCH) => Ok(()),
-        Err(source) => Err(ProcessError::Signal { pid, source }),
-    }
-}
-
-/// Whether a process exists and is not a zombie (a zombie has exited; its parent reaps it).
-pub fn is_alive(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        // The state letter follows the parenthesised command name, which may contain spaces.
-        Ok(stat) => {
-            stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
-        }
-        Err(_) => false,
-    }
-}
-
-fn signal_group(pid: u32, signal: Signal) {
-    // ESRCH (group already gone) is the normal case for the final SIGKILL sweep.
-    let _ = killpg(to_pid(pid), signal);
-}
-
-fn to_pid(pid: u32) -> Pid {
-    Pid::from_raw(i32::try_from(pid).unwrap_or(i32::MAX))
 }
 
 #[cfg(test)]

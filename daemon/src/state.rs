@@ -8,8 +8,8 @@ use std::time::Instant;
 use glovebox_protocol::wire::BackendStatus;
 
 use crate::auth::Tokens;
-use crate::dispatch::ops::Ops;
 use crate::events::EventBus;
+use crate::ops::Ops;
 use crate::session::Sessions;
 
 /// Reports each backend's current state (`session.hello`, `/healthz`, `context.get_state`).
@@ -135,9 +135,9 @@ pub struct Daemon {
     /// The view page: who is in control, requests for a person, the ops feed.
     pub view: crate::view::View,
     /// Which token opened each MCP session over HTTP.
-    pub mcp_sessions: crate::mcp::streamable::Bindings,
+    pub mcp_sessions: crate::live::Bindings,
     /// Code clients' DevTools endpoints on tabs (`browser.cdp_session`).
-    pub code: crate::code::Code,
+    pub code: crate::live::Code,
 }
 
 impl Daemon {
@@ -152,8 +152,8 @@ impl Daemon {
             tokens: std::sync::RwLock::new(config.tokens.clone()),
             live: crate::live::Live::default(),
             view: crate::view::View::new(config.view_access.clone()),
-            mcp_sessions: crate::mcp::streamable::Bindings::default(),
-            code: crate::code::Code::default(),
+            mcp_sessions: crate::live::Bindings::default(),
+            code: crate::live::Code::default(),
             sessions: Sessions::new(config.session_ttl, config.max_sessions_per_token),
             config,
             ops: Ops::new(4096),
@@ -298,10 +298,9 @@ impl Daemon {
     ) -> Result<serde_json::Value, crate::error::DaemonError> {
         let answered = self.approvals.answer(id, grant)?;
         let kind = if grant { "granted" } else { "denied" };
-        let owner = answered["session"]
-            .as_str()
-            .and_then(|id| self.sessions.get(id))
-            .map_or_else(crate::session::Owner::nobody, |s| s.creator);
+        let owner = self.sessions.get(&answered.session);
+        let owner = owner.map_or_else(crate::session::Owner::nobody, |s| s.creator);
+        let answered = answered.json();
         self.events.publish_for(owner, "approvals", kind, answered.clone());
         Ok(answered)
     }

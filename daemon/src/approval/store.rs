@@ -7,6 +7,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use dashmap::DashMap;
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::error::DaemonError;
@@ -22,8 +23,10 @@ pub const MAX_PENDING_PER_TOKEN: usize = 16;
 /// flood would bury the approver).
 pub const MAX_ASKS_PER_MINUTE: usize = 30;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum State {
+/// Where an approval is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum State {
     Pending,
     Granted,
     Denied,
@@ -51,16 +54,42 @@ impl Entry {
         self.state.lock().map(|s| *s).unwrap_or(State::Denied)
     }
 
-    fn public(&self) -> Value {
-        let state = match self.state() {
-            State::Pending => "pending",
-            State::Granted => "granted",
-            State::Denied => "denied",
-        };
-        json!({"approval_id": self.id, "session": self.session, "op_id": self.op_id,
-               "method": self.method, "rule": self.rule, "arguments": self.args, "state": state,
-               "since": crate::clock::utc(self.since_ms),
-               "age_ms": self.created.elapsed().as_millis() as u64})
+    fn public(&self) -> Asked {
+        Asked {
+            approval_id: self.id.clone(),
+            session: self.session.clone(),
+            op_id: self.op_id.clone(),
+            method: self.method.clone(),
+            rule: self.rule.clone(),
+            arguments: self.args.clone(),
+            state: self.state(),
+            since: crate::clock::utc(self.since_ms),
+            age_ms: self.created.elapsed().as_millis() as u64,
+        }
+    }
+}
+
+/// An approval as its lists, events and answers show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Asked {
+    pub approval_id: String,
+    /// The session whose call asked.
+    pub session: String,
+    pub op_id: String,
+    pub method: String,
+    pub rule: String,
+    /// The call's arguments: only approvers and admins see them (`events::approval_for`).
+    pub arguments: Value,
+    pub state: State,
+    /// When it was asked (UTC).
+    pub since: String,
+    pub age_ms: u64,
+}
+
+impl Asked {
+    /// As it goes out (an event, an answer, `approval.list`).
+    pub fn json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or_default()
     }
 }
 
@@ -130,7 +159,7 @@ impl Approvals {
                     Err(DaemonError::ApprovalDenied { rule: entry.rule, by: "an approver".into() })
                 }
                 State::Pending => {
-                    let public = entry.public();
+                    let public = entry.public().json();
                     self.by_id.insert(id, entry);
                     Ok(Gate::Pending(public))
                 }
@@ -151,7 +180,7 @@ impl Approvals {
             since_ms: crate::clock::now_ms(),
             state: Mutex::new(State::Pending),
         };
-        let public = entry.public();
+        let public = entry.public().json();
         self.by_id.insert(id, entry);
         Ok(Gate::Wait(public))
     }
@@ -181,16 +210,16 @@ impl Approvals {
     }
 
     /// Every approval still waiting for an answer.
-    pub fn pending(&self) -> Vec<Value> {
-        let mut out: Vec<Value> =
+    pub fn pending(&self) -> Vec<Asked> {
+        let mut out: Vec<Asked> =
             self.by_id.iter().filter(|e| e.state() == State::Pending).map(|e| e.public()).collect();
-        out.sort_by_key(|v| v["approval_id"].as_str().map(String::from));
+        out.sort_by(|a, b| a.approval_id.cmp(&b.approval_id));
         out
     }
 
     /// The approvals of `session` still waiting for an answer, oldest first.
-    pub fn pending_of(&self, session: &str) -> Vec<Value> {
-        let mut out: Vec<(Instant, Value)> = self
+    pub fn pending_of(&self, session: &str) -> Vec<Asked> {
+        let mut out: Vec<(Instant, Asked)> = self
             .by_id
             .iter()
             .filter(|e| e.session == session && e.state() == State::Pending)
@@ -201,12 +230,12 @@ impl Approvals {
     }
 
     /// One approval as its lists show it.
-    pub fn get(&self, id: &str) -> Option<Value> {
+    pub fn get(&self, id: &str) -> Option<Asked> {
         self.by_id.get(id).map(|e| e.public())
     }
 
     /// Answer a pending approval.
-    pub fn answer(&self, id: &str, grant: bool) -> Result<Value, DaemonError> {
+    pub fn answer(&self, id: &str, grant: bool) -> Result<Asked, DaemonError> {
         let entry = self
             .by_id
             .get(id)

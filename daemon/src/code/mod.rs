@@ -13,119 +13,21 @@ pub mod bridge;
 pub mod http;
 pub mod rules;
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde_json::json;
 use tokio::sync::watch;
 
-use crate::session::Owner;
+use crate::live::code::{lock, random_hex};
+pub use crate::live::code::{Code, Entry, Request};
 use crate::state::Daemon;
 
 /// How often the watcher looks at what ends an endpoint (all of them within 1 s).
 const TICK: Duration = Duration::from_millis(200);
 
-/// One endpoint.
-#[derive(Debug)]
-pub struct Entry {
-    pub cdp_id: String,
-    secret: String,
-    pub browser_id: String,
-    pub tab_id: String,
-    pub target_id: String,
-    /// The glovebox session that asked for it.
-    pub session_id: String,
-    pub owner: Owner,
-    pub expires: Instant,
-    pub expires_at: String,
-    /// A client is connected now.
-    connected: AtomicBool,
-    /// Why it ended, once it has.
-    ended: watch::Sender<Option<String>>,
-}
-
-impl Entry {
-    /// `ws://<host>/cdp/<secret>`.
-    pub fn url(&self, host: &str) -> String {
-        format!("ws://{host}/cdp/{}", self.secret)
-    }
-
-    /// Why it ended, once it has (a receiver to wait on).
-    pub fn ended(&self) -> watch::Receiver<Option<String>> {
-        self.ended.subscribe()
-    }
-
-    /// Take the endpoint for one connection; false if one holds it already.
-    pub fn take(&self) -> bool {
-        !self.connected.swap(true, Ordering::SeqCst)
-    }
-
-    /// The connection is gone: the next may come.
-    pub fn release(&self) {
-        self.connected.store(false, Ordering::SeqCst);
-    }
-
-    pub fn is_connected(&self) -> bool {
-        self.connected.load(Ordering::SeqCst)
-    }
-
-    /// How `tab_get` and `tab_list` show it.
-    pub fn json(&self) -> Value {
-        json!({"cdp_id": self.cdp_id, "connected": self.is_connected(),
-               "expires_at": self.expires_at, "by": format!("cdp:{}", self.cdp_id)})
-    }
-}
-
-/// Every live endpoint of the daemon.
-#[derive(Debug, Default)]
-pub struct Code {
-    by_id: Mutex<HashMap<String, Arc<Entry>>>,
-    /// The daemon's listening address, which endpoint URLs name.
-    listen: std::sync::OnceLock<std::net::SocketAddr>,
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-fn random_hex(n: usize) -> Option<String> {
-    let mut bytes = vec![0u8; n];
-    getrandom::fill(&mut bytes).ok()?;
-    Some(bytes.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-/// What a new endpoint is for.
-#[derive(Debug)]
-pub struct Request {
-    pub browser_id: String,
-    pub tab_id: String,
-    pub target_id: String,
-    pub session_id: String,
-    pub owner: Owner,
-    pub ttl: Duration,
-}
-
 impl Code {
-    /// Where the daemon listens (set once, as it starts serving).
-    pub fn set_listen(&self, addr: std::net::SocketAddr) {
-        let _ = self.listen.set(addr);
-    }
-
-    /// `host:port` of endpoint URLs: the listening address, or when that is every address
-    /// (`0.0.0.0`), the first `--allow-host` name, else loopback.
-    pub fn host(&self, allowed_hosts: &[String]) -> String {
-        let Some(addr) = self.listen.get() else { return "127.0.0.1".into() };
-        if !addr.ip().is_unspecified() {
-            return addr.to_string();
-        }
-        match allowed_hosts.first() {
-            Some(h) => format!("{h}:{}", addr.port()),
-            None => format!("127.0.0.1:{}", addr.port()),
-        }
-    }
-
     /// A new endpoint, watched from now on until it ends. `None` without randomness.
     pub fn create(&self, daemon: &Arc<Daemon>, r: Request) -> Option<Arc<Entry>> {
         let (ended, _) = watch::channel(None);
@@ -148,15 +50,6 @@ impl Code {
         Some(entry)
     }
 
-    /// The endpoint whose URL carries `secret`.
-    pub fn by_secret(&self, secret: &str) -> Option<Arc<Entry>> {
-        lock(&self.by_id).values().find(|e| e.secret == secret).cloned()
-    }
-
-    pub fn get(&self, cdp_id: &str) -> Option<Arc<Entry>> {
-        lock(&self.by_id).get(cdp_id).cloned()
-    }
-
     /// End `cdp_id` for `reason`; false if it was not live.
     pub fn end(&self, daemon: &Daemon, cdp_id: &str, reason: &str) -> bool {
         let Some(e) = lock(&self.by_id).remove(cdp_id) else { return false };
@@ -166,22 +59,6 @@ impl Code {
                           "session": e.session_id, "reason": reason});
         daemon.events.publish_for(e.owner, "browser", "cdp.closed", data);
         true
-    }
-
-    /// The live endpoints on a tab, as `tab_get` and `tab_list` show them.
-    pub fn of_tab(&self, browser_id: &str, tab_id: &str) -> Vec<Value> {
-        let mut out: Vec<(String, Value)> = lock(&self.by_id)
-            .values()
-            .filter(|e| e.browser_id == browser_id && e.tab_id == tab_id)
-            .map(|e| (e.cdp_id.clone(), e.json()))
-            .collect();
-        out.sort_by(|a, b| a.0.cmp(&b.0));
-        out.into_iter().map(|(_, v)| v).collect()
-    }
-
-    /// Every live endpoint (the view page).
-    pub fn all(&self) -> Vec<Arc<Entry>> {
-        lock(&self.by_id).values().cloned().collect()
     }
 
     /// End the endpoints the session `session_id` asked for (it closed).

@@ -228,15 +228,14 @@ async fn get_state(
 }
 
 /// A pending approval as `get_state` lists it (the store's entry without its arguments).
-fn pending_approval(a: &serde_json::Value) -> results::PendingApproval {
-    let text = |k: &str| a[k].as_str().unwrap_or_default().to_owned();
+fn pending_approval(a: &crate::approval::store::Asked) -> results::PendingApproval {
     results::PendingApproval {
-        approval_id: text("approval_id"),
-        op_id: text("op_id"),
-        method: text("method"),
-        rule: text("rule"),
-        since: text("since"),
-        age_ms: a["age_ms"].as_u64().unwrap_or(0),
+        approval_id: a.approval_id.clone(),
+        op_id: a.op_id.clone(),
+        method: a.method.clone(),
+        rule: a.rule.clone(),
+        since: a.since.clone(),
+        age_ms: a.age_ms,
     }
 }
 

@@ -81,14 +81,7 @@ pub(super) async fn get_app(
     };
     let window_id = match &shown {
         Some((w, _)) => Some(w.window_id.clone()),
-        None => d
-            .windows()
-            .await
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|w| w.pid == Some(pid))
-            .max_by_key(|w| (w.active, w.stack))
-            .map(|w| w.window_id),
+        None => top_window(&d, pid).await,
     };
     if let Ok(mut sel) = ctx.session.selection.lock() {
         sel.app_id = Some(app_id.clone());
@@ -111,6 +104,12 @@ pub(super) async fn get_app(
         },
         target: Some(target),
     })
+}
+
+/// The id of the app's topmost window, the active one first.
+async fn top_window(d: &crate::desktop::Desktop, pid: u32) -> Option<String> {
+    let windows = d.windows().await.unwrap_or_default().into_iter();
+    windows.filter(|w| w.pid == Some(pid)).max_by_key(|w| (w.active, w.stack)).map(|w| w.window_id)
 }
 
 pub(super) async fn list_windows(

@@ -29,14 +29,14 @@ pub(super) fn opened_tab(b: &Browsers, mark: &EffectsMark, out: &Output) -> Opti
 /// [`Effects`]) to the result of a browser action on `tab` (browser id, tab id), each only when
 /// something of the kind happened; and `secrets_left` when the tab went to another origin than
 /// the one `session` typed a secret into there while its page held it (`held`, looked for
-/// when the action began), or when that could not be told.
+/// when the action began), or when that could not be told. Returns what it added.
 pub(super) fn name(
     b: &Browsers,
     mark: &EffectsMark,
     tab: &(String, String),
     out: &mut Output,
     (followed, session, held): (&crate::secrets::Followed, &str, &super::secrets::Held),
-) {
+) -> Effects {
     let (browser_id, tab_id) = tab;
     let mut fx = Effects::default();
     for e in b.effects_since(mark, browser_id, tab_id) {
@@ -79,13 +79,14 @@ pub(super) fn name(
         }
     }
     if fx.is_empty() {
-        return;
+        return fx;
     }
-    let (Some(obj), Ok(Value::Object(fx))) = (out.result.as_object_mut(), serde_json::to_value(fx))
+    let (Some(obj), Ok(Value::Object(added))) =
+        (out.result.as_object_mut(), serde_json::to_value(&fx))
     else {
-        return;
+        return fx;
     };
-    for (k, v) in fx {
+    for (k, v) in added {
         // A result that says where it arrived keeps its own word for it.
         if k == "navigated_to" {
             obj.entry(k).or_insert(v);
@@ -93,10 +94,5 @@ pub(super) fn name(
             obj.insert(k, v);
         }
     }
-}
-
-/// The files a result names as downloaded (the session keeps them as its own).
-pub(super) fn downloaded(out: &Output) -> Vec<std::path::PathBuf> {
-    let list = out.result["downloads"].as_array();
-    list.into_iter().flatten().filter_map(|d| d["path"].as_str()).map(Into::into).collect()
+    fx
 }

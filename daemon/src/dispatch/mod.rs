@@ -14,7 +14,6 @@ mod context_desktop;
 mod effects;
 pub(crate) mod native;
 mod op;
-pub mod ops;
 mod results;
 mod secrets;
 mod settle;
@@ -33,6 +32,7 @@ use serde_json::{json, Value};
 
 use crate::auth::Role;
 use crate::error::DaemonError;
+use crate::ops;
 use crate::session::Session;
 use crate::state::Daemon;
 use ops::{OpContext, Started};

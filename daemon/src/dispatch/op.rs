@@ -10,13 +10,13 @@ use glovebox_protocol::error::ErrorData;
 use glovebox_protocol::wire::{Capture, OpOutcome, Timing};
 use serde_json::{json, Value};
 
-use super::ops::OpContext;
 use super::table::Route;
 use super::{auto, effects, secrets, settle, shape, Ctx, Output};
 use crate::browser::actions::trace::ActionTrace;
 use crate::browser::{Browsers, EffectsMark};
 use crate::error::Channel;
 use crate::events::Scoped;
+use crate::ops::OpContext;
 use crate::session::Session;
 use crate::state::Daemon;
 
@@ -39,7 +39,7 @@ impl Plan {
     }
 }
 
-/// Runs the op: its body, for [`super::ops::Ops::start`].
+/// Runs the op: its body, for [`crate::ops::Ops::start`].
 pub async fn run(
     daemon: Arc<Daemon>,
     session: Arc<Session>,
@@ -231,9 +231,9 @@ async fn browser_effects(
     secrets::cover_screen(daemon, b, tab).await;
     let Some(mark) = mark else { return };
     let followed = &daemon.config.secrets.followed;
-    effects::name(b, mark, tab, out, (followed, &session.id, held));
-    for path in effects::downloaded(out) {
-        session.downloaded(path);
+    let caused = effects::name(b, mark, tab, out, (followed, &session.id, held));
+    for d in caused.downloads {
+        session.downloaded(d.path.into());
     }
 }
 

@@ -2,11 +2,30 @@
 //! (`tools.call` here, and MCP's `tools/call` over `/mcp` and stdio). An image is any object
 //! with an `image/*` `mime` and base64 `data`, in the result (a screenshot) or the capture:
 //! each goes out once, as an `image` content block, while text and `structuredContent` keep
-//! its metadata, never its data.
+//! its metadata, never its data. What the text says of the outcome it reads from typed facts;
+//! the result is JSON once, in `structuredContent`, where it leaves.
 
 use glovebox_protocol::error::ErrorData;
+use glovebox_protocol::results::browser::JsDialog;
+use glovebox_protocol::results::{Blocked, Downloaded, Opened};
 use glovebox_protocol::wire::{OpOutcome, Tokens};
+use rmcp::model::{ContentBlock, Resource};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+
+use crate::mcp::resources::{mime_of, CAPTURE, DOWNLOAD};
+
+/// An MCP `tools/call` result: rmcp's content blocks (the text, then images and resource
+/// links), `structuredContent` and whether the call failed. `tools.call` answers it as JSON;
+/// MCP hands it to rmcp as it is.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Shaped {
+    pub content: Vec<ContentBlock>,
+    #[serde(default)]
+    pub structured_content: Value,
+    pub is_error: bool,
+}
 
 /// The images of `v` taken out: their data (with mime and size) in order, `v` without it.
 fn take_images(v: &mut Value, out: &mut Vec<(String, String, u64, u64)>) {
@@ -37,10 +56,12 @@ fn take_images(v: &mut Value, out: &mut Vec<(String, String, u64, u64)>) {
 /// cut beside an image).
 pub fn tokens(result: &Value, capture: Option<&Value>, changes: Option<&Value>) -> Tokens {
     let mut images = Vec::new();
-    let mut text = json!({"result": result, "capture": capture});
-    take_images(&mut text, &mut images);
-    let bytes =
-        body(&text["result"], !images.is_empty()).len() + changes.map_or(0, |c| changed(c).len());
+    let (mut result, mut capture) = (result.clone(), capture.cloned());
+    if let Some(c) = capture.as_mut() {
+        take_images(c, &mut images);
+    }
+    take_images(&mut result, &mut images);
+    let bytes = body(&result, !images.is_empty()).len() + changes.map_or(0, |c| changed(c).len());
     Tokens {
         text: crate::settle::text_tokens(bytes),
         image: images.iter().map(|(_, _, w, h)| crate::settle::image_tokens(*w, *h)).sum(),
@@ -50,44 +71,115 @@ pub fn tokens(result: &Value, capture: Option<&Value>, changes: Option<&Value>) 
 /// The MCP `tools/call` result of an outcome: a compact text, one image block per image,
 /// `structuredContent` the outcome without image data; a failure is `isError: true` with the
 /// error data in `structuredContent.error`, so the model sees it.
-pub fn mcp(outcome: Result<OpOutcome, ErrorData>) -> Value {
-    match outcome {
-        Ok(o) => {
-            let mut structured = serde_json::to_value(&o).unwrap_or_default();
-            let mut images = Vec::new();
-            take_images(&mut structured, &mut images);
-            let text = summary(&structured, images.len());
-            let mut content = vec![json!({"type": "text", "text": text})];
-            for (mime, data, _, _) in images {
-                content.push(json!({"type": "image", "data": data, "mimeType": mime}));
-            }
-            // The capture stays readable as a resource of the session, by this link.
-            if let Some(id) = structured["capture"]["capture_id"].as_str() {
-                content.push(json!({"type": "resource_link",
-                    "uri": format!("{}{id}", crate::mcp::resources::CAPTURE),
-                    "name": format!("capture {id}"), "mimeType": structured["capture"]["mime"]}));
-            }
-            // So are the files the action downloaded.
-            let downloads = structured["result"]["downloads"].as_array().cloned();
-            for path in downloads
-                .into_iter()
-                .flatten()
-                .filter_map(|d| d["path"].as_str().map(std::path::PathBuf::from))
-            {
-                let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-                    continue;
-                };
-                content.push(json!({"type": "resource_link",
-                    "uri": format!("{}{name}", crate::mcp::resources::DOWNLOAD),
-                    "name": name, "mimeType": crate::mcp::resources::mime_of(&path)}));
-            }
-            json!({"content": content, "structuredContent": structured, "isError": false})
-        }
+pub fn mcp(outcome: Result<OpOutcome, ErrorData>) -> Shaped {
+    let mut o = match outcome {
+        Ok(o) => o,
         Err(e) => {
             let text = format!("{}: {}", e.code.as_str(), e.message);
-            json!({"content": [{"type": "text", "text": text}], "structuredContent": {"error": e}, "isError": true})
+            let structured_content = json!({"error": e});
+            return Shaped {
+                content: vec![ContentBlock::text(text)],
+                structured_content,
+                is_error: true,
+            };
         }
+    };
+    // In the order the outcome's JSON has them: the capture's, then the result's.
+    let mut images = Vec::new();
+    if let Some(c) = o.capture.as_mut() {
+        take_images(c, &mut images);
     }
+    take_images(&mut o.result, &mut images);
+    let mut content = vec![ContentBlock::text(summary(&o, images.len()))];
+    content.extend(images.into_iter().map(|(mime, data, _, _)| ContentBlock::image(data, mime)));
+    // The capture stays readable as a resource of the session, by this link.
+    let shown = Shown::of(o.capture.as_ref());
+    if let Some(id) = &shown.capture_id {
+        let link = Resource::new(format!("{CAPTURE}{id}"), format!("capture {id}"));
+        let link = match &shown.mime {
+            Some(mime) => link.with_mime_type(mime),
+            None => link,
+        };
+        content.push(ContentBlock::resource_link(link));
+    }
+    // So are the files the action downloaded.
+    for d in Caused::of(&o.result).downloads {
+        let path = std::path::PathBuf::from(d.path);
+        let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+            continue;
+        };
+        let link = Resource::new(format!("{DOWNLOAD}{name}"), name);
+        content.push(ContentBlock::resource_link(link.with_mime_type(mime_of(&path))));
+    }
+    let structured_content = serde_json::to_value(&o).unwrap_or_default();
+    Shaped { content, structured_content, is_error: false }
+}
+
+/// What the text says of a capture: its id, size and type, or why it was (not) sent.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Shown {
+    capture_id: Option<String>,
+    mime: Option<String>,
+    width: Option<u64>,
+    height: Option<u64>,
+    why: Option<String>,
+    sent: Option<bool>,
+}
+
+impl Shown {
+    fn of(capture: Option<&Value>) -> Shown {
+        capture.and_then(|c| Shown::deserialize(c).ok()).unwrap_or_default()
+    }
+}
+
+/// What an action caused beside its answer, as its result names it: a dialog it raised and
+/// the browser's effects (`effects.rs`).
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Caused {
+    dialog: Option<JsDialog>,
+    opened_tabs: Vec<Opened>,
+    downloads: Vec<Downloaded>,
+    navigation_blocked: Vec<Blocked>,
+}
+
+impl Caused {
+    fn of(result: &Value) -> Caused {
+        Caused::deserialize(result).unwrap_or_default()
+    }
+}
+
+/// An outline as the text shows it (a snapshot's result, or the changes `capture: "auto"`
+/// names), borrowed from the outcome.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Lines<'a> {
+    #[serde(borrow)]
+    snapshot: Option<&'a str>,
+    #[serde(borrow)]
+    snapshot_id: Option<&'a str>,
+    #[serde(borrow)]
+    mode: Option<&'a str>,
+    lines: Option<u64>,
+    #[serde(borrow)]
+    removed_refs: Option<Vec<&'a str>>,
+}
+
+impl<'a> Lines<'a> {
+    fn of(v: &'a Value) -> Lines<'a> {
+        Lines::deserialize(v).unwrap_or_default()
+    }
+
+    /// A snapshot's result: an outline page at its top level.
+    fn page(result: &'a Value) -> Option<Lines<'a>> {
+        Some(Lines::of(result)).filter(|l| l.snapshot.is_some() && l.snapshot_id.is_some())
+    }
+}
+
+/// A number the text names, `null` when the outcome left it out.
+fn number(n: Option<u64>) -> String {
+    n.map_or_else(|| "null".to_owned(), |n| n.to_string())
 }
 
 /// Beside an image, the text keeps at most this much of the long texts (an outline) the
@@ -102,71 +194,55 @@ const RAW_FROM: usize = 200;
 /// The outcome as a model reads it, images already taken out: one line naming the op, its
 /// target, settle and capture; the result as compact JSON with its long texts replaced by a
 /// pointer; then those texts raw, cut beside an image. `structuredContent` has it all.
-fn summary(structured: &Value, images: usize) -> String {
-    let outline = is_outline(&structured["result"]);
-    let mut head = format!(
-        "{}.{} succeeded (op {})",
-        structured["tool"].as_str().unwrap_or_default(),
-        structured["action"].as_str().unwrap_or_default(),
-        structured["op_id"].as_str().unwrap_or_default()
-    );
-    if let Some(t) = structured["target"].as_object() {
+fn summary(o: &OpOutcome, images: usize) -> String {
+    let page = Lines::page(&o.result);
+    let mut head = format!("{}.{} succeeded (op {})", o.tool, o.action, o.op_id);
+    if let Some(t) = o.target.as_ref().and_then(Value::as_object) {
         let named: Vec<String> = t
             .iter()
             .filter(|(_, v)| v.is_string() || v.is_number())
             // An outline's header stays short: where the target came from is in
             // structuredContent.
-            .filter(|(k, _)| !outline || !k.ends_with("source"))
+            .filter(|(k, _)| page.is_none() || !k.ends_with("source"))
             .map(|(k, v)| {
                 format!("{k}={}", v.as_str().map_or_else(|| v.to_string(), str::to_owned))
             })
             .collect();
         head.push_str(&format!(" on {}", named.join(" ")));
     }
-    if outline {
-        let r = &structured["result"];
-        head.push_str(&format!(
-            ": {} {}, {} lines",
-            r["snapshot_id"].as_str().unwrap_or_default(),
-            r["mode"].as_str().unwrap_or_default(),
-            r["lines"]
-        ));
+    if let Some(r) = &page {
+        let (id, mode) = (r.snapshot_id.unwrap_or_default(), r.mode.unwrap_or_default());
+        head.push_str(&format!(": {id} {mode}, {} lines", number(r.lines)));
     }
-    let settle = &structured["settle"];
-    if let Some(reason) = settle["reason"].as_str() {
-        head.push_str(&format!("; settle {reason} after {} ms", settle["waited_ms"]));
+    if let Some(settle) = &o.settle {
+        head.push_str(&format!("; settle {} after {} ms", settle.reason, settle.waited_ms));
     }
-    head.push_str(&caused(structured));
-    let capture = &structured["capture"];
-    if let Some(id) = capture["capture_id"].as_str() {
-        head.push_str(&format!(
-            "; capture {id} {}x{} {}",
-            capture["width"],
-            capture["height"],
-            capture["mime"].as_str().unwrap_or_default()
-        ));
-    } else if let Some(why) = structured["no_capture"].as_str() {
+    head.push_str(&caused(o));
+    let capture = Shown::of(o.capture.as_ref());
+    if let Some(id) = &capture.capture_id {
+        let (w, h) = (number(capture.width), number(capture.height));
+        head.push_str(&format!("; capture {id} {w}x{h} {}", capture.mime.unwrap_or_default()));
+    } else if let Some(why) = &o.no_capture {
         head.push_str(&format!("; no capture: {why}"));
     }
-    if let Some(why) = capture["why"].as_str() {
-        let said = if capture["sent"] == json!(true) { "image" } else { "no image" };
+    if let Some(why) = &capture.why {
+        let said = if capture.sent == Some(true) { "image" } else { "no image" };
         head.push_str(&format!(" ({said}: {why})"));
     }
     if images > 0 {
         head.push_str(&format!("; {images} image block(s) follow"));
     }
-    let changes = &structured["changes"];
-    let changes = if changes.is_object() { changed(changes) } else { String::new() };
-    format!("{head}\n{}{changes}", body(&structured["result"], images > 0))
+    let changes = o.changes.as_ref().filter(|c| c.is_object()).map_or_else(String::new, changed);
+    format!("{head}\n{}{changes}", body(&o.result, images > 0))
 }
 
 /// The outline of what an action changed (`capture: "auto"`), as the text shows it: the
 /// snapshot id it is, then its lines raw.
 fn changed(changes: &Value) -> String {
-    let text = changes["snapshot"].as_str().unwrap_or_default();
-    let mut out = format!("\nchanges ({}):\n{text}", changes["snapshot_id"].as_str().unwrap_or(""));
-    if let Some(gone) = changes["removed_refs"].as_array() {
-        let gone: Vec<&str> = gone.iter().filter_map(Value::as_str).collect();
+    let c = Lines::of(changes);
+    let (id, text) = (c.snapshot_id.unwrap_or(""), c.snapshot.unwrap_or_default());
+    let mut out = format!("\nchanges ({id}):\n{text}");
+    if let Some(gone) = c.removed_refs {
         out.push_str(&format!("removed: {}\n", gone.join(", ")));
     }
     out
@@ -174,40 +250,35 @@ fn changed(changes: &Value) -> String {
 
 /// What the action caused besides its answer, for the first line: windows it opened or
 /// closed, a dialog it raised, tabs it opened, downloads, loads the policy blocked.
-fn caused(structured: &Value) -> String {
-    let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
-    let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+fn caused(o: &OpOutcome) -> String {
     let mut out = String::new();
-    let settle = &structured["settle"];
-    for (key, verb) in [("windows_opened", "opened"), ("windows_closed", "closed")] {
-        for w in list(&settle[key]) {
-            out.push_str(&format!(
-                "; {verb} window {:?} ({})",
-                text(&w["title"]),
-                text(&w["window_id"])
-            ));
+    if let Some(settle) = &o.settle {
+        for (list, verb) in [(&settle.windows_opened, "opened"), (&settle.windows_closed, "closed")]
+        {
+            for w in list {
+                out.push_str(&format!("; {verb} window {:?} ({})", w.title, w.window_id));
+            }
         }
     }
-    let result = &structured["result"];
-    if let Some(kind) = result["dialog"]["type"].as_str() {
-        let message = text(&result["dialog"]["message"]);
+    let c = Caused::of(&o.result);
+    if let Some(d) = &c.dialog {
+        let (kind, message) = (&d.kind, &d.message);
         out.push_str(&format!("; {kind} dialog {message:?} open (browser.dialog answers it)"));
     }
-    for t in list(&result["opened_tabs"]) {
-        out.push_str(&format!("; opened tab {} {}", text(&t["tab_id"]), text(&t["url"])));
+    for t in &c.opened_tabs {
+        out.push_str(&format!(
+            "; opened tab {} {}",
+            t.tab_id.as_deref().unwrap_or_default(),
+            t.url
+        ));
     }
-    for d in list(&result["downloads"]) {
-        out.push_str(&format!("; download {} {}", text(&d["path"]), text(&d["state"])));
+    for d in &c.downloads {
+        out.push_str(&format!("; download {} {}", d.path, d.state));
     }
-    for b in list(&result["navigation_blocked"]) {
-        out.push_str(&format!("; blocked {} (rule {})", text(&b["url"]), text(&b["rule"])));
+    for b in &c.navigation_blocked {
+        out.push_str(&format!("; blocked {} (rule {})", b.url, b.rule));
     }
     out
-}
-
-/// A snapshot's result: an outline page at its top level.
-fn is_outline(result: &Value) -> bool {
-    result["snapshot"].is_string() && result["snapshot_id"].is_string()
 }
 
 /// What an outline's header leaves to structuredContent: its counts and ids, said on the
@@ -230,7 +301,7 @@ const OUTLINE_QUIET: &[&str] = &[
 /// An outline's JSON keeps only what its first line does not say (nothing, mostly).
 fn body(result: &Value, beside_image: bool) -> String {
     let mut result = result.clone();
-    let outline = is_outline(&result);
+    let outline = Lines::page(&result).is_some();
     if let Some(obj) = result.as_object_mut().filter(|_| outline) {
         obj.retain(|k, v| !OUTLINE_QUIET.contains(&k.as_str()) && *v != Value::Bool(false));
     }
@@ -303,6 +374,11 @@ fn cut_at_line(text: &str, room: usize) -> &str {
 mod tests {
     use super::*;
 
+    /// The outcome's MCP result as `tools.call` answers it.
+    fn shaped(o: OpOutcome) -> Value {
+        serde_json::to_value(mcp(Ok(o))).expect("json")
+    }
+
     #[allow(clippy::needless_pass_by_value)] // reads as the outcome it builds
     fn outcome(result: Value, capture: Option<Value>) -> OpOutcome {
         serde_json::from_value(json!({
@@ -321,7 +397,7 @@ mod tests {
         let t = tokens(&o.result, o.capture.as_ref(), None);
         assert_eq!(t.image, 1366, "1280x800 / 750");
         assert!(t.text < 100, "{t:?}");
-        let r = mcp(Ok(o));
+        let r = shaped(o);
         let content = r["content"].as_array().expect("content");
         assert_eq!(content.iter().filter(|c| c["type"] == "image").count(), 1, "{r}");
         assert!(content[0]["text"].as_str().is_some_and(|t| t.len() < 4_000));
@@ -334,7 +410,7 @@ mod tests {
             json!({"clicked": true}),
             Some(json!({"mime": "image/jpeg", "width": 10, "height": 10, "data": "QQ=="})),
         );
-        let r = mcp(Ok(with_capture));
+        let r = shaped(with_capture);
         assert_eq!(r["content"][1]["mimeType"], "image/jpeg", "{r}");
     }
 
@@ -350,7 +426,7 @@ mod tests {
             "windows": 1, "windows_opened": [{"window_id": "win:0x5", "title": "Save As",
                                                "app_id": "app:7"}]}))
         .expect("settle");
-        let r = mcp(Ok(o));
+        let r = shaped(o);
         let first = r["content"][0]["text"].as_str().and_then(|t| t.lines().next()).expect("text");
         assert!(first.contains("opened window \"Save As\" (win:0x5)"), "{first}");
         assert!(first.contains("alert dialog \"Saved?\" open"), "{first}");
@@ -365,7 +441,7 @@ mod tests {
             json!({"snapshot": {"snapshot": outline, "lines": 400}, "screenshot": shot}),
             None,
         );
-        let r = mcp(Ok(look));
+        let r = shaped(look);
         let text = r["content"][0]["text"].as_str().expect("text");
         assert!(text.len() < 4_000, "{} characters", text.len());
         assert!(text.contains("\nbutton \"b0\" [e0]\nbutton \"b1\" [e1]\n"), "raw lines: {text}");
@@ -380,7 +456,7 @@ mod tests {
             "whole there"
         );
         let alone = outcome(json!({"snapshot": {"snapshot": outline}}), None);
-        let r = mcp(Ok(alone));
+        let r = shaped(alone);
         let text = r["content"][0]["text"].as_str().expect("text");
         assert!(
             text.contains("button \"b399\" [e399]") && !text.contains("cut here"),

@@ -15,10 +15,12 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::{as_result, server_info};
 use crate::dispatch;
+use crate::dispatch::shape::Shaped;
 
 /// Sends of one call in all when the connection drops under it.
 const ATTEMPTS: u32 = 3;
@@ -88,7 +90,7 @@ impl Bridge {
 }
 
 /// A daemon error (or a lost daemon) as the `isError` result a model can read.
-fn failure(e: &ClientError) -> Value {
+fn failure(e: &ClientError) -> Shaped {
     let data = match e {
         ClientError::Rpc { code, message, details, .. } => {
             ErrorData { code: *code, message: message.clone(), details: details.clone() }
@@ -102,11 +104,31 @@ fn failure(e: &ClientError) -> Value {
     dispatch::shape::mcp(Err(data))
 }
 
+/// The daemon's `tools.call` answer, read as the MCP result it is.
+fn read(answer: Value) -> Shaped {
+    serde_json::from_value(answer).unwrap_or_else(|e| {
+        let text = format!("ACTION_FAILED: the result could not be shaped for MCP: {e}");
+        let content = vec![rmcp::model::ContentBlock::text(text)];
+        Shaped { content, structured_content: Value::Null, is_error: true }
+    })
+}
+
 impl Bridge {
     /// Remember the capture a forwarded result links.
-    fn remember(&self, shaped: &Value) {
-        let capture = &shaped["structuredContent"]["capture"];
-        let (Some(id), Some(mime)) = (capture["capture_id"].as_str(), capture["mime"].as_str())
+    fn remember(&self, shaped: &Shaped) {
+        /// The capture a result links, as its `structuredContent` names it.
+        #[derive(Deserialize)]
+        struct Linked<'a> {
+            capture_id: &'a str,
+            mime: &'a str,
+        }
+        #[derive(Deserialize)]
+        struct Outcome<'a> {
+            #[serde(borrow)]
+            capture: Linked<'a>,
+        }
+        let Ok(Outcome { capture: Linked { capture_id: id, mime } }) =
+            Outcome::deserialize(&shaped.structured_content)
         else {
             return;
         };
@@ -153,7 +175,7 @@ impl ServerHandler for Bridge {
             )));
         };
         let image = self.client.capture_get(id).await.map_err(|e| not_found(e.to_string()))?;
-        let (Some(mime), Some(data)) = (image["mime"].as_str(), image["data"].as_str()) else {
+        let Ok(super::resources::Image { mime, data }) = Deserialize::deserialize(&image) else {
             return Err(McpError::internal_error(format!("the capture {id} has no image"), None));
         };
         Ok(super::resources::blob(&uri, mime, data).into())
@@ -227,7 +249,7 @@ impl ServerHandler for Bridge {
         let op_id = options.op_id.clone().unwrap_or_default();
         let shaped = tokio::select! {
             r = self.call(&request.name, args, options) => match r {
-                Ok(v) => v,
+                Ok(v) => read(v),
                 Err(e) => failure(&e),
             },
             never = self.report_progress(&op_id, &ctx) => match never {},

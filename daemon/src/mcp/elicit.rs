@@ -9,10 +9,15 @@
 //! approval must be this session's, still pending, under an elicitation rule, for that op.
 
 use glovebox_protocol::error::{ErrorCode, ErrorData};
-use rmcp::model::{CallToolRequestParams, ElicitRequest, InputRequest, InputRequiredResult};
+use rmcp::model::{
+    CallToolRequestParams, ElicitRequest, ElicitResult, ElicitationAction, InputRequest,
+    InputRequiredResult,
+};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::approval::policy::Approve;
+use crate::approval::store::State;
 use crate::error::DaemonError;
 use crate::session::Session;
 use crate::state::Daemon;
@@ -26,23 +31,31 @@ pub fn elicitable(daemon: &Daemon, e: &ErrorData) -> Option<(String, String)> {
     if e.code != ErrorCode::ApprovalRequired {
         return None;
     }
-    let d = e.details.as_ref()?;
-    let rule = d["rule"].as_str()?;
-    if daemon.config.policy.approve_of(rule) != Approve::Elicitation {
+    let d = Asking::deserialize(e.details.as_ref()?).ok()?;
+    if daemon.config.policy.approve_of(&d.rule) != Approve::Elicitation {
         return None;
     }
-    Some((d["approval_id"].as_str()?.to_owned(), d["op_id"].as_str()?.to_owned()))
+    Some((d.approval_id, d.op_id))
+}
+
+/// What an `APPROVAL_REQUIRED` failure's details name.
+#[derive(Deserialize)]
+struct Asking {
+    rule: String,
+    approval_id: String,
+    op_id: String,
 }
 
 /// The question to the user about `e`'s call: an `elicitation/create` request's params.
 fn question(daemon: &Daemon, e: &ErrorData, approval_id: &str) -> Value {
-    let d = e.details.clone().unwrap_or_default();
-    let approval = daemon.approvals.get(approval_id).unwrap_or_default();
+    let rule = e.details.as_ref().and_then(|d| Asking::deserialize(d).ok()).map(|d| d.rule);
+    let approval = daemon.approvals.get(approval_id);
+    let (method, arguments) = approval
+        .as_ref()
+        .map_or(("this call", String::new()), |a| (a.method.as_str(), a.arguments.to_string()));
     let message = format!(
-        "Glovebox asks: allow {} {} (policy rule \"{}\")?",
-        approval["method"].as_str().unwrap_or("this call"),
-        approval.get("arguments").map_or_else(String::new, Value::to_string),
-        d["rule"].as_str().unwrap_or_default()
+        "Glovebox asks: allow {method} {arguments} (policy rule \"{}\")?",
+        rule.unwrap_or_default()
     );
     json!({"mode": "form", "message": message,
            "requestedSchema": {"type": "object", "required": [KEY], "properties": {
@@ -50,8 +63,9 @@ fn question(daemon: &Daemon, e: &ErrorData, approval_id: &str) -> Value {
 }
 
 /// Whether the host's user said yes to `e`'s call.
-fn said_yes(answer: &Value) -> bool {
-    answer["action"] == "accept" && answer["content"][KEY] == true
+fn said_yes(answer: &ElicitResult) -> bool {
+    let allowed = answer.content.as_ref().and_then(|c| c.get(KEY));
+    answer.action == ElicitationAction::Accept && allowed == Some(&Value::Bool(true))
 }
 
 /// Before 2026-07-28: ask the host's user now, over the request's own stream, and answer the
@@ -64,7 +78,7 @@ pub async fn ask_now(
 ) -> bool {
     let Ok(params) = serde_json::from_value(question(daemon, e, approval_id)) else { return false };
     let answer = match ctx.peer.create_elicitation(params).await {
-        Ok(a) => serde_json::to_value(a).unwrap_or_default(),
+        Ok(a) => a,
         Err(err) => {
             tracing::info!("the MCP host cannot ask its user ({err}); an approver may answer");
             return false;
@@ -109,15 +123,15 @@ pub fn apply(
     let Some(approval) = daemon.approvals.get(approval_id) else {
         return Some(refuse("no such approval (it may have expired)"));
     };
-    let rule = approval["rule"].as_str().unwrap_or_default();
-    let ours = approval["session"] == session.id.as_str()
-        && approval["op_id"] == op_id
-        && approval["state"] == "pending"
-        && daemon.config.policy.approve_of(rule) == Approve::Elicitation;
+    let ours = approval.session == session.id
+        && approval.op_id == op_id
+        && approval.state == State::Pending
+        && daemon.config.policy.approve_of(&approval.rule) == Approve::Elicitation;
     if !ours {
         return Some(refuse("the approval is not this session's pending elicitation"));
     }
-    let grant = responses.get(KEY).is_some_and(said_yes);
+    let answer = responses.get(KEY).and_then(|a| ElicitResult::deserialize(a).ok());
+    let grant = answer.is_some_and(|a| said_yes(&a));
     tracing::info!(approval_id, grant, "the MCP host's user answered an approval");
     Some(daemon.approvals.answer(approval_id, grant).map(|_| op_id.to_owned()))
 }

@@ -30,6 +30,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 
 use crate::auth::Role;
+use crate::dispatch::shape::Shaped;
 use crate::dispatch::{self, Caller};
 use crate::error::DaemonError;
 use crate::session::{Owner, Session};
@@ -56,7 +57,7 @@ enum Who {
 pub struct Handler {
     daemon: Arc<Daemon>,
     /// The stdio client's calls in flight and rate (over HTTP, each token has its lane).
-    lane: Arc<streamable::Lane>,
+    lane: Arc<crate::live::Lane>,
     who: Who,
 }
 
@@ -83,7 +84,7 @@ impl Handler {
         &self,
         ctx: &RequestContext<RoleServer>,
         named: Option<&str>,
-    ) -> Result<(Role, Arc<Session>, Arc<streamable::Lane>), DaemonError> {
+    ) -> Result<(Role, Arc<Session>, Arc<crate::live::Lane>), DaemonError> {
         if let Who::Local { role, owner, session } = &self.who {
             let (session, _) = self.daemon.sessions.attach(Some(session), 0, *owner, false)?;
             return Ok((*role, session, self.lane.clone()));
@@ -269,7 +270,7 @@ struct Run<'a> {
     arguments: &'a Value,
     role: Role,
     session: &'a Arc<Session>,
-    lane: &'a streamable::Lane,
+    lane: &'a crate::live::Lane,
     op_id: &'a str,
 }
 
@@ -365,35 +366,30 @@ where
 /// A shaped result over HTTP: its session's handle, in `structuredContent.session` and in
 /// the text the model reads, to pass back (a stateless client on every call, a stateful one
 /// when its MCP session ended).
-fn in_session(mut shaped: Value, handle: Option<String>) -> Value {
+fn in_session(mut shaped: Shaped, handle: Option<String>) -> Shaped {
     let Some(handle) = handle else { return shaped };
-    if let Some(text) = shaped["content"][0]["text"].as_str() {
-        let text = format!(
-            "{text}\nsession: {handle} (pass it as session to keep its refs, also from a new \
-             MCP session)"
+    if let Some(ContentBlock::Text(t)) = shaped.content.first_mut() {
+        t.text = format!(
+            "{}\nsession: {handle} (pass it as session to keep its refs, also from a new MCP \
+             session)",
+            t.text
         );
-        shaped["content"][0]["text"] = json!(text);
     }
-    if let Some(structured) = shaped["structuredContent"].as_object_mut() {
+    if let Some(structured) = shaped.structured_content.as_object_mut() {
         structured.insert("session".into(), json!(handle));
     }
     shaped
 }
 
-/// The shaped JSON as rmcp's result type, built with its constructors so the result carries
+/// The shaped result as rmcp's result type, built with its constructors so the result carries
 /// what the negotiated revision asks for (`resultType: "complete"` from 2026-07-28 on; rmcp
-/// takes it off for older revisions). The blocks are rmcp's `ContentBlock`s by construction.
-fn as_result(mut v: Value) -> CallToolResponse {
-    let blocks = serde_json::from_value::<Vec<ContentBlock>>(v["content"].take());
-    let mut result = match blocks {
-        Ok(content) if v["isError"] == true => CallToolResult::error(content),
-        Ok(content) => CallToolResult::success(content),
-        Err(e) => {
-            let text = format!("ACTION_FAILED: the result could not be shaped for MCP: {e}");
-            return CallToolResult::error(vec![ContentBlock::text(text)]).into();
-        }
+/// takes it off for older revisions).
+fn as_result(shaped: Shaped) -> CallToolResponse {
+    let mut result = match shaped.is_error {
+        true => CallToolResult::error(shaped.content),
+        false => CallToolResult::success(shaped.content),
     };
-    let structured = v["structuredContent"].take();
+    let structured = shaped.structured_content;
     result.structured_content = (!structured.is_null()).then_some(structured);
     result.into()
 }
@@ -413,6 +409,7 @@ mod tests {
             {"type": "resource_link", "uri": "glovebox://capture/c1", "name": "capture c1",
              "mimeType": "image/png"}],
             "structuredContent": {"tool": "browser"}, "isError": false});
+        let shaped: Shaped = serde_json::from_value(shaped).expect("a shaped result");
         let CallToolResponse::Complete(r) = as_result(shaped) else { panic!("not complete") };
         assert_eq!(r.result_type, Some(ResultType::COMPLETE));
         assert_eq!(r.is_error, Some(false));

@@ -6,10 +6,18 @@
 
 use rmcp::model::{ListResourcesResult, ReadResourceResult, Resource, ResourceContents};
 use rmcp::ErrorData as McpError;
+use serde::Deserialize as _;
 use serde_json::json;
 
 use crate::session::Session;
 use crate::state::Daemon;
+
+/// A capture's image as the store keeps it (and `capture.get` answers it).
+#[derive(serde::Deserialize)]
+pub(super) struct Image<'a> {
+    pub mime: &'a str,
+    pub data: &'a str,
+}
 
 /// The URI scheme and kind of a capture.
 pub const CAPTURE: &str = "glovebox://capture/";
@@ -121,7 +129,7 @@ pub fn read(daemon: &Daemon, session: &Session, uri: &str) -> Result<ReadResourc
     }
     let id = uri.strip_prefix(CAPTURE).ok_or_else(not_found)?;
     let image = daemon.captures.get(&session.id, id).ok_or_else(not_found)?;
-    let (Some(mime), Some(data)) = (image["mime"].as_str(), image["data"].as_str()) else {
+    let Ok(Image { mime, data }) = Image::deserialize(&image) else {
         return Err(McpError::internal_error(format!("the capture {id} has no image"), None));
     };
     Ok(blob(uri, mime, data))

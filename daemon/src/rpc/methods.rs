@@ -1,5 +1,6 @@
 //! The JSON-RPC method table: every method name -> the code that answers it. Tool actions all
-//! go through `dispatch::call`; the rest are small and answered here.
+//! go through `dispatch::call`; the rest are small and answered here, an operator's or an
+//! approver's in `admin.rs`.
 
 use std::sync::Arc;
 
@@ -12,6 +13,7 @@ use jsonrpsee::{Extensions, RpcModule};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
 
+use super::admin::{answer, approval_list, files_put, secrets_delete, secrets_put};
 use super::errors::to_rpc_error;
 use crate::dispatch::{self, Caller, OpOptions};
 use crate::error::DaemonError;
@@ -20,7 +22,7 @@ use crate::live::Conn;
 use crate::session::Session;
 use crate::state::Daemon;
 
-type RpcResult = Result<Value, ErrorObjectOwned>;
+pub(super) type RpcResult = Result<Value, ErrorObjectOwned>;
 
 /// How long a hello waits for the connection that drives its session to go (see
 /// [`crate::session::Sessions::attach_waiting`]).
@@ -28,11 +30,11 @@ const RESUME_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
 // By value so it reads as `.map_err(err)` and `err(DaemonError::..)` at every call site.
 #[allow(clippy::needless_pass_by_value)]
-fn err(e: DaemonError) -> ErrorObjectOwned {
+pub(super) fn err(e: DaemonError) -> ErrorObjectOwned {
     to_rpc_error(&e.to_data())
 }
 
-fn conn_of(ext: &Extensions) -> Result<Arc<Conn>, ErrorObjectOwned> {
+pub(super) fn conn_of(ext: &Extensions) -> Result<Arc<Conn>, ErrorObjectOwned> {
     ext.get::<Arc<Conn>>().cloned().ok_or_else(|| err(DaemonError::HandshakeRequired))
 }
 
@@ -57,7 +59,10 @@ fn params_json(params: &Params<'_>) -> Result<Value, String> {
     })
 }
 
-fn parse<T: DeserializeOwned>(method: &str, params: &Params<'_>) -> Result<T, ErrorObjectOwned> {
+pub(super) fn parse<T: DeserializeOwned>(
+    method: &str,
+    params: &Params<'_>,
+) -> Result<T, ErrorObjectOwned> {
     let value = params_json(params)
         .map_err(|reason| err(DaemonError::InvalidParams { method: method.into(), reason }))?;
     serde_json::from_value(value).map_err(|e| {
@@ -212,7 +217,7 @@ fn capabilities(d: &Daemon) -> Value {
                      "window": "window_id", "element": "ref eN from a snapshot"},
         "ops": {"default_timeout_ms": glovebox_protocol::wire::DEFAULT_TIMEOUT_MS,
                 "max_timeout_ms": glovebox_protocol::wire::MAX_TIMEOUT_MS,
-                "idempotency_window_s": dispatch::ops::RETENTION.as_secs(),
+                "idempotency_window_s": crate::ops::RETENTION.as_secs(),
                 "max_in_flight": d.config.max_in_flight},
         "limits": {"max_message_bytes": d.config.max_message_bytes,
                    "max_response_bytes": d.config.max_response_bytes,
@@ -367,7 +372,8 @@ async fn tools_call(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcRes
     };
     let checked = validate_tool_call(tool, &arguments).map_err(DaemonError::from);
     let outcome = dispatch::call(d, caller(&conn, &session, ext), checked, options).await;
-    Ok(dispatch::shape::mcp(outcome))
+    let shaped = dispatch::shape::mcp(outcome);
+    serde_json::to_value(shaped).map_err(|e| err(DaemonError::ActionFailed(e.to_string())))
 }
 
 async fn direct(
@@ -433,100 +439,6 @@ fn capture_get(d: &Arc<Daemon>, p: &Params<'_>, ext: &Extensions) -> RpcResult {
     d.captures.get(&s.id, &r.capture_id).ok_or_else(|| {
         err(DaemonError::TargetNotFound { kind: "capture", id: r.capture_id.clone() })
     })
-}
-
-fn files_put(d: &Arc<Daemon>, p: &Params<'_>) -> RpcResult {
-    use base64::Engine as _;
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Put {
-        name: String,
-        data: String,
-    }
-    let r: Put = parse("files.put", p)?;
-    let bytes =
-        base64::engine::general_purpose::STANDARD.decode(r.data.as_bytes()).map_err(|e| {
-            err(DaemonError::Contract(contract::Violation::new(
-                "data",
-                format!("data must be base64: {e}"),
-            )))
-        })?;
-    let path = d.config.files.put(&r.name, &bytes).map_err(err)?;
-    Ok(json!({"name": r.name, "path": path, "bytes": bytes.len()}))
-}
-
-/// An admin's secret, kept in memory (or also in the file with `persist`); the answer names
-/// it with where it may go, never the value.
-fn secrets_put(d: &Arc<Daemon>, p: &Params<'_>) -> RpcResult {
-    // serde's own message may quote the value: the refusal says what to send instead.
-    let bad = || {
-        err(DaemonError::InvalidParams {
-            method: "secrets.put".into(),
-            reason: "send name, value and origins (or apps); totp and persist are optional".into(),
-        })
-    };
-    let mut v: Value = parse("secrets.put", p).map_err(|_| bad())?;
-    let persist = v.as_object_mut().and_then(|m| m.remove("persist"));
-    let persist = match persist {
-        None => false,
-        Some(Value::Bool(b)) => b,
-        Some(_) => return Err(bad()),
-    };
-    let secret: crate::secrets::Secret = serde_json::from_value(v).map_err(|_| bad())?;
-    let name = secret.name.clone();
-    d.config.secrets.put(secret, persist).map_err(|e| secrets_err(&e))?;
-    let listed = d.config.secrets.list().into_iter().find(|s| s.name == name);
-    Ok(json!({"secret": listed, "persisted": persist}))
-}
-
-fn secrets_delete(d: &Arc<Daemon>, p: &Params<'_>) -> RpcResult {
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Delete {
-        name: String,
-        #[serde(default)]
-        persist: bool,
-    }
-    let r: Delete = parse("secrets.delete", p)?;
-    if !d.config.secrets.delete(&r.name, r.persist).map_err(|e| secrets_err(&e))? {
-        return Err(err(DaemonError::TargetNotFound { kind: "secret", id: r.name }));
-    }
-    Ok(json!({"deleted": r.name, "persisted": r.persist}))
-}
-
-/// A secret the daemon cannot take: the contract's refusal naming the reason (never a value).
-fn secrets_err(e: &crate::secrets::SecretsError) -> ErrorObjectOwned {
-    err(DaemonError::Contract(contract::Violation::new("secret", e.to_string())))
-}
-
-/// Approvers and admins see every pending approval with its `args`; other roles see those of
-/// their own token's sessions, without `args`.
-fn approval_list(d: &Arc<Daemon>, ext: &Extensions) -> RpcResult {
-    let conn = conn_of(ext)?;
-    let approver = conn.role.can_approve();
-    let mut out = Vec::new();
-    for mut a in d.approvals.pending() {
-        let mine = a["session"]
-            .as_str()
-            .and_then(|id| d.sessions.get(id))
-            .is_some_and(|s| conn.owner.may_use(&s.creator));
-        if approver || mine {
-            crate::events::approval_for(&mut a, approver);
-            out.push(a);
-        }
-    }
-    Ok(json!({"approvals": out}))
-}
-
-fn answer(d: &Arc<Daemon>, p: &Params<'_>, grant: bool) -> RpcResult {
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct ApprovalRef {
-        approval_id: String,
-    }
-    let method = if grant { "approval.grant" } else { "approval.deny" };
-    let r: ApprovalRef = parse(method, p)?;
-    d.answer_approval(&r.approval_id, grant).map_err(err)
 }
 
 #[derive(serde::Deserialize, Default)]

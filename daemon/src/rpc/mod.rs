@@ -2,6 +2,7 @@
 //! server with its gate middleware, and a connection's lifetime. The HTTP front door
 //! (`front/`) authenticates the request and hands it to [`Server::upgrade`].
 
+mod admin;
 pub(crate) mod conn;
 mod errors;
 pub(crate) mod frames;

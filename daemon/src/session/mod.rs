@@ -14,72 +14,15 @@ use crate::error::DaemonError;
 use crate::registry::held::Held;
 use crate::registry::snapshots::Snapshots;
 
-/// Who a connection speaks for: a hash of its token (never the token), whether that token
-/// is an admin's, who may use every session, and its party's lane (a browser context).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct Owner {
-    token: [u8; 32],
-    pub admin: bool,
-    /// The party's short hash: the token's own, or its `party=` name's.
-    lane: [u8; 8],
-}
+mod budget;
+mod names;
+mod owner;
 
-fn lane_of_token(token: &[u8; 32]) -> [u8; 8] {
-    let mut lane = [0; 8];
-    lane.copy_from_slice(&token[..8]);
-    lane
-}
-
-impl std::fmt::Debug for Owner {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Owner({:02x}{:02x}..)", self.token[0], self.token[1])
-    }
-}
-
-impl Owner {
-    pub fn of_token(token: &str, admin: bool) -> Owner {
-        Self::of_digest(crate::auth::digest(token), admin)
-    }
-
-    /// The owner whose token has this digest.
-    pub fn of_digest(token: crate::auth::Digest, admin: bool) -> Owner {
-        Owner { token, admin, lane: lane_of_token(&token) }
-    }
-
-    /// The same owner in `party` (from its token file line), if it has one.
-    pub fn in_party(mut self, party: Option<&str>) -> Owner {
-        self.lane = match party {
-            Some(p) => lane_of_token(&crate::auth::digest(&format!("party:{p}"))),
-            None => lane_of_token(&self.token),
-        };
-        self
-    }
-
-    /// Its party's lane as 16 hex digits: what names its browser context and downloads.
-    pub fn lane(&self) -> String {
-        self.lane.iter().map(|b| format!("{b:02x}")).collect()
-    }
-
-    /// Its token's digest (what the token file keeps).
-    pub fn digest(&self) -> crate::auth::Digest {
-        self.token
-    }
-
-    /// A short stable name of the token (16 hex digits of its hash): no secret, no guess.
-    pub fn short(&self) -> String {
-        self.token[..8].iter().map(|b| format!("{b:02x}")).collect()
-    }
-
-    /// No token's: what only admins (and, for approvals, approvers) see.
-    pub fn nobody() -> Owner {
-        Owner { token: [0; 32], admin: false, lane: [0; 8] }
-    }
-
-    /// Whether a session `creator` made may be used by this owner.
-    pub fn may_use(&self, creator: &Owner) -> bool {
-        self.admin || self.token == creator.token
-    }
-}
+pub use budget::Budget;
+pub use names::check_name;
+use names::is_tag;
+pub(crate) use names::mint_id;
+pub use owner::Owner;
 
 /// What the session has chosen to work on; omitted ids in calls fall back to these.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -458,65 +401,6 @@ impl Sessions {
     pub fn is_empty(&self) -> bool {
         self.by_id.is_empty()
     }
-}
-
-/// Ops one may start per second, in bursts of up to a second's worth: a session's, or (over
-/// MCP, where a call may name a fresh session) a token's.
-#[derive(Debug)]
-pub struct Budget(Mutex<(f64, Instant)>);
-
-impl Default for Budget {
-    fn default() -> Self {
-        Budget(Mutex::new((f64::MAX, Instant::now())))
-    }
-}
-
-impl Budget {
-    /// Take `n` ops at once, or none of them.
-    pub fn admit(&self, n: usize, per_sec: u32) -> bool {
-        let Ok(mut rate) = self.0.lock() else { return false };
-        let n = n as f64;
-        let cap = f64::from(per_sec.max(1));
-        let now = Instant::now();
-        let refill = now.duration_since(rate.1).as_secs_f64() * cap;
-        rate.0 = (rate.0.min(cap) + refill).min(cap);
-        rate.1 = now;
-        if rate.0 < n {
-            return false;
-        }
-        rate.0 -= n;
-        true
-    }
-}
-
-/// The longest session name (a hello's, or the handle a stateless MCP call passes).
-pub const MAX_NAME: usize = 128;
-
-/// Whether `s` is a token's tag ([`Owner::short`]: 16 lowercase hex digits).
-fn is_tag(s: &str) -> bool {
-    s.len() == 16 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-}
-
-/// A session name a client may give: 1 to [`MAX_NAME`] characters, no spaces or controls
-/// (the `@<tag>` the daemon adds to an id it gave out is not counted).
-pub fn check_name(field: &str, name: &str) -> Result<(), glovebox_protocol::contract::Violation> {
-    let base = name.rsplit_once('@').filter(|(_, tag)| is_tag(tag)).map_or(name, |(b, _)| b);
-    let bad = base.is_empty()
-        || base.chars().count() > MAX_NAME
-        || name.chars().any(|c| c.is_whitespace() || c.is_control());
-    if bad {
-        let message = format!("{field} must be 1 to {MAX_NAME} characters without spaces");
-        return Err(glovebox_protocol::contract::Violation::new(field, message));
-    }
-    Ok(())
-}
-
-/// A fresh session id: 128 random bits, so an id can be neither guessed nor counted.
-pub(crate) fn mint_id() -> Result<String, DaemonError> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes)
-        .map_err(|e| DaemonError::ActionFailed(format!("no randomness: {e}")))?;
-    Ok(format!("s-{}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()))
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! `session.request_human` or the `context.request_human` action.
 
 pub mod access;
+mod answer;
 mod feed;
 mod frames;
 pub mod http;

@@ -45,12 +45,11 @@ pub fn of(daemon: &Daemon, p: &Person) -> Value {
         .approvals
         .pending()
         .into_iter()
-        .filter_map(|mut a| {
-            let mine = a["session"]
-                .as_str()
-                .and_then(|id| daemon.sessions.get(id))
-                .is_some_and(|s| p.owner.may_use(&s.creator));
+        .filter_map(|asked| {
+            let session = daemon.sessions.get(&asked.session);
+            let mine = session.is_some_and(|s| p.owner.may_use(&s.creator));
             (approver || mine).then(|| {
+                let mut a = asked.json();
                 crate::events::approval_for(&mut a, approver);
                 a
             })

@@ -9,7 +9,7 @@ use anyhow::Context as _;
 use clap::Parser;
 use glovebox_daemon::auth::Tokens;
 use glovebox_daemon::cli::{Cli, Command, TokenAction};
-use glovebox_daemon::desktop::embedded::DesktopMode;
+use glovebox_daemon::desktop::embedded::{DesktopEnv, DesktopError, DesktopMode};
 use glovebox_daemon::desktop::Slot;
 use glovebox_daemon::process::Supervisor;
 use glovebox_daemon::Config;
@@ -98,10 +98,9 @@ fn desktop_user(cli: &Cli, supervisor: &Supervisor) -> anyhow::Result<DesktopMod
     Ok(DesktopMode::Embedded)
 }
 
-fn main() -> anyhow::Result<()> {
-    use glovebox_daemon::secrets::{LogWriter, Redactor, Vault};
-    // Every log line passes it: a secret's value never reaches the log.
-    let redactor = Redactor::default();
+/// Logs to stderr through `redactor`, so a secret's value never reaches the log.
+fn init_logging(redactor: &glovebox_daemon::secrets::Redactor) {
+    use glovebox_daemon::secrets::LogWriter;
     use tracing_subscriber::layer::SubscriberExt as _;
     use tracing_subscriber::util::SubscriberInitExt as _;
     tracing_subscriber::registry()
@@ -114,6 +113,40 @@ fn main() -> anyhow::Result<()> {
         }))
         .with(tracing_subscriber::fmt::layer().with_writer(LogWriter(redactor.clone())))
         .init();
+}
+
+/// The state dir, made the user's alone, as is everything the daemon and its children write
+/// from here on (logs, cookies, PDFs, downloads, profiles): files 0600, dirs 0700.
+fn make_state_dir(cli: &Cli) -> anyhow::Result<()> {
+    nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o077));
+    std::fs::create_dir_all(&cli.state_dir)
+        .and_then(|()| {
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(&cli.state_dir, std::fs::Permissions::from_mode(0o700))
+        })
+        .with_context(|| format!("cannot create the state dir {}", cli.state_dir.display()))
+}
+
+/// Binds first: a taken port fails fast, before any desktop is started. On stdio the daemon
+/// listens only when asked to.
+fn bind(cli: &Cli, stdio: bool) -> anyhow::Result<Option<std::net::TcpListener>> {
+    let listen = match (cli.listen, stdio) {
+        (Some(addr), _) => Some(addr),
+        (None, false) => Some(SocketAddr::from(([127, 0, 0, 1], 7788))),
+        (None, true) => None,
+    };
+    let Some(addr) = listen else { return Ok(None) };
+    let l =
+        std::net::TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
+    l.set_nonblocking(true)?;
+    Ok(Some(l))
+}
+
+fn main() -> anyhow::Result<()> {
+    use glovebox_daemon::secrets::{Redactor, Vault};
+    // Every log line passes it: a secret's value never reaches the log.
+    let redactor = Redactor::default();
+    init_logging(&redactor);
     let mut cli = Cli::parse();
     if let Some(Command::Confine { hide, open, argv }) = &cli.command {
         return Err(glovebox_daemon::process::confine::exec(hide, open, argv));
@@ -128,38 +161,13 @@ fn main() -> anyhow::Result<()> {
     if let Some(Command::Token { action: TokenAction::Add { role, party } }) = &cli.command {
         return client::token_add(&cli, role, party.as_deref());
     }
-    // What the daemon and its children write (logs, cookies, PDFs, downloads, profiles) is
-    // the user's alone: files 0600, dirs 0700.
-    nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o077));
-    std::fs::create_dir_all(&cli.state_dir)
-        .and_then(|()| {
-            use std::os::unix::fs::PermissionsExt as _;
-            std::fs::set_permissions(&cli.state_dir, std::fs::Permissions::from_mode(0o700))
-        })
-        .with_context(|| format!("cannot create the state dir {}", cli.state_dir.display()))?;
+    make_state_dir(&cli)?;
     let (tokens, token_source, token_file) = tokens(&cli)?;
     let vault = match &cli.secrets {
         Some(path) => Vault::load(path.clone(), redactor)?,
         None => Vault::new(redactor),
     };
-
-    // Bind first: a taken port fails fast, before any desktop is started. On stdio the
-    // daemon listens only when asked to.
-    let listen = match (cli.listen, stdio) {
-        (Some(addr), _) => Some(addr),
-        (None, false) => Some(SocketAddr::from(([127, 0, 0, 1], 7788))),
-        (None, true) => None,
-    };
-    let listener = match listen {
-        Some(addr) => {
-            let l = std::net::TcpListener::bind(addr)
-                .with_context(|| format!("cannot listen on {addr}"))?;
-            l.set_nonblocking(true)?;
-            Some(l)
-        }
-        None => None,
-    };
-
+    let listener = bind(&cli, stdio)?;
     let supervisor = Supervisor::new(&cli.state_dir);
     cli.desktop = desktop_user(&cli, &supervisor)?;
     if supervisor.desktop_user().is_none() {
@@ -223,41 +231,7 @@ async fn serve(
             glovebox_daemon::run_mcp_stdio(listener, config, shutdown).await?;
         }
         (Some(listener), None) => {
-            let addr = listener.local_addr()?;
-            use std::io::IsTerminal as _;
-            let terminal = std::io::stdout().is_terminal();
-            let shown = terminal || cli.print_view_link;
-            let code = config.tokens.first().filter(|_| shown);
-            let code = code.and_then(|t| config.view_access.mint(&t));
-            banner::head(addr, token_source, code.as_deref(), terminal);
-            // The port answers now (`/readyz`: 503 while the desktop starts); a desktop that
-            // cannot start stops the daemon with its error.
-            let failed = Arc::new(Mutex::new(None));
-            let (fail, failure) = tokio::sync::oneshot::channel();
-            let wscat = banner::wscat_token(token_source, terminal);
-            tokio::spawn(async move {
-                match up.await {
-                    Ok(env) => banner::tail(addr, &wscat, &env),
-                    Err(e) => drop(fail.send(e)),
-                }
-            });
-            let stop = {
-                let failed = failed.clone();
-                async move {
-                    tokio::select! {
-                        () = shutdown => {}
-                        Ok(e) = failure => {
-                            tracing::error!("the desktop did not start; stopping");
-                            *failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
-                        }
-                    }
-                }
-            };
-            glovebox_daemon::run(listener, config, stop).await?;
-            let failed = failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
-            if let Some(e) = failed {
-                return Err(e.into());
-            }
+            serve_port(cli, listener, config, token_source, up, shutdown).await?
         }
         (None, None) => anyhow::bail!("nothing to serve: no listener and no stdio"),
         (_, Some(Command::ViewLink | Command::Token { .. } | Command::Confine { .. })) => {
@@ -265,6 +239,52 @@ async fn serve(
         }
     }
     tracing::info!("stopped");
+    Ok(())
+}
+
+/// Serves the port: it answers at once (`/readyz`: 503 while the desktop starts); a desktop
+/// that cannot start stops the daemon with its error.
+async fn serve_port(
+    cli: &Cli,
+    listener: tokio::net::TcpListener,
+    config: Config,
+    token_source: &banner::TokenSource,
+    up: impl std::future::Future<Output = Result<Arc<DesktopEnv>, DesktopError>> + Send + 'static,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let addr = listener.local_addr()?;
+    use std::io::IsTerminal as _;
+    let terminal = std::io::stdout().is_terminal();
+    let shown = terminal || cli.print_view_link;
+    let code = config.tokens.first().filter(|_| shown);
+    let code = code.and_then(|t| config.view_access.mint(&t));
+    banner::head(addr, token_source, code.as_deref(), terminal);
+    let failed = Arc::new(Mutex::new(None));
+    let (fail, failure) = tokio::sync::oneshot::channel();
+    let wscat = banner::wscat_token(token_source, terminal);
+    tokio::spawn(async move {
+        match up.await {
+            Ok(env) => banner::tail(addr, &wscat, &env),
+            Err(e) => drop(fail.send(e)),
+        }
+    });
+    let stop = {
+        let failed = failed.clone();
+        async move {
+            tokio::select! {
+                () = shutdown => {}
+                Ok(e) = failure => {
+                    tracing::error!("the desktop did not start; stopping");
+                    *failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
+                }
+            }
+        }
+    };
+    glovebox_daemon::run(listener, config, stop).await?;
+    let failed = failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
     Ok(())
 }
 

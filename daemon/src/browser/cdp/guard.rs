@@ -136,6 +136,44 @@ impl Guard {
         hit.map(|i| expected.remove(i)).is_some()
     }
 
+    /// The rule that stops a paused request, if one does. Sub-requests only stop for a deny;
+    /// pages an approver must see stop unless this is the very load an approver allowed.
+    fn blocking_rule(&self, ev: &EventRequestPaused, document: bool) -> Option<String> {
+        let ours = document && self.approved(ev);
+        match self.judge(&ev.request.url) {
+            Verdict::Allow => None,
+            Verdict::Deny { rule } => Some(rule),
+            Verdict::Ask { .. } if !document || ours => None,
+            Verdict::Ask { rule } => Some(rule),
+        }
+    }
+
+    /// Lets a paused request go on, answers it with a blank page (an origin's storage is
+    /// being reached), or fails it as blocked.
+    async fn answer(
+        &self,
+        conn: &super::Conn,
+        ev: &EventRequestPaused,
+        document: bool,
+        blocked: bool,
+    ) -> Result<(), chromiumoxide::error::CdpError> {
+        let id = ev.request_id.clone();
+        if blocked {
+            let fail = FailRequestParams::new(id, ErrorReason::BlockedByClient);
+            conn.browser().execute(fail).await.map(|_| ())
+        } else if document && self.take_blank(ev) {
+            let blank = json!({"requestId": id, "responseCode": 200,
+                "responseHeaders": [{"name": "Content-Type", "value": "text/html"}],
+                "body": "PCFkb2N0eXBlIGh0bWw+"});
+            conn.call("Fetch.fulfillRequest", blank)
+                .await
+                .map(|_| ())
+                .map_err(|e| chromiumoxide::error::CdpError::msg(e.to_string()))
+        } else {
+            conn.browser().execute(ContinueRequestParams::new(id)).await.map(|_| ())
+        }
+    }
+
     /// Pause document requests on `conn`'s browser and judge each one, from now on.
     pub(super) async fn listen(
         self: &Arc<Self>,
@@ -171,36 +209,8 @@ impl Guard {
             while let Some(ev) = paused.next().await {
                 let Some(conn) = weak.upgrade() else { return };
                 let document = ev.resource_type == ResourceType::Document;
-                let ours = document && guard.approved(&ev);
-                let rule = match guard.judge(&ev.request.url) {
-                    Verdict::Allow => None,
-                    Verdict::Deny { rule } => Some(rule),
-                    // Sub-requests only stop for a deny; pages an approver must see stop
-                    // unless this is the very load an approver allowed.
-                    Verdict::Ask { .. } if !document || ours => None,
-                    Verdict::Ask { rule } => Some(rule),
-                };
-                let id = ev.request_id.clone();
-                let answered = match &rule {
-                    None if document && guard.take_blank(&ev) => {
-                        let blank = json!({"requestId": id, "responseCode": 200,
-                            "responseHeaders": [{"name": "Content-Type", "value": "text/html"}],
-                            "body": "PCFkb2N0eXBlIGh0bWw+"});
-                        conn.call("Fetch.fulfillRequest", blank)
-                            .await
-                            .map(|_| ())
-                            .map_err(|e| chromiumoxide::error::CdpError::msg(e.to_string()))
-                    }
-                    None => {
-                        conn.browser().execute(ContinueRequestParams::new(id)).await.map(|_| ())
-                    }
-                    Some(_) => conn
-                        .browser()
-                        .execute(FailRequestParams::new(id, ErrorReason::BlockedByClient))
-                        .await
-                        .map(|_| ()),
-                };
-                if let Err(e) = answered {
+                let rule = guard.blocking_rule(&ev, document);
+                if let Err(e) = guard.answer(&conn, &ev, document, rule.is_some()).await {
                     tracing::debug!(%e, "the guard could not answer a paused request");
                 }
                 let Some(rule) = rule else { continue };

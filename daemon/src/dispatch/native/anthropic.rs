@@ -152,41 +152,9 @@ pub fn read(
         }
         "left_click_drag" => {
             let to = at().ok_or_else(|| format!("coordinate is required for {action}"))??;
-            match input.get("start_coordinate").filter(|v| !v.is_null()) {
-                Some(v) => {
-                    let path = vec![coordinate(v, &frame)?, to];
-                    vec![Step::Drag { path, button: Button::Left, hold: held(input)? }]
-                }
-                // From where the pointer is, as the first version of the tool did.
-                None => vec![
-                    Step::Button { at: None, button: Button::Left, down: true },
-                    Step::Move { to, hold: vec![] },
-                    Step::Button { at: Some(to), button: Button::Left, down: false },
-                ],
-            }
+            left_drag(input, &frame, to)?
         }
-        "scroll" => {
-            let dir = input.get("scroll_direction").and_then(Value::as_str).unwrap_or_default();
-            let amount = input.get("scroll_amount");
-            let n = amount.and_then(Value::as_u64).filter(|n| *n <= 1_000).ok_or_else(|| {
-                let shown = amount.cloned().unwrap_or(Value::Null);
-                format!("scroll_amount={shown} must be a non-negative int")
-            })? as i32;
-            let (dx, dy) = match dir {
-                "up" => (0, -n),
-                "down" => (0, n),
-                "left" => (-n, 0),
-                "right" => (n, 0),
-                _ => {
-                    return Err(format!(
-                        "scroll_direction={dir:?} must be 'up', 'down', 'left', or 'right'"
-                    ))
-                }
-            };
-            let at = at().transpose()?;
-            let pixels = (f64::from(dx) * 100.0, f64::from(dy) * 100.0);
-            vec![Step::Scroll { at, dx, dy, pixels, hold: held(input)? }]
-        }
+        "scroll" => vec![scroll(input, &frame)?],
         "wait" => vec![Step::Wait(duration(input)?)],
         "screenshot" => {
             no_coordinate()?;
@@ -198,42 +166,88 @@ pub fn read(
             vec![Step::CursorPosition]
         }
         "zoom" => {
-            let enabled = if is_toolset(tool) {
-                tool.get("configs")
-                    .and_then(|c| c.pointer("/zoom/enabled"))
-                    .and_then(Value::as_bool)
-                    != Some(false)
-            } else {
-                tool.get("enable_zoom").and_then(Value::as_bool) == Some(true)
-            };
-            if !enabled {
-                return Err(
-                    "zoom is not enabled for this tool: its definition needs enable_zoom: true"
-                        .into(),
-                );
-            }
-            let r = input.get("region").and_then(Value::as_array).filter(|a| a.len() == 4);
-            let nums: Option<Vec<f64>> =
-                r.map(|a| a.iter().filter_map(|v| v.as_f64().filter(|n| *n >= 0.0)).collect());
-            let Some([x0, y0, x1, y1]) = nums.as_deref().and_then(|n| <[f64; 4]>::try_from(n).ok())
-            else {
-                return Err("region must be [x0, y0, x1, y1]: four non-negative numbers".into());
-            };
-            if x1 <= x0 || y1 <= y0 {
-                return Err(format!(
-                    "region [{x0}, {y0}, {x1}, {y1}] is empty: x1 and y1 must be past x0 and y0"
-                ));
-            }
-            let real = frame.region_to_real([x0, y0, x1, y1]).ok_or_else(|| {
-                let (w, h) = frame.declared;
-                format!("region [{x0}, {y0}, {x1}, {y1}] is out of bounds (the display is {w}x{h})")
-            })?;
             screenshot = false;
-            vec![Step::Zoom(real)]
+            vec![zoom(tool, input, &frame)?]
         }
         other => return Err(format!("Invalid action: {other}")),
     };
     Ok(Read { frame, steps, screenshot })
+}
+
+/// A drag with the left button to `to`, from `start_coordinate` or where the pointer is.
+fn left_drag(input: &Map<String, Value>, frame: &Frame, to: Pt) -> Result<Vec<Step>, String> {
+    Ok(match input.get("start_coordinate").filter(|v| !v.is_null()) {
+        Some(v) => {
+            let path = vec![coordinate(v, frame)?, to];
+            vec![Step::Drag { path, button: Button::Left, hold: held(input)? }]
+        }
+        // From where the pointer is, as the first version of the tool did.
+        None => vec![
+            Step::Button { at: None, button: Button::Left, down: true },
+            Step::Move { to, hold: vec![] },
+            Step::Button { at: Some(to), button: Button::Left, down: false },
+        ],
+    })
+}
+
+/// A scroll of `scroll_amount` clicks toward `scroll_direction`, at `coordinate` if given.
+fn scroll(input: &Map<String, Value>, frame: &Frame) -> Result<Step, String> {
+    let dir = input.get("scroll_direction").and_then(Value::as_str).unwrap_or_default();
+    let amount = input.get("scroll_amount");
+    let n = amount.and_then(Value::as_u64).filter(|n| *n <= 1_000).ok_or_else(|| {
+        let shown = amount.cloned().unwrap_or(Value::Null);
+        format!("scroll_amount={shown} must be a non-negative int")
+    })? as i32;
+    let (dx, dy) = match dir {
+        "up" => (0, -n),
+        "down" => (0, n),
+        "left" => (-n, 0),
+        "right" => (n, 0),
+        _ => {
+            return Err(format!(
+                "scroll_direction={dir:?} must be 'up', 'down', 'left', or 'right'"
+            ))
+        }
+    };
+    let at = input.get("coordinate").filter(|v| !v.is_null());
+    let at = at.map(|v| coordinate(v, frame)).transpose()?;
+    let pixels = (f64::from(dx) * 100.0, f64::from(dy) * 100.0);
+    Ok(Step::Scroll { at, dx, dy, pixels, hold: held(input)? })
+}
+
+/// A zoom into `region` of the display, if the tool's definition enables it.
+fn zoom(
+    tool: &Map<String, Value>,
+    input: &Map<String, Value>,
+    frame: &Frame,
+) -> Result<Step, String> {
+    let enabled = if is_toolset(tool) {
+        tool.get("configs").and_then(|c| c.pointer("/zoom/enabled")).and_then(Value::as_bool)
+            != Some(false)
+    } else {
+        tool.get("enable_zoom").and_then(Value::as_bool) == Some(true)
+    };
+    if !enabled {
+        return Err(
+            "zoom is not enabled for this tool: its definition needs enable_zoom: true".into()
+        );
+    }
+    let r = input.get("region").and_then(Value::as_array).filter(|a| a.len() == 4);
+    let nums: Option<Vec<f64>> =
+        r.map(|a| a.iter().filter_map(|v| v.as_f64().filter(|n| *n >= 0.0)).collect());
+    let Some([x0, y0, x1, y1]) = nums.as_deref().and_then(|n| <[f64; 4]>::try_from(n).ok()) else {
+        return Err("region must be [x0, y0, x1, y1]: four non-negative numbers".into());
+    };
+    if x1 <= x0 || y1 <= y0 {
+        return Err(format!(
+            "region [{x0}, {y0}, {x1}, {y1}] is empty: x1 and y1 must be past x0 and y0"
+        ));
+    }
+    let real = frame.region_to_real([x0, y0, x1, y1]).ok_or_else(|| {
+        let (w, h) = frame.declared;
+        format!("region [{x0}, {y0}, {x1}, {y1}] is out of bounds (the display is {w}x{h})")
+    })?;
+    Ok(Step::Zoom(real))
 }
 
 #[cfg(test)]

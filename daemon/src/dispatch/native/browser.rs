@@ -123,54 +123,13 @@ async fn run_on(
                 tab.mouse_raw(Mouse::Released, at, (b, 1), &p.pressed, 0).await?;
             }
         }
-        Step::Drag { path, button, hold } => {
-            let m = modifiers(hold)?;
-            let b = name(*button);
-            let first = f(path[0]);
-            tab.mouse_raw(Mouse::Moved, first, (Button::None, 0), &p.pressed, m).await?;
-            let mut down = p.pressed.clone();
-            down.push(b);
-            tab.mouse_raw(Mouse::Pressed, first, (b, 1), &down, m).await?;
-            let mut r = Ok(());
-            for pt in &path[1..] {
-                r = tab.mouse_raw(Mouse::Moved, f(*pt), (b, 0), &down, m).await;
-                if r.is_err() {
-                    break;
-                }
-            }
-            let last = f(path[path.len() - 1]);
-            let up = tab.mouse_raw(Mouse::Released, last, (b, 1), &p.pressed, m).await;
-            p.at = last;
-            r?;
-            up?;
-        }
+        Step::Drag { path, button, hold } => drag(tab, path, *button, hold, p).await?,
         Step::Keys(chords) => {
             for c in chords {
                 tab.press(&chord(c)?, 0).await?;
             }
         }
-        Step::HoldKey { chord: c, hold } => {
-            let keys = chord(c)?;
-            let mut bits = 0;
-            let mut down = Ok(());
-            let mut pressed = Vec::new();
-            for k in &keys {
-                bits |= input::modifier_bit(&k.key).unwrap_or(0);
-                down = tab.key_event(true, k, bits).await;
-                if down.is_err() {
-                    break;
-                }
-                pressed.push(k);
-            }
-            if down.is_ok() {
-                tokio::time::sleep(*hold).await;
-            }
-            for k in pressed.into_iter().rev() {
-                let _ = tab.key_event(false, k, bits).await;
-                bits &= !input::modifier_bit(&k.key).unwrap_or(0);
-            }
-            down?;
-        }
+        Step::HoldKey { chord: c, hold } => hold_key(tab, c, *hold).await?,
         Step::Type(text) => {
             let keyboard = text.chars().all(|c| c.is_ascii_graphic() || c == ' ' || c == '\n');
             if keyboard {
@@ -195,6 +154,61 @@ async fn run_on(
         }
     }
     Ok(Said::Acted(None))
+}
+
+/// Presses `button` at the path's first point, moves along it and lets go at its last.
+async fn drag(
+    tab: &Tab,
+    path: &[Pt],
+    button: super::step::Button,
+    hold: &[String],
+    p: &mut Pointer,
+) -> Result<(), DaemonError> {
+    let m = modifiers(hold)?;
+    let b = name(button);
+    let first = f(path[0]);
+    tab.mouse_raw(Mouse::Moved, first, (Button::None, 0), &p.pressed, m).await?;
+    let mut down = p.pressed.clone();
+    down.push(b);
+    tab.mouse_raw(Mouse::Pressed, first, (b, 1), &down, m).await?;
+    let mut r = Ok(());
+    for pt in &path[1..] {
+        r = tab.mouse_raw(Mouse::Moved, f(*pt), (b, 0), &down, m).await;
+        if r.is_err() {
+            break;
+        }
+    }
+    let last = f(path[path.len() - 1]);
+    let up = tab.mouse_raw(Mouse::Released, last, (b, 1), &p.pressed, m).await;
+    p.at = last;
+    r?;
+    up?;
+    Ok(())
+}
+
+/// Holds a chord's keys down for `hold`, then lets them go in reverse.
+async fn hold_key(tab: &Tab, c: &str, hold: std::time::Duration) -> Result<(), DaemonError> {
+    let keys = chord(c)?;
+    let mut bits = 0;
+    let mut down = Ok(());
+    let mut pressed = Vec::new();
+    for k in &keys {
+        bits |= input::modifier_bit(&k.key).unwrap_or(0);
+        down = tab.key_event(true, k, bits).await;
+        if down.is_err() {
+            break;
+        }
+        pressed.push(k);
+    }
+    if down.is_ok() {
+        tokio::time::sleep(hold).await;
+    }
+    for k in pressed.into_iter().rev() {
+        let _ = tab.key_event(false, k, bits).await;
+        bits &= !input::modifier_bit(&k.key).unwrap_or(0);
+    }
+    down?;
+    Ok(())
 }
 
 /// The viewport's RGB pixels with their width and height, secrets painted over.

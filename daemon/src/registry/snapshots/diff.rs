@@ -119,12 +119,27 @@ pub fn incremental(
         changed_keys.push(n.key.clone());
         printed.insert(i, (under, base));
     }
+    let mut v = summed(&changed, (added, updated, unchanged), refs, prev, budget);
+    v.changed_keys = changed_keys;
+    v.focus_moved = focus_moved;
+    (v, prints)
+}
+
+/// The incremental page of the `changed` lines with its counts and the refs of `prev` gone
+/// from `refs` (the first [`MAX_REMOVED`]).
+fn summed(
+    changed: &[String],
+    (added, updated, unchanged): (usize, usize, usize),
+    refs: &HashMap<String, String>,
+    prev: &HashMap<String, Print>,
+    budget: &Budget,
+) -> View {
     let mut removed: Vec<String> =
         prev.keys().filter(|r| !refs.contains_key(*r)).cloned().collect();
     removed.sort_by_key(|r| r.trim_start_matches('e').parse::<u64>().unwrap_or(u64::MAX));
     let removed_count = removed.len();
     removed.truncate(MAX_REMOVED);
-    let mut v = page(&changed, 0, budget);
+    let mut v = page(changed, 0, budget);
     v.mode = "incremental";
     v.next_cursor = None;
     if let Some(reason) = v.truncated_reason.take() {
@@ -146,7 +161,5 @@ pub fn incremental(
     v.unchanged = Some(unchanged);
     v.removed_refs = removed;
     v.removed_count = Some(removed_count);
-    v.changed_keys = changed_keys;
-    v.focus_moved = focus_moved;
-    (v, prints)
+    v
 }
