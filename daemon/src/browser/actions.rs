@@ -14,7 +14,7 @@ mod navigation;
 mod pointer;
 mod raw;
 mod secrets;
-mod settle;
+pub mod settle;
 pub mod trace;
 pub mod world;
 
@@ -42,6 +42,7 @@ pub struct El {
 }
 
 /// A handle on one tab for the length of an action.
+#[derive(Clone)]
 pub struct Tab {
     pub conn: Arc<Conn>,
     pub browser_id: String,

@@ -15,19 +15,21 @@ use crate::registry::snapshots::{Budget, Node, Scope, View};
 use crate::session::Session;
 use crate::state::Daemon;
 
-/// What the call named before it ran: the element it acted on, or a point.
+/// What the call named before it ran: the element it acted on, or a point; and when it
+/// started.
 #[derive(Debug, Default, Clone)]
 pub struct Aimed {
     pub r#ref: Option<String>,
     pub snapshot_id: Option<String>,
     pub point: bool,
+    pub since: Option<std::time::Instant>,
 }
 
 impl Aimed {
     pub fn of(args: &serde_json::Map<String, Value>) -> Self {
         let s = |k: &str| args.get(k).and_then(Value::as_str).map(str::to_owned);
         let point = ["x", "nx"].iter().any(|k| args.contains_key(*k));
-        Aimed { r#ref: s("ref"), snapshot_id: s("snapshot_id"), point }
+        Aimed { r#ref: s("ref"), snapshot_id: s("snapshot_id"), point, since: None }
     }
 }
 
@@ -95,7 +97,7 @@ async fn browser(daemon: &Daemon, session: &Session, out: &Output, aimed: &Aimed
     let Some(b) = daemon.config.browser.clone() else { return send("no browser backend") };
     let Ok(tab) = b.tab(&browser_id, &tab_id).await else { return send("the tab is gone") };
     match crate::browser::snapshot::outline(&tab, None).await {
-        Ok(nodes) => judge(session, &key, &nodes, out, aimed),
+        Ok(nodes) => judge(session, &key, &nodes, out, aimed, None),
         Err(e) => send(&format!("the page could not be outlined: {e}")),
     }
 }
@@ -134,8 +136,18 @@ async fn desktop(daemon: &Daemon, session: &Session, out: &Output, aimed: &Aimed
         return send("no earlier snapshot of the app to compare with");
     }
     let Some(d) = daemon.desktop() else { return send("no desktop backend") };
+    // The screen says what repainted: changes the outline shows explain the pixels in their
+    // boxes.
+    let damage = aimed.since.and_then(|t| d.damaged_since(t));
+    let damage: Option<Vec<[i64; 4]>> = damage.map(|rects| {
+        let n = i64::from;
+        rects.iter().map(|r| [n(r.x), n(r.y), n(r.width), n(r.height)]).collect()
+    });
     match d.observe_app(pid, None, None, 60, true).await {
-        Ok(o) => judge(session, &key, &crate::desktop::nodes(&o.elems), out, aimed),
+        Ok(o) => {
+            let nodes = crate::desktop::nodes(&o.elems);
+            judge(session, &key, &nodes, out, aimed, damage.as_deref())
+        }
         Err(e) => send(&format!("the app could not be outlined: {e}")),
     }
 }
@@ -151,8 +163,17 @@ fn has_baseline(session: &Session, key: &str) -> bool {
 }
 
 /// Records the fresh outline as the session's next incremental snapshot of `key` and judges
-/// whether its changes lie inside the acted element.
-fn judge(session: &Session, key: &str, nodes: &[Node], out: &Output, aimed: &Aimed) -> Choice {
+/// whether its changes lie inside the acted element, or (`damage`, on the desktop: what the
+/// screen repainted since the action) whether the lines of what changed explain every
+/// repainted pixel.
+fn judge(
+    session: &Session,
+    key: &str,
+    nodes: &[Node],
+    out: &Output,
+    aimed: &Aimed,
+    damage: Option<&[[i64; 4]]>,
+) -> Choice {
     let Ok(mut snaps) = session.snapshots.lock() else {
         return send("the session's snapshots are unreadable");
     };
@@ -170,7 +191,11 @@ fn judge(session: &Session, key: &str, nodes: &[Node], out: &Output, aimed: &Aim
     let removed =
         view.removed_refs.iter().filter(|r| Some(r.as_str()) != acted_ref.as_deref()).count();
     let changes = Some(changes_of(&view));
-    if outside + removed > 0 {
+    let whole = view.next_cursor.is_none();
+    let shown = damage.filter(|_| removed == 0 && whole).is_some_and(|d| {
+        super::pixels::explained(nodes, &view.changed_keys, acted.as_deref(), d)
+    });
+    if outside + removed > 0 && !shown {
         let why = if acted.is_some() {
             "the outline changed outside the acted element"
         } else {
@@ -180,6 +205,7 @@ fn judge(session: &Session, key: &str, nodes: &[Node], out: &Output, aimed: &Aim
     }
     let verified = out.result["verified"] == json!(true);
     let why = match (verified, view.changed_keys.is_empty()) {
+        (_, false) if outside > 0 => "every repainted pixel lies in a changed line's box",
         (true, _) => "verified value, no other change",
         (false, true) => "no change in the outline",
         (false, false) => "changes only inside the acted element",

@@ -14,6 +14,7 @@ mod context_desktop;
 mod effects;
 pub(crate) mod native;
 mod op;
+mod pixels;
 pub mod ops;
 mod results;
 mod secrets;

@@ -70,9 +70,10 @@ async fn outcome(
         json!({"op_id": op_id, "session": session.id, "method": plan.method,
                "summary": summary}),
     );
-    let aimed = auto::Aimed::of(&checked.args);
+    let mut aimed = auto::Aimed::of(&checked.args);
     let ctx = Ctx { daemon: daemon.clone(), session: session.clone(), op };
     let started = Instant::now();
+    aimed.since = Some(started);
     let fut = plan.route.run(ctx, checked);
     let before = Before::take(&daemon, &plan).await;
     let out = fut.await;
@@ -171,10 +172,12 @@ async fn after(
         follow(session, &mut out, new);
     }
     let pending = if plan.wants_capture() {
-        let front = opened.is_some();
+        // Under `auto` a tab settles only as far as the outline the choice reads needs; the
+        // capture, if one is sent, waits for the paint first.
+        let how = (opened.is_some(), plan.mode == Capture::Auto);
         let target = out.target.as_ref();
         let acted = settle::Acted { target, result: &out.result, trace: watched.trace };
-        settle::settle(daemon, plan.action, acted, span, deadline, front).await
+        settle::settle(daemon, plan.action, acted, span, deadline, how).await
     } else {
         settle::requests_only(daemon, plan.action, out.target.as_ref(), span, deadline).await;
         Err(settle::After::default())
@@ -241,7 +244,7 @@ async fn auto_capture(
     let choice = auto::choose(daemon, session, action, out, &settle, aimed).await;
     let mut after = match choice.send {
         true => p.capture(daemon, &session.id, deadline).await,
-        false => p.skip(),
+        false => p.skip().await,
     };
     let sent = after.capture.is_some();
     let why = match &after.no_capture {

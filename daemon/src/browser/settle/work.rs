@@ -165,8 +165,11 @@ impl Default for Work {
 pub struct Pending {
     pub timers: usize,
     pub animations: usize,
-    /// Still to come: what, and when due.
+    /// Timers and animation frames still to come, and when due: what may still change the
+    /// DOM.
     pub busy: Vec<(String, Instant)>,
+    /// Animations not ended yet, and when they end: what changes only the pixels.
+    pub painting: Vec<(String, Instant)>,
     pub ignored: Vec<String>,
     /// The last fire or end of something waited for.
     pub last: Option<Instant>,
@@ -344,6 +347,8 @@ impl Work {
             if over {
                 let end = if i.done { None } else { Some(i.due) };
                 p.last = p.last.max(end);
+            } else if i.kind == Kind::Animation {
+                p.painting.push((i.name.clone(), i.due));
             } else {
                 p.busy.push((i.name.clone(), i.due));
             }
