@@ -10,26 +10,27 @@ use glovebox_protocol::contract::{Action, Backend, Settle as Kind};
 use glovebox_protocol::wire::Settle;
 use serde_json::{json, Value};
 
+use super::pixels::Screen;
 use super::Output;
 use crate::registry::snapshots::{Budget, Node, Scope, View};
 use crate::session::Session;
 use crate::state::Daemon;
 
-/// What the call named before it ran: the element it acted on, or a point; and when it
-/// started.
+/// What the call named before it ran: the element it acted on, or a point; and, for a
+/// desktop action, the screen as it was.
 #[derive(Debug, Default, Clone)]
 pub struct Aimed {
     pub r#ref: Option<String>,
     pub snapshot_id: Option<String>,
     pub point: bool,
-    pub since: Option<std::time::Instant>,
+    pub screen: Option<Screen>,
 }
 
 impl Aimed {
     pub fn of(args: &serde_json::Map<String, Value>) -> Self {
         let s = |k: &str| args.get(k).and_then(Value::as_str).map(str::to_owned);
         let point = ["x", "nx"].iter().any(|k| args.contains_key(*k));
-        Aimed { r#ref: s("ref"), snapshot_id: s("snapshot_id"), point, since: None }
+        Aimed { r#ref: s("ref"), snapshot_id: s("snapshot_id"), point, screen: None }
     }
 }
 
@@ -136,17 +137,17 @@ async fn desktop(daemon: &Daemon, session: &Session, out: &Output, aimed: &Aimed
         return send("no earlier snapshot of the app to compare with");
     }
     let Some(d) = daemon.desktop() else { return send("no desktop backend") };
-    // The screen says what repainted: changes the outline shows explain the pixels in their
-    // boxes.
-    let damage = aimed.since.and_then(|t| d.damaged_since(t));
-    let damage: Option<Vec<[i64; 4]>> = damage.map(|rects| {
-        let n = i64::from;
-        rects.iter().map(|r| [n(r.x), n(r.y), n(r.width), n(r.height)]).collect()
-    });
     match d.observe_app(pid, None, None, 60, true).await {
         Ok(o) => {
+            // The screen says which pixels changed: the changed lines explain those in
+            // their boxes.
+            let after = match &aimed.screen {
+                Some(_) => Screen::grab(&d).await,
+                None => None,
+            };
+            let points = aimed.screen.as_ref().zip(after.as_ref()).and_then(|(b, a)| b.changed(a));
             let nodes = crate::desktop::nodes(&o.elems);
-            judge(session, &key, &nodes, out, aimed, damage.as_deref())
+            judge(session, &key, &nodes, out, aimed, points.as_deref())
         }
         Err(e) => send(&format!("the app could not be outlined: {e}")),
     }
@@ -163,16 +164,16 @@ fn has_baseline(session: &Session, key: &str) -> bool {
 }
 
 /// Records the fresh outline as the session's next incremental snapshot of `key` and judges
-/// whether its changes lie inside the acted element, or (`damage`, on the desktop: what the
-/// screen repainted since the action) whether the lines of what changed explain every
-/// repainted pixel.
+/// whether its changes lie inside the acted element, or (`pixels`, on the desktop: where the
+/// screen differs from before the action) whether the lines of what changed explain every
+/// changed pixel.
 fn judge(
     session: &Session,
     key: &str,
     nodes: &[Node],
     out: &Output,
     aimed: &Aimed,
-    damage: Option<&[[i64; 4]]>,
+    pixels: Option<&[(i64, i64)]>,
 ) -> Choice {
     let Ok(mut snaps) = session.snapshots.lock() else {
         return send("the session's snapshots are unreadable");
@@ -192,8 +193,8 @@ fn judge(
         view.removed_refs.iter().filter(|r| Some(r.as_str()) != acted_ref.as_deref()).count();
     let changes = Some(changes_of(&view));
     let whole = view.next_cursor.is_none();
-    let shown = damage.filter(|_| removed == 0 && whole).is_some_and(|d| {
-        super::pixels::explained(nodes, &view.changed_keys, acted.as_deref(), d)
+    let shown = pixels.filter(|_| removed == 0 && whole).is_some_and(|p| {
+        super::pixels::explained(nodes, &view.changed_keys, acted.as_deref(), p)
     });
     if outside + removed > 0 && !shown {
         let why = if acted.is_some() {
@@ -205,7 +206,7 @@ fn judge(
     }
     let verified = out.result["verified"] == json!(true);
     let why = match (verified, view.changed_keys.is_empty()) {
-        (_, false) if outside > 0 => "every repainted pixel lies in a changed line's box",
+        (_, false) if outside > 0 => "every changed pixel lies in a changed line's box",
         (true, _) => "verified value, no other change",
         (false, true) => "no change in the outline",
         (false, false) => "changes only inside the acted element",

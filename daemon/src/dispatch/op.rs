@@ -73,9 +73,9 @@ async fn outcome(
     let mut aimed = auto::Aimed::of(&checked.args);
     let ctx = Ctx { daemon: daemon.clone(), session: session.clone(), op };
     let started = Instant::now();
-    aimed.since = Some(started);
     let fut = plan.route.run(ctx, checked);
-    let before = Before::take(&daemon, &plan).await;
+    let mut before = Before::take(&daemon, &plan).await;
+    aimed.screen = before.screen.take();
     let out = fut.await;
     if let Some(hold) = before.hold {
         hold.release().await;
@@ -113,6 +113,8 @@ struct Before {
     trace: Option<ActionTrace>,
     /// No instrumentation pause may drop the input this action sends.
     hold: Option<crate::browser::InputHold>,
+    /// Under `auto`, the screen before a desktop action: which pixels it changed.
+    screen: Option<super::pixels::Screen>,
 }
 
 /// [`Before`] less the hold, released once the handler is done.
@@ -126,10 +128,14 @@ impl Before {
     async fn take(daemon: &Daemon, plan: &Plan) -> Before {
         let action = plan.action;
         let captured = plan.wants_capture() && action.captures();
-        let windows =
-            (action.backend == Backend::Desktop && captured).then(|| daemon.events.subscribe());
+        let on_desktop = action.backend == Backend::Desktop;
+        let windows = (on_desktop && captured).then(|| daemon.events.subscribe());
+        let screen = match (on_desktop && captured && plan.mode == Capture::Auto, daemon.desktop()) {
+            (true, Some(d)) => super::pixels::Screen::grab(&d).await,
+            _ => None,
+        };
         let Some(b) = &daemon.config.browser else {
-            return Before { windows, mark: None, trace: None, hold: None };
+            return Before { windows, mark: None, trace: None, hold: None, screen };
         };
         let on_browser = action.backend == Backend::Browser;
         let mark = match action.backend != Backend::Desktop {
@@ -144,7 +150,7 @@ impl Before {
             true => Some(b.hold_input().await),
             false => None,
         };
-        Before { windows, mark, trace, hold }
+        Before { windows, mark, trace, hold, screen }
     }
 }
 

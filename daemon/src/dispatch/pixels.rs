@@ -1,22 +1,76 @@
-//! Whether an outline's changes explain what the screen repainted (`capture: "auto"` on the
-//! desktop, where the display reports damage): at every repainted pixel, the deepest element
-//! with a box there is one the incremental outline lists (added or changed), the acted
-//! element or one inside it, or the focused element (its caret blinks). A pixel in an
-//! unchanged element's box, or outside the app's elements, is a change the outline did not
-//! explain: an image shows it.
+//! Whether an outline's changes explain the pixels a desktop action changed (`capture:
+//! "auto"`): the screen is read before the action and after its settle, and at every pixel
+//! that differs the deepest element with a box there must be one the incremental outline
+//! lists (added or changed), the acted element or one inside it, or the focused element (its
+//! caret blinks), or the pixel lies just outside such an element's box (`REACH`: its focus
+//! ring, shadow or underline draws there). A changed pixel in an unchanged element's box, or outside the app's
+//! elements, is a change the outline did not explain: an image shows it. (The display's
+//! damage cannot say this: GTK 4 repaints its whole window for a caret.)
 
+use std::sync::Arc;
+
+use crate::desktop::Desktop;
 use crate::registry::snapshots::Node;
 
-/// How far apart the repainted rectangles are sampled, in pixels.
-const STEP: i64 = 4;
+/// The side of the square cells changed pixels are taken in: one pixel stands for its cell.
+const CELL: usize = 8;
+
+/// How far outside its box an element draws (a focus ring, a shadow, an underline), in
+/// pixels.
+const REACH: i64 = 4;
+
+/// The screen's pixels at one moment.
+#[derive(Clone)]
+pub struct Screen {
+    rgb: Arc<Vec<u8>>,
+    width: usize,
+    height: usize,
+}
+
+impl std::fmt::Debug for Screen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Screen({}x{})", self.width, self.height)
+    }
+}
+
+impl Screen {
+    /// The whole screen now, unscaled; `None` when it cannot be read.
+    pub async fn grab(d: &Desktop) -> Option<Screen> {
+        let (rgb, w, h) = d.screen_rgb(None).await.ok()?;
+        let (width, height) = (w as usize, h as usize);
+        (rgb.len() == width * height * 3).then(|| Screen { rgb: Arc::new(rgb), width, height })
+    }
+
+    /// A pixel that differs in `after`, one per cell of `CELL` pixels that holds any;
+    /// `None` when the screen's size changed.
+    pub fn changed(&self, after: &Screen) -> Option<Vec<(i64, i64)>> {
+        if (self.width, self.height) != (after.width, after.height) {
+            return None;
+        }
+        let row = self.width * 3;
+        let mut seen = std::collections::HashSet::new();
+        let mut points = Vec::new();
+        for (y, (a, b)) in self.rgb.chunks(row).zip(after.rgb.chunks(row)).enumerate() {
+            if a == b {
+                continue;
+            }
+            for (x, (p, q)) in a.chunks(3).zip(b.chunks(3)).enumerate() {
+                if p != q && seen.insert((x / CELL, y / CELL)) {
+                    points.push((x as i64, y as i64));
+                }
+            }
+        }
+        Some(points)
+    }
+}
 
 /// Whether the lines keyed `changed` (and the acted element, keyed `acted`) explain every
-/// rectangle of `damage` (`[x, y, width, height]`, screen pixels, as the nodes' boxes).
+/// changed pixel of `points` (screen pixels, as the nodes' boxes).
 pub fn explained(
     nodes: &[Node],
     changed: &[String],
     acted: Option<&str>,
-    damage: &[[i64; 4]],
+    points: &[(i64, i64)],
 ) -> bool {
     let acted_at = acted.and_then(|a| nodes.iter().position(|n| n.key == a));
     let shows_a_change = |i: usize| {
@@ -25,7 +79,14 @@ pub fn explained(
             || n.tail.contains("focused")
             || acted_at.is_some_and(|a| i == a || descends(nodes, a, i))
     };
-    damage.iter().all(|d| points(*d).all(|p| top_at(nodes, p).is_some_and(shows_a_change)))
+    let near = |(x, y): (i64, i64), b: [i64; 4]| {
+        let within = |r: i64| x >= b[0] - r && y >= b[1] - r && x < b[0] + b[2] + r && y < b[1] + b[3] + r;
+        within(REACH) && !within(0)
+    };
+    let beside_a_change = |p: (i64, i64)| {
+        (0..nodes.len()).any(|i| nodes[i].bbox.is_some_and(|b| near(p, b)) && shows_a_change(i))
+    };
+    points.iter().all(|p| top_at(nodes, *p).is_some_and(shows_a_change) || beside_a_change(*p))
 }
 
 /// Whether the node at `i` lies in the subtree of the node at `a`.
@@ -45,15 +106,6 @@ fn top_at(nodes: &[Node], (x, y): (i64, i64)) -> Option<usize> {
     top
 }
 
-/// Points of a rectangle every `STEP` pixels, its last row and column included.
-fn points([x, y, w, h]: [i64; 4]) -> impl Iterator<Item = (i64, i64)> {
-    let along = |from: i64, len: i64| {
-        let last = from + (len - 1).max(0);
-        (from..=last).step_by(STEP as usize).chain((len > 1).then_some(last))
-    };
-    along(y, h).flat_map(move |py| along(x, w).map(move |px| (px, py)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,7 +116,7 @@ mod tests {
     }
 
     #[test]
-    fn repainted_pixels_are_explained_only_by_changed_lines_the_acted_or_focused_element() {
+    fn changed_pixels_are_explained_only_by_changed_lines_the_acted_or_focused_element() {
         let nodes = [
             node("window", 0, [0, 0, 300, 300], ""),
             node("display", 1, [0, 0, 300, 40], "(focused)"),
@@ -75,16 +127,33 @@ mod tests {
         ];
         let changed = |keys: &[&str]| keys.iter().map(|k| (*k).to_owned()).collect::<Vec<_>>();
         // The caret in the focused display, and a new row of the history.
-        let damage = [[10, 10, 2, 20], [0, 40, 300, 20]];
-        assert!(explained(&nodes, &changed(&["row"]), None, &damage));
+        let points = [(10, 10), (150, 50)];
+        assert!(explained(&nodes, &changed(&["row"]), None, &points));
         // The history's own background where no row is: the history changed.
-        assert!(explained(&nodes, &changed(&["history"]), None, &[[0, 70, 300, 30]]));
-        assert!(!explained(&nodes, &changed(&["row"]), None, &[[0, 70, 300, 30]]));
-        // A button repainted that no line says changed; the acted one's label is its own.
-        assert!(!explained(&nodes, &changed(&["row"]), None, &[[10, 210, 5, 5]]));
-        assert!(explained(&nodes, &[], Some("button"), &[[10, 210, 5, 5]]));
+        assert!(explained(&nodes, &changed(&["history"]), None, &[(10, 80)]));
+        assert!(!explained(&nodes, &changed(&["row"]), None, &[(10, 80)]));
+        // A button no line says changed; the acted one's label is its own.
+        assert!(!explained(&nodes, &changed(&["row"]), None, &[(10, 210)]));
+        assert!(explained(&nodes, &[], Some("button"), &[(10, 210)]));
+        // Just below the focused display (its focus ring), and well below it.
+        assert!(explained(&nodes, &[], None, &[(10, 42)]));
+        assert!(!explained(&nodes, &[], None, &[(10, 48)]));
         // Outside every element of the app.
-        assert!(!explained(&nodes, &changed(&["window"]), None, &[[400, 0, 10, 10]]));
+        assert!(!explained(&nodes, &changed(&["window"]), None, &[(400, 5)]));
         assert!(explained(&nodes, &[], None, &[]));
+    }
+
+    #[test]
+    fn one_changed_pixel_stands_for_its_cell() {
+        let screen = |rgb: Vec<u8>| Screen { rgb: Arc::new(rgb), width: 16, height: 2 };
+        let before = screen(vec![0; 16 * 2 * 3]);
+        let mut rgb = vec![0; 16 * 2 * 3];
+        for x in [1, 2, 9] {
+            rgb[(16 + x) * 3] = 255;
+        }
+        let after = screen(rgb);
+        assert_eq!(before.changed(&after), Some(vec![(1, 1), (9, 1)]));
+        let other = Screen { rgb: Arc::new(vec![0; 3]), width: 1, height: 1 };
+        assert_eq!(before.changed(&other), None);
     }
 }

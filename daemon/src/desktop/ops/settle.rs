@@ -45,13 +45,6 @@ impl Desktop {
         Some(damage.settle(None, since, Instant::now(), quiet, cap, grace).await)
     }
 
-    /// The rectangles of the screen repainted since `since` (`None`: this display reports
-    /// no damage).
-    pub fn damaged_since(&self, since: Instant) -> Option<Vec<crate::desktop::x11::Rect>> {
-        let damage = self.damage.as_ref().filter(|d| d.is_live())?;
-        Some(damage.since(since))
-    }
-
     /// A call the app answers from its main loop (toolkits serve AT-SPI there), so its
     /// answer means the events queued before it were handled.
     async fn ping(&self, pid: u32) {

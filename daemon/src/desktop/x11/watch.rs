@@ -149,12 +149,6 @@ impl Damage {
             .map(|(t, _)| *t)
     }
 
-    /// The rectangles damaged after `since` (as many as the ring still holds).
-    pub fn since(&self, since: Instant) -> Vec<Rect> {
-        let ring = self.ring.lock().unwrap_or_else(|p| p.into_inner());
-        ring.iter().filter(|(t, _)| *t > since).map(|(_, r)| *r).collect()
-    }
-
     /// Whether a window mapped after `since` has not painted yet.
     fn opening(&self, since: Instant) -> bool {
         let now = Instant::now();
