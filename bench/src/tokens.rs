@@ -335,12 +335,10 @@ async fn mousepad(g: &mut Glovebox<'_>, app: &str, scope: Value, tag: &str) -> a
     let _ = std::fs::remove_file(&path);
     let view = g.find("computer", scope.clone(), "text", "").await?;
     let note = format!("A note from the tokens bench, {tag}.");
-    g.call("computer", json!({"action": "type", "app_id": app, "ref": view, "text": note}))
-        .await?;
+    g.call("computer", json!({"action": "type", "app_id": app, "ref": view, "text": note})).await?;
     g.call("computer", json!({"action": "key", "app_id": app, "key": "ctrl+s"})).await?;
     let name = g.find_beside("computer", scope, "text", "Name:").await?;
-    g.call("computer", json!({"action": "fill", "app_id": app, "ref": name, "text": path}))
-        .await?;
+    g.call("computer", json!({"action": "fill", "app_id": app, "ref": name, "text": path})).await?;
     g.call("computer", json!({"action": "key", "app_id": app, "key": "Return"})).await?;
     // The dialog closed in the key's settle; the file is written by then or soon after.
     let deadline = std::time::Instant::now() + Duration::from_secs(10);

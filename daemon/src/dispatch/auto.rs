@@ -193,9 +193,9 @@ fn judge(
         view.removed_refs.iter().filter(|r| Some(r.as_str()) != acted_ref.as_deref()).count();
     let changes = Some(changes_of(&view));
     let whole = view.next_cursor.is_none();
-    let shown = pixels.filter(|_| removed == 0 && whole).is_some_and(|p| {
-        super::pixels::explained(nodes, &view.changed_keys, acted.as_deref(), p)
-    });
+    let shown = pixels
+        .filter(|_| removed == 0 && whole)
+        .is_some_and(|p| super::pixels::explained(nodes, &view.changed_keys, acted.as_deref(), p));
     if outside + removed > 0 && !shown {
         let why = if acted.is_some() {
             "the outline changed outside the acted element"

@@ -130,7 +130,8 @@ impl Before {
         let captured = plan.wants_capture() && action.captures();
         let on_desktop = action.backend == Backend::Desktop;
         let windows = (on_desktop && captured).then(|| daemon.events.subscribe());
-        let screen = match (on_desktop && captured && plan.mode == Capture::Auto, daemon.desktop()) {
+        let screen = match (on_desktop && captured && plan.mode == Capture::Auto, daemon.desktop())
+        {
             (true, Some(d)) => super::pixels::Screen::grab(&d).await,
             _ => None,
         };

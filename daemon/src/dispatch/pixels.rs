@@ -80,7 +80,8 @@ pub fn explained(
             || acted_at.is_some_and(|a| i == a || descends(nodes, a, i))
     };
     let near = |(x, y): (i64, i64), b: [i64; 4]| {
-        let within = |r: i64| x >= b[0] - r && y >= b[1] - r && x < b[0] + b[2] + r && y < b[1] + b[3] + r;
+        let within =
+            |r: i64| x >= b[0] - r && y >= b[1] - r && x < b[0] + b[2] + r && y < b[1] + b[3] + r;
         within(REACH) && !within(0)
     };
     let beside_a_change = |p: (i64, i64)| {
@@ -94,14 +95,24 @@ fn descends(nodes: &[Node], a: usize, i: usize) -> bool {
     i > a && nodes[a + 1..=i].iter().all(|n| n.depth > nodes[a].depth)
 }
 
-/// The deepest node whose box holds `(x, y)` (of equals, the last: drawn over the others).
+/// The node drawn at `(x, y)`: the last in the outline's order (a later window or sibling
+/// is drawn over an earlier one, a child over its parent) whose box holds the point, as do
+/// the boxes of all its ancestors that have one.
 fn top_at(nodes: &[Node], (x, y): (i64, i64)) -> Option<usize> {
     let holds = |b: [i64; 4]| x >= b[0] && y >= b[1] && x < b[0] + b[2] && y < b[1] + b[3];
-    let mut top: Option<usize> = None;
+    // The ancestors of the current node: depth, and whether each holds the point.
+    let mut chain: Vec<(u16, bool)> = Vec::new();
+    let mut top = None;
     for (i, n) in nodes.iter().enumerate() {
-        if n.bbox.is_some_and(holds) && top.is_none_or(|t| n.depth >= nodes[t].depth) {
+        while chain.last().is_some_and(|(d, _)| *d >= n.depth) {
+            chain.pop();
+        }
+        let inside = chain.iter().all(|(_, ok)| *ok);
+        let here = n.bbox.is_some_and(holds);
+        if inside && here {
             top = Some(i);
         }
+        chain.push((n.depth, n.bbox.is_none_or(holds)));
     }
     top
 }
@@ -112,7 +123,14 @@ mod tests {
 
     fn node(key: &str, depth: u16, bbox: [i64; 4], tail: &str) -> Node {
         let head = key.to_owned();
-        Node { key: key.into(), depth, head, bbox: Some(bbox), tail: tail.into(), ..Node::default() }
+        Node {
+            key: key.into(),
+            depth,
+            head,
+            bbox: Some(bbox),
+            tail: tail.into(),
+            ..Node::default()
+        }
     }
 
     #[test]
@@ -138,6 +156,15 @@ mod tests {
         // Just below the focused display (its focus ring), and well below it.
         assert!(explained(&nodes, &[], None, &[(10, 42)]));
         assert!(!explained(&nodes, &[], None, &[(10, 48)]));
+        // A later window over an earlier one: what it shows at the point is drawn last.
+        let over = [
+            node("frame", 0, [0, 0, 300, 300], ""),
+            node("text", 1, [0, 0, 300, 300], ""),
+            node("dialog", 0, [100, 100, 100, 100], ""),
+            node("save", 1, [150, 150, 20, 20], ""),
+        ];
+        assert!(explained(&over, &changed(&["save"]), None, &[(155, 155)]));
+        assert!(!explained(&over, &changed(&["save"]), None, &[(120, 120)]));
         // Outside every element of the app.
         assert!(!explained(&nodes, &changed(&["window"]), None, &[(400, 5)]));
         assert!(explained(&nodes, &[], None, &[]));

@@ -250,7 +250,8 @@ impl Desktop {
             .map(|f| f.to_string_lossy().to_lowercase())
             .unwrap_or_default();
         // The same program: by name, or by the file it runs (a link to it by another name).
-        let file = launch::program_file(&argv[0], &self.endpoints.env).and_then(|p| p.canonicalize().ok());
+        let file =
+            launch::program_file(&argv[0], &self.endpoints.env).and_then(|p| p.canonicalize().ok());
         let same = |pid: u32| {
             let c = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
             let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok();
