@@ -408,6 +408,11 @@ fn print(rows: &[Row], rounds: usize) -> std::io::Result<()> {
             ams / pms
         )?;
     }
+    writeln!(
+        out,
+        "(capture:true: an image after every change, with today's outlines; the old default's \
+         desktop outlines, before the compact rules, were longer, so auto/true overstates)"
+    )?;
     let goal = |flow: &str| if flow == "form" { 0.4 } else { 0.5 };
     for r in rows {
         let t = |runs: &Runs| median(runs.costs.iter().map(|c| c.total() as f64).collect());

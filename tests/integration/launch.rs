@@ -1,7 +1,7 @@
 //! `get_app {launch: true}` with a single-instance app: the process launched hands over to
 //! the one already running and exits (mousepad, started by a link under another name so the
-//! query does not find the running one first); the answer is that app, with its new window,
-//! never the pid that is gone. A program that ends before any window showed is an error.
+//! query does not find the running one first); the answer is that app, never the pid that
+//! is gone. A program that ends before any window showed is an error.
 
 use glovebox_tests::desktop::{ok, DesktopFixture};
 use glovebox_tests::raw::code;
@@ -24,10 +24,6 @@ async fn a_launch_handed_over_to_a_running_instance_answers_that_app() {
     let got = ok(&c.call("context.get_app", launch).await);
     assert_eq!(got["app_id"], app.as_str(), "the running mousepad: {got}");
     assert_eq!((got["launched"].clone(), got["accessible"].clone()), (json!(true), json!(true)));
-    let apps = ok(&c.call("context.list_apps", json!({})).await);
-    let listed = apps["apps"].as_array().cloned().unwrap_or_default();
-    let mine = listed.iter().find(|a| a["app_id"] == app.as_str()).expect("still listed");
-    assert!(mine["windows"].as_array().is_some_and(|w| w.len() >= 2), "a new window: {mine}");
 
     let r = c.call("context.get_app", json!({"app": "/bin/true", "launch": true})).await;
     assert_eq!(code(&r), "ACTION_FAILED", "{r}");

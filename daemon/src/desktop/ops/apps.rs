@@ -235,8 +235,9 @@ impl Desktop {
 
     /// Starts `argv` and waits for its app on the bus. A single-instance app's process may
     /// hand over to one already running and exit: that app (new, or with more windows than
-    /// before) by the same executable name is the one launched. A process that exits with
-    /// no such app showing is an error, never a pid to act on.
+    /// before; else, once the process ended well, the one app running the same program) is
+    /// the one launched. A process that ends with no such app is an error, never a pid to
+    /// act on.
     async fn launch_and_wait(&self, argv: Vec<String>, deadline: Instant) -> Result<Got, Error> {
         let windows = |a: &AppInfo| a.windows.len();
         let before: Vec<(u32, usize)> =
@@ -284,6 +285,15 @@ impl Desktop {
             let handoff_over = exited_at.is_some_and(|t| t.elapsed() > HANDOFF_WAIT);
             if handoff_over || (exited_at.is_some() && Instant::now() >= deadline) {
                 let status = self.supervisor.exit_status(pid);
+                // Ended well with one app of the same program running: it handed over to
+                // that one (which may have opened a tab, not a window).
+                let apps = self.apps().await.unwrap_or_default();
+                let mut same_program = apps.iter().filter(|a| same(a.pid));
+                if let (true, Some(a), None) =
+                    (status.is_some_and(|s| s.success()), same_program.next(), same_program.next())
+                {
+                    return Ok(Got::Launched { pid: a.pid, app: Some(a.clone()), argv });
+                }
                 let status = status.map_or(String::new(), |s| format!(" ({s})"));
                 return Err(Error::Start(format!(
                     "{argv:?} ended{status} before it, or an app it handed over to, showed a \
