@@ -460,4 +460,23 @@ mod tests {
         let after = Instant::now() + Duration::from_secs(1);
         assert_eq!(w.pending(after, later, cap).timers, 0);
     }
+
+    #[test]
+    fn an_animation_under_way_holds_the_paint_not_the_dom() {
+        let w = Work::default();
+        let since = Instant::now();
+        w.animation(&Animation {
+            id: "a".into(),
+            name: "fade".into(),
+            iterations: Some(1.0),
+            delay: 0.0,
+            end_delay: 0.0,
+            duration: 500.0,
+            current_time: 0.0,
+            playback_rate: 1.0,
+            scroll_driven: false,
+        });
+        let p = w.pending(since, Instant::now(), since + Duration::from_secs(2));
+        assert!(p.busy.is_empty() && p.painting.len() == 1 && p.animations == 1, "{p:?}");
+    }
 }
