@@ -22,12 +22,23 @@ use super::daemon::{self, Daemon};
 use drive::{Cost, Glovebox, Playwright};
 use site::Log;
 
-const USAGE: &str = "usage: cargo xtask bench tokens [--rounds N] [--no-peer] [--no-desktop]";
+const USAGE: &str =
+    "usage: cargo xtask bench tokens [--rounds N] [--no-peer] [--no-desktop] [--only flow,...]";
+
+const FLOWS: [&str; 4] = ["form", "browse", "mousepad", "calculator"];
 
 struct Options {
     rounds: usize,
     peer: bool,
     desktop: bool,
+    /// The flows to run (all by default).
+    only: Vec<String>,
+}
+
+impl Options {
+    fn runs(&self, flow: &str) -> bool {
+        self.only.is_empty() || self.only.iter().any(|f| f == flow)
+    }
 }
 
 /// One flow's runs by one driver: a cost per round, and whether every round succeeded.
@@ -45,13 +56,20 @@ struct Row {
 }
 
 pub fn run(args: &[String]) -> anyhow::Result<()> {
-    let mut o = Options { rounds: 3, peer: true, desktop: true };
+    let mut o = Options { rounds: 3, peer: true, desktop: true, only: Vec::new() };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--no-peer" => o.peer = false,
             "--no-desktop" => o.desktop = false,
             "--rounds" => o.rounds = it.next().context(USAGE)?.parse()?,
+            "--only" => {
+                let only = it.next().context(USAGE)?;
+                o.only = only.split(',').map(str::to_owned).collect();
+                if let Some(f) = o.only.iter().find(|f| !FLOWS.contains(&f.as_str())) {
+                    bail!("unknown flow {f:?}; flows: {}", FLOWS.join(", "));
+                }
+            }
             _ => bail!("unknown argument {a:?}; {USAGE}"),
         }
     }
@@ -106,7 +124,7 @@ async fn measure(
         None => None,
     };
     let mut rows = Vec::new();
-    for flow in ["form", "browse"] {
+    for flow in ["form", "browse"].into_iter().filter(|f| o.runs(f)) {
         let mut row =
             Row { flow, auto: Runs::default(), always: Runs::default(), playwright: None };
         for round in 0..o.rounds {
@@ -135,7 +153,7 @@ async fn measure(
         let _ = pw.tool("browser_tabs", &json!({"action": "close"}));
     }
     if o.desktop {
-        for flow in ["mousepad", "calculator"] {
+        for flow in ["mousepad", "calculator"].into_iter().filter(|f| o.runs(f)) {
             let mut row =
                 Row { flow, auto: Runs::default(), always: Runs::default(), playwright: None };
             for round in 0..o.rounds {
@@ -257,75 +275,83 @@ async fn desktop_flow(g: &mut Glovebox<'_>, flow: &str, tag: &str) -> anyhow::Re
     let app_name = if flow == "calculator" { "gnome-calculator" } else { "mousepad" };
     // Launched uncounted (as `bench desktop` does), then the task from a first snapshot.
     let launch = json!({"app": app_name, "launch": true, "timeout_ms": 60000, "capture": false});
-    let app = match ok(g.c, "context.get_app", launch).await {
-        Ok(got) => got["app_id"].as_str().context("no app_id")?.to_owned(),
-        // The launched process may hand over to another (a single-instance app): its app
-        // by name, then.
-        Err(e) => {
-            let deadline = std::time::Instant::now() + Duration::from_secs(15);
-            loop {
-                let apps = ok(g.c, "context.list_apps", json!({})).await?;
-                let list = apps["apps"].as_array().cloned().unwrap_or_default();
-                if let Some(a) = list.iter().find(|a| a["name"] == app_name) {
-                    break a["app_id"].as_str().context("no app_id")?.to_owned();
-                }
-                if std::time::Instant::now() > deadline {
-                    return Err(e);
-                }
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-        }
-    };
-    tokio::time::sleep(Duration::from_millis(800)).await;
+    let got = ok(g.c, "context.get_app", launch).await?;
+    if got["accessible"] != json!(true) {
+        bail!("get_app launched {app_name} but found no accessible app: {got}");
+    }
+    let app = got["app_id"].as_str().context("no app_id")?.to_owned();
     let scope = json!({"app_id": app});
     g.call("computer", json!({"action": "snapshot", "app_id": app, "disable_diffing": true}))
         .await?;
     let result = if flow == "calculator" {
-        let display = g.find("computer", scope.clone(), "text", "GtkSourceView").await?;
-        let sum = json!({"action": "fill", "app_id": app, "ref": display, "text": "12+7"});
-        g.call("computer", sum).await?;
-        g.call("computer", json!({"action": "key", "app_id": app, "key": "Return"})).await?;
-        let v = g
-            .call("computer", json!({"action": "get_text", "app_id": app, "ref": display}))
-            .await?;
-        let text = v["result"]["text"].as_str().unwrap_or_default().to_owned();
-        if text.trim() != "19" {
-            Err(anyhow::anyhow!("the calculator shows {text:?}, not 19"))
-        } else {
-            Ok(())
-        }
+        calculator(g, &app, scope).await
     } else {
-        let path = format!("/tmp/glovebox-bench-tokens-{}-{tag}.txt", std::process::id());
-        let _ = std::fs::remove_file(&path);
-        let view = g.find("computer", scope.clone(), "text", "").await?;
-        let note = format!("A note from the tokens bench, {tag}.");
-        g.call("computer", json!({"action": "type", "app_id": app, "ref": view, "text": note}))
-            .await?;
-        g.call("computer", json!({"action": "key", "app_id": app, "key": "ctrl+s"})).await?;
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        let name = g.find("computer", scope.clone(), "text", "Name").await?;
-        g.call("computer", json!({"action": "fill", "app_id": app, "ref": name, "text": path}))
-            .await?;
-        g.call("computer", json!({"action": "key", "app_id": app, "key": "Return"})).await?;
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        loop {
-            if std::fs::read_to_string(&path).is_ok_and(|t| t.contains(&note)) {
-                break Ok(());
-            }
-            if std::time::Instant::now() > deadline {
-                break Err(anyhow::anyhow!("{path} never held the note"));
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        mousepad(g, &app, scope, tag).await
     };
-    // The app's windows close, uncounted: the next round launches its own.
+    // The app's windows close, uncounted, and the app is waited out: the next round
+    // launches its own.
     let wins = ok(g.c, "context.list_windows", json!({"app_id": app})).await.unwrap_or_default();
     for w in wins["windows"].as_array().into_iter().flatten() {
         let close = json!({"window_id": w["window_id"], "operation": "close", "capture": false});
         let _ = ok(g.c, "computer.window", close).await;
     }
-    tokio::time::sleep(Duration::from_millis(800)).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let apps = ok(g.c, "context.list_apps", json!({})).await?;
+        let listed = apps["apps"].as_array().into_iter().flatten().any(|a| a["app_id"] == app);
+        if !listed || std::time::Instant::now() > deadline {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let _ = std::fs::remove_file(note_path(tag));
     result
+}
+
+/// Where the mousepad flow saves its note.
+fn note_path(tag: &str) -> String {
+    format!("/tmp/glovebox-bench-tokens-{}-{tag}.txt", std::process::id())
+}
+
+/// 12+7 typed into the display, Return, the display read back.
+async fn calculator(g: &mut Glovebox<'_>, app: &str, scope: Value) -> anyhow::Result<()> {
+    let display = g.find("computer", scope, "text", "GtkSourceView").await?;
+    let sum = json!({"action": "fill", "app_id": app, "ref": display, "text": "12+7"});
+    g.call("computer", sum).await?;
+    g.call("computer", json!({"action": "key", "app_id": app, "key": "Return"})).await?;
+    let v =
+        g.call("computer", json!({"action": "get_text", "app_id": app, "ref": display})).await?;
+    let text = v["result"]["text"].as_str().unwrap_or_default().to_owned();
+    if text.trim() != "19" {
+        bail!("the calculator shows {text:?}, not 19");
+    }
+    Ok(())
+}
+
+/// A note typed, Ctrl+S, the file's name filled in the Save As dialog (its field is the text
+/// beside the label "Name:"), Return; the saved file checked.
+async fn mousepad(g: &mut Glovebox<'_>, app: &str, scope: Value, tag: &str) -> anyhow::Result<()> {
+    let path = note_path(tag);
+    let _ = std::fs::remove_file(&path);
+    let view = g.find("computer", scope.clone(), "text", "").await?;
+    let note = format!("A note from the tokens bench, {tag}.");
+    g.call("computer", json!({"action": "type", "app_id": app, "ref": view, "text": note})).await?;
+    g.call("computer", json!({"action": "key", "app_id": app, "key": "ctrl+s"})).await?;
+    let name = g.find_beside("computer", scope, "text", "Name:").await?;
+    g.call("computer", json!({"action": "fill", "app_id": app, "ref": name, "text": path})).await?;
+    g.call("computer", json!({"action": "key", "app_id": app, "key": "Return"})).await?;
+    // The dialog closed in the key's settle; the file is written by then or soon after.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        // (Removed once mousepad is closed: it takes a removed file as a changed document.)
+        if std::fs::read_to_string(&path).is_ok_and(|t| t.contains(&note)) {
+            return Ok(());
+        }
+        if std::time::Instant::now() > deadline {
+            bail!("{path} never held the note");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -382,6 +408,11 @@ fn print(rows: &[Row], rounds: usize) -> std::io::Result<()> {
             ams / pms
         )?;
     }
+    writeln!(
+        out,
+        "(capture:true: an image after every change, with today's outlines; the old default's \
+         desktop outlines, before the compact rules, were longer, so auto/true overstates)"
+    )?;
     let goal = |flow: &str| if flow == "form" { 0.4 } else { 0.5 };
     for r in rows {
         let t = |runs: &Runs| median(runs.costs.iter().map(|c| c.total() as f64).collect());

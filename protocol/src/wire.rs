@@ -198,6 +198,11 @@ pub struct Settle {
     /// Desktop windows that went away meanwhile.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub windows_closed: Vec<SettledWindow>,
+    /// The wait stopped at what a tab's next outline needs (its requests, timers and
+    /// animation frames done, the DOM quiet), not its animations and paint: `capture:
+    /// "auto"` sent no image. An image, when one is sent, waits for those first.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lean: bool,
 }
 
 /// A window a settle saw open or close.

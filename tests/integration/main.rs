@@ -21,6 +21,7 @@ mod handshake;
 mod host_docs;
 mod http;
 mod lanes;
+mod launch;
 mod lifecycle;
 mod limits;
 mod limits2;

@@ -1,6 +1,7 @@
 //! Observations worth their tokens: `capture: "auto"` (the default of `tools.call`) sends an
-//! image only when the action caused what its text does not show, and says why; the compact
-//! desktop outline of gnome-calculator. Real Chromium, real Xvfb and GTK apps.
+//! image only when the action caused what its text does not show, and says why (on the
+//! desktop, a change its outline explains pixel for pixel needs none); the compact desktop
+//! outline of gnome-calculator. Real Chromium, real Xvfb and GTK apps.
 
 use glovebox_tests::browser::BrowserEnv;
 use glovebox_tests::desktop::{find_line, ok as done, DesktopFixture};
@@ -49,12 +50,16 @@ async fn auto_capture_sends_an_image_only_for_what_the_text_misses() {
     let changes = o["changes"]["snapshot"].as_str().unwrap_or_default();
     assert!(changes.contains("value=\"Ada\""), "the changed field shows: {o}");
     assert!(o["tokens"]["image"] == 0, "{o}");
+    // No image to take: the settle stopped at what the outline needs.
+    assert_eq!(o["settle"]["lean"], true, "{o}");
 
     // A change elsewhere on the page: an image.
     let (images, o, text) = auto(&mut c, "browser", json!({"action": "click", "ref": save})).await;
     assert_eq!(images, 1, "{text}");
     assert_eq!(o["capture"]["sent"], true, "{o}");
     assert!(o["changes"]["snapshot"].as_str().is_some_and(|s| s.contains("Saved at noon")), "{o}");
+    // The image waited for the paint: its settle is a whole one.
+    assert!(o["settle"].get("lean").is_none(), "{o}");
 
     // A click that opens a dialog: an image.
     let (images, o, text) = auto(&mut c, "browser", json!({"action": "click", "ref": open})).await;
@@ -91,7 +96,7 @@ async fn auto_capture_sends_an_image_only_for_what_the_text_misses() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_desktop_click_by_coordinates_sends_an_image() {
+async fn a_desktop_click_by_coordinates_sends_an_image_a_change_its_outline_explains_none() {
     let f = DesktopFixture::start().await;
     let mut c = f.daemon.actor().await;
     let pid = f.launch(&["gnome-calculator"]);
@@ -104,6 +109,26 @@ async fn a_desktop_click_by_coordinates_sends_an_image() {
     let (images, o, text) = auto(&mut c, "computer", click).await;
     assert_eq!(images, 1, "{text}");
     assert_eq!(o["capture"]["why"], "a desktop action by coordinates", "{o}");
+
+    // A sum typed into the display and Return: the display and the history change, both in
+    // the outline's changes, and no pixel changes outside their boxes: no image.
+    // The pointer leaves the app, so no hover or tooltip changes it meanwhile.
+    let wins = done(&c.call("context.list_windows", json!({"app_id": app})).await);
+    let left = wins["windows"][0]["frame"]["x"].as_i64().unwrap_or(0);
+    let away = json!({"x": if left > 400 { 10 } else { 1270 }, "y": 10, "capture": false});
+    done(&c.call("computer.mouse_move", away).await);
+    let whole = json!({"app_id": app, "limit": 5000, "disable_diffing": true});
+    let snap = done(&c.call("computer.snapshot", whole).await);
+    let outline = snap["snapshot"].as_str().unwrap_or_default().to_owned();
+    let display = ref_of(&outline, &["GtkSourceView"]);
+    let fill = json!({"action": "fill", "app_id": app, "ref": display, "text": "12+7"});
+    let (images, _, text) = auto(&mut c, "computer", fill).await;
+    assert_eq!(images, 0, "{text}");
+    let enter = json!({"action": "key", "app_id": app, "key": "Return"});
+    let (images, o, text) = auto(&mut c, "computer", enter).await;
+    assert_eq!(images, 0, "{text}");
+    assert_eq!(o["capture"]["why"], "every changed pixel lies in a changed line's box", "{o}");
+    assert!(o["changes"]["snapshot"].as_str().is_some_and(|s| s.contains("value=\"19\"")), "{o}");
     f.stop().await;
 }
 

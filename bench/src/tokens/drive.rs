@@ -51,6 +51,31 @@ fn learn(known: &mut HashMap<String, String>, outline: &str) {
     }
 }
 
+/// The ref of a `role` line next to `label "<label>"` at the same depth (a field its label
+/// names only on screen), in `outline`.
+fn beside(outline: &str, role: &str, label: &str) -> Option<String> {
+    let lines: Vec<&str> = outline.lines().collect();
+    let depth = |l: &str| l.len() - l.trim_start_matches([' ', '+', '~', '-']).len();
+    let is_role = |l: &str| {
+        let t = l.trim_start_matches([' ', '+', '~', '-']);
+        t.starts_with(&format!("{role} ")) || t.starts_with(&format!("{role} \""))
+    };
+    let want = format!("label \"{label}\"");
+    for (i, l) in lines.iter().enumerate().filter(|(_, l)| l.contains(&want)) {
+        let near = [i.checked_sub(1), Some(i + 1)].into_iter().flatten();
+        for j in near.filter(|j| *j < lines.len()) {
+            let other = lines[j];
+            if depth(other) == depth(l) && is_role(other) {
+                let r = glovebox_protocol::outline::line_ref(other);
+                if let Some(r) = r {
+                    return Some(r.to_owned());
+                }
+            }
+        }
+    }
+    None
+}
+
 /// Glovebox through `tools.call`.
 pub struct Glovebox<'a> {
     pub c: &'a mut Client,
@@ -59,11 +84,14 @@ pub struct Glovebox<'a> {
     pub cost: Cost,
     pub tab: Option<String>,
     known: HashMap<String, String>,
+    /// The outlines read, newest last.
+    read: Vec<String>,
 }
 
 impl<'a> Glovebox<'a> {
     pub fn new(c: &'a mut Client, capture: Option<bool>, tab: Option<String>) -> Self {
-        Glovebox { c, capture, cost: Cost::default(), tab, known: HashMap::new() }
+        let (cost, known, read) = (Cost::default(), HashMap::new(), Vec::new());
+        Glovebox { c, capture, cost, tab, known, read }
     }
 
     /// One `tools.call`; its structuredContent, counted.
@@ -100,16 +128,20 @@ impl<'a> Glovebox<'a> {
             }
         }
         let s = r["structuredContent"].clone();
-        if std::env::var_os("GLOVEBOX_BENCH_VERBOSE").is_some() {
-            let head = r["content"][0]["text"].as_str().unwrap_or_default();
-            eprintln!("  {tool} {}: {}", args["action"], head.lines().next().unwrap_or_default());
+        // GLOVEBOX_BENCH_VERBOSE: each call's first line; `=2`: its whole text.
+        if let Some(v) = std::env::var_os("GLOVEBOX_BENCH_VERBOSE") {
+            let text = r["content"][0]["text"].as_str().unwrap_or_default();
+            let shown = if v == "2" { text } else { text.lines().next().unwrap_or_default() };
+            eprintln!("  {tool} {}: {shown}", args["action"]);
         }
         if s["result"]["navigated_to"].is_string() || args["action"] == "navigate" {
             self.known.clear();
         }
         let r = &s["result"];
         for outline in [&r["snapshot"], &r["snapshot"]["snapshot"], &s["changes"]["snapshot"]] {
-            learn(&mut self.known, outline.as_str().unwrap_or_default());
+            let Some(outline) = outline.as_str() else { continue };
+            learn(&mut self.known, outline);
+            self.read.push(outline.to_owned());
         }
         Ok(s)
     }
@@ -138,6 +170,34 @@ impl<'a> Glovebox<'a> {
         let outline = s2["result"]["snapshot"].as_str().unwrap_or_default().to_owned();
         let _ = s;
         self.known.get(&key).cloned().with_context(|| format!("no {key} in\n{outline}"))
+    }
+}
+
+impl Glovebox<'_> {
+    /// The ref of the `role` element beside the label `label`, from what was read, else from
+    /// a fresh snapshot (incremental, then whole).
+    pub async fn find_beside(
+        &mut self,
+        tool: &str,
+        scope: Value,
+        role: &str,
+        label: &str,
+    ) -> anyhow::Result<String> {
+        let seen = |g: &Self| g.read.iter().rev().find_map(|o| beside(o, role, label));
+        if let Some(r) = seen(self) {
+            return Ok(r);
+        }
+        let mut args = scope;
+        args["action"] = json!("snapshot");
+        for whole in [false, true] {
+            args["disable_diffing"] = json!(whole);
+            self.call(tool, args.clone()).await?;
+            if let Some(r) = seen(self) {
+                return Ok(r);
+            }
+        }
+        let last = self.read.last().cloned().unwrap_or_default();
+        bail!("no {role} beside label {label:?} in\n{last}")
     }
 }
 

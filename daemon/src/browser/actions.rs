@@ -15,7 +15,7 @@ mod navigation;
 mod pointer;
 mod raw;
 mod secrets;
-mod settle;
+pub mod settle;
 pub mod trace;
 mod witness;
 pub mod world;
@@ -46,6 +46,7 @@ pub struct El {
 }
 
 /// A handle on one tab for the length of an action.
+#[derive(Clone)]
 pub struct Tab {
     pub conn: Arc<Conn>,
     pub browser_id: String,

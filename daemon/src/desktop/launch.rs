@@ -122,6 +122,15 @@ pub fn find_entry(query: &str, env: &[(String, String)]) -> Option<(PathBuf, Str
     None
 }
 
+/// The file `program` runs: itself when it is a path, else the first executable by that
+/// name in the environment's `PATH`.
+pub fn program_file(program: &str, env: &[(String, String)]) -> Option<PathBuf> {
+    if program.contains('/') {
+        return Some(program.into());
+    }
+    on_path(program, env)
+}
+
 fn on_path(name: &str, env: &[(String, String)]) -> Option<PathBuf> {
     let path = var(env, "PATH").unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin".into());
     path.split(':').map(|d| Path::new(d).join(name)).find(|p| is_executable(p))

@@ -10,24 +10,27 @@ use glovebox_protocol::contract::{Action, Backend, Settle as Kind};
 use glovebox_protocol::wire::Settle;
 use serde_json::{json, Value};
 
+use super::pixels::Screen;
 use super::Output;
 use crate::registry::snapshots::{Budget, Node, Scope, View};
 use crate::session::Session;
 use crate::state::Daemon;
 
-/// What the call named before it ran: the element it acted on, or a point.
+/// What the call named before it ran: the element it acted on, or a point; and, for a
+/// desktop action, the screen as it was.
 #[derive(Debug, Default, Clone)]
 pub struct Aimed {
     pub r#ref: Option<String>,
     pub snapshot_id: Option<String>,
     pub point: bool,
+    pub screen: Option<Screen>,
 }
 
 impl Aimed {
     pub fn of(args: &serde_json::Map<String, Value>) -> Self {
         let s = |k: &str| args.get(k).and_then(Value::as_str).map(str::to_owned);
         let point = ["x", "nx"].iter().any(|k| args.contains_key(*k));
-        Aimed { r#ref: s("ref"), snapshot_id: s("snapshot_id"), point }
+        Aimed { r#ref: s("ref"), snapshot_id: s("snapshot_id"), point, screen: None }
     }
 }
 
@@ -95,7 +98,7 @@ async fn browser(daemon: &Daemon, session: &Session, out: &Output, aimed: &Aimed
     let Some(b) = daemon.config.browser.clone() else { return send("no browser backend") };
     let Ok(tab) = b.tab(&browser_id, &tab_id).await else { return send("the tab is gone") };
     match crate::browser::snapshot::outline(&tab, None).await {
-        Ok(nodes) => judge(session, &key, &nodes, out, aimed),
+        Ok(nodes) => judge(session, &key, &nodes, out, aimed, None),
         Err(e) => send(&format!("the page could not be outlined: {e}")),
     }
 }
@@ -135,7 +138,17 @@ async fn desktop(daemon: &Daemon, session: &Session, out: &Output, aimed: &Aimed
     }
     let Some(d) = daemon.desktop() else { return send("no desktop backend") };
     match d.observe_app(pid, None, None, 60, true).await {
-        Ok(o) => judge(session, &key, &crate::desktop::nodes(&o.elems), out, aimed),
+        Ok(o) => {
+            // The screen says which pixels changed: the changed lines explain those in
+            // their boxes.
+            let after = match &aimed.screen {
+                Some(_) => Screen::grab(&d).await,
+                None => None,
+            };
+            let points = aimed.screen.as_ref().zip(after.as_ref()).and_then(|(b, a)| b.changed(a));
+            let nodes = crate::desktop::nodes(&o.elems);
+            judge(session, &key, &nodes, out, aimed, points.as_deref())
+        }
         Err(e) => send(&format!("the app could not be outlined: {e}")),
     }
 }
@@ -151,8 +164,17 @@ fn has_baseline(session: &Session, key: &str) -> bool {
 }
 
 /// Records the fresh outline as the session's next incremental snapshot of `key` and judges
-/// whether its changes lie inside the acted element.
-fn judge(session: &Session, key: &str, nodes: &[Node], out: &Output, aimed: &Aimed) -> Choice {
+/// whether its changes lie inside the acted element, or (`pixels`, on the desktop: where the
+/// screen differs from before the action) whether the lines of what changed explain every
+/// changed pixel.
+fn judge(
+    session: &Session,
+    key: &str,
+    nodes: &[Node],
+    out: &Output,
+    aimed: &Aimed,
+    pixels: Option<&[(i64, i64)]>,
+) -> Choice {
     let Ok(mut snaps) = session.snapshots.lock() else {
         return send("the session's snapshots are unreadable");
     };
@@ -170,7 +192,11 @@ fn judge(session: &Session, key: &str, nodes: &[Node], out: &Output, aimed: &Aim
     let removed =
         view.removed_refs.iter().filter(|r| Some(r.as_str()) != acted_ref.as_deref()).count();
     let changes = Some(changes_of(&view));
-    if outside + removed > 0 {
+    let whole = view.next_cursor.is_none();
+    let shown = pixels
+        .filter(|_| removed == 0 && whole)
+        .is_some_and(|p| super::pixels::explained(nodes, &view.changed_keys, acted.as_deref(), p));
+    if outside + removed > 0 && !shown {
         let why = if acted.is_some() {
             "the outline changed outside the acted element"
         } else {
@@ -180,6 +206,7 @@ fn judge(session: &Session, key: &str, nodes: &[Node], out: &Output, aimed: &Aim
     }
     let verified = out.result["verified"] == json!(true);
     let why = match (verified, view.changed_keys.is_empty()) {
+        (_, false) if outside > 0 => "every changed pixel lies in a changed line's box",
         (true, _) => "verified value, no other change",
         (false, true) => "no change in the outline",
         (false, false) => "changes only inside the acted element",

@@ -14,6 +14,7 @@ mod context_desktop;
 mod effects;
 pub(crate) mod native;
 mod op;
+mod pixels;
 mod results;
 mod secrets;
 mod settle;

@@ -70,11 +70,13 @@ async fn outcome(
         json!({"op_id": op_id, "session": session.id, "method": plan.method,
                "summary": summary}),
     );
-    let aimed = auto::Aimed::of(&checked.args);
+    let mut aimed = auto::Aimed::of(&checked.args);
     let ctx = Ctx { daemon: daemon.clone(), session: session.clone(), op };
     let started = Instant::now();
     let fut = plan.route.run(ctx, checked);
-    let (hold, watched) = Before::take(&daemon, &plan, &session.id).await.split();
+    let mut before = Before::take(&daemon, &plan, &session.id).await;
+    aimed.screen = before.screen.take();
+    let (hold, watched) = before.split();
     let out = fut.await;
     if let Some(hold) = hold {
         hold.release().await;
@@ -114,6 +116,8 @@ struct Before {
     hold: Option<crate::browser::InputHold>,
     /// Which secrets typed into tabs their pages still held.
     held: secrets::Held,
+    /// Under `auto`, the screen before a desktop action: which pixels it changed.
+    screen: Option<super::pixels::Screen>,
 }
 
 /// [`Before`] less the hold, released once the handler is done.
@@ -128,10 +132,15 @@ impl Before {
     async fn take(daemon: &Daemon, plan: &Plan, session: &str) -> Before {
         let action = plan.action;
         let captured = plan.wants_capture() && action.captures();
-        let windows =
-            (action.backend == Backend::Desktop && captured).then(|| daemon.events.subscribe());
+        let on_desktop = action.backend == Backend::Desktop;
+        let windows = (on_desktop && captured).then(|| daemon.events.subscribe());
+        let screen = match (on_desktop && captured && plan.mode == Capture::Auto, daemon.desktop())
+        {
+            (true, Some(d)) => super::pixels::Screen::grab(&d).await,
+            _ => None,
+        };
         let Some(b) = &daemon.config.browser else {
-            return Before { windows, ..Before::default() };
+            return Before { windows, screen, ..Before::default() };
         };
         let on_browser = action.backend == Backend::Browser;
         let (mark, held) = match action.backend != Backend::Desktop {
@@ -146,12 +155,13 @@ impl Before {
             true => Some(b.hold_input().await),
             false => None,
         };
-        Before { windows, mark, trace, hold, held }
+        Before { windows, mark, trace, hold, held, screen }
     }
 
-    /// The input hold, released once the handler is done, and the rest.
+    /// The input hold, released once the handler is done, and the rest (the screen before is
+    /// taken out first, for auto).
     fn split(self) -> (Option<crate::browser::InputHold>, Watched) {
-        let Before { windows, mark, trace, hold, held } = self;
+        let Before { windows, mark, trace, hold, held, screen: _ } = self;
         (hold, Watched { windows, mark, trace, held })
     }
 }
@@ -180,10 +190,12 @@ async fn after(
         follow(session, &mut out, new);
     }
     let pending = if plan.wants_capture() {
-        let front = opened.is_some();
+        // Under `auto` a tab settles only as far as the outline the choice reads needs; the
+        // capture, if one is sent, waits for the paint first.
+        let how = (opened.is_some(), plan.mode == Capture::Auto);
         let target = out.target.as_ref();
         let acted = settle::Acted { target, result: &out.result, trace: watched.trace };
-        settle::settle(daemon, plan.action, acted, span, deadline, front).await
+        settle::settle(daemon, plan.action, acted, span, deadline, how).await
     } else {
         settle::requests_only(daemon, plan.action, out.target.as_ref(), span, deadline).await;
         Err(settle::After::default())
@@ -252,7 +264,7 @@ async fn auto_capture(
     let choice = auto::choose(daemon, session, action, out, &settle, aimed).await;
     let mut after = match choice.send {
         true => p.capture(daemon, &session.id, deadline).await,
-        false => p.skip(),
+        false => p.skip().await,
     };
     let sent = after.capture.is_some();
     let why = match &after.no_capture {

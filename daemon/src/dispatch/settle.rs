@@ -2,6 +2,10 @@
 //! tab its requests, what the page scheduled, and DOM quiet; each with its kind's cap), then
 //! capture the screen or the viewport into the capture store. A failure here never fails
 //! the action: it shows as no capture. The outcome's `settle` says what the wait covered.
+//!
+//! A lean settle (`capture: "auto"`) waits for a tab only as far as its next outline needs
+//! (no animations, no painted frame); the rest is waited for before a capture, once one
+//! turns out to be needed, so a capture always shows the settled screen.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -10,6 +14,7 @@ use glovebox_protocol::contract::{Action, Backend};
 use glovebox_protocol::wire::{Settle, SettledWindow};
 use serde_json::Value;
 
+use crate::browser::actions::settle::{Settling, Span as TabSpan};
 use crate::desktop::x11::ImageFormat;
 use crate::settle::Kind;
 use crate::state::Daemon;
@@ -50,6 +55,10 @@ pub struct Pending {
     settle: Settle,
     shot: CaptureFut,
     settle_ms: f64,
+    /// A tab's lean settle: what a capture needs besides is still to wait for.
+    rest: Option<Settling>,
+    /// When the action ended: the settle's `waited_ms` counts from there.
+    ended: Instant,
 }
 
 impl Pending {
@@ -58,9 +67,16 @@ impl Pending {
         &mut self.settle
     }
 
-    /// Takes the capture into the store; past the deadline it is dropped, never turning a
-    /// done action into a TIMEOUT.
-    pub async fn capture(self, daemon: &Daemon, session: &str, deadline: Instant) -> After {
+    /// Takes the capture into the store (after a lean settle, once its animations ended and
+    /// a frame painted); past the deadline it is dropped, never turning a done action into
+    /// a TIMEOUT.
+    pub async fn capture(mut self, daemon: &Daemon, session: &str, deadline: Instant) -> After {
+        if let Some(mut rest) = self.rest.take() {
+            rest.wait(true).await;
+            let r = rest.end().await;
+            self.settle = Settle { lean: false, ..of_tab(self.ended, r) };
+            self.settle_ms = self.ended.elapsed().as_secs_f64() * 1000.0;
+        }
         let settled = Instant::now();
         let last = deadline.checked_sub(Duration::from_millis(50)).unwrap_or(settled);
         let capture = match self.shot {
@@ -89,20 +105,23 @@ impl Pending {
     }
 
     /// No capture: the settle alone.
-    pub fn skip(self) -> After {
+    pub async fn skip(self) -> After {
+        if let Some(rest) = self.rest {
+            rest.end().await;
+        }
         After { settle_ms: self.settle_ms, settle: Some(self.settle), ..After::default() }
     }
 }
 
-/// Settles after `action` (see [`after`]) and readies its capture; `Err`: nothing to settle
-/// or capture, the outcome's parts as they are.
+/// Settles after `action` (`lean`: a tab only as far as its outline needs) and readies its
+/// capture; `Err`: nothing to settle or capture, the outcome's parts as they are.
 pub async fn settle(
     daemon: &Arc<Daemon>,
     action: &Action,
     acted: Acted<'_>,
     span: Span,
     deadline: Instant,
-    front: bool,
+    (front, lean): (bool, bool),
 ) -> Result<Pending, After> {
     let Acted { target, result, trace } = acted;
     let since = span.ended;
@@ -118,9 +137,10 @@ pub async fn settle(
     let browser_tab = target
         .filter(|_| action.backend == Backend::Browser)
         .and_then(|t| Some((t["browser_id"].as_str()?, t["tab_id"].as_str()?)));
-    let (settle, shot) = match browser_tab {
+    let ((settle, shot), rest) = match browser_tab {
         Some((browser_id, tab_id)) => {
-            browser(daemon, (browser_id, tab_id), span, cap, front, trace).await
+            let how = Waits { cap, front, lean };
+            browser(daemon, (browser_id, tab_id), span, how, trace).await
         }
         None if action.backend == Backend::Browser => {
             let why = "the action names no tab to capture".to_owned();
@@ -132,11 +152,11 @@ pub async fn settle(
                 .and_then(|t| t["app_id"].as_str())
                 .or(result["delivered_to"]["app_id"].as_str());
             let pid = app.and_then(crate::desktop::atspi::app_pid);
-            desktop(daemon, pid, span, cap, opens).await
+            (desktop(daemon, pid, span, cap, opens).await, None)
         }
     };
     let settle_ms = since.elapsed().as_secs_f64() * 1000.0;
-    Ok(Pending { settle, shot, settle_ms })
+    Ok(Pending { settle, shot, settle_ms, rest, ended: since })
 }
 
 /// The windows the desktop reported opened and closed since `rx` subscribed (before the
@@ -213,6 +233,7 @@ fn settled(since: Instant, quiet: Option<bool>) -> Settle {
         frames_loading: Vec::new(),
         windows_opened: Vec::new(),
         windows_closed: Vec::new(),
+        lean: false,
     }
 }
 
@@ -229,25 +250,39 @@ fn of_tab(since: Instant, r: crate::browser::settle::Report) -> Settle {
     }
 }
 
+/// How a tab's settle waits: until `cap`; `front`: the tab is brought back to the front;
+/// `lean`: only as far as its outline needs.
+struct Waits {
+    cap: Instant,
+    front: bool,
+    lean: bool,
+}
+
 async fn browser(
     daemon: &Arc<Daemon>,
     (browser_id, tab_id): (&str, &str),
     span: Span,
-    cap: Instant,
-    front: bool,
+    how: Waits,
     trace: Option<crate::browser::actions::trace::ActionTrace>,
-) -> (Settle, CaptureFut) {
+) -> ((Settle, CaptureFut), Option<Settling>) {
     let since = span.ended;
     let Some(b) = daemon.config.browser.clone() else {
-        return (settled(since, None), Err("this daemon has no browser backend".into()));
+        return ((settled(since, None), Err("this daemon has no browser backend".into())), None);
     };
     let tab = match b.tab(browser_id, tab_id).await {
         Ok(tab) => tab,
-        Err(e) => return (settled(since, None), Err(format!("the tab is gone: {e}"))),
+        Err(e) => return ((settled(since, None), Err(format!("the tab is gone: {e}"))), None),
     };
     let quiet = daemon.config.settle.quiet;
-    let report = tab.settle(span.started, span.ended, quiet, cap, trace).await;
-    if front {
+    let tab_span = TabSpan { since: span.started, ended: span.ended, quiet, cap: how.cap };
+    let mut settling = tab.clone().settle_begin(tab_span, trace).await;
+    settling.wait(!how.lean).await;
+    let (report, rest) = match how.lean {
+        true => (settling.report().clone(), Some(settling)),
+        false => (settling.end().await, None),
+    };
+    let settle = Settle { lean: rest.is_some(), ..of_tab(since, report) };
+    if how.front {
         if let Err(e) = b.select_tab(browser_id, tab_id).await {
             tracing::debug!(%e, "cannot bring the tab back to the front");
         }
@@ -255,7 +290,7 @@ async fn browser(
     // A background tab paints nothing: its capture would wait until someone shows it.
     if tab.shown().await.is_ok_and(|shown| !shown) {
         let why = "the tab is in the background (tab_select shows it); it paints nothing";
-        return (of_tab(since, report), Err(why.into()));
+        return ((settle, Err(why.into())), rest);
     }
     let (limit, vault) = (daemon.config.max_capture, daemon.config.secrets.clone());
     let shot = Box::pin(async move {
@@ -263,7 +298,7 @@ async fn browser(
             .await
             .map_err(|e| format!("the capture failed: {e}"))
     });
-    (of_tab(since, report), Ok(shot))
+    ((settle, Ok(shot)), rest)
 }
 
 async fn desktop(

@@ -1,8 +1,10 @@
 //! Settling a tab after an action: every request started since the action over (the tab's
-//! own, and those of its cross-site frames through their sessions), every timer, animation
-//! frame and animation the page scheduled since due within the cap done (`settle/work.rs`),
+//! own, and those of its cross-site frames through their sessions), every timer and
+//! animation frame the page scheduled since due within the cap done (`settle/work.rs`),
 //! then no network activity and no DOM mutation (in the tab and in its cross-site frames) for
-//! the quiet window, and a painted frame; or the cap.
+//! the quiet window; or the cap. That is what an outline needs. A capture also needs the
+//! page's animations ended and a painted frame: `Settling::wait(true)`, at once or after
+//! the lean wait once a capture turns out to be needed.
 
 use std::time::{Duration, Instant};
 
@@ -79,8 +81,8 @@ impl Tab {
     }
 
     /// Waits until the tab is settled after an action that ran from `since` to `ended`
-    /// (requests and timers it set off count; `trace`: the trace of its input), or until
-    /// `cap`.
+    /// (requests and timers it set off count; `trace`: the trace of its input), painted
+    /// too, or until `cap`.
     pub async fn settle(
         &self,
         since: Instant,
@@ -89,120 +91,37 @@ impl Tab {
         cap: Instant,
         trace: Option<ActionTrace>,
     ) -> Report {
-        let (net, work) = (&self.watch.net, &self.watch.work);
+        let mut s = self.clone().settle_begin(Span { since, ended, quiet, cap }, trace).await;
+        s.wait(true).await;
+        s.end().await
+    }
+
+    /// Starts a settle: the instrumentation armed, the input's trace read in the background,
+    /// the mutation watch of every world on. [`Settling::wait`] waits, [`Settling::end`]
+    /// takes it all down.
+    pub async fn settle_begin(self, span: Span, trace: Option<ActionTrace>) -> Settling {
         // Scheduled work counts when due within the cap and `WORK_HORIZON` of the action (a
         // navigation's cap is 10 s; a page's own 5 s timer at load is not the action's).
-        let horizon = cap.min(since + WORK_HORIZON);
+        let horizon = span.cap.min(span.since + WORK_HORIZON);
         // No input is sent from here on: the page may be paused for a moment.
         self.watch.instrument.arm().await;
-        let mut armed = true;
         let traced = trace
             .filter(|t| t.conn().browser_id == self.browser_id)
-            .map(|t| self.read_trace(t, since));
-        let (mut ticks, mut wticks) = (net.ticks(), work.ticks());
+            .map(|t| self.read_trace(t, span.since));
         let frames: Vec<String> = match self.conn.frame_tree(&self.target_id).await {
             Ok(t) => t.into_iter().map(|(f, _)| f).collect(),
             Err(_) => Vec::new(),
         };
         // In case a frame's target came before its document request was seen starting.
         for f in &frames {
-            net.handed_over(f);
+            self.watch.net.handed_over(f);
         }
         // The mutation watch starts now, so what changes while the trace is read counts.
-        let from = Instant::now().saturating_duration_since(ended).as_millis();
-        let _ = self.dom_idle(&frames, from, cap).await;
-        let mut report = Report::default();
-        let quiet_now = loop {
-            let now = Instant::now();
-            let n = net.busy_since(since, now);
-            let w = work.pending(since, now, horizon);
-            report.timers = w.timers;
-            report.animations = w.animations;
-            report.requests = n.started;
-            report.ignored = w.ignored.clone();
-            report.frames_loading = n.frames_loading.clone();
-            // An open dialog is the final state: nothing paints behind it.
-            if self.dialog().is_some() {
-                break true;
-            }
-            let tracing = traced.as_ref().is_some_and(|t| !t.is_finished());
-            if now >= cap {
-                report.busy = n.busy.iter().map(|u| format!("request {u}")).collect();
-                report.busy.extend(w.busy.iter().map(|(what, _)| what.clone()));
-                if tracing {
-                    report.busy.push("the input's trace".into());
-                }
-                break false;
-            }
-            ticks.borrow_and_update();
-            wticks.borrow_and_update();
-            let last = n.last.max(w.last);
-            let quiet_at = last.map(|t| t + quiet).filter(|t| *t > now);
-            let wake = if !n.busy.is_empty() {
-                Some(n.frame_deadline.unwrap_or(cap))
-            } else if tracing {
-                Some((now + Duration::from_millis(5)).min(cap))
-            } else if let Some(due) = w.busy.iter().map(|(_, due)| *due + work::LATE).min() {
-                Some(due)
-            } else {
-                quiet_at
-            };
-            if let Some(wake) = wake {
-                let wake = wake.min(cap);
-                tokio::select! {
-                    _ = ticks.changed() => {}
-                    _ = wticks.changed() => {}
-                    _ = tokio::time::sleep_until(wake.into()) => {}
-                }
-                continue;
-            }
-            // Nothing scheduled is left: the DOM must be quiet too, in every world.
-            let stamp = net.stamp();
-            let from = now.saturating_duration_since(ended).as_millis();
-            match self.dom_idle(&frames, from, cap).await {
-                Some(idle) if idle >= quiet => {}
-                Some(idle) => {
-                    let wake = (now + (quiet - idle)).min(cap);
-                    tokio::select! {
-                        _ = ticks.changed() => {}
-                        _ = wticks.changed() => {}
-                        _ = tokio::time::sleep_until(wake.into()) => {}
-                    }
-                    continue;
-                }
-                None if now >= cap => continue,
-                // The document went away under the script (a navigation): again in the new one.
-                None => {
-                    let _ = tokio::time::timeout(Duration::from_millis(20), ticks.changed()).await;
-                    continue;
-                }
-            }
-            // The paint wait's own animation frames would pause the page: the breakpoints'
-            // removal goes out first, the paint wait right behind it (one session's commands
-            // run in order; a pause of the daemon's own frame would be resumed at once).
-            let js = painted_js();
-            let paint = tokio::time::timeout_at(cap.into(), self.world_eval(None, &js));
-            let ((), painted) = futures::join!(self.watch.instrument.disarm(), paint);
-            armed = false;
-            // Something woke up meanwhile (a request, a timer due): wait for it too.
-            let now = Instant::now();
-            let still = !net.busy_since(since, now).busy.is_empty()
-                || !work.pending(since, now, horizon).busy.is_empty();
-            if painted.is_ok() && net.stamp() == stamp && !still {
-                break true;
-            }
-            self.watch.instrument.arm().await;
-            armed = true;
-        };
-        report.quiet = quiet_now;
-        if armed {
-            self.watch.instrument.disarm().await;
-        }
-        // A trace still being read finishes on its own (bounded), so the browser's tracing
-        // is over for the next action.
-        drop(traced);
-        self.dom_stop(&frames).await;
-        report
+        let from = Instant::now().saturating_duration_since(span.ended).as_millis();
+        let _ = self.dom_idle(&frames, from, span.cap).await;
+        let stamp = self.watch.net.stamp();
+        let report = Report::default();
+        Settling { tab: self, span, horizon, frames, traced, armed: true, stamp, report }
     }
 
     /// Ends the input's trace in the background and hands what it saw to the tab's work.
@@ -258,6 +177,177 @@ impl Tab {
         };
         let all = std::iter::once(None).chain(frames.iter().cloned().map(Some));
         futures::future::join_all(all.map(stop)).await;
+    }
+}
+
+/// When an action ran and how its settle waits: activity since `since` counts, quiet is
+/// measured from `ended`, for `quiet`, until `cap`.
+#[derive(Debug, Clone, Copy)]
+pub struct Span {
+    pub since: Instant,
+    pub ended: Instant,
+    pub quiet: Duration,
+    pub cap: Instant,
+}
+
+/// How waiting for the page's quiet ended.
+enum Idle {
+    Quiet,
+    /// A JavaScript dialog is open: the final state, nothing paints behind it.
+    Dialog,
+    Cap,
+}
+
+/// A tab's settle under way ([`Tab::settle_begin`]).
+pub struct Settling {
+    tab: Tab,
+    span: Span,
+    horizon: Instant,
+    frames: Vec<String>,
+    traced: Option<tokio::task::JoinHandle<()>>,
+    armed: bool,
+    /// The network's stamp when the DOM was last seen quiet.
+    stamp: u64,
+    report: Report,
+}
+
+impl Settling {
+    /// Waits until what the page's next outline needs is done: the requests, timers and
+    /// animation frames the action set off, and the DOM quiet for the quiet window in every
+    /// world. `paint`: its animations ended and a frame painted too (what a capture needs),
+    /// else the instrumentation is taken down meanwhile, so reading the page pauses
+    /// nothing. True when quiet, false at the cap.
+    pub async fn wait(&mut self, paint: bool) -> bool {
+        if !self.armed {
+            self.tab.watch.instrument.arm().await;
+            self.armed = true;
+        }
+        let quiet = loop {
+            match self.idle(paint).await {
+                Idle::Cap => break false,
+                Idle::Dialog => break true,
+                Idle::Quiet if !paint => break true,
+                Idle::Quiet => {}
+            }
+            if self.painted().await {
+                break true;
+            }
+            // Something woke up meanwhile (a request, a timer due): wait for it too.
+            self.tab.watch.instrument.arm().await;
+            self.armed = true;
+        };
+        if self.armed && !paint {
+            self.tab.watch.instrument.disarm().await;
+            self.armed = false;
+        }
+        self.report.quiet = quiet;
+        quiet
+    }
+
+    /// What the wait covered so far.
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    /// Ends the settle: the instrumentation disarmed, the mutation watch stopped; what the
+    /// wait covered.
+    pub async fn end(self) -> Report {
+        if self.armed {
+            self.tab.watch.instrument.disarm().await;
+        }
+        // A trace still being read finishes on its own (bounded), so the browser's tracing
+        // is over for the next action.
+        drop(self.traced);
+        self.tab.dom_stop(&self.frames).await;
+        self.report
+    }
+
+    /// Waits until no request, no scheduled work (`paint`: nor animation) is left and the
+    /// DOM was quiet for the quiet window, or a dialog opened, or the cap.
+    async fn idle(&mut self, paint: bool) -> Idle {
+        let (net, work) = (self.tab.watch.net.clone(), self.tab.watch.work.clone());
+        let (mut ticks, mut wticks) = (net.ticks(), work.ticks());
+        let Span { since, ended, quiet, cap } = self.span;
+        loop {
+            let now = Instant::now();
+            let n = net.busy_since(since, now);
+            let mut w = work.pending(since, now, self.horizon);
+            if paint {
+                w.busy.append(&mut w.painting);
+            }
+            self.note(&n, &w);
+            if self.tab.dialog().is_some() {
+                return Idle::Dialog;
+            }
+            let tracing = self.traced.as_ref().is_some_and(|t| !t.is_finished());
+            if now >= cap {
+                self.report.busy = n.busy.iter().map(|u| format!("request {u}")).collect();
+                self.report.busy.extend(w.busy.iter().map(|(what, _)| what.clone()));
+                if tracing {
+                    self.report.busy.push("the input's trace".into());
+                }
+                return Idle::Cap;
+            }
+            ticks.borrow_and_update();
+            wticks.borrow_and_update();
+            let wake = if !n.busy.is_empty() {
+                Some(n.frame_deadline.unwrap_or(cap))
+            } else if tracing {
+                Some((now + Duration::from_millis(5)).min(cap))
+            } else if let Some(due) = w.busy.iter().map(|(_, due)| *due + work::LATE).min() {
+                Some(due)
+            } else {
+                n.last.max(w.last).map(|t| t + quiet).filter(|t| *t > now)
+            };
+            // Nothing scheduled is left: the DOM must be quiet too, in every world.
+            let wake = match wake {
+                Some(wake) => wake,
+                None => {
+                    self.stamp = net.stamp();
+                    let from = now.saturating_duration_since(ended).as_millis();
+                    match self.tab.dom_idle(&self.frames, from, cap).await {
+                        Some(idle) if idle >= quiet => return Idle::Quiet,
+                        Some(idle) => now + (quiet - idle),
+                        None if now >= cap => continue,
+                        // The document went away under the script (a navigation): again in
+                        // the new one.
+                        None => now + Duration::from_millis(20),
+                    }
+                }
+            };
+            tokio::select! {
+                _ = ticks.changed() => {}
+                _ = wticks.changed() => {}
+                _ = tokio::time::sleep_until(wake.min(cap).into()) => {}
+            }
+        }
+    }
+
+    /// What the wait covers so far, into the report.
+    fn note(&mut self, n: &crate::browser::settle::net::Busy, w: &work::Pending) {
+        let r = &mut self.report;
+        (r.timers, r.animations, r.requests) = (w.timers, w.animations, n.started);
+        r.ignored.clone_from(&w.ignored);
+        r.frames_loading.clone_from(&n.frames_loading);
+    }
+
+    /// Two animation frames painted with nothing new started meanwhile.
+    async fn painted(&mut self) -> bool {
+        let (net, work) = (&self.tab.watch.net, &self.tab.watch.work);
+        let (since, cap) = (self.span.since, self.span.cap);
+        // The paint wait's own animation frames would pause the page: the breakpoints'
+        // removal goes out first, the paint wait right behind it (one session's commands
+        // run in order; a pause of the daemon's own frame would be resumed at once).
+        let js = painted_js();
+        let paint = tokio::time::timeout_at(cap.into(), self.tab.world_eval(None, &js));
+        let ((), painted) = futures::join!(self.tab.watch.instrument.disarm(), paint);
+        self.armed = false;
+        let now = Instant::now();
+        let w = work.pending(since, now, self.horizon);
+        let still = !net.busy_since(since, now).busy.is_empty()
+            || !w.busy.is_empty()
+            || !w.painting.is_empty();
+        painted.is_ok() && net.stamp() == self.stamp && !still
     }
 }
 

@@ -165,8 +165,11 @@ impl Default for Work {
 pub struct Pending {
     pub timers: usize,
     pub animations: usize,
-    /// Still to come: what, and when due.
+    /// Timers and animation frames still to come, and when due: what may still change the
+    /// DOM.
     pub busy: Vec<(String, Instant)>,
+    /// Animations not ended yet, and when they end: what changes only the pixels.
+    pub painting: Vec<(String, Instant)>,
     pub ignored: Vec<String>,
     /// The last fire or end of something waited for.
     pub last: Option<Instant>,
@@ -344,6 +347,8 @@ impl Work {
             if over {
                 let end = if i.done { None } else { Some(i.due) };
                 p.last = p.last.max(end);
+            } else if i.kind == Kind::Animation {
+                p.painting.push((i.name.clone(), i.due));
             } else {
                 p.busy.push((i.name.clone(), i.due));
             }
@@ -454,5 +459,24 @@ mod tests {
         // Work from before the action is not this settle's.
         let after = Instant::now() + Duration::from_secs(1);
         assert_eq!(w.pending(after, later, cap).timers, 0);
+    }
+
+    #[test]
+    fn an_animation_under_way_holds_the_paint_not_the_dom() {
+        let w = Work::default();
+        let since = Instant::now();
+        w.animation(&Animation {
+            id: "a".into(),
+            name: "fade".into(),
+            iterations: Some(1.0),
+            delay: 0.0,
+            end_delay: 0.0,
+            duration: 500.0,
+            current_time: 0.0,
+            playback_rate: 1.0,
+            scroll_driven: false,
+        });
+        let p = w.pending(since, Instant::now(), since + Duration::from_secs(2));
+        assert!(p.busy.is_empty() && p.painting.len() == 1 && p.animations == 1, "{p:?}");
     }
 }

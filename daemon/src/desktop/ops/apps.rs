@@ -10,6 +10,10 @@ use crate::desktop::atspi::AppInfo;
 use crate::desktop::x11::WindowInfo;
 use crate::desktop::{launch, Desktop, Error};
 
+/// How long after a launched process exited an app it may have handed over to (a
+/// single-instance app's running one) is waited for to show a new window.
+const HANDOFF_WAIT: Duration = Duration::from_secs(3);
+
 /// What `get_app` found or started.
 #[derive(Debug, Clone)]
 pub enum Got {
@@ -226,31 +230,47 @@ impl Desktop {
                 id: format!("{query} (no running app, desktop entry, PATH executable or absolute path by that name)"),
             });
         };
-        let before: Vec<u32> = self.apps().await?.iter().map(|a| a.pid).collect();
+        self.launch_and_wait(argv, deadline).await
+    }
+
+    /// Starts `argv` and waits for its app on the bus. A single-instance app's process may
+    /// hand over to one already running and exit: that app (new, or with more windows than
+    /// before; else, once the process ended well, the one app running the same program) is
+    /// the one launched. A process that ends with no such app is an error, never a pid to
+    /// act on.
+    async fn launch_and_wait(&self, argv: Vec<String>, deadline: Instant) -> Result<Got, Error> {
+        let windows = |a: &AppInfo| a.windows.len();
+        let before: Vec<(u32, usize)> =
+            self.apps().await?.iter().map(|a| (a.pid, windows(a))).collect();
         let pid = self
             .supervisor
             .launch_app(&argv, &self.endpoints.env)
             .map_err(|e| Error::Start(format!("cannot start {argv:?}: {e}")))?;
+        let base = std::path::Path::new(&argv[0])
+            .file_name()
+            .map(|f| f.to_string_lossy().to_lowercase())
+            .unwrap_or_default();
+        // The same program: by name, or by the file it runs (a link to it by another name).
+        let file =
+            launch::program_file(&argv[0], &self.endpoints.env).and_then(|p| p.canonicalize().ok());
+        let same = |pid: u32| {
+            let c = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+            let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok();
+            c.trim().eq_ignore_ascii_case(&base) || (file.is_some() && exe == file)
+        };
+        let grew = |a: &AppInfo| match before.iter().find(|(p, _)| *p == a.pid) {
+            None => true,
+            Some((_, n)) => windows(a) > *n,
+        };
         // Wait for the app on the bus; give up early when it has a window but no bus presence.
         let mut window_since: Option<Instant> = None;
+        let mut exited_at: Option<Instant> = None;
         loop {
             if let Ok(apps) = self.apps().await {
                 if let Some(a) = apps.iter().find(|a| a.pid == pid) {
                     return Ok(Got::Launched { pid, app: Some(a.clone()), argv });
                 }
-                let base = std::path::Path::new(&argv[0])
-                    .file_name()
-                    .map(|f| f.to_string_lossy().to_lowercase());
-                let handed_over = apps.iter().find(|a| {
-                    !before.contains(&a.pid)
-                        && base.as_deref().is_some_and(|b| {
-                            std::fs::read_to_string(format!("/proc/{}/comm", a.pid))
-                                .unwrap_or_default()
-                                .trim()
-                                .eq_ignore_ascii_case(b)
-                        })
-                });
-                if let Some(a) = handed_over {
+                if let Some(a) = apps.iter().find(|a| a.pid != pid && grew(a) && same(a.pid)) {
                     return Ok(Got::Launched { pid: a.pid, app: Some(a.clone()), argv });
                 }
             }
@@ -259,9 +279,29 @@ impl Desktop {
             if has_window && window_since.is_none() {
                 window_since = Some(Instant::now());
             }
-            let exited = !self.supervisor.is_running(pid);
+            if exited_at.is_none() && !self.supervisor.is_running(pid) {
+                exited_at = Some(Instant::now());
+            }
+            let handoff_over = exited_at.is_some_and(|t| t.elapsed() > HANDOFF_WAIT);
+            if handoff_over || (exited_at.is_some() && Instant::now() >= deadline) {
+                let status = self.supervisor.exit_status(pid);
+                // Ended well with one app of the same program running: it handed over to
+                // that one (which may have opened a tab, not a window).
+                let apps = self.apps().await.unwrap_or_default();
+                let mut same_program = apps.iter().filter(|a| same(a.pid));
+                if let (true, Some(a), None) =
+                    (status.is_some_and(|s| s.success()), same_program.next(), same_program.next())
+                {
+                    return Ok(Got::Launched { pid: a.pid, app: Some(a.clone()), argv });
+                }
+                let status = status.map_or(String::new(), |s| format!(" ({s})"));
+                return Err(Error::Start(format!(
+                    "{argv:?} ended{status} before it, or an app it handed over to, showed a \
+                     window"
+                )));
+            }
             let gave_up = window_since.is_some_and(|t| t.elapsed() > Duration::from_millis(2500));
-            if exited || gave_up || Instant::now() >= deadline {
+            if gave_up || Instant::now() >= deadline {
                 return Ok(Got::Launched { pid, app: None, argv });
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
