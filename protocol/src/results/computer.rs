@@ -214,6 +214,10 @@ pub struct Type {
     pub acted: Acted,
     /// Unicode characters typed.
     pub typed_chars: usize,
+    /// With a secret: why captures may still show its value (no field of the app was found
+    /// holding it, so none is painted over); absent when its field is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_covered: Option<String>,
 }
 
 /// `computer.fill`: how the text was replaced, and the value read back.

@@ -63,16 +63,23 @@ pub(super) async fn type_text(
     let Some(w) = secrets::wanted(vault, p.secret.as_deref(), p.secret_totp.as_deref())? else {
         let text = p.text.unwrap_or_default();
         let acted = d.type_text(el.as_ref(), &text, dispatch(p.dispatch), aim).await?;
-        return Ok(out(&t, results::Type { acted, typed_chars: text.chars().count() }));
+        let typed_chars = text.chars().count();
+        return Ok(out(&t, results::Type { acted, typed_chars, not_covered: None }));
     };
     let pid = secrets::check_app(&d, t.pid, &w.secret).await?;
     // Painted over in every capture from the first key on, and after while it holds it.
     let typing = d.secret_typing(el.as_ref(), pid, &w.text).await;
     let acted = d.type_text(el.as_ref(), &w.text, dispatch(p.dispatch), aim).await;
-    if !typing.done(pid).await && acted.is_ok() {
+    let found = typing.done(pid).await;
+    let acted = acted?;
+    // Said in the result, not only logged: the caller must know a capture may show it.
+    let not_covered = (!found).then(|| {
         tracing::warn!(secret = w.secret.name, "no field of the app holds the secret typed");
-    }
-    Ok(out(&t, results::Type { acted: acted?, typed_chars: w.text.chars().count() }))
+        "no field of the app was found holding the value after typing, so captures do not \
+         paint it over; avoid screenshots of this window while it shows"
+            .to_owned()
+    });
+    Ok(out(&t, results::Type { acted, typed_chars: w.text.chars().count(), not_covered }))
 }
 
 pub(super) async fn fill(
