@@ -109,6 +109,16 @@ async fn a_desktop_click_by_coordinates_sends_an_image_a_change_its_outline_expl
     let (images, o, text) = auto(&mut c, "computer", click).await;
     assert_eq!(images, 1, "{text}");
     assert_eq!(o["capture"]["why"], "a desktop action by coordinates", "{o}");
+    // The image frames what changed (the button and the display), not the whole screen,
+    // and the text says where it lies.
+    let r = &o["capture"]["region"];
+    let n = |k: &str| r[k].as_i64().unwrap_or(-1);
+    let (rx, ry, rw, rh) = (n("x"), n("y"), n("width"), n("height"));
+    assert!(rw > 0 && rh > 0 && rw * rh < 1280 * 800 / 2, "framed: {r}");
+    let (px, py) = (x + 5, y + 5);
+    assert!(px >= rx && px < rx + rw && py >= ry && py < ry + rh, "the click is in it: {r}");
+    let said = (rx, ry) == (0, 0) || text.contains(&format!("at {rx},{ry} on the screen"));
+    assert!(said, "{text}");
 
     // A sum typed into the display and Return: the display and the history change, both in
     // the outline's changes, and no pixel changes outside their boxes: no image.

@@ -11,6 +11,7 @@ use glovebox_protocol::wire::Settle;
 use serde_json::{json, Value};
 
 use super::pixels::Screen;
+use super::settle::Frame;
 use super::Output;
 use crate::registry::snapshots::{Budget, Node, Scope, View};
 use crate::session::Session;
@@ -34,16 +35,32 @@ impl Aimed {
     }
 }
 
-/// The choice: send the capture or not, why, and the outline of what changed.
+/// The choice: send the capture or not, why, the outline of what changed, and what a
+/// desktop image shows (the window that opened, else what changed, else the screen).
 #[derive(Debug)]
 pub struct Choice {
     pub send: bool,
     pub why: String,
     pub changes: Option<Value>,
+    pub frame: Frame,
 }
 
 fn send(why: &str) -> Choice {
-    Choice { send: true, why: why.to_owned(), changes: None }
+    Choice { send: true, why: why.to_owned(), changes: None, frame: Frame::Screen }
+}
+
+/// What changed on the screen since before a desktop action, as a capture's frame.
+async fn changed_frame(daemon: &Daemon, aimed: &Aimed) -> Frame {
+    let (Some(before), Some(d)) = (&aimed.screen, daemon.desktop()) else { return Frame::Screen };
+    let after = Screen::grab(&d).await;
+    framed(before, after.as_ref().and_then(|a| before.changed(a)).as_deref())
+}
+
+fn framed(before: &Screen, points: Option<&[(i64, i64)]>) -> Frame {
+    match points.and_then(|p| before.region_of(p)) {
+        Some(r) => Frame::Region(r),
+        None => Frame::Screen,
+    }
 }
 
 /// Decides for an action that settled (its result already names what it caused).
@@ -56,11 +73,15 @@ pub async fn choose(
     aimed: &Aimed,
 ) -> Choice {
     let r = &out.result;
+    if let [one] = settle.windows_opened.as_slice() {
+        let frame = Frame::Window(one.window_id.clone());
+        return Choice { frame, ..send("a window opened; the image shows it") };
+    }
     if !settle.windows_opened.is_empty() {
-        return send("a window opened");
+        return send("windows opened");
     }
     if !settle.windows_closed.is_empty() {
-        return send("a window closed");
+        return Choice { frame: changed_frame(daemon, aimed).await, ..send("a window closed") };
     }
     match action.backend {
         Backend::Browser => {
@@ -80,7 +101,8 @@ pub async fn choose(
         }
         _ => {
             if aimed.point || (aimed.r#ref.is_none() && action.settle == Some(Kind::Pointer)) {
-                return send("a desktop action by coordinates");
+                let frame = changed_frame(daemon, aimed).await;
+                return Choice { frame, ..send("a desktop action by coordinates") };
             }
             desktop(daemon, session, out, aimed).await
         }
@@ -121,9 +143,14 @@ async fn navigated(daemon: &Daemon, session: &Session, out: &Output) -> Choice {
     let changes = Some(changes_of(&view));
     if nodes.is_empty() {
         let why = "the page navigated and its outline is empty";
-        return Choice { send: true, why: why.to_owned(), changes };
+        return Choice { send: true, why: why.to_owned(), changes, frame: Frame::Screen };
     }
-    Choice { send: false, why: "the page navigated; its outline follows".to_owned(), changes }
+    Choice {
+        send: false,
+        why: "the page navigated; its outline follows".into(),
+        changes,
+        frame: Frame::Screen,
+    }
 }
 
 async fn desktop(daemon: &Daemon, session: &Session, out: &Output, aimed: &Aimed) -> Choice {
@@ -147,7 +174,11 @@ async fn desktop(daemon: &Daemon, session: &Session, out: &Output, aimed: &Aimed
             };
             let points = aimed.screen.as_ref().zip(after.as_ref()).and_then(|(b, a)| b.changed(a));
             let nodes = crate::desktop::nodes(&o.elems);
-            judge(session, &key, &nodes, out, aimed, points.as_deref())
+            let mut choice = judge(session, &key, &nodes, out, aimed, points.as_deref());
+            if let (true, Some(before)) = (choice.send, &aimed.screen) {
+                choice.frame = framed(before, points.as_deref());
+            }
+            choice
         }
         Err(e) => send(&format!("the app could not be outlined: {e}")),
     }
@@ -202,7 +233,7 @@ fn judge(
         } else {
             "the outline changed"
         };
-        return Choice { send: true, why: why.to_owned(), changes };
+        return Choice { send: true, why: why.to_owned(), changes, frame: Frame::Screen };
     }
     let verified = out.result["verified"] == json!(true);
     let why = match (verified, view.changed_keys.is_empty()) {
@@ -211,7 +242,7 @@ fn judge(
         (false, true) => "no change in the outline",
         (false, false) => "changes only inside the acted element",
     };
-    Choice { send: false, why: why.to_owned(), changes }
+    Choice { send: false, why: why.to_owned(), changes, frame: Frame::Screen }
 }
 
 /// Whether the node keyed `k` is the node keyed `acted`, one of its descendants, or lies

@@ -263,7 +263,7 @@ async fn auto_capture(
     let settle = p.settle_mut().clone();
     let choice = auto::choose(daemon, session, action, out, &settle, aimed).await;
     let mut after = match choice.send {
-        true => p.capture(daemon, &session.id, deadline).await,
+        true => p.capture_framed(daemon, &session.id, deadline, choice.frame).await,
         false => p.skip().await,
     };
     let sent = after.capture.is_some();

@@ -5,7 +5,8 @@
 //! caret blinks), or the pixel lies just outside such an element's box (`REACH`: its focus
 //! ring, shadow or underline draws there). A changed pixel in an unchanged element's box, or outside the app's
 //! elements, is a change the outline did not explain: an image shows it. (The display's
-//! damage cannot say this: GTK 4 repaints its whole window for a caret.)
+//! damage cannot say this: GTK 4 repaints its whole window for a caret.) When an image does
+//! go, the changed cells' box frames it, unless that is most of the screen.
 
 use std::sync::Arc;
 
@@ -18,6 +19,13 @@ const CELL: usize = 8;
 /// How far outside its box an element draws (a focus ring, a shadow, an underline), in
 /// pixels.
 const REACH: i64 = 4;
+
+/// How far around what changed a framed capture reaches, in pixels.
+const MARGIN: i64 = 24;
+
+/// A framed capture smaller than this share of the screen is worth its framing; past it the
+/// whole screen goes.
+const FRAMED_SHARE: f64 = 0.6;
 
 /// The screen's pixels at one moment.
 #[derive(Clone)]
@@ -61,6 +69,28 @@ impl Screen {
             }
         }
         Some(points)
+    }
+}
+
+impl Screen {
+    /// The rectangle of the screen an image of the changed `points` (one per cell) needs:
+    /// their cells' box widened by [`MARGIN`], inside the screen; `None` (the whole screen)
+    /// when nothing changed or the box is most of the screen.
+    pub fn region_of(&self, points: &[(i64, i64)]) -> Option<(i32, i32, u32, u32)> {
+        let cell = CELL as i64;
+        let (w, h) = (self.width as i64, self.height as i64);
+        let cells = points.iter().map(|(x, y)| (x / cell * cell, y / cell * cell));
+        let (mut x0, mut y0, mut x1, mut y1) = (i64::MAX, i64::MAX, i64::MIN, i64::MIN);
+        for (x, y) in cells {
+            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x + cell), y1.max(y + cell));
+        }
+        if x0 > x1 {
+            return None;
+        }
+        let (x0, y0) = ((x0 - MARGIN).max(0), (y0 - MARGIN).max(0));
+        let (x1, y1) = ((x1 + MARGIN).min(w), (y1 + MARGIN).min(h));
+        let share = ((x1 - x0) * (y1 - y0)) as f64 / (w * h).max(1) as f64;
+        (share < FRAMED_SHARE).then(|| (x0 as i32, y0 as i32, (x1 - x0) as u32, (y1 - y0) as u32))
     }
 }
 
@@ -168,6 +198,18 @@ mod tests {
         // Outside every element of the app.
         assert!(!explained(&nodes, &changed(&["window"]), None, &[(400, 5)]));
         assert!(explained(&nodes, &[], None, &[]));
+    }
+
+    #[test]
+    fn a_framed_capture_holds_the_changed_cells_and_a_margin_unless_that_is_most_of_the_screen() {
+        let screen = Screen { rgb: Arc::new(Vec::new()), width: 1000, height: 800 };
+        // Cells at (96, 200) and (304, 248): their box, 24 pixels wider each way.
+        assert_eq!(screen.region_of(&[(101, 203), (305, 250)]), Some((72, 176, 264, 104)));
+        // At the corner the margin stops at the screen's edge.
+        assert_eq!(screen.region_of(&[(0, 0)]), Some((0, 0, 32, 32)));
+        // Most of the screen, or nothing: the whole screen.
+        assert_eq!(screen.region_of(&[(0, 0), (999, 799)]), None);
+        assert_eq!(screen.region_of(&[]), None);
     }
 
     #[test]

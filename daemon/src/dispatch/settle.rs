@@ -70,7 +70,18 @@ impl Pending {
     /// Takes the capture into the store (after a lean settle, once its animations ended and
     /// a frame painted); past the deadline it is dropped, never turning a done action into
     /// a TIMEOUT.
-    pub async fn capture(mut self, daemon: &Daemon, session: &str, deadline: Instant) -> After {
+    pub async fn capture(self, daemon: &Daemon, session: &str, deadline: Instant) -> After {
+        self.capture_framed(daemon, session, deadline, Frame::Screen).await
+    }
+
+    /// [`Pending::capture`] of `frame` (a desktop capture's part of the screen).
+    pub async fn capture_framed(
+        mut self,
+        daemon: &Daemon,
+        session: &str,
+        deadline: Instant,
+        frame: Frame,
+    ) -> After {
         if let Some(mut rest) = self.rest.take() {
             rest.wait(true).await;
             let r = rest.end().await;
@@ -80,7 +91,7 @@ impl Pending {
         let settled = Instant::now();
         let last = deadline.checked_sub(Duration::from_millis(50)).unwrap_or(settled);
         let capture = match self.shot {
-            Ok(fut) => match tokio::time::timeout_at(last.into(), fut).await {
+            Ok(shoot) => match tokio::time::timeout_at(last.into(), shoot(frame)).await {
                 Ok(Ok(img)) => Ok(img),
                 Ok(Err(why)) => Err(why),
                 Err(_) => Err("the op's deadline came before the capture was done".to_owned()),
@@ -212,7 +223,21 @@ pub async fn requests_only(
 }
 
 /// A capture on its way, or why there is none.
-type CaptureFut = Result<futures::future::BoxFuture<'static, Result<Value, String>>, String>;
+type CaptureFut = Result<Shoot, String>;
+
+/// Takes the capture, framed as asked (a tab's viewport ignores the frame).
+type Shoot =
+    Box<dyn FnOnce(Frame) -> futures::future::BoxFuture<'static, Result<Value, String>> + Send>;
+
+/// What a desktop capture shows: the whole screen, one window, or a rectangle of the screen
+/// (`capture: "auto"` frames what changed; the image's `region` says where it lies).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Frame {
+    #[default]
+    Screen,
+    Window(String),
+    Region((i32, i32, u32, u32)),
+}
 
 /// The `settle` of an outcome: how it ended (`Some(quiet)`, `None`: nothing to wait on).
 fn settled(since: Instant, quiet: Option<bool>) -> Settle {
@@ -293,10 +318,12 @@ async fn browser(
         return ((settle, Err(why.into())), rest);
     }
     let (limit, vault) = (daemon.config.max_capture, daemon.config.secrets.clone());
-    let shot = Box::pin(async move {
-        super::secrets::screenshot(&vault, &tab, (false, "png"), None, None, limit)
-            .await
-            .map_err(|e| format!("the capture failed: {e}"))
+    let shot: Shoot = Box::new(move |_| {
+        Box::pin(async move {
+            super::secrets::screenshot(&vault, &tab, (false, "png"), None, None, limit)
+                .await
+                .map_err(|e| format!("the capture failed: {e}"))
+        })
     });
     ((settle, Ok(shot)), rest)
 }
@@ -313,12 +340,19 @@ async fn desktop(
         return (settled(since, None), Err("this daemon has no desktop backend".into()));
     };
     let got = d.settle(pid, span.started, daemon.config.settle.quiet, cap, opens).await;
-    let shot = Box::pin(async move {
-        match d.screenshot(None, None, ImageFormat::Png, 80, None).await {
-            Ok(img) => serde_json::to_value(super::computer::image(&img, ImageFormat::Png))
-                .map_err(|e| format!("the capture could not be written: {e}")),
-            Err(e) => Err(format!("the capture failed: {e}")),
-        }
+    let shot: Shoot = Box::new(move |frame| {
+        Box::pin(async move {
+            let (window, region) = match &frame {
+                Frame::Screen => (None, None),
+                Frame::Window(w) => (Some(w.as_str()), None),
+                Frame::Region(r) => (None, Some(*r)),
+            };
+            match d.screenshot(window, region, ImageFormat::Png, 80, None).await {
+                Ok(img) => serde_json::to_value(super::computer::image(&img, ImageFormat::Png))
+                    .map_err(|e| format!("the capture could not be written: {e}")),
+                Err(e) => Err(format!("the capture failed: {e}")),
+            }
+        })
     });
     let settle = match got {
         Some(s) => {

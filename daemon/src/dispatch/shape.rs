@@ -125,6 +125,15 @@ struct Shown {
     height: Option<u64>,
     why: Option<String>,
     sent: Option<bool>,
+    /// Where a desktop capture lies on the screen (framed: only part of it).
+    region: Option<Corner>,
+}
+
+/// The top left corner of a desktop capture's region, in screen pixels.
+#[derive(Deserialize)]
+struct Corner {
+    x: i64,
+    y: i64,
 }
 
 impl Shown {
@@ -222,6 +231,9 @@ fn summary(o: &OpOutcome, images: usize) -> String {
     if let Some(id) = &capture.capture_id {
         let (w, h) = (number(capture.width), number(capture.height));
         head.push_str(&format!("; capture {id} {w}x{h} {}", capture.mime.unwrap_or_default()));
+        if let Some(c) = capture.region.as_ref().filter(|c| c.x != 0 || c.y != 0) {
+            head.push_str(&format!(" at {},{} on the screen", c.x, c.y));
+        }
     } else if let Some(why) = &o.no_capture {
         head.push_str(&format!("; no capture: {why}"));
     }
