@@ -388,3 +388,23 @@ async fn devtools(
         }
     }
 }
+
+/// A page that captures pointer events on its window and stops them there (as some consent
+/// and anti-bot scripts do) hides them from the witness too: that click is not called lost,
+/// its result says its receipt could not be checked, and the page's own listener saw it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_that_stops_events_on_its_window_gets_an_unchecked_click_not_a_failure() {
+    let env = BrowserEnv::start().await;
+    let mut a = env.daemon.actor().await;
+    let page = "data:text/html,<script>window.stopped = 0; for (const t of ['pointerdown', \
+                'pointerup', 'mousedown', 'mouseup', 'click']) addEventListener(t, (e) => { \
+                stopped%2B%2B; e.stopImmediatePropagation(); }, true);</script>\
+                <button id=b style=\"width:200px;height:80px\">add</button>";
+    ok(&mut a, "browser.navigate", json!({"url": page})).await;
+    let r = ok(&mut a, "browser.click", json!({"selector": "#b", "capture": false})).await;
+    let why = r["result"]["unchecked"].as_str().unwrap_or_default();
+    assert!(why.contains("captures") && why.contains("on its window"), "{r}");
+    let seen = json!({"script": "stopped", "capture": false});
+    let n = ok(&mut a, "browser.evaluate", seen).await;
+    assert!(n["result"]["value"].as_i64().is_some_and(|n| n > 0), "the page heard it: {n}");
+}

@@ -35,7 +35,7 @@ pub use elements::{Aim, Press};
 pub use forms::{Fill, Filled, Typed};
 pub use pointer::Pressed;
 pub use secrets::{Place, Shown};
-pub use witness::Witness;
+pub use witness::{Input, Witness};
 
 /// An element resolved for one action: a JS handle on it, and the cross-site frame whose
 /// session the handle belongs to (None: the tab's own).

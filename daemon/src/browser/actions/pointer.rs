@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use chromiumoxide::cdp::browser_protocol::input::DispatchMouseEventParams;
 
-use super::witness::Witness;
+use super::witness::{Input, Witness};
 use super::{El, Tab};
 use crate::browser::cdp::Dialog;
 use crate::browser::mouse::{self, Button, Mouse};
@@ -122,7 +122,7 @@ impl Tab {
                     let k = super::world::Key::parse(key);
                     let unchecked = match (&dialog, k) {
                         (None, Some(k)) => {
-                            self.heard(k.frame.as_deref(), k.ctx, w, "click", &aimed.1).await?
+                            self.heard(k.frame.as_deref(), k.ctx, w, Input::Click, &aimed.1).await?
                         }
                         _ => None,
                     };

@@ -27,6 +27,31 @@ pub(super) const FUNCTIONS: &str = "witnessArm(win, kind, id) { \
   this.armed = {w, id, from: w.n}; }, \
 witnessRead(id) { const s = this.armed; if (!s || s.id !== id) return -1; return s.w.n - s.from; }";
 
+/// What a witness counts: a press of the pointer or of keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Input {
+    Click,
+    KeyPress,
+}
+
+impl Input {
+    /// As an error names it.
+    fn word(self) -> &'static str {
+        match self {
+            Input::Click => "click",
+            Input::KeyPress => "key press",
+        }
+    }
+
+    /// The event types the page's own capturing listeners could stop before the witness's.
+    fn stoppable(self) -> &'static [&'static str] {
+        match self {
+            Input::Click => &["pointerdown", "pointerup", "mousedown", "mouseup", "click"],
+            Input::KeyPress => &["keydown", "keyup", "keypress"],
+        }
+    }
+}
+
 /// One input's witness: the id its counter is armed under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Witness(u64);
@@ -96,7 +121,7 @@ impl Tab {
         w: Witness,
         unarmed: Option<String>,
         dialog: bool,
-        input: &'static str,
+        input: Input,
         what: &str,
     ) -> Result<Option<String>, BrowserError> {
         match (dialog, unarmed) {
@@ -118,7 +143,7 @@ impl Tab {
         frame: Option<&str>,
         ctx: i64,
         w: Witness,
-        input: &'static str,
+        input: Input,
         what: &str,
     ) -> Result<Option<String>, BrowserError> {
         let expr = format!(
@@ -147,6 +172,28 @@ impl Tab {
                 }
             }
         }
-        Err(BrowserError::Undelivered { input, what: what.to_owned() })
+        // A listener the page put on the window before the witness's, capturing the same
+        // events, may stop them there: then silence proves nothing.
+        if let Some(why) = self.stopped_before(frame, input).await {
+            return Ok(Some(format!("the page's receipt was not checked: {why}")));
+        }
+        Err(BrowserError::Undelivered { input: input.word(), what: what.to_owned() })
+    }
+
+    /// Why the page itself may have stopped the witnessed events before the witness heard
+    /// them: listeners of its own capturing them on its window (`getEventListeners` over the
+    /// page's window lists the page's own, not the witness's).
+    async fn stopped_before(&self, frame: Option<&str>, input: Input) -> Option<String> {
+        let r = self.cmd_in(frame, "Runtime.evaluate", json!({"expression": "window"})).await;
+        let r = r.ok()?;
+        let win = r["result"]["objectId"].as_str()?;
+        let params = json!({"objectId": win});
+        let r = self.cmd_in(frame, "DOMDebugger.getEventListeners", params).await.ok()?;
+        let listeners = r["listeners"].as_array()?;
+        let capturing =
+            |t: &str| listeners.iter().any(|l| l["type"] == t && l["useCapture"] == true);
+        input.stoppable().iter().find(|t| capturing(t)).map(|t| {
+            format!("the page captures {t} on its window before the witness and may stop it there")
+        })
     }
 }

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::forms::typed;
 use super::TabCx;
-use crate::browser::actions::{Typed, Witness};
+use crate::browser::actions::{Input, Typed, Witness};
 use crate::browser::input;
 use crate::dispatch::secrets;
 use crate::error::DaemonError;
@@ -21,7 +21,7 @@ pub(super) async fn press(cx: TabCx, p: browser::Press) -> Result<results::Press
     let w = Witness::new();
     let unarmed = cx.tab.arm_keys(w).await?;
     let dialog = cx.tab.press(&keys, mods).await?;
-    let unchecked = cx.tab.heard_here(w, unarmed, dialog.is_some(), "key press", chord).await?;
+    let unchecked = cx.tab.heard_here(w, unarmed, dialog.is_some(), Input::KeyPress, chord).await?;
     Ok(results::Press { pressed: chord.to_owned(), held_modifiers: mods, dialog, unchecked })
 }
 

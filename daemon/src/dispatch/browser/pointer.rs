@@ -7,7 +7,7 @@ use glovebox_protocol::results::browser::{self as results, Point, Pointed};
 
 use super::target::aim_key;
 use super::TabCx;
-use crate::browser::actions::{Press, Pressed, Witness};
+use crate::browser::actions::{Input, Press, Pressed, Witness};
 use crate::browser::mouse::Button;
 use crate::dispatch::results::{decode, part};
 use crate::error::DaemonError;
@@ -77,7 +77,7 @@ async fn pointer_at(
     };
     let dialog = tab.click_at(x, y, button, count, mods).await?;
     let on = what.clone().unwrap_or_else(|| format!("the point {},{}", x.round(), y.round()));
-    let unchecked = tab.heard_here(w, unarmed, dialog.is_some(), "click", &on).await?;
+    let unchecked = tab.heard_here(w, unarmed, dialog.is_some(), Input::Click, &on).await?;
     Ok(pointed(x, y, what, Pressed { dialog, unchecked }))
 }
 
