@@ -180,6 +180,19 @@ pub fn module(daemon: Arc<Daemon>) -> Result<RpcModule<Arc<Daemon>>, RegisterMet
 mod tests {
     use super::*;
 
+    #[tokio::test]
+    async fn the_table_answers_every_method_and_action_and_nothing_else() {
+        let state = std::env::temp_dir().join(format!("gb-methods-{}", std::process::id()));
+        let config = crate::state::Config::new(crate::auth::Tokens::default(), state);
+        let m = module(Daemon::new(config)).expect("registers");
+        let mut registered: Vec<&str> = m.method_names().collect();
+        let mut known: Vec<String> = METHODS.iter().map(|x| x.name.to_owned()).collect();
+        known.extend(TOOLS.iter().flat_map(|t| t.actions.iter().map(|a| t.method(a))));
+        registered.sort_unstable();
+        known.sort_unstable();
+        assert_eq!(registered, known);
+    }
+
     #[test]
     fn a_secret_refusal_names_the_params_not_what_was_sent() {
         let p = Params::new(Some(r#"{"name":"k","value":["hunter2"]}"#));
