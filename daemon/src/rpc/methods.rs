@@ -183,8 +183,9 @@ mod tests {
     #[tokio::test]
     async fn the_table_answers_every_method_and_action_and_nothing_else() {
         let state = std::env::temp_dir().join(format!("gb-methods-{}", std::process::id()));
-        let config = crate::state::Config::new(crate::auth::Tokens::default(), state);
+        let config = crate::state::Config::new(crate::auth::Tokens::default(), state.clone());
         let m = module(Daemon::new(config)).expect("registers");
+        let _ = std::fs::remove_dir_all(&state);
         let mut registered: Vec<&str> = m.method_names().collect();
         let mut known: Vec<String> = METHODS.iter().map(|x| x.name.to_owned()).collect();
         known.extend(TOOLS.iter().flat_map(|t| t.actions.iter().map(|a| t.method(a))));
