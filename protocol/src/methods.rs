@@ -66,7 +66,7 @@ pub trait Method {
     /// Its params hold a secret: a refusal of them never quotes what was sent.
     const SECRET_PARAMS: bool = false;
     type Params: Serialize + DeserializeOwned + Send + 'static;
-    type Result: Serialize + DeserializeOwned + Send + 'static;
+    type Result: Serialize + DeserializeOwned + schemars::JsonSchema + Send + 'static;
 }
 
 /// What the daemon's gate and `rpc.discover` read of a [`Method`].
@@ -76,11 +76,29 @@ pub struct MethodInfo {
     pub summary: &'static str,
     pub access: Access,
     pub params: &'static [MethodParam],
+    /// The JSON Schema of its result, as `rpc.discover` gives it.
+    pub result: fn() -> serde_json::Value,
 }
 
 /// The [`MethodInfo`] of `M`.
 pub const fn info<M: Method>() -> MethodInfo {
-    MethodInfo { name: M::NAME, summary: M::SUMMARY, access: M::ACCESS, params: M::PARAMS }
+    MethodInfo {
+        name: M::NAME,
+        summary: M::SUMMARY,
+        access: M::ACCESS,
+        params: M::PARAMS,
+        result: result_schema::<M>,
+    }
+}
+
+/// `M`'s result schema, titled with the method like an action's result.
+fn result_schema<M: Method>() -> serde_json::Value {
+    let mut s = crate::results::generator().into_root_schema_for::<M::Result>().to_value();
+    if let Some(obj) = s.as_object_mut() {
+        obj.remove("$schema");
+        obj.insert("title".into(), format!("{} result", M::NAME).into());
+    }
+    s
 }
 
 /// Every non-tool method, in the order the reference lists them.

@@ -10,7 +10,7 @@ pub struct List;
 
 /// `approval.list` result: approvers see each call's `args`, other roles their own calls
 /// without them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Approvals {
     pub approvals: Vec<Value>,
 }

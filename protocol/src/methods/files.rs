@@ -17,7 +17,7 @@ pub struct PutParams {
 }
 
 /// `files.put` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Stored {
     pub name: String,
     /// Where the daemon keeps it.

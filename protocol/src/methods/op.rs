@@ -30,7 +30,7 @@ impl Method for Status {
 pub struct Cancel;
 
 /// `op.cancel` result: `cancelled` is false when the op had already finished.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Cancelled {
     pub op_id: String,
     pub cancelled: bool,

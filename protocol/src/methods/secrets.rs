@@ -36,7 +36,7 @@ impl std::fmt::Debug for PutParams {
 }
 
 /// `secrets.put` result: the secret as `context.list_secrets` names it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SecretStored {
     pub secret: Option<Value>,
     pub persisted: bool,
@@ -73,7 +73,7 @@ pub struct DeleteParams {
 }
 
 /// `secrets.delete` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Deleted {
     pub deleted: String,
     pub persisted: bool,

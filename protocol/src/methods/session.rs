@@ -41,7 +41,7 @@ impl Method for Hello {
 pub struct Status;
 
 /// `session.status` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct StatusResult {
     pub session_id: String,
     pub role: String,
@@ -68,7 +68,7 @@ impl Method for Status {
 }
 
 /// `session.pause` and `session.resume` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Paused {
     pub session_id: String,
     pub paused: bool,
@@ -103,7 +103,7 @@ impl Method for Resume {
 pub struct Close;
 
 /// `session.close` result: `closed` is false for an observer, which only detaches.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Closed {
     pub session_id: String,
     pub closed: bool,
@@ -134,7 +134,7 @@ pub struct RequestHumanParams {
 }
 
 /// `session.request_human` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HumanRequested {
     pub request_id: String,
     /// `pending`, later `handed_back`.

@@ -19,7 +19,7 @@ pub struct ListParams {
 }
 
 /// `tools.list` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ToolList {
     pub tools: Vec<ToolInfo>,
 }

@@ -8,7 +8,7 @@ use super::{Access, Method, MethodParam, NoParams};
 pub struct Link;
 
 /// `view.link` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ViewLink {
     /// `/view?code=<single-use code>`, to open on the daemon's address.
     pub path: String,
