@@ -8,6 +8,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use glovebox_protocol::contract::{docs, TOOLS};
+use glovebox_protocol::methods::approval::ApprovalRef;
 use glovebox_protocol::methods::{
     approval, capture, events, files, op, rpc, secrets, session, tools, view, Method, NoParams,
     EVENT_NOTIFICATION, METHODS,
@@ -100,18 +101,41 @@ fn what_to_send<M: Method>() -> String {
     }
 }
 
-/// Registers `M`, answered by `handler`.
-fn on<M, F, Fut>(m: &mut RpcModule<Arc<Daemon>>, handler: F) -> Result<(), RegisterMethodError>
+/// A function that answers `M`: `async fn(Cx, M::Params) -> Result<M::Result, DaemonError>`.
+trait Handler<M: Method>: Clone + Send + Sync + 'static {
+    fn answer(
+        &self,
+        cx: Cx,
+        params: M::Params,
+    ) -> impl Future<Output = Result<M::Result, DaemonError>> + Send;
+}
+
+impl<M, F, Fut> Handler<M> for F
 where
     M: Method,
     F: Fn(Cx, M::Params) -> Fut + Clone + Send + Sync + 'static,
     Fut: Future<Output = Result<M::Result, DaemonError>> + Send,
 {
+    fn answer(
+        &self,
+        cx: Cx,
+        params: M::Params,
+    ) -> impl Future<Output = Result<M::Result, DaemonError>> + Send {
+        self(cx, params)
+    }
+}
+
+/// Registers `M`, answered by `handler`: its params read as `M::Params`, its answer written
+/// from `M::Result`, its error mapped once.
+fn on<M: Method>(
+    m: &mut RpcModule<Arc<Daemon>>,
+    handler: impl Handler<M>,
+) -> Result<(), RegisterMethodError> {
     m.register_async_method(M::NAME, move |p, d, ext| {
         let handler = handler.clone();
         async move {
             let params = parse::<M>(&p).map_err(err)?;
-            let out = handler(Cx { d: (*d).clone(), ext }, params).await.map_err(err)?;
+            let out = handler.answer(Cx { d: (*d).clone(), ext }, params).await.map_err(err)?;
             serde_json::to_value(out).map_err(|e| err(DaemonError::ActionFailed(e.to_string())))
         }
     })?;
@@ -122,25 +146,25 @@ where
 /// event subscription, then one direct method per tool action.
 pub fn module(daemon: Arc<Daemon>) -> Result<RpcModule<Arc<Daemon>>, RegisterMethodError> {
     let mut m = RpcModule::new(daemon);
-    on::<session::Hello, _, _>(&mut m, sessions::hello)?;
-    on::<session::Status, _, _>(&mut m, sessions::status)?;
-    on::<session::Pause, _, _>(&mut m, |cx, _| sessions::pause(cx, true))?;
-    on::<session::Resume, _, _>(&mut m, |cx, _| sessions::pause(cx, false))?;
-    on::<session::Close, _, _>(&mut m, sessions::close)?;
-    on::<session::RequestHuman, _, _>(&mut m, sessions::request_human)?;
-    on::<view::Link, _, _>(&mut m, sessions::view_link)?;
-    on::<tools::List, _, _>(&mut m, calls::tools_list)?;
-    on::<tools::Call, _, _>(&mut m, calls::tools_call)?;
-    on::<op::Status, _, _>(&mut m, calls::op_status)?;
-    on::<op::Cancel, _, _>(&mut m, calls::op_cancel)?;
-    on::<capture::Get, _, _>(&mut m, calls::capture_get)?;
-    on::<approval::List, _, _>(&mut m, admin::approval_list)?;
-    on::<approval::Grant, _, _>(&mut m, |cx, r| admin::answer(cx, r, true))?;
-    on::<approval::Deny, _, _>(&mut m, |cx, r| admin::answer(cx, r, false))?;
-    on::<files::Put, _, _>(&mut m, admin::files_put)?;
-    on::<secrets::Put, _, _>(&mut m, admin::secrets_put)?;
-    on::<secrets::Delete, _, _>(&mut m, admin::secrets_delete)?;
-    on::<rpc::Discover, _, _>(&mut m, |_, NoParams| async {
+    on::<session::Hello>(&mut m, sessions::hello)?;
+    on::<session::Status>(&mut m, sessions::status)?;
+    on::<session::Pause>(&mut m, |cx: Cx, _: NoParams| sessions::pause(cx, true))?;
+    on::<session::Resume>(&mut m, |cx: Cx, _: NoParams| sessions::pause(cx, false))?;
+    on::<session::Close>(&mut m, sessions::close)?;
+    on::<session::RequestHuman>(&mut m, sessions::request_human)?;
+    on::<view::Link>(&mut m, sessions::view_link)?;
+    on::<tools::List>(&mut m, calls::tools_list)?;
+    on::<tools::Call>(&mut m, calls::tools_call)?;
+    on::<op::Status>(&mut m, calls::op_status)?;
+    on::<op::Cancel>(&mut m, calls::op_cancel)?;
+    on::<capture::Get>(&mut m, calls::capture_get)?;
+    on::<approval::List>(&mut m, admin::approval_list)?;
+    on::<approval::Grant>(&mut m, |cx: Cx, r: ApprovalRef| admin::answer(cx, r, true))?;
+    on::<approval::Deny>(&mut m, |cx: Cx, r: ApprovalRef| admin::answer(cx, r, false))?;
+    on::<files::Put>(&mut m, admin::files_put)?;
+    on::<secrets::Put>(&mut m, admin::secrets_put)?;
+    on::<secrets::Delete>(&mut m, admin::secrets_delete)?;
+    on::<rpc::Discover>(&mut m, |_: Cx, NoParams| async {
         Ok(docs::openrpc(env!("CARGO_PKG_VERSION")))
     })?;
     m.register_subscription(
