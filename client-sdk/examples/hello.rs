@@ -104,6 +104,10 @@ async fn main() -> anyhow::Result<()> {
         }
     }
 
-    println!("status: {}", client.session_status().await?);
+    let status = client.session_status().await?;
+    println!(
+        "status: session {}, paused {}, {} in flight",
+        status.session_id, status.paused, status.in_flight
+    );
     Ok(())
 }

@@ -5,6 +5,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock as StdRwLock};
 use std::time::{Duration, Instant};
 
+use glovebox_protocol::methods::op::OpRef;
+use glovebox_protocol::methods::{capture, events, op, rpc, session, tools, Method, NoParams};
 use glovebox_protocol::wire::{
     Event, HelloParams, HelloResult, OpOutcome, OpStatus, PeerInfo, ToolCallParams, ToolInfo,
     MAX_TIMEOUT_MS,
@@ -13,7 +15,7 @@ use glovebox_protocol::PROTOCOL_VERSION;
 use jsonrpsee::core::client::{ClientT, Subscription, SubscriptionClientT};
 use jsonrpsee::ws_client::{HeaderMap, HeaderValue, WsClient, WsClientBuilder};
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 use tokio::sync::{Mutex, RwLock};
 
@@ -44,11 +46,6 @@ struct Conn {
     ws: Arc<WsClient>,
     /// Bumped by every successful (re)connect.
     generation: u64,
-}
-
-#[derive(Deserialize)]
-struct ToolList {
-    tools: Vec<ToolInfo>,
 }
 
 impl Client {
@@ -99,8 +96,23 @@ impl Client {
         format!("{}-{n}", self.op_prefix)
     }
 
+    /// Call a non-tool method by its protocol type, with its typed params:
+    /// `client.call::<op::Status>(OpRef { op_id })` answers an [`OpStatus`].
+    pub async fn call<M: Method>(&self, params: M::Params) -> Result<M::Result, ClientError> {
+        self.call_within::<M>(params, self.options.request_timeout).await
+    }
+
+    /// [`Client::call`] waiting `deadline` for the answer.
+    async fn call_within<M: Method>(
+        &self,
+        params: M::Params,
+        deadline: Duration,
+    ) -> Result<M::Result, ClientError> {
+        self.request(M::NAME, to_object(&params)?, deadline).await
+    }
+
     /// Run `tool.action` through its direct method; `args` are the action's params.
-    pub async fn call(
+    pub async fn call_action(
         &self,
         tool: &str,
         action: &str,
@@ -114,7 +126,7 @@ impl Client {
         self.request(&format!("{tool}.{action}"), args, deadline).await
     }
 
-    /// [`Client::call`] that survives lost connections: it mints an op id when none is set,
+    /// [`Client::call_action`] that survives lost connections: it mints an op id when none is set,
     /// and after a connection loss reconnects to the same session and re-sends the same op id,
     /// up to `attempts` sends in all. Safe because the daemon answers a re-sent op id with the
     /// first outcome (or joins the op still running) and never runs it twice.
@@ -132,7 +144,7 @@ impl Client {
         let mut left = attempts.max(1);
         loop {
             let generation = self.generation().await;
-            match self.call(tool, action, args.clone(), options.clone()).await {
+            match self.call_action(tool, action, args.clone(), options.clone()).await {
                 Err(e) if e.is_connection_lost() && left > 1 => {
                     left -= 1;
                     tracing::debug!(error = %e, "connection lost; reconnecting to re-send the op");
@@ -149,7 +161,7 @@ impl Client {
         args: &A,
         options: CallOptions,
     ) -> Result<OpOutcome, ClientError> {
-        self.call(A::TOOL, A::ACTION, to_object(args)?, options).await
+        self.call_action(A::TOOL, A::ACTION, to_object(args)?, options).await
     }
 
     /// `tools.call`: the MCP-shaped `{content, structuredContent, isError}`. An action's
@@ -169,77 +181,72 @@ impl Client {
             capture: options.capture,
             follow: options.follow,
         };
-        self.request("tools.call", to_object(&params)?, deadline).await
+        self.call_within::<tools::Call>(params, deadline).await
     }
 
     /// `op.status`: a running or finished op of this session.
     pub async fn op_status(&self, op_id: &str) -> Result<OpStatus, ClientError> {
-        self.simple("op.status", op_params(op_id)).await
+        self.call::<op::Status>(OpRef { op_id: op_id.into() }).await
     }
 
-    /// `op.cancel`: `{op_id, cancelled}`; `cancelled` is false when it had already finished.
-    pub async fn op_cancel(&self, op_id: &str) -> Result<Value, ClientError> {
-        self.simple("op.cancel", op_params(op_id)).await
+    /// `op.cancel`: `cancelled` is false when it had already finished.
+    pub async fn op_cancel(&self, op_id: &str) -> Result<op::Cancelled, ClientError> {
+        self.call::<op::Cancel>(OpRef { op_id: op_id.into() }).await
     }
 
     /// `capture.get`: a capture this session's calls took, whole (`data` is base64), while
     /// the daemon still keeps it.
     pub async fn capture_get(&self, capture_id: &str) -> Result<Value, ClientError> {
-        let mut params = Map::new();
-        params.insert("capture_id".into(), Value::from(capture_id));
-        self.simple("capture.get", params).await
+        self.call::<capture::Get>(capture::CaptureRef { capture_id: capture_id.into() }).await
     }
 
     /// `session.status`: id, role, paused, selection, ops in flight, backends.
-    pub async fn session_status(&self) -> Result<Value, ClientError> {
-        self.simple("session.status", Map::new()).await
+    pub async fn session_status(&self) -> Result<session::StatusResult, ClientError> {
+        self.call::<session::Status>(NoParams).await
     }
 
     /// `session.pause`: mutating ops get `PAUSED` until [`Client::resume`].
-    pub async fn pause(&self) -> Result<Value, ClientError> {
-        self.simple("session.pause", Map::new()).await
+    pub async fn pause(&self) -> Result<session::Paused, ClientError> {
+        self.call::<session::Pause>(NoParams).await
     }
 
-    pub async fn resume(&self) -> Result<Value, ClientError> {
-        self.simple("session.resume", Map::new()).await
+    pub async fn resume(&self) -> Result<session::Paused, ClientError> {
+        self.call::<session::Resume>(NoParams).await
     }
 
     /// `session.close`: cancel the session's ops and forget it (an observer only detaches).
-    pub async fn close(&self) -> Result<Value, ClientError> {
-        self.simple("session.close", Map::new()).await
+    pub async fn close(&self) -> Result<session::Closed, ClientError> {
+        self.call::<session::Close>(NoParams).await
     }
 
     /// `tools.list`: the tools as LLM runtimes expect them.
     pub async fn tools_list(&self) -> Result<Vec<ToolInfo>, ClientError> {
-        let list: ToolList = self.simple("tools.list", Map::new()).await?;
+        let list = self.call::<tools::List>(tools::ListParams::default()).await?;
         Ok(list.tools)
     }
 
     /// `tools.list {per_action: true}`: the same, each tool with its actions, each action
     /// with its input schema and the output schema of its typed result.
     pub async fn tools_list_per_action(&self) -> Result<Vec<ToolInfo>, ClientError> {
-        let mut params = Map::new();
-        params.insert("per_action".into(), Value::Bool(true));
-        let list: ToolList = self.simple("tools.list", params).await?;
+        let list = self.call::<tools::List>(tools::ListParams { per_action: true }).await?;
         Ok(list.tools)
     }
 
     /// `rpc.discover`: the OpenRPC document.
     pub async fn discover(&self) -> Result<Value, ClientError> {
-        self.simple("rpc.discover", Map::new()).await
+        self.call::<rpc::Discover>(NoParams).await
     }
 
     /// `events.subscribe`: a stream of events of `topics` (`ops`, `session`, `browser`,
     /// `desktop`; empty: all). Read it with `next().await`; it ends when the connection does
     /// (also on [`Client::reconnect`]); dropping it unsubscribes.
     pub async fn subscribe(&self, topics: &[&str]) -> Result<Subscription<Event>, ClientError> {
-        let mut params = Map::new();
-        if !topics.is_empty() {
-            params.insert("topics".into(), Value::from(topics.to_vec()));
-        }
+        let topics = (!topics.is_empty()).then(|| topics.iter().map(|t| (*t).to_owned()).collect());
+        let params = to_object(&events::SubscribeParams { topics })?;
         let ws = self.ws().await?;
         let deadline = self.options.request_timeout;
-        let sub = ws.subscribe::<Event, _>("events.subscribe", params, "events.unsubscribe");
+        let sub =
+            ws.subscribe::<Event, _>(events::Subscribe::NAME, params, events::Unsubscribe::NAME);
         match tokio::time::timeout(deadline, sub).await {
             Ok(r) => r.map_err(map_rpc_error),
             Err(_) => Err(ClientError::Timeout(deadline)),
@@ -308,14 +315,6 @@ impl Client {
         options.client_deadline(&self.options).min(longest_wait(&self.options))
     }
 
-    async fn simple<R: DeserializeOwned>(
-        &self,
-        method: &str,
-        params: Map<String, Value>,
-    ) -> Result<R, ClientError> {
-        self.request(method, params, self.options.request_timeout).await
-    }
-
     async fn request<R: DeserializeOwned>(
         &self,
         method: &str,
@@ -371,7 +370,7 @@ async fn open(
         profile: None,
     };
     let hello: HelloResult =
-        request(&ws, "session.hello", to_object(&params)?, options.request_timeout).await?;
+        request(&ws, session::Hello::NAME, to_object(&params)?, options.request_timeout).await?;
     if hello.protocol != PROTOCOL_VERSION {
         return Err(ClientError::ProtocolMismatch {
             client: PROTOCOL_VERSION,
@@ -392,12 +391,6 @@ fn retryable(e: &ClientError) -> bool {
     e.is_connection_lost()
         || matches!(e, ClientError::Timeout(_))
         || e.code() == Some(ErrorCode::SessionBusy)
-}
-
-fn op_params(op_id: &str) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("op_id".into(), Value::from(op_id));
-    m
 }
 
 fn to_value<T: Serialize>(value: &T) -> Result<Value, ClientError> {

@@ -23,6 +23,19 @@
 //! [`Point`]). The daemon still validates each call before any side effect and answers a
 //! wrong one with `CONTRACT_VIOLATION` naming the param in `details.field`.
 //!
+//! The methods beside the actions are the protocol's types ([`methods`]),
+//! called by type with typed params and a typed answer:
+//!
+//! ```no_run
+//! use glovebox_client::methods::{op, session, NoParams};
+//!
+//! # async fn f(client: &glovebox_client::Client) -> Result<(), glovebox_client::ClientError> {
+//! let status = client.call::<session::Status>(NoParams).await?;
+//! let op = client.call::<op::Status>(op::OpRef { op_id: "my-op".into() }).await?;
+//! println!("{} ops in flight; my-op is {}", status.in_flight, op.state);
+//! # Ok(()) }
+//! ```
+//!
 //! Op ids are idempotency keys: re-sending one within 10 minutes returns the first outcome
 //! and never runs the op twice, also after [`Client::reconnect`] (the session and its ops
 //! survive the connection). [`Client::call_with_retry`] and [`PendingCall::retry`] rely on it.
@@ -37,6 +50,7 @@ pub use client::Client;
 pub use error::ClientError;
 pub use glovebox_protocol::actions::{Element, Params, Point, Region, Target};
 pub use glovebox_protocol::error::{ErrorCode, ErrorData};
+pub use glovebox_protocol::methods::{self, Method, NoParams};
 pub use glovebox_protocol::wire::{Event, HelloResult, OpOutcome, OpState, OpStatus, ToolInfo};
 pub use jsonrpsee::core::client::Subscription;
 pub use options::{CallOptions, ClientOptions, DEFAULT_MAX_MESSAGE_BYTES, TIMEOUT_MARGIN};

@@ -105,7 +105,7 @@ impl<'a, A: ActionArgs + Send + Sync + 'a> IntoFuture for PendingCall<'a, A> {
             if self.attempts > 1 {
                 client.call_with_retry(A::TOOL, A::ACTION, args, self.options, self.attempts).await
             } else {
-                client.call(A::TOOL, A::ACTION, args, self.options).await
+                client.call_action(A::TOOL, A::ACTION, args, self.options).await
             }
         })
     }

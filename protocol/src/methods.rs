@@ -1,7 +1,23 @@
-//! The methods beside the tool actions: session, tools, ops, events, approvals, discovery.
+//! The methods beside the tool actions (session, tools, ops, events, approvals, files,
+//! secrets, discovery), each a type implementing [`Method`]: its name, who may call it, its
+//! params and its result. The daemon registers them, the SDK calls them
+//! (`client.call::<op::Status>(..)`) and `rpc.discover` lists them from [`METHODS`].
 //!
-//! Direct `<tool>.<action>` methods come from the contract table; this table lists the rest so
-//! that roles, the handshake rule and `rpc.discover` read one place.
+//! Direct `<tool>.<action>` methods come from the contract table instead.
+
+pub mod approval;
+pub mod capture;
+pub mod events;
+pub mod files;
+pub mod op;
+pub mod rpc;
+pub mod secrets;
+pub mod session;
+pub mod tools;
+pub mod view;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Who may call a method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,7 +36,7 @@ pub enum Access {
     PerAction,
 }
 
-/// A parameter of a non-tool method, for `rpc.discover`.
+/// A parameter of a non-tool method, for `rpc.discover` and the reference.
 #[derive(Debug, Clone, Copy)]
 pub struct MethodParam {
     pub name: &'static str,
@@ -30,15 +46,7 @@ pub struct MethodParam {
     pub doc: &'static str,
 }
 
-#[derive(Debug, Clone, Copy)]
-pub struct Method {
-    pub name: &'static str,
-    pub summary: &'static str,
-    pub access: Access,
-    pub params: &'static [MethodParam],
-}
-
-const fn mp(
+pub(crate) const fn mp(
     name: &'static str,
     json_type: &'static str,
     required: bool,
@@ -47,203 +55,121 @@ const fn mp(
     MethodParam { name, json_type, required, doc }
 }
 
-const OP_ID: MethodParam = mp("op_id", "string", true, "the op's id");
+/// One non-tool method: the type both ends name it by.
+pub trait Method {
+    /// The wire name, `group.verb`.
+    const NAME: &'static str;
+    const SUMMARY: &'static str;
+    const ACCESS: Access;
+    /// Its params as `rpc.discover` lists them.
+    const PARAMS: &'static [MethodParam];
+    /// Its params hold a secret: a refusal of them never quotes what was sent.
+    const SECRET_PARAMS: bool = false;
+    type Params: Serialize + DeserializeOwned + Send + 'static;
+    type Result: Serialize + DeserializeOwned + schemars::JsonSchema + Send + 'static;
+}
+
+/// What the daemon's gate and `rpc.discover` read of a [`Method`].
+#[derive(Debug, Clone, Copy)]
+pub struct MethodInfo {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub access: Access,
+    pub params: &'static [MethodParam],
+    /// The JSON Schema of its result, as `rpc.discover` gives it.
+    pub result: fn() -> serde_json::Value,
+}
+
+/// The [`MethodInfo`] of `M`.
+pub const fn info<M: Method>() -> MethodInfo {
+    MethodInfo {
+        name: M::NAME,
+        summary: M::SUMMARY,
+        access: M::ACCESS,
+        params: M::PARAMS,
+        result: result_schema::<M>,
+    }
+}
+
+/// `M`'s result schema, titled with the method like an action's result.
+fn result_schema<M: Method>() -> serde_json::Value {
+    let mut s = crate::results::generator().into_root_schema_for::<M::Result>().to_value();
+    if let Some(obj) = s.as_object_mut() {
+        obj.remove("$schema");
+        obj.insert("title".into(), format!("{} result", M::NAME).into());
+    }
+    s
+}
+
+/// Every non-tool method, in the order the reference lists them.
+pub static METHODS: &[MethodInfo] = &[
+    info::<session::Hello>(),
+    info::<session::Status>(),
+    info::<session::Pause>(),
+    info::<session::Resume>(),
+    info::<session::Close>(),
+    info::<session::RequestHuman>(),
+    info::<view::Link>(),
+    info::<tools::List>(),
+    info::<tools::Call>(),
+    info::<op::Status>(),
+    info::<op::Cancel>(),
+    info::<capture::Get>(),
+    info::<files::Put>(),
+    info::<events::Subscribe>(),
+    info::<events::Unsubscribe>(),
+    info::<approval::List>(),
+    info::<approval::Grant>(),
+    info::<approval::Deny>(),
+    info::<secrets::Put>(),
+    info::<secrets::Delete>(),
+    info::<rpc::Discover>(),
+];
+
+/// Find a non-tool method by name.
+pub fn method(name: &str) -> Option<&'static MethodInfo> {
+    METHODS.iter().find(|m| m.name == name)
+}
 
 /// Notification method used for `events.subscribe` deliveries.
 pub const EVENT_NOTIFICATION: &str = "events.event";
 
-pub static METHODS: &[Method] = &[
-    Method {
-        name: "session.hello",
-        summary: "handshake: protocol major, client info and the session to start or resume",
-        access: Access::Open,
-        params: &[
-            mp("protocol", "integer", true, "protocol major version, 1"),
-            mp("client", "object", false, "{name, version} of the client"),
-            mp("session", "string", false, "session name to resume; omitted: a fresh id"),
-            mp(
-                "browser_context",
-                "string",
-                false,
-                "shared (the default: the token's party's cookies, storage, downloads and tabs) or own (a fresh context for a new session)",
-            ),
-            mp(
-                "profile",
-                "string",
-                false,
-                "a named profile of the token's party for a new session: its cookies and localStorage are kept on disk across restarts",
-            ),
-        ],
-    },
-    Method {
-        name: "session.status",
-        summary: "this session: id, role, selection, paused, ops in flight, backends",
-        access: Access::Read,
-        params: &[],
-    },
-    Method {
-        name: "session.pause",
-        summary: "refuse every mutating op with PAUSED until session.resume; observing still works",
-        access: Access::Write,
-        params: &[],
-    },
-    Method {
-        name: "session.resume",
-        summary: "lift session.pause",
-        access: Access::Write,
-        params: &[],
-    },
-    Method {
-        name: "session.close",
-        summary: "end the session: cancel its ops, release held input, forget its state",
-        access: Access::Read,
-        params: &[],
-    },
-    Method {
-        name: "session.request_human",
-        summary: "ask a person for help (a login, a CAPTCHA, a 2FA code): shown on the view page \
-                  and as the session event human.requested; answers at once with a request_id; \
-                  wait for the takeover.ended event or poll session.status",
-        access: Access::Write,
-        params: &[
-            mp("reason", "string", true, "what the person should do, 1 to 500 characters"),
-            mp("tab_id", "string", false, "the tab it is about"),
-            mp("window_id", "string", false, "the window it is about"),
-        ],
-    },
-    Method {
-        name: "view.link",
-        summary: "a fresh single-use code of the view page for this connection's token: open \
-                  http://<daemon>/<path> in a browser (gloveboxd view-link prints it)",
-        access: Access::Open,
-        params: &[],
-    },
-    Method {
-        name: "tools.list",
-        summary: "the tools as LLM runtimes expect them: name, description, inputSchema, outputSchema",
-        access: Access::Read,
-        params: &[mp(
-            "per_action",
-            "boolean",
-            false,
-            "also list each tool's actions, each with its inputSchema and the outputSchema of its typed result",
-        )],
-    },
-    Method {
-        name: "tools.call",
-        summary: "run one tool action; MCP-shaped result",
-        access: Access::PerAction,
-        params: &[
-            mp("name", "string", true, "tool name: context, browser or computer"),
-            mp("arguments", "object", true, "the action and its parameters"),
-            mp("op_id", "string", false, "idempotency key; re-sent within 10 min: same outcome"),
-            mp("timeout_ms", "integer", false, "op deadline in ms (default 30000, max 180000)"),
-            mp("capture", "boolean", false, "false: no screenshot after a state change"),
-        ],
-    },
-    Method {
-        name: "op.status",
-        summary: "state of an op of this session, with its outcome once finished",
-        access: Access::Read,
-        params: &[OP_ID],
-    },
-    Method {
-        name: "op.cancel",
-        summary: "cancel a running op; its cleanup releases what it holds",
-        access: Access::Write,
-        params: &[OP_ID],
-    },
-    Method {
-        name: "capture.get",
-        summary: "a screenshot taken after an action of this session again, by its capture_id",
-        access: Access::Read,
-        params: &[mp("capture_id", "string", true, "the id in the op outcome's capture")],
-    },
-    Method {
-        name: "files.put",
-        summary: "store a file in the workspace's files/ root, where browser.upload takes it from",
-        access: Access::Write,
-        params: &[
-            mp(
-                "name",
-                "string",
-                true,
-                "a plain file name (no / or ..); an existing one is replaced",
-            ),
-            mp("data", "string", true, "the file's bytes, base64; at most 8 MiB once decoded"),
-        ],
-    },
-    Method {
-        name: "events.subscribe",
-        summary: "push events of the given topics as events.event notifications",
-        access: Access::Read,
-        params: &[mp(
-            "topics",
-            "array",
-            false,
-            "topics: ops, session, browser, desktop, approvals; all if omitted",
-        )],
-    },
-    Method {
-        name: "events.unsubscribe",
-        summary: "stop a subscription",
-        access: Access::Read,
-        params: &[mp(
-            "subscription",
-            "string",
-            true,
-            "the id events.subscribe returned, as a one-element array: [\"id\"]",
-        )],
-    },
-    Method {
-        name: "approval.list",
-        summary: "calls waiting for a grant",
-        access: Access::Read,
-        params: &[],
-    },
-    Method {
-        name: "approval.grant",
-        summary: "allow a waiting call; re-send it with its op_id to run it",
-        access: Access::Approve,
-        params: &[mp("approval_id", "string", true, "id from APPROVAL_REQUIRED")],
-    },
-    Method {
-        name: "approval.deny",
-        summary: "refuse a waiting call",
-        access: Access::Approve,
-        params: &[mp("approval_id", "string", true, "id from APPROVAL_REQUIRED")],
-    },
-    Method {
-        name: "secrets.put",
-        summary: "add or replace a named secret (context.list_secrets names it; its value is never shown)",
-        access: Access::Admin,
-        params: &[
-            mp("name", "string", true, "1 to 64 characters without spaces"),
-            mp("value", "string", true, "at least 4 characters"),
-            mp("origins", "array", false, "origins it may be typed into (https://example.com)"),
-            mp("apps", "array", false, "desktop apps computer.type may type it into"),
-            mp("totp", "string", false, "a base32 TOTP seed, for secret_totp"),
-            mp("persist", "boolean", false, "also write it to the --secrets file (else memory only)"),
-        ],
-    },
-    Method {
-        name: "secrets.delete",
-        summary: "forget a named secret (its value stays hidden in what the daemon shows)",
-        access: Access::Admin,
-        params: &[
-            mp("name", "string", true, "the secret's name"),
-            mp("persist", "boolean", false, "also remove it from the --secrets file"),
-        ],
-    },
-    Method {
-        name: "rpc.discover",
-        summary: "the OpenRPC document of every method, generated from the contract",
-        access: Access::Read,
-        params: &[],
-    },
-];
+/// The params of a method that takes none: sent as `{}`, and whatever comes is ignored.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NoParams;
 
-/// Find a non-tool method by name.
-pub fn method(name: &str) -> Option<&'static Method> {
-    METHODS.iter().find(|m| m.name == name)
+impl Serialize for NoParams {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap as _;
+        s.serialize_map(Some(0))?.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for NoParams {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        serde::de::IgnoredAny::deserialize(d).map(|_| NoParams)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_grouped() {
+        let mut names: Vec<&str> = METHODS.iter().map(|m| m.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), METHODS.len());
+        assert!(METHODS.iter().all(|m| m.name.contains('.')));
+        assert_eq!(method("op.status").map(|m| m.access), Some(Access::Read));
+    }
+
+    #[test]
+    fn no_params_is_an_empty_object_and_takes_anything() {
+        assert_eq!(serde_json::to_string(&NoParams).expect("serializes"), "{}");
+        for sent in ["{}", "[]", "{\"x\":1}", "null"] {
+            assert_eq!(serde_json::from_str::<NoParams>(sent).expect(sent), NoParams);
+        }
+    }
 }

@@ -62,7 +62,7 @@ impl<'de> Deserialize<'de> for Capture {
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 pub const MAX_TIMEOUT_MS: u64 = 180_000;
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PeerInfo {
     pub name: String,
     #[serde(default)]
@@ -104,7 +104,7 @@ pub struct BackendStatus {
 }
 
 /// `session.hello` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HelloResult {
     pub protocol: u32,
     pub daemon: PeerInfo,
@@ -136,7 +136,7 @@ pub struct ToolCallParams {
 }
 
 /// One entry of `tools.list`, shaped the way MCP clients expect.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ToolInfo {
     pub name: String,
     pub description: String,
@@ -152,7 +152,7 @@ pub struct ToolInfo {
 }
 
 /// One action as `tools.list {per_action: true}` lists it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ActionInfo {
     pub name: String,
     pub description: String,
@@ -164,7 +164,7 @@ pub struct ActionInfo {
 }
 
 /// Where the target of a call came from.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Settle {
     pub waited_ms: u64,
     /// `quiet`, `cap` or `none`.
@@ -206,7 +206,7 @@ pub struct Settle {
 }
 
 /// A window a settle saw open or close.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SettledWindow {
     pub window_id: String,
     pub title: String,
@@ -214,7 +214,7 @@ pub struct SettledWindow {
     pub app_id: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Timing {
     pub exec_ms: f64,
     #[serde(default)]
@@ -225,14 +225,14 @@ pub struct Timing {
 
 /// What an outcome costs an LLM, estimated: the result's text (about 4 bytes per token) and
 /// the capture (about 750 pixels per token).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Tokens {
     pub text: u64,
     pub image: u64,
 }
 
 /// The result of every tool call (direct method or inside `tools.call`'s structuredContent).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct OpOutcome {
     pub op_id: String,
     pub tool: String,
@@ -264,7 +264,7 @@ impl OpOutcome {
 }
 
 /// Where an op is: running, or how it ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OpState {
     Running,
@@ -294,7 +294,7 @@ impl std::fmt::Display for OpState {
 }
 
 /// `op.status` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct OpStatus {
     pub op_id: String,
     pub tool: String,

@@ -42,7 +42,7 @@ async fn typed_calls_ops_and_errors() {
     // A typed call cannot name an element twice; the untyped one can, and is refused.
     let both = serde_json::json!({"ref": "e1", "selector": "#a"});
     let both = both.as_object().cloned().unwrap_or_default();
-    let bad = client.call("browser", "click", both, CallOptions::default()).await;
+    let bad = client.call_action("browser", "click", both, CallOptions::default()).await;
     match bad {
         Err(ClientError::Rpc { code, details, .. }) => {
             assert_eq!(code, ErrorCode::ContractViolation);
@@ -84,7 +84,7 @@ async fn reconnect_resumes_the_session() {
     assert!(hello.resumed);
     assert!(hello.session_id.starts_with("sdk-b@"), "{}", hello.session_id);
     let status = client.session_status().await.expect("status");
-    assert_eq!(status["paused"], true, "the session kept its state: {status}");
+    assert!(status.paused, "the session kept its state: {status:?}");
     d.stop().await;
 }
 

@@ -3,12 +3,14 @@
 //! (`front/`) authenticates the request and hands it to [`Server::upgrade`].
 
 mod admin;
+mod calls;
 pub(crate) mod conn;
 mod errors;
 pub(crate) mod frames;
 mod gate;
 mod inbound;
 mod methods;
+mod session;
 
 pub(crate) use inbound::Limits;
 

@@ -123,6 +123,7 @@ fn hash_contract() -> String {
             text.push_str(p.name);
             text.push_str(p.json_type);
         }
+        text.push_str(&(m.result)().to_string());
     }
     // FNV-1a: stable across Rust versions, unlike DefaultHasher.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -147,7 +148,7 @@ pub fn openrpc(daemon_version: &str) -> Value {
                 })
                 .collect();
             json!({"name": m.name, "summary": m.summary, "paramStructure": "by-name",
-                   "params": params, "result": {"name": "result", "schema": {}}})
+                   "params": params, "result": {"name": "result", "schema": (m.result)()}})
         })
         .collect();
     for tool in TOOLS {
