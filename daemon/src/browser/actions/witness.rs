@@ -5,7 +5,6 @@
 //! ignored, a renderer that drops it), so the answer alone proves nothing.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
 
 use serde_json::json;
 
@@ -14,7 +13,8 @@ use crate::browser::BrowserError;
 
 /// The world's witness functions (part of its `INIT`): `witnessArm(win, kind, id)` starts
 /// counting the trusted events of `kind` ("pointer" or "keys") that `win` hears, under `id`;
-/// `witnessRead(id)` answers how many came since, or -1 when nothing was armed under `id`. The
+/// `witnessRead(id, ms)` answers how many came since (waiting up to `ms` for the first), or
+/// -1 when nothing was armed under `id`. The
 /// listeners are added once per window, capturing at the window, so they run before any the
 /// page added later and see every event that reaches the page.
 pub(super) const FUNCTIONS: &str = "witnessArm(win, kind, id) { \
@@ -22,10 +22,13 @@ pub(super) const FUNCTIONS: &str = "witnessArm(win, kind, id) { \
   if (!w) { w = {n: 0}; \
     const types = kind === 'keys' ? ['keydown', 'keyup', 'keypress', 'beforeinput', 'input'] \
       : ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu']; \
-    for (const t of types) win.addEventListener(t, (e) => { if (e.isTrusted) w.n++; }, true); \
+    for (const t of types) win.addEventListener(t, (e) => { if (!e.isTrusted) return; w.n++; \
+      const wake = w.wake; w.wake = null; if (wake) wake(); }, true); \
     Object.defineProperty(win, slot, {value: w}); } \
   this.armed = {w, id, from: w.n}; }, \
-witnessRead(id) { const s = this.armed; if (!s || s.id !== id) return -1; return s.w.n - s.from; }";
+witnessRead(id, ms) { const s = this.armed; if (!s || s.id !== id) return -1; \
+  const got = () => s.w.n - s.from; if (got() > 0) return got(); \
+  return new Promise((r) => { s.w.wake = () => r(got()); setTimeout(() => r(got()), ms); }); }";
 
 /// What a witness counts: a press of the pointer or of keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,8 +77,9 @@ impl Default for Witness {
 }
 
 /// How long the page has, after Chromium answered the input, to show it heard it: the
-/// events are dispatched before the answer, so the first reading nearly always tells.
-const GRACE: [Duration; 2] = [Duration::from_millis(20), Duration::from_millis(60)];
+/// events are dispatched before the answer, so the first one is nearly always there already;
+/// the page wakes the wait at the first one that comes later.
+const GRACE_MS: u64 = 80;
 
 impl Tab {
     /// Arm `w` for pointer input at a viewport point of the tab's own document. Answers why
@@ -147,30 +151,23 @@ impl Tab {
         what: &str,
     ) -> Result<Option<String>, BrowserError> {
         let expr = format!(
-            "(() => {{ const G = globalThis.__glovebox; return G ? G.witnessRead({}) : -1; }})()",
+            "(() => {{ const G = globalThis.__glovebox; return G ? G.witnessRead({}, {GRACE_MS}) : -1; }})()",
             w.id()
         );
-        let params = json!({"expression": expr, "contextId": ctx, "returnByValue": true});
-        for wait in std::iter::once(None).chain(GRACE.iter().map(Some)) {
-            if let Some(d) = wait {
-                tokio::time::sleep(*d).await;
-            }
-            let r = self.cmd_in(frame, "Runtime.evaluate", params.clone()).await;
-            let n = match r.and_then(|r| super::value_of(&r)) {
-                Ok(v) => v.as_i64().unwrap_or(-1),
-                Err(BrowserError::ContextGone(_) | BrowserError::Gone(_)) => return Ok(None),
-                Err(BrowserError::DialogOpen(_) | BrowserError::DialogOpened(_)) => {
-                    return Ok(None)
-                }
-                Err(e) => return Ok(Some(format!("the page's receipt was not checked: {e}"))),
-            };
-            match n {
-                n if n > 0 => return Ok(None),
-                0 => continue,
-                _ => {
-                    return Ok(Some("the page's receipt was not checked: nothing was armed".into()))
-                }
-            }
+        let params = json!({"expression": expr, "contextId": ctx, "returnByValue": true,
+                            "awaitPromise": true});
+        let r = self.cmd_in(frame, "Runtime.evaluate", params).await;
+        let n = match r.and_then(|r| super::value_of(&r)) {
+            Ok(v) => v.as_i64().unwrap_or(-1),
+            Err(BrowserError::ContextGone(_) | BrowserError::Gone(_)) => return Ok(None),
+            Err(BrowserError::DialogOpen(_) | BrowserError::DialogOpened(_)) => return Ok(None),
+            Err(e) => return Ok(Some(format!("the page's receipt was not checked: {e}"))),
+        };
+        if n > 0 {
+            return Ok(None);
+        }
+        if n < 0 {
+            return Ok(Some("the page's receipt was not checked: nothing was armed".into()));
         }
         // A listener the page put on the window before the witness's, capturing the same
         // events, may stop them there: then silence proves nothing.
