@@ -231,6 +231,134 @@ pub struct Tokens {
     pub image: u64,
 }
 
+/// What an action acted on, frozen before it ran: a browser's tab, or a desktop app and
+/// window. Each field is absent when the action did not name or use it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum Target {
+    Tab(TabTarget),
+    Desktop(DesktopTarget),
+}
+
+/// A browser action's target.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct TabTarget {
+    /// The models' computer tools: the screen the call drove, `browser`.
+    #[serde(rename = "target", default, skip_serializing_if = "Option::is_none")]
+    pub screen: Option<Screen>,
+    pub browser_id: String,
+    /// Absent for an action on the browser as a whole (`tab_list`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tab_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tab_source: Option<TabSource>,
+}
+
+/// How a browser action's tab was chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TabSource {
+    /// The call named it (`tab_id` or `tab_index`).
+    Explicit,
+    /// The session's tab.
+    Session,
+    /// The tab in front, which the session adopts.
+    Active,
+    /// The tab in front was another session's: the session got a tab of its own.
+    New,
+    /// With `follow`: the tab the action opened, which the session moved to.
+    Followed,
+}
+
+/// A desktop action's target.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct DesktopTarget {
+    /// The models' computer tools: the screen the call drove, `desktop`.
+    #[serde(rename = "target", default, skip_serializing_if = "Option::is_none")]
+    pub screen: Option<Screen>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_id: Option<String>,
+    /// `explicit` (the call named it) or `session` (the session's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<DesktopSource>,
+}
+
+/// How a desktop action's app or window was chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DesktopSource {
+    Explicit,
+    Session,
+}
+
+/// The screen a native computer-tool call drove.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Screen {
+    Browser,
+    Desktop,
+}
+
+impl Target {
+    /// A browser action's tab, chosen as `source` says.
+    pub fn of_tab(
+        browser_id: impl Into<String>,
+        tab_id: impl Into<String>,
+        source: TabSource,
+    ) -> Self {
+        let (browser_id, tab_id) = (browser_id.into(), Some(tab_id.into()));
+        Target::Tab(TabTarget { screen: None, browser_id, tab_id, tab_source: Some(source) })
+    }
+
+    /// An action on a browser as a whole.
+    pub fn of_browser(browser_id: impl Into<String>) -> Self {
+        let browser_id = browser_id.into();
+        Target::Tab(TabTarget { screen: None, browser_id, tab_id: None, tab_source: None })
+    }
+
+    /// A desktop action's app and window, chosen as `source` says.
+    pub fn of_desktop(
+        app_id: Option<String>,
+        window_id: Option<String>,
+        source: DesktopSource,
+    ) -> Self {
+        Target::Desktop(DesktopTarget { screen: None, app_id, window_id, source: Some(source) })
+    }
+
+    /// The browser and tab, for a browser action on one tab.
+    pub fn tab(&self) -> Option<(&str, &str)> {
+        match self {
+            Target::Tab(t) => Some((&t.browser_id, t.tab_id.as_deref()?)),
+            Target::Desktop(_) => None,
+        }
+    }
+
+    /// The app, for a desktop action that named one.
+    pub fn app_id(&self) -> Option<&str> {
+        match self {
+            Target::Desktop(d) => d.app_id.as_deref(),
+            Target::Tab(_) => None,
+        }
+    }
+}
+
+/// With `capture: "auto"`: the incremental outline of what an action changed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Changes {
+    pub snapshot_id: String,
+    /// `full`, `incremental` or `continued`.
+    pub mode: String,
+    pub snapshot: String,
+    /// Refs gone since the session's last outline (the first 50).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub removed_refs: Vec<String>,
+    /// The outline was cut: pass it as `cursor` to read on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+}
+
 /// The result of every tool call (direct method or inside `tools.call`'s structuredContent).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct OpOutcome {
@@ -238,7 +366,7 @@ pub struct OpOutcome {
     pub tool: String,
     pub action: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub target: Option<Value>,
+    pub target: Option<Target>,
     pub result: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settle: Option<Settle>,
@@ -250,7 +378,7 @@ pub struct OpOutcome {
     /// With `capture: "auto"`: the incremental outline of what the action changed (the
     /// target's snapshot diffed against the session's last one, which it then replaces).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub changes: Option<Value>,
+    pub changes: Option<Changes>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokens: Option<Tokens>,
     pub timing: Timing,

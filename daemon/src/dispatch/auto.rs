@@ -7,12 +7,12 @@
 //! `capture` says which and why.
 
 use glovebox_protocol::contract::{Action, Backend, Settle as Kind};
-use glovebox_protocol::wire::Settle;
-use serde_json::{json, Value};
+use glovebox_protocol::wire::{Changes, Settle, Target};
+use serde_json::Value;
 
+use super::done::Done;
 use super::pixels::Screen;
 use super::settle::Frame;
-use super::Output;
 use crate::registry::snapshots::{Budget, Node, Scope, View};
 use crate::session::Session;
 use crate::state::Daemon;
@@ -41,7 +41,7 @@ impl Aimed {
 pub struct Choice {
     pub send: bool,
     pub why: String,
-    pub changes: Option<Value>,
+    pub changes: Option<Changes>,
     pub frame: Frame,
 }
 
@@ -68,11 +68,11 @@ pub async fn choose(
     daemon: &Daemon,
     session: &Session,
     action: &Action,
-    out: &Output,
+    out: &Done,
     settle: &Settle,
     aimed: &Aimed,
 ) -> Choice {
-    let r = &out.result;
+    let facts = &out.facts;
     if let [one] = settle.windows_opened.as_slice() {
         let frame = Frame::Window(one.window_id.clone());
         return Choice { frame, ..send("a window opened; the image shows it") };
@@ -85,16 +85,16 @@ pub async fn choose(
     }
     match action.backend {
         Backend::Browser => {
-            if r["dialog"].is_object() {
+            if facts.dialog.is_some() {
                 return send("a dialog opened");
             }
-            if r["opened_tabs"].as_array().is_some_and(|t| !t.is_empty()) {
+            if facts.opened_a_tab() {
                 return send("a tab opened");
             }
-            if r["file_chooser"].is_object() {
+            if facts.file_chooser.is_some() {
                 return send("a file chooser opened");
             }
-            if action.settle == Some(Kind::Navigate) || r["navigated_to"].is_string() {
+            if action.settle == Some(Kind::Navigate) || facts.navigated_to.is_some() {
                 return navigated(daemon, session, out).await;
             }
             browser(daemon, session, out, aimed).await
@@ -109,7 +109,7 @@ pub async fn choose(
     }
 }
 
-async fn browser(daemon: &Daemon, session: &Session, out: &Output, aimed: &Aimed) -> Choice {
+async fn browser(daemon: &Daemon, session: &Session, out: &Done, aimed: &Aimed) -> Choice {
     let Some((browser_id, tab_id)) = super::effects::tab_of(out) else {
         return send("the action names no tab");
     };
@@ -127,7 +127,7 @@ async fn browser(daemon: &Daemon, session: &Session, out: &Output, aimed: &Aimed
 
 /// A new document: its whole outline is what changed (the text shows the page), and an
 /// image goes too when the outline holds nothing (a canvas, a picture).
-async fn navigated(daemon: &Daemon, session: &Session, out: &Output) -> Choice {
+async fn navigated(daemon: &Daemon, session: &Session, out: &Done) -> Choice {
     let Some((browser_id, tab_id)) = super::effects::tab_of(out) else {
         return send("the page navigated");
     };
@@ -153,10 +153,10 @@ async fn navigated(daemon: &Daemon, session: &Session, out: &Output) -> Choice {
     }
 }
 
-async fn desktop(daemon: &Daemon, session: &Session, out: &Output, aimed: &Aimed) -> Choice {
-    let app = out.target.as_ref().and_then(|t| t["app_id"].as_str()).map(str::to_owned);
-    let app = app.or_else(|| out.result["delivered_to"]["app_id"].as_str().map(str::to_owned));
-    let Some(pid) = app.as_deref().and_then(crate::desktop::atspi::app_pid) else {
+async fn desktop(daemon: &Daemon, session: &Session, out: &Done, aimed: &Aimed) -> Choice {
+    let delivered = out.facts.delivered_to.as_ref().and_then(|d| d.app_id.as_deref());
+    let app = out.target.as_ref().and_then(Target::app_id).or(delivered);
+    let Some(pid) = app.and_then(crate::desktop::atspi::app_pid) else {
         return send("the action names no app to outline");
     };
     let key = format!("app:{pid}");
@@ -202,7 +202,7 @@ fn judge(
     session: &Session,
     key: &str,
     nodes: &[Node],
-    out: &Output,
+    out: &Done,
     aimed: &Aimed,
     pixels: Option<&[(i64, i64)]>,
 ) -> Choice {
@@ -235,7 +235,7 @@ fn judge(
         };
         return Choice { send: true, why: why.to_owned(), changes, frame: Frame::Screen };
     }
-    let verified = out.result["verified"] == json!(true);
+    let verified = out.facts.verified == Some(true);
     let why = match (verified, view.changed_keys.is_empty()) {
         (_, false) if outside > 0 => "every changed pixel lies in a changed line's box",
         (true, _) => "verified value, no other change",
@@ -267,15 +267,14 @@ fn within(nodes: &[Node], acted: &str, k: &str) -> bool {
 }
 
 /// The incremental outline as the outcome carries it: only what a model reads.
-fn changes_of(v: &View) -> Value {
-    let mut c = json!({"snapshot_id": v.snapshot_id, "mode": v.mode, "snapshot": v.snapshot});
-    if !v.removed_refs.is_empty() {
-        c["removed_refs"] = json!(v.removed_refs);
+fn changes_of(v: &View) -> Changes {
+    Changes {
+        snapshot_id: v.snapshot_id.clone(),
+        mode: v.mode.to_owned(),
+        snapshot: v.snapshot.clone(),
+        removed_refs: v.removed_refs.clone(),
+        next_cursor: v.next_cursor.clone(),
     }
-    if let Some(next) = &v.next_cursor {
-        c["next_cursor"] = json!(next);
-    }
-    c
 }
 
 #[cfg(test)]

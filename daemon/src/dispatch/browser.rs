@@ -233,7 +233,7 @@ where
             return Err(e.into());
         }
     };
-    let target = Some(f.json());
+    let target = Some(f.target());
     let (lane, ids) = (ctx.session.lane(), (f.browser_id.clone(), f.tab_id.clone()));
     let result = act(TabCx { ctx, b: b.clone(), tab, f }, p).await?;
     // A profile is kept as each action leaves it.
@@ -249,11 +249,11 @@ where
 /// with no browser params freezes it; for `native` with `target: "browser"`.
 pub(super) async fn session_tab(
     ctx: &Ctx,
-) -> Result<(Arc<Browsers>, Tab, serde_json::Value), DaemonError> {
+) -> Result<(Arc<Browsers>, Tab, glovebox_protocol::wire::Target), DaemonError> {
     let b = backend(&ctx.daemon)?;
     let f = freeze(ctx, &b, &browser::Common::default(), None).await?;
     let tab = b.tab(&f.browser_id, &f.tab_id).await?;
-    Ok((b, tab, f.json()))
+    Ok((b, tab, f.target()))
 }
 
 /// `secondary_action`: DOM elements have no named secondary actions.

@@ -16,7 +16,7 @@ use glovebox_protocol::actions::computer::{self, Button, Common};
 use glovebox_protocol::actions::Point;
 use glovebox_protocol::contract::Violation;
 use glovebox_protocol::results::computer::Rect;
-use serde_json::{json, Value};
+use glovebox_protocol::wire::DesktopSource;
 
 use super::table::Routes;
 use super::{Ctx, Output};
@@ -82,7 +82,7 @@ struct Target {
     pid: Option<u32>,
     window_id: Option<String>,
     window_title: Option<String>,
-    source: &'static str,
+    source: DesktopSource,
     /// The window the call names by `window_id`, as an X id.
     named_window: Option<u32>,
     /// The call names its app by `app_id`.
@@ -107,9 +107,9 @@ impl Target {
         }
     }
 
-    fn json(&self) -> Value {
-        json!({"app_id": self.pid.map(|p| format!("app:{p}")), "window_id": self.window_id,
-               "source": self.source})
+    fn target(&self) -> glovebox_protocol::wire::Target {
+        let app_id = self.pid.map(|p| format!("app:{p}"));
+        glovebox_protocol::wire::Target::of_desktop(app_id, self.window_id.clone(), self.source)
     }
 }
 
@@ -117,8 +117,11 @@ async fn target(ctx: &Ctx, d: &Desktop, c: &Common) -> Result<Target, DaemonErro
     let sel = ctx.session.selection();
     let explicit_app = c.app_id.clone();
     let explicit_win = c.window_id.clone();
-    let source =
-        if explicit_app.is_some() || explicit_win.is_some() { "explicit" } else { "session" };
+    let source = if explicit_app.is_some() || explicit_win.is_some() {
+        DesktopSource::Explicit
+    } else {
+        DesktopSource::Session
+    };
     let app_id =
         explicit_app.clone().or(if explicit_win.is_none() { sel.app_id.clone() } else { None });
     let window_id =
@@ -172,7 +175,7 @@ fn element_opt(ctx: &Ctx, t: &Target, r: Option<&str>) -> Result<Option<El>, Dae
 
 /// `result`, acting on or observing `t`.
 fn out<R>(t: &Target, result: R) -> Output<R> {
-    Output { result, target: Some(t.json()) }
+    Output { result, target: Some(t.target()) }
 }
 
 /// The X button number.

@@ -152,12 +152,15 @@ async fn documentation(
         }
         capabilities.insert(tool.name.to_owned(), can);
     }
-    // The contract's part comes as JSON from the protocol crate; the whole is read (and, in
-    // debug builds, checked) as the typed result.
+    // The contract's part comes as JSON from the protocol crate, read (and, in debug builds,
+    // checked) as the typed result; this daemon's capabilities and backends join it typed.
     let mut doc = docs::documentation();
-    doc["capabilities"] = serde_json::json!(capabilities);
-    doc["backends"] = serde_json::json!(backends);
-    Ok(Output::new(decode::<context::Documentation>(doc)?))
+    if let Some(o) = doc.as_object_mut() {
+        o.insert("capabilities".into(), serde_json::Value::Object(Default::default()));
+        o.insert("backends".into(), serde_json::Value::Object(Default::default()));
+    }
+    let doc = decode::<context::Documentation>(doc)?;
+    Ok(Output::new(results::Documentation { capabilities, backends, ..doc }))
 }
 
 /// `get_state`: the selection, apps, windows and browsers, each domain with its own error.

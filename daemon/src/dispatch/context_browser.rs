@@ -2,6 +2,7 @@
 
 use glovebox_protocol::actions::context;
 use glovebox_protocol::results::context::{self as results, Browser, Tab};
+use glovebox_protocol::wire::{TabSource, Target};
 use serde_json::json;
 
 use super::browser::{backend, select};
@@ -35,8 +36,7 @@ pub(super) async fn get_browser(
             1 => {
                 let (browser_id, t) = found.remove(0);
                 select(&ctx, &browser_id, &t.tab_id);
-                let target = json!({"browser_id": browser_id, "tab_id": t.tab_id,
-                                    "tab_source": "explicit"});
+                let target = Target::of_tab(&browser_id, &t.tab_id, TabSource::Explicit);
                 let result = results::GetBrowser {
                     browser_id,
                     tab: Some(tab(t)),
@@ -68,7 +68,7 @@ pub(super) async fn get_browser(
         select(&ctx, &browser_id, &tab_id);
         tab_id.clone()
     });
-    let target = json!({"browser_id": browser_id, "tab_id": tab_id, "tab_source": "active"});
+    let target = Target::of_tab(&browser_id, &tab_id, TabSource::Active);
     let result =
         results::GetBrowser { browser_id, tab: None, tabs: Some(tabs), selected_tab: selected };
     Ok(Output { result, target: Some(target) })

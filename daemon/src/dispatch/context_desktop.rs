@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use glovebox_protocol::actions::context;
 use glovebox_protocol::results::computer::WindowInfo;
 use glovebox_protocol::results::context as results;
-use serde_json::json;
+use glovebox_protocol::wire::{DesktopSource, Target};
 
 use super::computer::{desktop, snapshot_app};
 use super::{Ctx, Output};
@@ -42,7 +42,7 @@ pub(super) async fn get_app(
         Got::Launched { pid, app, argv } => (app, true, pid, Some(argv)),
     };
     let app_id = format!("app:{pid}");
-    let target = json!({"app_id": app_id, "source": "explicit"});
+    let target = Target::of_desktop(Some(app_id.clone()), None, DesktopSource::Explicit);
     // A launched app is shown: its window mapped and (unless background) made active.
     let shown = if launched {
         let until = ctx.op.deadline.min(Instant::now() + LAUNCH_WAIT);
@@ -142,7 +142,7 @@ pub(super) async fn focus_window(
             sel.app_id = w.app_id.clone();
         }
     }
-    let target = Some(json!({"window_id": id, "source": "explicit"}));
+    let target = Some(Target::of_desktop(None, Some(id.clone()), DesktopSource::Explicit));
     let window = win.map(Into::into);
     Ok(Output {
         result: results::FocusWindow { window_id: id, focus_verified: verified, window },

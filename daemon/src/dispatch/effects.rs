@@ -5,18 +5,18 @@
 use glovebox_protocol::results::{Blocked, Downloaded, Effects, FileChooser, Opened, SecretLeft};
 use serde_json::Value;
 
-use super::Output;
+use super::done::Done;
 use crate::browser::effects::Effect;
 use crate::browser::{Browsers, EffectsMark};
 
 /// The browser and tab an action ran on, from its target.
-pub(super) fn tab_of(out: &Output) -> Option<(String, String)> {
-    let t = out.target.as_ref()?;
-    Some((t["browser_id"].as_str()?.to_owned(), t["tab_id"].as_str()?.to_owned()))
+pub(super) fn tab_of(out: &Done) -> Option<(String, String)> {
+    let (browser_id, tab_id) = out.target.as_ref()?.tab()?;
+    Some((browser_id.to_owned(), tab_id.to_owned()))
 }
 
 /// The newest tab the action opened (it may have taken the front).
-pub(super) fn opened_tab(b: &Browsers, mark: &EffectsMark, out: &Output) -> Option<String> {
+pub(super) fn opened_tab(b: &Browsers, mark: &EffectsMark, out: &Done) -> Option<String> {
     let (browser_id, tab_id) = tab_of(out)?;
     b.effects_since(mark, &browser_id, &tab_id)
         .into_iter()
@@ -34,7 +34,7 @@ pub(super) fn name(
     b: &Browsers,
     mark: &EffectsMark,
     tab: &(String, String),
-    out: &mut Output,
+    out: &mut Done,
     (followed, session, held): (&crate::secrets::Followed, &str, &super::secrets::Held),
 ) -> Effects {
     let (browser_id, tab_id) = tab;
@@ -81,6 +81,7 @@ pub(super) fn name(
     if fx.is_empty() {
         return fx;
     }
+    out.facts.add(&fx);
     let (Some(obj), Ok(Value::Object(added))) =
         (out.result.as_object_mut(), serde_json::to_value(&fx))
     else {

@@ -11,6 +11,7 @@ mod computer;
 mod context;
 mod context_browser;
 mod context_desktop;
+mod done;
 mod effects;
 pub(crate) mod native;
 mod op;
@@ -28,7 +29,7 @@ use std::sync::Arc;
 
 use glovebox_protocol::contract::Checked;
 use glovebox_protocol::error::ErrorData;
-use glovebox_protocol::wire::{Capture, OpOutcome, OP_KEYS};
+use glovebox_protocol::wire::{Capture, OpOutcome, Target, OP_KEYS};
 use serde_json::{json, Value};
 
 use crate::auth::Role;
@@ -40,11 +41,11 @@ use ops::{OpContext, Started};
 
 pub use table::implemented;
 
-/// What a handler returns: the action's result (its typed `R`, the JSON the wire carries once
-/// the table wrote it) and the target it acted on.
-pub struct Output<R = Value> {
+/// What a handler returns: the action's typed result (`P::Result`, which the table writes as
+/// the wire's JSON into a [`done::Done`]) and the target it acted on.
+pub struct Output<R> {
     pub result: R,
-    pub target: Option<Value>,
+    pub target: Option<Target>,
 }
 
 impl<R> Output<R> {

@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 
 use glovebox_protocol::actions::native::{self, Target};
 use glovebox_protocol::results::native::{self as results, Block, Failed, ImageSource};
-use serde_json::{json, Map, Value};
+use glovebox_protocol::wire;
+use serde_json::{Map, Value};
 
 use super::table::Routes;
 use super::{Ctx, Output};
@@ -58,7 +59,7 @@ enum Screen {
     /// A tab, with the secrets its screenshots hide.
     Tab {
         tab: Tab,
-        target: Value,
+        target: wire::Target,
         vault: Arc<crate::secrets::Vault>,
     },
 }
@@ -132,14 +133,18 @@ impl Screen {
         image::png_base64(&frame.fit(&rgb), dw, dh)
     }
 
-    fn target(&self) -> Value {
+    fn target(&self) -> wire::Target {
         match self {
-            Screen::Desktop(_) => json!({"target": "desktop"}),
-            Screen::Tab { target, .. } => {
-                let mut t = target.clone();
-                t["target"] = json!("browser");
-                t
-            }
+            Screen::Desktop(_) => wire::Target::Desktop(wire::DesktopTarget {
+                screen: Some(wire::Screen::Desktop),
+                ..wire::DesktopTarget::default()
+            }),
+            Screen::Tab { target, .. } => match target.clone() {
+                wire::Target::Tab(t) => {
+                    wire::Target::Tab(wire::TabTarget { screen: Some(wire::Screen::Browser), ..t })
+                }
+                other => other,
+            },
         }
     }
 }
@@ -281,7 +286,8 @@ pub(super) fn summary(tool: &str, args: &Map<String, Value>) -> Option<String> {
         (_, Some(one)) => vec![one],
         _ => return None,
     };
-    let kinds: Vec<&str> = list.iter().map(|a| a["type"].as_str().unwrap_or("?")).collect();
+    let kinds: Vec<&str> =
+        list.into_iter().map(|a| a.get("type").and_then(Value::as_str).unwrap_or("?")).collect();
     Some(kinds.join(", "))
 }
 

@@ -7,11 +7,12 @@ use std::time::Instant;
 
 use glovebox_protocol::contract::{Action, Backend, Checked, Tool};
 use glovebox_protocol::error::ErrorData;
-use glovebox_protocol::wire::{Capture, OpOutcome, Timing};
+use glovebox_protocol::wire::{Capture, Changes, OpOutcome, TabSource, Target, Timing};
 use serde_json::{json, Value};
 
+use super::done::Done;
 use super::table::Route;
-use super::{auto, effects, secrets, settle, shape, Ctx, Output};
+use super::{auto, effects, secrets, settle, shape, Ctx};
 use crate::browser::actions::trace::ActionTrace;
 use crate::browser::{Browsers, EffectsMark};
 use crate::error::Channel;
@@ -172,12 +173,12 @@ async fn after(
     daemon: &Arc<Daemon>,
     session: &Session,
     plan: &Plan,
-    mut out: Output,
+    mut out: Done,
     watched: Watched,
     span: settle::Span,
     deadline: Instant,
     aimed: &auto::Aimed,
-) -> (Output, settle::After, Option<Value>) {
+) -> (Done, settle::After, Option<Changes>) {
     let browsers = daemon.config.browser.as_deref();
     let acted_on = effects::tab_of(&out);
     // A tab the action opened may have taken the front: the capture shows the session's tab,
@@ -194,7 +195,7 @@ async fn after(
         // capture, if one is sent, waits for the paint first.
         let how = (opened.is_some(), plan.mode == Capture::Auto);
         let target = out.target.as_ref();
-        let acted = settle::Acted { target, result: &out.result, trace: watched.trace };
+        let acted = settle::Acted { target, facts: &out.facts, trace: watched.trace };
         settle::settle(daemon, plan.action, acted, span, deadline, how).await
     } else {
         settle::requests_only(daemon, plan.action, out.target.as_ref(), span, deadline).await;
@@ -221,10 +222,10 @@ async fn after(
 }
 
 /// With `follow`, the target names the tab the action opened and the session moves to it.
-fn follow(session: &Session, out: &mut Output, new: &str) {
-    let Some(t) = out.target.as_mut() else { return };
-    t["tab_id"] = json!(new);
-    t["tab_source"] = json!("followed");
+fn follow(session: &Session, out: &mut Done, new: &str) {
+    let Some(Target::Tab(t)) = out.target.as_mut() else { return };
+    t.tab_id = Some(new.to_owned());
+    t.tab_source = Some(TabSource::Followed);
     if let Ok(mut sel) = session.selection.lock() {
         sel.tab_id = Some(new.to_owned());
     }
@@ -238,7 +239,7 @@ async fn browser_effects(
     b: &Browsers,
     (mark, held): (Option<&EffectsMark>, &secrets::Held),
     tab: &(String, String),
-    out: &mut Output,
+    out: &mut Done,
 ) {
     secrets::cover_screen(daemon, b, tab).await;
     let Some(mark) = mark else { return };
@@ -255,11 +256,11 @@ async fn auto_capture(
     daemon: &Daemon,
     session: &Session,
     action: &'static Action,
-    out: &Output,
+    out: &Done,
     mut p: settle::Pending,
     deadline: Instant,
     aimed: &auto::Aimed,
-) -> (settle::After, Option<Value>) {
+) -> (settle::After, Option<Changes>) {
     let settle = p.settle_mut().clone();
     let choice = auto::choose(daemon, session, action, out, &settle, aimed).await;
     let mut after = match choice.send {
@@ -271,13 +272,12 @@ async fn auto_capture(
         Some(failed) if !sent => format!("{}, but {failed}", choice.why),
         _ => choice.why,
     };
-    let said = json!({"sent": sent, "why": why});
     match after.capture.as_mut().and_then(Value::as_object_mut) {
         Some(c) => {
             c.insert("sent".into(), json!(true));
-            c.insert("why".into(), said["why"].clone());
+            c.insert("why".into(), json!(why));
         }
-        None => after.capture = Some(said),
+        None => after.capture = Some(json!({"sent": sent, "why": why})),
     }
     (after, choice.changes)
 }

@@ -7,13 +7,15 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::done::{Done, Facts};
 use super::Output;
 use crate::error::DaemonError;
 
 /// `out` with its result as the JSON the wire carries.
-pub fn to_wire<P: Params>(out: Output<P::Result>) -> Result<Output, DaemonError> {
+pub fn to_wire<P: Params>(out: Output<P::Result>) -> Result<Done, DaemonError> {
     let result = serde_json::to_value(&out.result).map_err(|e| shape::<P>(e.to_string()))?;
-    Ok(Output { result, target: out.target })
+    let facts = Facts::of(&result);
+    Ok(Done { result, target: out.target, facts })
 }
 
 /// A backend's JSON answer as `P`'s result type.

@@ -11,9 +11,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use glovebox_protocol::contract::{Action, Backend};
-use glovebox_protocol::wire::{Settle, SettledWindow};
+use glovebox_protocol::wire::{Settle, SettledWindow, Target};
+use serde::Deserialize as _;
 use serde_json::Value;
 
+use super::done::Facts;
 use crate::browser::actions::settle::{Settling, Span as TabSpan};
 use crate::desktop::x11::ImageFormat;
 use crate::settle::Kind;
@@ -44,8 +46,8 @@ pub struct Span {
 /// What an action did, for its settle.
 #[derive(Debug)]
 pub struct Acted<'a> {
-    pub target: Option<&'a Value>,
-    pub result: &'a Value,
+    pub target: Option<&'a Target>,
+    pub facts: &'a Facts,
     /// The trace of its input, when a tab's browser was traced.
     pub trace: Option<crate::browser::actions::trace::ActionTrace>,
 }
@@ -134,20 +136,18 @@ pub async fn settle(
     deadline: Instant,
     (front, lean): (bool, bool),
 ) -> Result<Pending, After> {
-    let Acted { target, result, trace } = acted;
+    let Acted { target, facts, trace } = acted;
     let since = span.ended;
     let Some(kind) = action.settle else { return Err(After::default()) };
     let policy = &daemon.config.settle;
     // A key that may open or close a window waits for it up to the `window` kind's cap.
     let opens = action.backend == Backend::Desktop
         && kind == Kind::Key
-        && result["key"].as_str().is_some_and(crate::desktop::may_open_window);
+        && facts.key.as_deref().is_some_and(crate::desktop::may_open_window);
     let wait =
         if opens { policy.cap(kind).max(policy.cap(Kind::Window)) } else { policy.cap(kind) };
     let cap = (since + wait).min(deadline.checked_sub(CAPTURE_MARGIN).unwrap_or(since));
-    let browser_tab = target
-        .filter(|_| action.backend == Backend::Browser)
-        .and_then(|t| Some((t["browser_id"].as_str()?, t["tab_id"].as_str()?)));
+    let browser_tab = target.filter(|_| action.backend == Backend::Browser).and_then(Target::tab);
     let ((settle, shot), rest) = match browser_tab {
         Some((browser_id, tab_id)) => {
             let how = Waits { cap, front, lean };
@@ -159,9 +159,8 @@ pub async fn settle(
         }
         None => {
             // The app named, else the one the input went to.
-            let app = target
-                .and_then(|t| t["app_id"].as_str())
-                .or(result["delivered_to"]["app_id"].as_str());
+            let delivered = facts.delivered_to.as_ref().and_then(|d| d.app_id.as_deref());
+            let app = target.and_then(Target::app_id).or(delivered);
             let pid = app.and_then(crate::desktop::atspi::app_pid);
             (desktop(daemon, pid, span, cap, opens).await, None)
         }
@@ -184,12 +183,7 @@ pub fn name_windows(
     let viewer = crate::events::Viewer { owner: whole, approver: false, all_lanes: true };
     let seen = crate::events::queued_events(&mut rx, &["desktop".to_owned()], &viewer);
     for ev in seen {
-        let d = &ev.data;
-        let w = SettledWindow {
-            window_id: d["window_id"].as_str().unwrap_or_default().to_owned(),
-            title: d["title"].as_str().unwrap_or_default().to_owned(),
-            app_id: d["app_id"].as_str().map(str::to_owned),
-        };
+        let Ok(w) = SettledWindow::deserialize(&ev.data) else { continue };
         match ev.kind.as_str() {
             "window.opened" => settle.windows_opened.push(w),
             "window.closed" => settle.windows_closed.push(w),
@@ -204,14 +198,12 @@ pub fn name_windows(
 pub async fn requests_only(
     daemon: &Daemon,
     action: &Action,
-    target: Option<&Value>,
+    target: Option<&Target>,
     span: Span,
     deadline: Instant,
 ) {
     let (Some(kind), Backend::Browser) = (action.settle, action.backend) else { return };
-    let Some((browser_id, tab_id)) =
-        target.and_then(|t| Some((t["browser_id"].as_str()?, t["tab_id"].as_str()?)))
-    else {
+    let Some((browser_id, tab_id)) = target.and_then(Target::tab) else {
         return;
     };
     let Some(b) = daemon.config.browser.clone() else { return };

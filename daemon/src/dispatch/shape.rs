@@ -8,7 +8,7 @@
 use glovebox_protocol::error::ErrorData;
 use glovebox_protocol::results::browser::JsDialog;
 use glovebox_protocol::results::{Blocked, Downloaded, Opened};
-use glovebox_protocol::wire::{OpOutcome, Tokens};
+use glovebox_protocol::wire::{Changes, OpOutcome, Tokens};
 use rmcp::model::{ContentBlock, Resource};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -35,7 +35,7 @@ fn take_images(v: &mut Value, out: &mut Vec<(String, String, u64, u64)>) {
                 m.get("mime").and_then(Value::as_str).is_some_and(|s| s.starts_with("image/"))
                     && m.get("data").is_some_and(Value::is_string);
             if is_image {
-                let mime = m["mime"].as_str().unwrap_or_default().to_owned();
+                let mime = m.get("mime").and_then(Value::as_str).unwrap_or_default().to_owned();
                 let dim = |k: &str| m.get(k).and_then(Value::as_u64).unwrap_or(0);
                 let (w, h) = (dim("width"), dim("height"));
                 if let Some(Value::String(data)) = m.remove("data") {
@@ -54,7 +54,7 @@ fn take_images(v: &mut Value, out: &mut Vec<(String, String, u64, u64)>) {
 /// What `result`, `capture` and `changes` cost a model: every image by its pixels, the result
 /// and the outline of changes as the text an MCP host shows (without image data, long texts
 /// cut beside an image).
-pub fn tokens(result: &Value, capture: Option<&Value>, changes: Option<&Value>) -> Tokens {
+pub fn tokens(result: &Value, capture: Option<&Value>, changes: Option<&Changes>) -> Tokens {
     let mut images = Vec::new();
     let (mut result, mut capture) = (result.clone(), capture.cloned());
     if let Some(c) = capture.as_mut() {
@@ -206,7 +206,7 @@ const RAW_FROM: usize = 200;
 fn summary(o: &OpOutcome, images: usize) -> String {
     let page = Lines::page(&o.result);
     let mut head = format!("{}.{} succeeded (op {})", o.tool, o.action, o.op_id);
-    if let Some(t) = o.target.as_ref().and_then(Value::as_object) {
+    if let Some(Value::Object(t)) = o.target.as_ref().and_then(|t| serde_json::to_value(t).ok()) {
         let named: Vec<String> = t
             .iter()
             .filter(|(_, v)| v.is_string() || v.is_number())
@@ -244,18 +244,16 @@ fn summary(o: &OpOutcome, images: usize) -> String {
     if images > 0 {
         head.push_str(&format!("; {images} image block(s) follow"));
     }
-    let changes = o.changes.as_ref().filter(|c| c.is_object()).map_or_else(String::new, changed);
+    let changes = o.changes.as_ref().map_or_else(String::new, changed);
     format!("{head}\n{}{changes}", body(&o.result, images > 0))
 }
 
 /// The outline of what an action changed (`capture: "auto"`), as the text shows it: the
 /// snapshot id it is, then its lines raw.
-fn changed(changes: &Value) -> String {
-    let c = Lines::of(changes);
-    let (id, text) = (c.snapshot_id.unwrap_or(""), c.snapshot.unwrap_or_default());
-    let mut out = format!("\nchanges ({id}):\n{text}");
-    if let Some(gone) = c.removed_refs {
-        out.push_str(&format!("removed: {}\n", gone.join(", ")));
+fn changed(c: &Changes) -> String {
+    let mut out = format!("\nchanges ({}):\n{}", c.snapshot_id, c.snapshot);
+    if !c.removed_refs.is_empty() {
+        out.push_str(&format!("removed: {}\n", c.removed_refs.join(", ")));
     }
     out
 }

@@ -13,11 +13,12 @@ use futures::future::BoxFuture;
 use glovebox_protocol::actions::Params;
 use glovebox_protocol::contract::Checked;
 
+use super::done::Done;
 use super::{browser, computer, context, native, Ctx, Output};
 use crate::error::DaemonError;
 
 /// What a route runs: the call, deserialized into its params, through its handler.
-pub type Fut = BoxFuture<'static, Result<Output, DaemonError>>;
+pub type Fut = BoxFuture<'static, Result<Done, DaemonError>>;
 type Run = Box<dyn Fn(Ctx, Checked) -> Fut + Send + Sync>;
 
 /// One line of the table.

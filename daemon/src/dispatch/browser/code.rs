@@ -46,7 +46,7 @@ pub(super) async fn session(
         tab_id: f.tab_id.clone(),
         expires_at: entry.expires_at.clone(),
     };
-    Ok(Output { result, target: Some(f.json()) })
+    Ok(Output { result, target: Some(f.target()) })
 }
 
 /// `cdp_revoke`: end a code session of this token's (an admin's: any).

@@ -3,6 +3,7 @@
 
 use glovebox_protocol::actions::browser::{self, Kind};
 use glovebox_protocol::results::browser::{self as results, ListedTab};
+use glovebox_protocol::wire::{TabSource, Target};
 use serde_json::json;
 
 use super::target::{freeze, Frozen};
@@ -32,8 +33,8 @@ pub(super) async fn new(
     select(&ctx, &browser_id, &tab_id);
     let tab = b.tab(&browser_id, &tab_id).await?;
     let (url, title) = tab.info().await?;
-    let f = Frozen { browser_id, tab_id: tab_id.clone(), source: "explicit" };
-    Ok(Output { result: results::TabNew { tab_id, url, title, visible }, target: Some(f.json()) })
+    let f = Frozen { browser_id, tab_id: tab_id.clone(), source: TabSource::Explicit };
+    Ok(Output { result: results::TabNew { tab_id, url, title, visible }, target: Some(f.target()) })
 }
 
 /// `tab_list`: the browser's tabs, the session's one marked selected.
@@ -54,7 +55,7 @@ pub(super) async fn list(
         listed.push(ListedTab { tab, selected });
     }
     let tabs = listed;
-    let target = Some(json!({"browser_id": browser_id}));
+    let target = Some(Target::of_browser(&browser_id));
     Ok(Output { result: results::TabList { browser_id, tabs }, target })
 }
 
@@ -67,7 +68,7 @@ pub(super) async fn downloads(
     let browser_id = browser_of(&ctx, &b, p.common.browser_id.as_deref()).await?;
     let lane = ctx.session.lane();
     let downloads = part::<browser::Downloads, _>(json!(b.downloads(&browser_id, &lane)))?;
-    let target = Some(json!({"browser_id": browser_id}));
+    let target = Some(Target::of_browser(&browser_id));
     Ok(Output { result: results::Downloads { browser_id, downloads }, target })
 }
 
@@ -78,7 +79,7 @@ pub(super) async fn close(
 ) -> Result<Output<results::TabClose>, DaemonError> {
     let b = backend(&ctx.daemon)?;
     let f = freeze(&ctx, &b, &p.common, None).await?;
-    let target = Some(f.json());
+    let target = Some(f.target());
     let closed = b.close_tab(&f.browser_id, &f.tab_id).await?;
     let sel = ctx.session.selection();
     if sel.tab_id.as_deref() == Some(f.tab_id.as_str()) {
@@ -97,7 +98,7 @@ pub(super) async fn mark(
 ) -> Result<Output<results::TabMark>, DaemonError> {
     let b = backend(&ctx.daemon)?;
     let f = freeze(&ctx, &b, &p.common, None).await?;
-    let target = Some(f.json());
+    let target = Some(f.target());
     let mark = if p.clear {
         None
     } else {

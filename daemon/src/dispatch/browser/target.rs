@@ -4,7 +4,7 @@
 use glovebox_protocol::actions::browser::{self, Common};
 use glovebox_protocol::actions::{Element, Point};
 use glovebox_protocol::contract::Violation;
-use serde_json::{json, Value};
+use glovebox_protocol::wire::{TabSource, Target};
 
 use super::{poisoned, select, TabCx};
 use crate::browser::actions::{Aim, El, Press};
@@ -16,12 +16,12 @@ use crate::error::DaemonError;
 pub(in crate::dispatch) struct Frozen {
     pub browser_id: String,
     pub tab_id: String,
-    pub source: &'static str,
+    pub source: TabSource,
 }
 
 impl Frozen {
-    pub(super) fn json(&self) -> Value {
-        json!({"browser_id": self.browser_id, "tab_id": self.tab_id, "tab_source": self.source})
+    pub(super) fn target(&self) -> Target {
+        Target::of_tab(&self.browser_id, &self.tab_id, self.source)
     }
 }
 
@@ -54,20 +54,20 @@ pub(super) async fn freeze(
     if let Some(t) = &c.tab_id {
         // Another lane's tab is as unknown as one that does not exist.
         b.check_tab(&browser_id, t, &lane).await?;
-        return Ok(Frozen { browser_id, tab_id: t.clone(), source: "explicit" });
+        return Ok(Frozen { browser_id, tab_id: t.clone(), source: TabSource::Explicit });
     }
     if let Some(i) = c.tab_index {
         let tabs = b.tabs(&browser_id, &lane).await?;
         let Some(t) = tabs.get(i as usize) else {
             return Err(DaemonError::TargetNotFound { kind: "tab", id: format!("tab_index {i}") });
         };
-        return Ok(Frozen { browser_id, tab_id: t.tab_id.clone(), source: "explicit" });
+        return Ok(Frozen { browser_id, tab_id: t.tab_id.clone(), source: TabSource::Explicit });
     }
     if let (Some(sb), Some(st)) = (&sel.browser_id, &sel.tab_id) {
         if *sb == browser_id {
             let alive = b.tabs(&browser_id, &lane).await?.iter().any(|t| t.tab_id == *st);
             if alive {
-                return Ok(Frozen { browser_id, tab_id: st.clone(), source: "session" });
+                return Ok(Frozen { browser_id, tab_id: st.clone(), source: TabSource::Session });
             }
             // The session's tab is gone (closed, or its browser restarted): its refs are
             // stale; a call without refs moves on to the active tab.
@@ -87,8 +87,10 @@ pub(super) async fn freeze(
     // then a tab of its own, so no session navigates or types in another's page.
     let front = b.front_tab(&browser_id, &lane).await?;
     let (tab_id, source) = match front {
-        Some(t) if !ctx.daemon.sessions.tab_held_by_other(&t, &ctx.session) => (t, "active"),
-        _ => (b.new_tab(&browser_id, None, (true, true), &lane).await?, "new"),
+        Some(t) if !ctx.daemon.sessions.tab_held_by_other(&t, &ctx.session) => {
+            (t, TabSource::Active)
+        }
+        _ => (b.new_tab(&browser_id, None, (true, true), &lane).await?, TabSource::New),
     };
     // The session adopts it, unless the call named another browser than the session's.
     if c.browser_id.is_none() || sel.browser_id.is_none() {

@@ -18,7 +18,7 @@ pub(super) async fn wait(ctx: Ctx, p: browser::Wait) -> Result<Output<Wait>, Dae
     }
     let b = backend(&ctx.daemon)?;
     let f = freeze(&ctx, &b, &p.common, p.named_ref()).await?;
-    let target = Some(f.json());
+    let target = Some(f.target());
     let tab = b.tab(&f.browser_id, &f.tab_id).await?;
     let limit = Duration::from_millis(u64::from(p.timeout.unwrap_or(30_000)));
     let started = Instant::now();
