@@ -142,6 +142,32 @@ async fn a_desktop_click_by_coordinates_sends_an_image_a_change_its_outline_expl
     f.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dialog_opening_sends_an_image_and_its_closing_a_text_naming_it() {
+    let f = DesktopFixture::start().await;
+    let mut c = f.daemon.actor().await;
+    let pid = f.launch(&["mousepad", "--disable-server"]);
+    let app = f.wait_app(&mut c, pid).await;
+    f.wait_line(&mut c, &app, &["text", "editable"]).await;
+    // A baseline outline of the app, as an agent has after its first look.
+    done(&c.call("computer.snapshot", json!({"app_id": app})).await);
+    let save = json!({"action": "key", "app_id": app, "key": "ctrl+s"});
+    let (images, o, text) = auto(&mut c, "computer", save).await;
+    assert_eq!(images, 1, "{text}");
+    assert_eq!(o["capture"]["why"], "a window opened; the image shows it", "{o}");
+    // Escape closes it: the text names the closed window, what it covered is the app the
+    // outline describes, and the app's title bar repaints as it takes the focus back.
+    let escape = json!({"action": "key", "app_id": app, "key": "Escape"});
+    let (images, o, text) = auto(&mut c, "computer", escape).await;
+    assert_eq!(images, 0, "{text}");
+    let closed = o["settle"]["windows_closed"].as_array().cloned().unwrap_or_default();
+    assert!(closed.iter().any(|w| w["title"].as_str().is_some_and(|t| t.contains("Save"))), "{o}");
+    assert!(text.contains("closed window \"Save"), "{text}");
+    let why = o["capture"]["why"].as_str().unwrap_or_default();
+    assert!(why.starts_with("a window closed"), "{o}");
+    f.stop().await;
+}
+
 /// gnome-calculator 43's whole outline before the compact rules (commit 20ad522, measured
 /// by this test): 8,925 characters (9,183 with a tooltip window up), 32 buttons.
 const CALCULATOR_CHARS_BEFORE: usize = 8_925;

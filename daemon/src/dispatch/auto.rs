@@ -7,6 +7,7 @@
 //! `capture` says which and why.
 
 use glovebox_protocol::contract::{Action, Backend, Settle as Kind};
+use glovebox_protocol::results::computer::Rect;
 use glovebox_protocol::wire::{Changes, Settle, Target};
 use serde_json::Value;
 
@@ -69,7 +70,7 @@ pub async fn choose(
     session: &Session,
     action: &Action,
     out: &Done,
-    settle: &Settle,
+    (settle, closed): (&Settle, &[Rect]),
     aimed: &Aimed,
 ) -> Choice {
     let facts = &out.facts;
@@ -80,7 +81,9 @@ pub async fn choose(
     if !settle.windows_opened.is_empty() {
         return send("windows opened");
     }
-    if !settle.windows_closed.is_empty() {
+    // A desktop window that closed is named in the text; what it covered is judged with
+    // the rest of the app below.
+    if !settle.windows_closed.is_empty() && action.backend != Backend::Desktop {
         return Choice { frame: changed_frame(daemon, aimed).await, ..send("a window closed") };
     }
     match action.backend {
@@ -104,7 +107,7 @@ pub async fn choose(
                 let frame = changed_frame(daemon, aimed).await;
                 return Choice { frame, ..send("a desktop action by coordinates") };
             }
-            desktop(daemon, session, out, aimed).await
+            desktop(daemon, session, out, aimed, closed).await
         }
     }
 }
@@ -120,7 +123,7 @@ async fn browser(daemon: &Daemon, session: &Session, out: &Done, aimed: &Aimed) 
     let Some(b) = daemon.config.browser.clone() else { return send("no browser backend") };
     let Ok(tab) = b.tab(&browser_id, &tab_id).await else { return send("the tab is gone") };
     match crate::browser::snapshot::outline(&tab, None).await {
-        Ok(nodes) => judge(session, &key, &nodes, out, aimed, None),
+        Ok(nodes) => judge(session, &key, &nodes, out, aimed, (None, false)),
         Err(e) => send(&format!("the page could not be outlined: {e}")),
     }
 }
@@ -153,7 +156,13 @@ async fn navigated(daemon: &Daemon, session: &Session, out: &Done) -> Choice {
     }
 }
 
-async fn desktop(daemon: &Daemon, session: &Session, out: &Done, aimed: &Aimed) -> Choice {
+async fn desktop(
+    daemon: &Daemon,
+    session: &Session,
+    out: &Done,
+    aimed: &Aimed,
+    closed: &[Rect],
+) -> Choice {
     let delivered = out.facts.delivered_to.as_ref().and_then(|d| d.app_id.as_deref());
     let app = out.target.as_ref().and_then(Target::app_id).or(delivered);
     let Some(pid) = app.and_then(crate::desktop::atspi::app_pid) else {
@@ -172,15 +181,48 @@ async fn desktop(daemon: &Daemon, session: &Session, out: &Done, aimed: &Aimed) 
                 Some(_) => Screen::grab(&d).await,
                 None => None,
             };
-            let points = aimed.screen.as_ref().zip(after.as_ref()).and_then(|(b, a)| b.changed(a));
+            let mut points =
+                aimed.screen.as_ref().zip(after.as_ref()).and_then(|(b, a)| b.changed(a));
+            if let (false, Some(p)) = (closed.is_empty(), points.as_mut()) {
+                let shown_again = Revealed::of(&d, pid, closed).await;
+                p.retain(|pt| !shown_again.holds(*pt));
+            }
             let nodes = crate::desktop::nodes(&o.elems);
-            let mut choice = judge(session, &key, &nodes, out, aimed, points.as_deref());
+            let pixels = (points.as_deref(), !closed.is_empty());
+            let mut choice = judge(session, &key, &nodes, out, aimed, pixels);
             if let (true, Some(before)) = (choice.send, &aimed.screen) {
                 choice.frame = framed(before, points.as_deref());
             }
             choice
         }
         Err(e) => send(&format!("the app could not be outlined: {e}")),
+    }
+}
+
+/// Where a desktop window closed: its former frames (what it covered shows again) and the
+/// decorations of the app's windows (the one that takes the focus repaints its title bar).
+/// The text names the closed window; the outline tells what shows there now.
+struct Revealed {
+    closed: Vec<Rect>,
+    /// Each window's outer frame and client area.
+    decorated: Vec<(Rect, Rect)>,
+}
+
+impl Revealed {
+    async fn of(d: &crate::desktop::Desktop, pid: u32, closed: &[Rect]) -> Revealed {
+        let windows = d.windows().await.unwrap_or_default();
+        let decorated =
+            windows.into_iter().filter(|w| w.pid == Some(pid)).map(|w| (w.frame, w.client));
+        Revealed { closed: closed.to_vec(), decorated: decorated.collect() }
+    }
+
+    fn holds(&self, (x, y): (i64, i64)) -> bool {
+        let inside = |r: &Rect| {
+            let (rx, ry) = (i64::from(r.x), i64::from(r.y));
+            x >= rx && y >= ry && x < rx + i64::from(r.width) && y < ry + i64::from(r.height)
+        };
+        self.closed.iter().any(inside)
+            || self.decorated.iter().any(|(frame, client)| inside(frame) && !inside(client))
     }
 }
 
@@ -204,7 +246,7 @@ fn judge(
     nodes: &[Node],
     out: &Done,
     aimed: &Aimed,
-    pixels: Option<&[(i64, i64)]>,
+    (pixels, closing): (Option<&[(i64, i64)]>, bool),
 ) -> Choice {
     let Ok(mut snaps) = session.snapshots.lock() else {
         return send("the session's snapshots are unreadable");
@@ -220,8 +262,13 @@ fn judge(
     let moved = |k: &String| acted.is_some() && view.focus_moved.contains(k);
     let outside = view.changed_keys.iter().filter(|k| !inside(k) && !moved(k)).count();
     let acted_ref = aimed.r#ref.as_deref().map(crate::registry::snapshots::normalize_ref);
-    let removed =
-        view.removed_refs.iter().filter(|r| Some(r.as_str()) != acted_ref.as_deref()).count();
+    // The refs of a window that closed go with it; the text names both.
+    let removed = match closing {
+        true => 0,
+        false => {
+            view.removed_refs.iter().filter(|r| Some(r.as_str()) != acted_ref.as_deref()).count()
+        }
+    };
     let changes = Some(changes_of(&view));
     let whole = view.next_cursor.is_none();
     let shown = pixels
@@ -237,6 +284,9 @@ fn judge(
     }
     let verified = out.facts.verified == Some(true);
     let why = match (verified, view.changed_keys.is_empty()) {
+        _ if closing => {
+            "a window closed; what it covered and every other changed pixel are as the outline says"
+        }
         (_, false) if outside > 0 => "every changed pixel lies in a changed line's box",
         (true, _) => "verified value, no other change",
         (false, true) => "no change in the outline",

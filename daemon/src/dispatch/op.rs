@@ -203,7 +203,7 @@ async fn after(
     };
     let pending = pending.map(|mut p| {
         if let Some(rx) = watched.windows {
-            settle::name_windows(p.settle_mut(), rx, session.creator);
+            p.name_windows(rx, session.creator);
         }
         p
     });
@@ -262,7 +262,7 @@ async fn auto_capture(
     aimed: &auto::Aimed,
 ) -> (settle::After, Option<Changes>) {
     let settle = p.settle_mut().clone();
-    let choice = auto::choose(daemon, session, action, out, &settle, aimed).await;
+    let choice = auto::choose(daemon, session, action, out, (&settle, p.closed()), aimed).await;
     let mut after = match choice.send {
         true => p.capture_framed(daemon, &session.id, deadline, choice.frame).await,
         false => p.skip().await,

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use glovebox_protocol::contract::{Action, Backend};
+use glovebox_protocol::results::computer::Rect;
 use glovebox_protocol::wire::{Settle, SettledWindow, Target};
 use serde::Deserialize as _;
 use serde_json::Value;
@@ -61,12 +62,20 @@ pub struct Pending {
     rest: Option<Settling>,
     /// When the action ended: the settle's `waited_ms` counts from there.
     ended: Instant,
+    /// The outer frames of the desktop windows that closed meanwhile: what they covered
+    /// shows again.
+    closed: Vec<Rect>,
 }
 
 impl Pending {
     /// What the settle covered.
     pub fn settle_mut(&mut self) -> &mut Settle {
         &mut self.settle
+    }
+
+    /// The outer frames of the windows [`Pending::name_windows`] saw close.
+    pub fn closed(&self) -> &[Rect] {
+        &self.closed
     }
 
     /// Takes the capture into the store (after a lean settle, once its animations ended and
@@ -166,30 +175,51 @@ pub async fn settle(
         }
     };
     let settle_ms = since.elapsed().as_secs_f64() * 1000.0;
-    Ok(Pending { settle, shot, settle_ms, rest, ended: since })
+    Ok(Pending { settle, shot, settle_ms, rest, ended: since, closed: Vec::new() })
 }
 
-/// The windows the desktop reported opened and closed since `rx` subscribed (before the
-/// action ran), whole, into the settle that waited for them.
-pub fn name_windows(
+impl Pending {
+    /// The windows the desktop reported opened and closed since `rx` subscribed (before
+    /// the action ran), whole, into the settle that waited for them.
+    pub fn name_windows(
+        &mut self,
+        rx: tokio::sync::broadcast::Receiver<crate::events::Scoped>,
+        owner: crate::session::Owner,
+    ) {
+        self.closed = name_windows(&mut self.settle, rx, owner);
+    }
+}
+
+/// Where a window that closed was.
+#[derive(serde::Deserialize)]
+struct Was {
+    frame: Rect,
+}
+
+fn name_windows(
     settle: &mut Settle,
     mut rx: tokio::sync::broadcast::Receiver<crate::events::Scoped>,
     owner: crate::session::Owner,
-) {
+) -> Vec<Rect> {
     // Whole: the windows the action's own settle waited for are named in its result, as the
     // screen it captures shows them (the event bus keeps their titles from other tokens'
     // subscribers only).
     let whole = crate::session::Owner::of_digest(owner.digest(), true);
     let viewer = crate::events::Viewer { owner: whole, approver: false, all_lanes: true };
     let seen = crate::events::queued_events(&mut rx, &["desktop".to_owned()], &viewer);
+    let mut closed = Vec::new();
     for ev in seen {
         let Ok(w) = SettledWindow::deserialize(&ev.data) else { continue };
         match ev.kind.as_str() {
             "window.opened" => settle.windows_opened.push(w),
-            "window.closed" => settle.windows_closed.push(w),
+            "window.closed" => {
+                closed.extend(Was::deserialize(&ev.data).ok().map(|w| w.frame));
+                settle.windows_closed.push(w);
+            }
             _ => {}
         }
     }
+    closed
 }
 
 /// Without a settle (`capture: false`): a browser action that would settle still waits for
