@@ -85,19 +85,20 @@ pub struct Reader<R> {
     io: BufReader<R>,
     /// The largest message kept, in bytes.
     limit: usize,
+    /// A fragmented message under way (a control frame may come between its frames).
+    message: Option<Partial>,
 }
 
 impl<R: AsyncRead + Unpin> Reader<R> {
     pub fn new(io: R, limit: usize) -> Self {
-        Reader { io: BufReader::with_capacity(16 * 1024, io), limit }
+        Reader { io: BufReader::with_capacity(16 * 1024, io), limit, message: None }
     }
 
     /// The next message or control frame (a pong is read past). An error: the peer is gone.
     pub async fn next(&mut self) -> std::io::Result<Incoming> {
-        let mut message: Option<Partial> = None;
         loop {
             let h = self.header().await?;
-            if let Some(why) = h.broken(message.is_some()) {
+            if let Some(why) = h.broken(self.message.is_some()) {
                 return Ok(Incoming::Broken(why));
             }
             let mask = h.mask.unwrap_or_default();
@@ -114,13 +115,14 @@ impl<R: AsyncRead + Unpin> Reader<R> {
                     }
                 }
             }
-            let m = message.get_or_insert_with(|| Partial {
+            let limit = self.limit;
+            let m = self.message.get_or_insert_with(|| Partial {
                 text: h.opcode == TEXT,
                 size: 0,
                 kept: (h.opcode == TEXT).then(Vec::new),
             });
             // The header says how long the frame is: past the limit, nothing of it is held.
-            if m.size.saturating_add(h.len) > self.limit {
+            if m.size.saturating_add(h.len) > limit {
                 m.kept = None;
             }
             match &mut m.kept {
@@ -130,12 +132,12 @@ impl<R: AsyncRead + Unpin> Reader<R> {
                     self.io.read_exact(&mut bytes[at..]).await?;
                     unmask(&mut bytes[at..], mask, 0);
                 }
-                None => self.skip(h.len).await?,
+                None => skip(&mut self.io, h.len).await?,
             }
             m.size = m.size.saturating_add(h.len);
             if h.fin {
-                let m = message.take().expect("a frame started it");
-                return Ok(m.finish(self.limit));
+                let m = self.message.take().expect("a frame started it");
+                return Ok(m.finish(limit));
             }
         }
     }
@@ -163,19 +165,19 @@ impl<R: AsyncRead + Unpin> Reader<R> {
             len,
         })
     }
+}
 
-    /// Reads `len` bytes and keeps none.
-    async fn skip(&mut self, mut len: usize) -> std::io::Result<()> {
-        let mut scratch = [0u8; 8 * 1024];
-        while len > 0 {
-            let n = self.io.read(&mut scratch[..len.min(8 * 1024)]).await?;
-            if n == 0 {
-                return Err(std::io::ErrorKind::UnexpectedEof.into());
-            }
-            len -= n;
+/// Reads `len` bytes and keeps none.
+async fn skip(io: &mut (impl AsyncRead + Unpin), mut len: usize) -> std::io::Result<()> {
+    let mut scratch = [0u8; 8 * 1024];
+    while len > 0 {
+        let n = io.read(&mut scratch[..len.min(8 * 1024)]).await?;
+        if n == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
         }
-        Ok(())
+        len -= n;
     }
+    Ok(())
 }
 
 /// XORs `bytes`, which start `offset` bytes into their frame, with the frame's key.

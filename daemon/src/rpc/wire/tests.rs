@@ -27,7 +27,11 @@ async fn read_all(limit: usize, input: &[u8]) -> Vec<Incoming> {
     let mut r = Reader::new(input, limit);
     let mut out = Vec::new();
     while let Ok(m) = r.next().await {
+        let broken = matches!(m, Incoming::Broken(_));
         out.push(m);
+        if broken {
+            break;
+        }
     }
     out
 }
