@@ -117,6 +117,12 @@ pub enum DaemonError {
     ActionFailed(String),
     #[error("op {0} was already used for a different call")]
     OpIdReused(String),
+    #[error("the frame is not JSON")]
+    NotJson,
+    #[error("not a JSON-RPC 2.0 request")]
+    NotARequest,
+    #[error("this connection holds {limit} subscriptions already")]
+    TooManySubscriptions { limit: usize },
     #[error("binary frames are not read ({bytes} bytes refused)")]
     BinaryFrame { bytes: usize },
     #[error(
@@ -180,7 +186,9 @@ impl DaemonError {
             | NotReached { .. }
             | Poisoned(_)
             | ResultShape { .. } => ErrorCode::ActionFailed,
-            BinaryFrame { .. } | BadId { .. } => ErrorCode::InvalidRequest,
+            NotJson => ErrorCode::ParseError,
+            NotARequest | BinaryFrame { .. } | BadId { .. } => ErrorCode::InvalidRequest,
+            TooManySubscriptions { .. } => ErrorCode::Busy,
             RequestTooLarge { .. } => ErrorCode::RequestTooLarge,
             BatchTooLarge { .. } => ErrorCode::BatchTooLarge,
             ResultTooLarge { .. } => ErrorCode::ResultTooLarge,

@@ -1,6 +1,7 @@
-//! A WebSocket on a plain HTTP request (the view socket, a code session's endpoint): the
-//! request's upgrade checked, the `101` answer, and the socket handed to a task once hyper
-//! lets go of the connection.
+//! A WebSocket on a plain HTTP request (`/rpc`, the view socket, a code session's endpoint):
+//! the request's upgrade checked, the `101` answer, and the socket handed to a task once
+//! hyper lets go of the connection (as tungstenite's stream, or as it is for `/rpc`, which
+//! reads its frames itself).
 
 use std::future::Future;
 
@@ -38,17 +39,34 @@ where
     S: FnOnce(Socket) -> std::pin::Pin<Box<dyn Future<Output = ()> + Send>> + Send + 'static,
     F: FnOnce(hyper::Error) + Send + 'static,
 {
+    let serve = move |io: TokioIo<Upgraded>| -> std::pin::Pin<Box<dyn Future<Output = ()> + Send>> {
+        Box::pin(async move {
+            let cfg = WebSocketConfig::default().max_message_size(Some(max_message));
+            serve(WebSocketStream::from_raw_socket(io, Role::Server, Some(cfg)).await).await;
+        })
+    };
+    accept_frames(req, key, serve, failed)
+}
+
+/// Answer `101` for `key` and, on a task of its own, run `serve` on the upgraded connection
+/// (whose frames it reads and writes itself) or `failed` if the upgrade does not complete.
+pub fn accept_frames<S, F>(
+    req: &mut Request<hyper::body::Incoming>,
+    key: &HeaderValue,
+    serve: S,
+    failed: F,
+) -> Response<HttpBody>
+where
+    S: FnOnce(TokioIo<Upgraded>) -> std::pin::Pin<Box<dyn Future<Output = ()> + Send>>
+        + Send
+        + 'static,
+    F: FnOnce(hyper::Error) + Send + 'static,
+{
     let accept = derive_accept_key(key.as_bytes());
     let on_upgrade = hyper::upgrade::on(req);
     tokio::spawn(async move {
         match on_upgrade.await {
-            Ok(up) => {
-                let cfg = WebSocketConfig::default().max_message_size(Some(max_message));
-                let ws =
-                    WebSocketStream::from_raw_socket(TokioIo::new(up), Role::Server, Some(cfg))
-                        .await;
-                serve(ws).await;
-            }
+            Ok(up) => serve(TokioIo::new(up)).await,
             Err(e) => failed(e),
         }
     });

@@ -71,6 +71,17 @@ impl Raw {
         self.ws.send(Message::Frame(Frame::message(payload, opcode, true))).await.expect("send");
     }
 
+    /// Send one text message in two frames with a ping between them.
+    pub async fn send_split_with_ping(&mut self, first: &str, rest: &str) {
+        use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
+        use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+        let head = Frame::message(first.as_bytes().to_vec(), OpCode::Data(Data::Text), false);
+        let tail = Frame::message(rest.as_bytes().to_vec(), OpCode::Data(Data::Continue), true);
+        self.ws.send(Message::Frame(head)).await.expect("send");
+        self.ws.send(Message::Ping(b"between".to_vec().into())).await.expect("send");
+        self.ws.send(Message::Frame(tail)).await.expect("send");
+    }
+
     /// The code of the close frame the daemon ends the connection with (`None`: it ended
     /// without one); text frames before it are skipped.
     pub async fn close_code(&mut self) -> Option<u16> {

@@ -75,6 +75,18 @@ async fn a_text_frame_that_is_not_utf8_closes_with_1007() {
 }
 
 #[tokio::test]
+async fn a_message_in_two_frames_with_a_ping_between_is_answered() {
+    let d = InProcess::start().await;
+    let mut c = d.actor().await;
+    let req = json!({"jsonrpc": "2.0", "id": 41, "method": "session.status"}).to_string();
+    let (first, rest) = req.split_at(12);
+    c.send_split_with_ping(first, rest).await;
+    let r = c.response(41).await;
+    assert!(r["result"]["session_id"].is_string(), "{r}");
+    d.stop().await;
+}
+
+#[tokio::test]
 async fn params_errors_say_what_is_wrong() {
     let d = InProcess::start().await;
     let mut c = d.actor().await;

@@ -25,7 +25,6 @@ const MAX_MESSAGE: usize = 64 << 20;
 pub fn socket(
     daemon: &Arc<Daemon>,
     req: &mut Request<hyper::body::Incoming>,
-    raw: &std::sync::atomic::AtomicBool,
 ) -> Response<HttpBody> {
     let secret = req.uri().path().strip_prefix("/cdp/").unwrap_or_default().to_owned();
     let Some(entry) = daemon.code.by_secret(&secret).filter(|_| !secret.is_empty()) else {
@@ -44,7 +43,6 @@ pub fn socket(
             "this code session has a client connected; one connection at a time\n",
         );
     }
-    raw.store(true, std::sync::atomic::Ordering::SeqCst);
     let (d, held) = (daemon.clone(), entry.clone());
     let serve = move |ws| -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
         Box::pin(super::bridge::run(d, ws, held))

@@ -91,6 +91,11 @@ impl DaemonError {
             }
             ResultShape { .. } => format!("{self}; this is a daemon bug: report it"),
             OpIdReused(_) => format!("{self}; use a fresh op_id for a new call"),
+            NotJson => format!("{self}; send one JSON-RPC 2.0 request object (or an array of them)"),
+            NotARequest => {
+                format!("{self}: it needs \"jsonrpc\":\"2.0\", a string \"method\" and an id")
+            }
+            TooManySubscriptions { .. } => format!("{self}; unsubscribe one first"),
             BinaryFrame { .. } => format!("{self}; send each request as a text frame"),
             BadId { .. } => format!("{self}; nothing ran"),
             RequestTooLarge { .. } => {
@@ -170,6 +175,7 @@ impl DaemonError {
             ShuttingDown => Some(json!({"backend": "daemon", "remedy": self.remedy()})),
             DesktopStarting => Some(json!({"backend": "desktop", "remedy": self.remedy()})),
             OpIdReused(op) => Some(json!({"field": "op_id", "op_id": op})),
+            TooManySubscriptions { limit } => Some(json!({"limit": limit})),
             BinaryFrame { bytes } => Some(json!({"frame": "binary", "bytes": bytes})),
             BadId { got } => Some(json!({"field": "id", "got": got})),
             RequestTooLarge { size, limit } | ResultTooLarge { size, limit } => {
@@ -181,6 +187,7 @@ impl DaemonError {
             }
             BatchRateLimited { ops, per_sec } => Some(json!({"ops": ops, "per_sec": per_sec})),
             HandshakeRequired | AlreadyHello | Cancelled | ActionFailed(_) | Revoked => None,
+            NotJson | NotARequest => None,
             DialogOpen { .. } | NotHeld { .. } | NotReached { .. } | Poisoned(_) => None,
             ResultShape { .. } => None,
         }

@@ -1,6 +1,5 @@
-//! The front door: the one HTTP listener. Each connection's socket is wrapped once
-//! (`rpc/frames.rs`), and each request goes, by its path (`routes.rs`), to one named
-//! function: `/healthz` and `/readyz` here (`routes.rs`), `/rpc` to [`rpc::Server::upgrade`],
+//! The front door: the one HTTP listener. Each request goes, by its path (`routes.rs`), to
+//! one named function: `/healthz` and `/readyz` here (`routes.rs`), `/rpc` to [`rpc::Server::upgrade`],
 //! `/mcp` to [`mcp::streamable::serve`], `/view` and `/view/socket` to `view/http.rs`, and
 //! `/cdp/<secret>` to `code/http.rs`. `/rpc` and `/mcp` are authenticated here (Origin,
 //! bearer token); the view page and code sessions carry their own credentials.
@@ -103,28 +102,18 @@ fn connection(
     if let Err(e) = sock.set_nodelay(true) {
         tracing::debug!(%peer, "cannot set TCP_NODELAY: {e}");
     }
-    let limits = rpc::Limits {
-        message: door.daemon.config.max_message_bytes as usize,
-        batch: door.daemon.config.max_batch,
-    };
-    let (io, peer_gone, heads, raw) = rpc::frames::Patched::new(sock, limits);
-    let link = Arc::new(rpc::Link { peer, handle, stop: stop.clone(), peer_gone });
+    let link = Arc::new(rpc::Link { peer, handle, stop: stop.clone() });
     let svc = tower::service_fn(move |req: Request<hyper::body::Incoming>| {
-        // In request order, before the answer is written: a HEAD's answer has no body.
-        if let Ok(mut h) = heads.lock() {
-            h.push_back(req.method() == http::Method::HEAD);
-        }
-        let (door, link, raw) = (door.clone(), link.clone(), raw.clone());
-        async move { answer(&door, &link, &raw, req).await }
+        let (door, link) = (door.clone(), link.clone());
+        async move { answer(&door, &link, req).await }
     });
-    tokio::spawn(serve_with_graceful_shutdown(io, svc, stop.shutdown()));
+    tokio::spawn(serve_with_graceful_shutdown(sock, svc, stop.shutdown()));
 }
 
 /// One request, by its route.
 async fn answer(
     door: &Door,
     link: &rpc::Link,
-    raw: &rpc::frames::Raw,
     mut req: Request<hyper::body::Incoming>,
 ) -> Result<Response<HttpBody>, BoxError> {
     let daemon = &door.daemon;
@@ -147,8 +136,8 @@ async fn answer(
             Err(refused) => *refused,
         },
         Route::View => view::http::page(daemon, &req),
-        Route::ViewSocket => view::http::socket(daemon, &mut req, raw),
-        Route::Cdp => code::http::socket(daemon, &mut req, raw),
+        Route::ViewSocket => view::http::socket(daemon, &mut req),
+        Route::Cdp => code::http::socket(daemon, &mut req),
         other => routes::refusal(&other),
     })
 }

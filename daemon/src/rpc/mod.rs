@@ -1,86 +1,56 @@
-//! Transport of `/rpc`: per-token connection limits on the upgrade, the jsonrpsee WebSocket
-//! server with its gate middleware, and a connection's lifetime. The HTTP front door
+//! Transport of `/rpc`: per-token connection limits on the upgrade, the connection's own
+//! WebSocket loop (`serve.rs`, frames in `wire.rs`, messages in `incoming.rs`) with the gate
+//! in front of jsonrpsee's method table, and a connection's lifetime. The HTTP front door
 //! (`front/`) authenticates the request and hands it to [`Server::upgrade`].
 
 mod admin;
 mod calls;
 pub(crate) mod conn;
 mod errors;
-pub(crate) mod frames;
 mod gate;
-mod inbound;
+mod incoming;
 mod methods;
+mod serve;
 mod session;
-
-pub(crate) use inbound::Limits;
+mod wire;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use http::{Request, Response, StatusCode};
 use jsonrpsee::core::BoxError;
-use jsonrpsee::server::middleware::rpc::RpcServiceBuilder;
-use jsonrpsee::server::{HttpBody, ServerConfig, ServerHandle, StopHandle, TowerServiceBuilder};
+use jsonrpsee::server::{HttpBody, IdProvider, ServerHandle, StopHandle};
 use serde_json::json;
-use tower::layer::util::{Identity, Stack};
-use tower::Service as _;
 
 use crate::auth::Role;
 use crate::live::Conn;
 use crate::state::Daemon;
 
-/// The gate in front of every method (`gate.rs`), as a named layer.
-#[derive(Clone)]
-struct GateLayer(Arc<Daemon>);
-
-impl<S> tower::Layer<S> for GateLayer {
-    type Service = gate::Gate<S>;
-
-    fn layer(&self, inner: S) -> gate::Gate<S> {
-        gate::Gate::new(inner, self.0.clone())
-    }
-}
-
-/// The JSON-RPC server of one daemon: the method table, jsonrpsee's service builder (shared
-/// by every connection, so its connection count is the daemon's) and the open connections
-/// per token.
+/// The JSON-RPC server of one daemon: the method table, the subscription ids, and the open
+/// connections per token.
 pub(crate) struct Server {
     methods: jsonrpsee::Methods,
-    builder: TowerServiceBuilder<Stack<GateLayer, Identity>, Identity>,
+    ids: Arc<dyn IdProvider>,
     per_token: Arc<conn::PerToken>,
 }
 
-/// One TCP connection as `/rpc` needs it: how to stop it alone, and when its peer is gone.
+/// One TCP connection as `/rpc` needs it: how to stop it alone.
 pub(crate) struct Link {
     pub peer: SocketAddr,
-    /// Stops the connection's server (its own stop channel, not the daemon's).
+    /// Stops the connection (its own stop channel, not the daemon's).
     pub handle: ServerHandle,
     pub stop: StopHandle,
-    /// Turns true once the peer has closed its side.
-    pub peer_gone: tokio::sync::watch::Receiver<bool>,
 }
 
 impl Server {
     pub fn new(daemon: &Arc<Daemon>) -> Result<Self, jsonrpsee::core::RegisterMethodError> {
         let module = methods::module(daemon.clone())?;
-        // The gate bounds answers at --max-response-bytes with a coded error; jsonrpsee's own
-        // bound (an uncoded one) stays out of its way.
-        let cfg = ServerConfig::builder()
-            .max_request_body_size(daemon.config.max_message_bytes)
-            .max_response_body_size(u32::MAX)
-            .max_connections(daemon.config.max_connections)
-            .ws_only()
-            .set_id_provider(jsonrpsee::server::RandomStringIdProvider::new(16))
-            .build();
-        let builder = jsonrpsee::server::Server::builder()
-            .set_config(cfg)
-            .set_rpc_middleware(RpcServiceBuilder::new().layer(GateLayer(daemon.clone())))
-            .to_service_builder();
-        Ok(Server { methods: module.into(), builder, per_token: Arc::default() })
+        let ids = Arc::new(jsonrpsee::server::RandomStringIdProvider::new(16));
+        Ok(Server { methods: module.into(), ids, per_token: Arc::default() })
     }
 
     /// `GET /rpc` from a client holding `token` with `role`: the connection limits, the
-    /// upgrade, and the connection tracked until it closes.
+    /// upgrade, and the connection served and tracked until it closes.
     pub async fn upgrade(
         &self,
         daemon: &Arc<Daemon>,
@@ -89,12 +59,12 @@ impl Server {
         role: Role,
         link: &Link,
     ) -> Result<Response<HttpBody>, BoxError> {
-        if !jsonrpsee::server::ws::is_upgrade_request(&req) {
+        let Some(key) = crate::upgrade::key_of(&req) else {
             return Ok(crate::answer::plain(
                 StatusCode::UPGRADE_REQUIRED,
                 &json!({"error": "/rpc speaks JSON-RPC over WebSocket; open a WebSocket"}),
             ));
-        }
+        };
         let owner = daemon.owner_of(crate::auth::digest(token), role);
         let slot = match self.slot(daemon, owner.digest(), role) {
             Ok(slot) => slot,
@@ -113,23 +83,30 @@ impl Server {
             daemon.live.remove(conn.id);
             return Ok(crate::answer::unauthorized());
         }
-        let peer = link.peer;
-        tracing::debug!(conn = conn.id, %peer, role = role.as_str(), "websocket opened");
-        req.extensions_mut().insert(conn.clone());
-        let mut svc = self.builder.clone().build(self.methods.clone(), link.stop.clone());
-        let closed = svc.on_session_closed();
-        let (daemon, mut peer_gone) = (daemon.clone(), link.peer_gone.clone());
-        tokio::spawn(async move {
-            let _slot = slot;
-            // The session is free again as soon as the peer is gone: a client that
-            // reconnects to resume it need not wait for the calls it left behind.
-            tokio::select! {
-                _ = closed => {}
-                _ = peer_gone.wait_for(|gone| *gone) => {}
-            }
-            closed_conn(&daemon, &conn);
-        });
-        svc.call(req).await
+        tracing::debug!(conn = conn.id, peer = %link.peer, role = role.as_str(), "websocket opened");
+        let (sink, answers) = serve::sink();
+        let gate = gate::Gate::new(
+            daemon.clone(),
+            self.methods.clone(),
+            conn.clone(),
+            sink,
+            self.ids.clone(),
+        );
+        let (stop, limit) = (link.stop.clone(), daemon.config.max_message_bytes as usize);
+        let (d, c) = (daemon.clone(), conn.clone());
+        let serve = move |io| -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
+            Box::pin(async move {
+                let _slot = slot;
+                serve::run(io, Arc::new(gate), answers, stop, limit).await;
+                closed_conn(&d, &c);
+            })
+        };
+        let d = daemon.clone();
+        let failed = move |e: hyper::Error| {
+            tracing::debug!(%e, "an /rpc upgrade failed");
+            closed_conn(&d, &conn);
+        };
+        Ok(crate::upgrade::accept_frames(&mut req, &key, serve, failed))
     }
 
     /// A place among the token's connections, or the 429 to send instead.

@@ -97,12 +97,10 @@ fn origin_ok<B>(daemon: &Daemon, req: &Request<B>) -> bool {
         || daemon.config.allowed_origins.iter().any(|o| o == origin)
 }
 
-/// `GET /view/socket`: checks, then the upgrade; the socket runs on its own task. `raw` is
-/// set so the connection's frame inspection (a JSON-RPC concern) leaves this socket alone.
+/// `GET /view/socket`: checks, then the upgrade; the socket runs on its own task.
 pub fn socket(
     daemon: &Arc<Daemon>,
     req: &mut Request<hyper::body::Incoming>,
-    raw: &std::sync::atomic::AtomicBool,
 ) -> Response<HttpBody> {
     let Some((role, owner)) = cookie_person(daemon, req) else { return unauthorized() };
     if !origin_ok(daemon, req) {
@@ -120,7 +118,6 @@ pub fn socket(
             &format!("this token has {max} view pages open already; close one, or start gloveboxd with a larger --max-view-pages-per-token\n"),
         );
     };
-    raw.store(true, std::sync::atomic::Ordering::SeqCst);
     let person = Person { role, owner, socket, who: super::who(role, &owner) };
     let (d, d2) = (daemon.clone(), daemon.clone());
     let serve = move |ws| -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
