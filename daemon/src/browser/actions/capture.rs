@@ -2,9 +2,15 @@
 //! artifacts.
 
 use base64::Engine as _;
+use chromiumoxide::cdp::browser_protocol::accessibility::GetFullAxTreeParams;
+use chromiumoxide::cdp::browser_protocol::page::{
+    CaptureScreenshotFormat, CaptureScreenshotParams, GetLayoutMetricsParams, PrintToPdfParams,
+    Viewport,
+};
 use serde_json::{json, Value};
 
 use super::{El, Tab};
+use crate::browser::cdp::Raw;
 use crate::browser::BrowserError;
 
 /// What works on a tab (`probe`): script, the accessibility tree, layout metrics (which
@@ -26,8 +32,8 @@ impl Tab {
     pub async fn probe(&self) -> Probed {
         let (script, ax, layout) = tokio::join!(
             self.eval("1"),
-            self.cmd("Accessibility.getFullAXTree", json!({"depth": 1})),
-            self.cmd("Page.getLayoutMetrics", json!({}))
+            self.run(GetFullAxTreeParams { depth: Some(1), frame_id: None }),
+            self.run(GetLayoutMetricsParams::default())
         );
         Probed { script: script.is_ok(), accessibility: ax.is_ok(), layout: layout.is_ok() }
     }
@@ -98,25 +104,21 @@ impl Tab {
         max_width: Option<u64>,
         limit: ShotLimit,
     ) -> Result<Value, BrowserError> {
-        let mut p = json!({"format": format});
-        if let Some(q) = quality.filter(|_| format != "png") {
-            p["quality"] = json!(q);
-        }
+        let mut p = CaptureScreenshotParams::default();
+        p.format = Some(format.parse::<CaptureScreenshotFormat>().map_err(|_| {
+            BrowserError::Refused(format!("{format} is no image format a tab can capture"))
+        })?);
+        p.quality = quality.filter(|_| format != "png").map(|q| q as i64);
         if !full_page && max_width.is_none() {
             return self.viewport_shot(format, p).await;
         }
-        let m = self.cmd("Page.getLayoutMetrics", json!({})).await?;
-        let vv = &m["cssVisualViewport"];
+        let m = self.run(GetLayoutMetricsParams::default()).await?;
+        let vv = &m.css_visual_viewport;
         let (w, h, x, y) = if full_page {
-            let c = &m["cssContentSize"];
-            (c["width"].as_f64().unwrap_or(0.0), c["height"].as_f64().unwrap_or(0.0), 0.0, 0.0)
+            let c = &m.css_content_size;
+            (c.width, c.height, 0.0, 0.0)
         } else {
-            (
-                vv["clientWidth"].as_f64().unwrap_or(0.0),
-                vv["clientHeight"].as_f64().unwrap_or(0.0),
-                vv["pageX"].as_f64().unwrap_or(0.0),
-                vv["pageY"].as_f64().unwrap_or(0.0),
-            )
+            (vv.client_width, vv.client_height, vv.page_x, vv.page_y)
         };
         let want_scale = max_width.map(|mw| (mw as f64 / w.max(1.0)).min(1.0)).unwrap_or(1.0);
         // A very long or wide page is cut at `limit` (image pixels a side and in all) before
@@ -124,11 +126,11 @@ impl Tab {
         // the browser's memory); the answer says so.
         let (full_w, full_h) = (w, h);
         let (w, h) = limit.clip(w, h, want_scale);
-        p["fromSurface"] = json!(true);
-        p["captureBeyondViewport"] = json!(full_page);
-        p["clip"] = json!({"x": x, "y": y, "width": w, "height": h, "scale": want_scale});
-        let r = self.cmd("Page.captureScreenshot", p).await?;
-        let data = r["data"].as_str().unwrap_or_default().to_owned();
+        p.from_surface = Some(true);
+        p.capture_beyond_viewport = Some(full_page);
+        p.clip = Some(Viewport { x, y, width: w, height: h, scale: want_scale });
+        let r = self.run(p).await?;
+        let data: String = r.data.into();
         let (iw, ih) = data_size(&data)?
             .unwrap_or(((w * want_scale).round() as u32, (h * want_scale).round() as u32));
         let scale = if w > 0.0 { f64::from(iw) / w } else { 1.0 };
@@ -143,13 +145,17 @@ impl Tab {
 
     /// The plain viewport: the capture Chromium makes fastest (no clip, which would make it
     /// re-emulate the viewport), with the layout metrics fetched in the same round trip.
-    async fn viewport_shot(&self, format: &str, params: Value) -> Result<Value, BrowserError> {
-        let (m, r) = tokio::join!(
-            self.cmd("Page.getLayoutMetrics", json!({})),
-            self.cmd("Page.captureScreenshot", params)
-        );
+    async fn viewport_shot(
+        &self,
+        format: &str,
+        params: CaptureScreenshotParams,
+    ) -> Result<Value, BrowserError> {
+        // Raw: the device-pixel `layoutViewport` the scale comes from is a field the crate's
+        // `GetLayoutMetricsReturns` leaves out (it keeps only the CSS-pixel ones).
+        let metrics = Raw::new("Page.getLayoutMetrics", json!({}));
+        let (m, r) = tokio::join!(self.run(metrics), self.run(params));
         let (m, r) = (m?, r?);
-        let data = r["data"].as_str().unwrap_or_default().to_owned();
+        let data: String = r.data.into();
         let css_w = m["cssVisualViewport"]["clientWidth"].as_f64().unwrap_or(0.0);
         let (iw, ih) = data_size(&data)?.unwrap_or((css_w.round() as u32, 0));
         // The image also covers the scrollbar, so image width / CSS width would overstate
@@ -169,9 +175,11 @@ impl Tab {
     /// Print to PDF and save it in the downloads dir (a file root), whose oldest files go
     /// while it holds more than `quota` bytes.
     pub async fn pdf(&self, quota: u64) -> Result<Value, BrowserError> {
-        let r = self.cmd("Page.printToPDF", json!({"printBackground": true})).await?;
+        let print = PrintToPdfParams { print_background: Some(true), ..Default::default() };
+        let r = self.run(print).await?;
+        let data: &str = r.data.as_ref();
         let bytes = base64::engine::general_purpose::STANDARD
-            .decode(r["data"].as_str().unwrap_or_default())
+            .decode(data)
             .map_err(|e| BrowserError::BadAnswer(format!("bad PDF data: {e}")))?;
         let dir = self.downloads.clone();
         std::fs::create_dir_all(&dir).map_err(|e| BrowserError::Storage {

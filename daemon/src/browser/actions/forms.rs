@@ -1,8 +1,11 @@
 //! Element actions that change a value: focus, typing and filling text, native values and
 //! selects, checkboxes, text selection, paste and file upload.
 
+use chromiumoxide::cdp::browser_protocol::dom::SetFileInputFilesParams;
+use chromiumoxide::cdp::browser_protocol::input::DispatchKeyEventType;
 use serde_json::{json, Value};
 
+use super::keyboard::key_params;
 use super::{El, Tab};
 use crate::browser::cdp::Dialog;
 use crate::browser::input;
@@ -392,14 +395,11 @@ impl Tab {
         let v = input::key_def("v")
             .ok_or_else(|| BrowserError::NotReady("the key map has no v".into()))?;
         let ctrl = input::CTRL;
-        let down = json!({"type": "rawKeyDown", "key": v.key, "code": v.code,
-                          "windowsVirtualKeyCode": v.key_code, "nativeVirtualKeyCode": v.key_code,
-                          "modifiers": ctrl, "commands": ["paste"]});
-        let up = json!({"type": "keyUp", "key": v.key, "code": v.code,
-                        "windowsVirtualKeyCode": v.key_code, "nativeVirtualKeyCode": v.key_code,
-                        "modifiers": ctrl});
-        let pressed = self.cmd("Input.dispatchKeyEvent", down).await;
-        let released = self.cmd("Input.dispatchKeyEvent", up).await;
+        let mut down = key_params(DispatchKeyEventType::RawKeyDown, &v.key, &v, ctrl);
+        down.commands = Some(vec!["paste".into()]);
+        let up = key_params(DispatchKeyEventType::KeyUp, &v.key, &v, ctrl);
+        let pressed = self.run(down).await;
+        let released = self.run(up).await;
         pressed.and(released)?;
         let read = "await new Promise((r) => setTimeout(r, 0)); \
             const st = this.ownerDocument.__gloveboxPaste; delete this.ownerDocument.__gloveboxPaste; \
@@ -437,7 +437,15 @@ impl Tab {
     }
 
     pub async fn upload(&self, el: &El, files: &[String]) -> Result<(), BrowserError> {
-        let params = json!({"files": files, "objectId": el.object_id});
-        self.cmd_in(el.frame.as_deref(), "DOM.setFileInputFiles", params).await.map(|_| ())
+        if files.is_empty() {
+            // Raw: the typed params leave an empty `files` out, and Chromium then refuses
+            // the call instead of clearing the input.
+            let clear = json!({"files": [], "objectId": el.object_id});
+            let clear = crate::browser::cdp::Raw::new("DOM.setFileInputFiles", clear);
+            return self.run_in(el.frame.as_deref(), clear).await.map(|_| ());
+        }
+        let mut params = SetFileInputFilesParams::new(files.to_vec());
+        params.object_id = Some(el.object_id.clone().into());
+        self.run_in(el.frame.as_deref(), params).await.map(|_| ())
     }
 }

@@ -232,7 +232,7 @@ impl Tab {
             Some(e) => e.clone(),
             None => {
                 let r = self.in_world("document.documentElement").await?;
-                let object_id = r["result"]["objectId"].as_str().unwrap_or_default().to_owned();
+                let object_id = r.result.object_id.map(String::from).unwrap_or_default();
                 El { object_id, frame: None }
             }
         };
