@@ -29,10 +29,13 @@ use chromiumoxide::cdp::js_protocol::runtime::{
     CallArgument, CallFunctionOnParams, ExceptionDetails, RemoteObject, RemoteObjectType,
 };
 use chromiumoxide::Page;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::cdp::{Conn, Dialog, TabWatch};
 use super::{tab_id_of, target_key, BrowserError};
+pub use glovebox_protocol::results::browser::Evaluate as Evaluated;
 
 pub use capture::{image_size, Probed, Ranged, ShotLimit};
 pub use elements::{Aim, Press};
@@ -187,16 +190,20 @@ impl Tab {
         }
     }
 
-    /// Evaluate an expression in the main frame; the JSON value, exceptions as failures.
-    pub async fn eval(&self, expr: &str) -> Result<Value, BrowserError> {
+    /// Evaluate an expression in the main frame; its value read as `T`, exceptions as
+    /// failures.
+    pub async fn eval<T: Serialize + DeserializeOwned>(
+        &self,
+        expr: &str,
+    ) -> Result<T, BrowserError> {
         let r = self.run(world::evaluate(expr, None, world::Answer::Awaited)).await?;
-        value_of(r.result, r.exception_details)
+        page_json(value_of(r.result, r.exception_details)?)
     }
 
     /// `evaluate`: an expression (top-level await allowed) or else a function body. The
     /// value is cut to `max` characters inside the page (a string by its length, anything
     /// else by its JSON text, which then stands in for it): `{value, truncated, total_chars}`.
-    pub async fn evaluate(&self, script: &str, max: usize) -> Result<Value, BrowserError> {
+    pub async fn evaluate(&self, script: &str, max: usize) -> Result<Evaluated, BrowserError> {
         let params = |expr: String, repl: bool| {
             let mut p = world::evaluate(&expr, None, world::Answer::Awaited);
             p.repl_mode = Some(repl);
@@ -222,7 +229,7 @@ impl Tab {
             });
             if !syntax {
                 let v = value_of(r.result, r.exception_details)?;
-                return Ok(match v {
+                return page_json(match v {
                     _ if i == 2 => bound_here(&v, max),
                     // `undefined` drops out of the bound's object.
                     Value::Object(m) if !m.contains_key("value") => json!({"value": null}),
@@ -232,14 +239,19 @@ impl Tab {
             last = Some(r);
         }
         let last = last.ok_or_else(|| BrowserError::BadAnswer("nothing was evaluated".into()))?;
-        value_of(last.result, last.exception_details).map(|v| bound_here(&v, max))
+        page_json(bound_here(&value_of(last.result, last.exception_details)?, max))
     }
 
-    /// Call `func` (see [`js`]) on an element with JSON arguments; the JSON result.
-    pub async fn call(&self, el: &El, body: &str, args: &[Value]) -> Result<Value, BrowserError> {
+    /// Call `func` (see [`js`]) on an element with JSON arguments; its result read as `T`.
+    pub async fn call<T: Serialize + DeserializeOwned>(
+        &self,
+        el: &El,
+        body: &str,
+        args: &[Value],
+    ) -> Result<T, BrowserError> {
         let args =
             args.iter().map(|a| CallArgument { value: Some(a.clone()), ..Default::default() });
-        self.call_with(el, body, args.collect()).await
+        page_json(self.call_with(el, body, args.collect()).await?)
     }
 
     /// [`Tab::call`] with DevTools call arguments (handles on other objects among them).
@@ -288,6 +300,26 @@ pub(super) fn value_of(
         return Ok(Value::Null);
     }
     Ok(result.value.unwrap_or(Value::Null))
+}
+
+/// A value the page answered, read as `T`. In debug builds it must write back the same, so
+/// a field `T` lacks fails the tests instead of vanishing.
+fn page_json<T: Serialize + DeserializeOwned>(v: Value) -> Result<T, BrowserError> {
+    #[cfg(debug_assertions)]
+    let sent = v.clone();
+    let typed: T = serde_json::from_value(v)
+        .map_err(|e| BrowserError::BadAnswer(format!("the page answered oddly: {e}")))?;
+    #[cfg(debug_assertions)]
+    {
+        let back = serde_json::to_value(&typed)
+            .map_err(|e| BrowserError::BadAnswer(format!("the page's answer: {e}")))?;
+        if back != sent {
+            return Err(BrowserError::BadAnswer(format!(
+                "the page's answer reads back as {back}, not {sent}"
+            )));
+        }
+    }
+    Ok(typed)
 }
 
 /// The first line of what a script threw.

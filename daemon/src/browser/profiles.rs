@@ -13,7 +13,7 @@ use chromiumoxide::cdp::browser_protocol::dom_storage::{
 use chromiumoxide::cdp::browser_protocol::network::{CookieParam, CookieSameSite, TimeSinceEpoch};
 use chromiumoxide::cdp::browser_protocol::storage::{GetCookiesParams, SetCookiesParams};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::{BrowserError, Browsers, Conn, Lane, Tab};
 
@@ -180,7 +180,7 @@ impl StorageState {
                 o.local_storage.iter().map(|i| (i.name.as_str(), i.value.as_str())).collect();
             let set =
                 format!("for (const [k, v] of {}) localStorage.setItem(k, v); true", json!(items));
-            tab.eval(&set).await?;
+            tab.eval::<Value>(&set).await?;
         }
         tab.navigate("about:blank", wait).await.map(|_| ())
     }

@@ -7,6 +7,7 @@ use chromiumoxide::cdp::browser_protocol::page::{
     CaptureScreenshotFormat, CaptureScreenshotParams, GetLayoutMetricsParams, PrintToPdfParams,
     Viewport,
 };
+use glovebox_protocol::results::browser as results;
 use serde_json::{json, Value};
 
 use super::{El, Tab};
@@ -25,13 +26,13 @@ pub struct Probed {
 impl Tab {
     /// Whether the tab is the one its window shows: a background tab paints nothing.
     pub async fn shown(&self) -> Result<bool, BrowserError> {
-        Ok(self.eval("document.visibilityState").await? == "visible")
+        Ok(self.eval::<Value>("document.visibilityState").await? == "visible")
     }
 
     /// One light call of each kind the tab's actions rely on.
     pub async fn probe(&self) -> Probed {
         let (script, ax, layout) = tokio::join!(
-            self.eval("1"),
+            self.eval::<Value>("1"),
             self.run(GetFullAxTreeParams { depth: Some(1), frame_id: None }),
             self.run(GetLayoutMetricsParams::default())
         );
@@ -52,11 +53,11 @@ impl Tab {
         let v = match el {
             Some(e) => {
                 let body = format!("return ({RANGE})({WHOLE_TEXT}, a);");
-                self.call(e, &body, &[want]).await?
+                self.call::<Value>(e, &body, &[want]).await?
             }
             None => {
                 let page = "(document.body ? document.body.innerText : '')";
-                self.eval(&format!("({RANGE})({page}, {want})")).await?
+                self.eval::<Value>(&format!("({RANGE})({page}, {want})")).await?
             }
         };
         Ranged::from_page(&v, offset)
@@ -73,10 +74,10 @@ impl Tab {
         let v = match (el, html) {
             (Some(e), false) => {
                 let body = "return (a.cut)(this.innerText ?? this.textContent ?? '', a.max);";
-                self.call(e, &bound_body(body), &[json!({"max": max})]).await?
+                self.call::<Value>(e, &bound_body(body), &[json!({"max": max})]).await?
             }
             (Some(e), true) => {
-                self.call(
+                self.call::<Value>(
                     e,
                     &bound_body("return (a.cut)(this.outerHTML, a.max);"),
                     &[json!({"max": max})],
@@ -84,11 +85,14 @@ impl Tab {
                 .await?
             }
             (None, false) => {
-                self.eval(&format!("({CUT})(document.body ? document.body.innerText : '', {max})"))
-                    .await?
+                self.eval::<Value>(&format!(
+                    "({CUT})(document.body ? document.body.innerText : '', {max})"
+                ))
+                .await?
             }
             (None, true) => {
-                self.eval(&format!("({CUT})(document.documentElement.outerHTML, {max})")).await?
+                self.eval::<Value>(&format!("({CUT})(document.documentElement.outerHTML, {max})"))
+                    .await?
             }
         };
         Ok(Bounded::from_page(&v))
@@ -103,7 +107,7 @@ impl Tab {
         quality: Option<u64>,
         max_width: Option<u64>,
         limit: ShotLimit,
-    ) -> Result<Value, BrowserError> {
+    ) -> Result<results::Image, BrowserError> {
         let mut p = CaptureScreenshotParams::default();
         p.format = Some(format.parse::<CaptureScreenshotFormat>().map_err(|_| {
             BrowserError::Refused(format!("{format} is no image format a tab can capture"))
@@ -134,11 +138,15 @@ impl Tab {
         let (iw, ih) = data_size(&data)?
             .unwrap_or(((w * want_scale).round() as u32, (h * want_scale).round() as u32));
         let scale = if w > 0.0 { f64::from(iw) / w } else { 1.0 };
-        let mut shot = shot_json(format, (iw, ih), scale, full_page, &data);
+        let mut shot = image(format, (iw, ih), scale, full_page, data);
         if h < full_h || w < full_w {
-            shot["truncated"] = json!({"reason": "page larger than the image limit",
-                                       "limit_px": limit.side, "limit_pixels": limit.pixels,
-                                       "page_width": full_w, "page_height": full_h});
+            shot.truncated = Some(results::ImageCut {
+                reason: "page larger than the image limit".into(),
+                limit_px: limit.side,
+                limit_pixels: limit.pixels,
+                page_width: full_w,
+                page_height: full_h,
+            });
         }
         Ok(shot)
     }
@@ -149,7 +157,7 @@ impl Tab {
         &self,
         format: &str,
         params: CaptureScreenshotParams,
-    ) -> Result<Value, BrowserError> {
+    ) -> Result<results::Image, BrowserError> {
         // Raw: the device-pixel `layoutViewport` the scale comes from is a field the crate's
         // `GetLayoutMetricsReturns` leaves out (it keeps only the CSS-pixel ones).
         let metrics = Raw::new("Page.getLayoutMetrics", json!({}));
@@ -169,12 +177,12 @@ impl Tab {
         } else {
             1.0
         };
-        Ok(shot_json(format, (iw, ih), scale, false, &data))
+        Ok(image(format, (iw, ih), scale, false, data))
     }
 
     /// Print to PDF and save it in the downloads dir (a file root), whose oldest files go
     /// while it holds more than `quota` bytes.
-    pub async fn pdf(&self, quota: u64) -> Result<Value, BrowserError> {
+    pub async fn pdf(&self, quota: u64) -> Result<results::Pdf, BrowserError> {
         let print = PrintToPdfParams { print_background: Some(true), ..Default::default() };
         let r = self.run(print).await?;
         let data: &str = r.data.as_ref();
@@ -206,12 +214,11 @@ impl Tab {
             reason: e.to_string(),
         })?;
         let removed = crate::files::trim_to_quota(&dir, quota, Some(&path));
-        let mut out =
-            json!({"artifact": {"path": path, "mime": "application/pdf", "bytes": bytes.len()}});
-        if !removed.is_empty() {
-            out["removed_for_quota"] = json!(removed);
-        }
-        Ok(out)
+        let path = path.display().to_string();
+        let artifact =
+            results::Artifact { path, mime: "application/pdf".into(), bytes: bytes.len() };
+        let removed_for_quota = removed.iter().map(|p| p.display().to_string()).collect();
+        Ok(results::Pdf { artifact, removed_for_quota })
     }
 }
 
@@ -314,17 +321,26 @@ impl ShotLimit {
     }
 }
 
-fn shot_json(format: &str, (w, h): (u32, u32), scale: f64, full_page: bool, data: &str) -> Value {
+fn image(
+    format: &str,
+    (width, height): (u32, u32),
+    scale: f64,
+    full_page: bool,
+    data: String,
+) -> results::Image {
     let padding = data.bytes().rev().take_while(|b| *b == b'=').count();
-    json!({
-        "mime": format!("image/{format}"),
-        "width": w, "height": h,
-        "scale": scale,
-        "coordinate_space": "viewport",
-        "full_page": full_page,
-        "bytes": data.len() / 4 * 3 - padding,
-        "data": data,
-    })
+    results::Image {
+        mime: format!("image/{format}"),
+        width,
+        height,
+        scale,
+        coordinate_space: "viewport".into(),
+        full_page,
+        bytes: data.len() / 4 * 3 - padding,
+        data,
+        truncated: None,
+        redacted: None,
+    }
 }
 
 /// The image size from base64 data: PNG and WebP from the first bytes only, JPEG (whose

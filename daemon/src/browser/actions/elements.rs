@@ -63,7 +63,7 @@ impl Tab {
     }
 
     pub async fn describe(&self, el: &El) -> String {
-        self.call(el, "return d(this);", &[])
+        self.call::<Value>(el, "return d(this);", &[])
             .await
             .ok()
             .and_then(|v| v.as_str().map(String::from))
@@ -120,7 +120,7 @@ impl Tab {
                     const r = this.getBoundingClientRect(); const s = getComputedStyle(this); \
                     return [true, r.width > 0 && r.height > 0 && s.visibility !== 'hidden' \
                     && s.display !== 'none'];";
-        match self.call(el, body, &[]).await {
+        match self.call::<Value>(el, body, &[]).await {
             Ok(v) => (v[0] == true, v[1] == true),
             Err(_) => (false, false),
         }
@@ -166,7 +166,7 @@ impl Tab {
     pub async fn aim(&self, el: &El, press: Press) -> Result<Aim, BrowserError> {
         let origin = self.origin_for(el.frame.as_deref()).await?;
         let local = press.arg(el.frame.is_some());
-        let r = self.call(el, AIM, &[local]).await?;
+        let r = self.call::<Value>(el, AIM, &[local]).await?;
         match aimed(&r, origin)? {
             Some(p) => Ok(p),
             None => self.aim_by_devtools(el, &r).await,

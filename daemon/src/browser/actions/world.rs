@@ -9,7 +9,7 @@ use chromiumoxide::cdp::js_protocol::runtime::{
     EvaluateParams, EvaluateReturns, ExecutionContextId,
 };
 use chromiumoxide::types::Command;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::{El, Tab};
 use crate::browser::BrowserError;
@@ -179,7 +179,7 @@ impl Tab {
             .object_id
             .ok_or_else(|| BrowserError::Gone("the frame's element is gone".into()))?;
         let el = El { object_id: object_id.into(), frame: holder.map(String::from) };
-        let v = self.call(&el, FRAME_ORIGIN, &[json!(reveal)]).await?;
+        let v = self.call::<Value>(&el, FRAME_ORIGIN, &[json!(reveal)]).await?;
         let (x, y) = (v["x"].as_f64().unwrap_or(0.0), v["y"].as_f64().unwrap_or(0.0));
         Ok(((base.0 + x, base.1 + y), v["id"].as_u64()))
     }

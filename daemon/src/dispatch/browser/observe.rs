@@ -6,12 +6,10 @@ use std::time::Instant;
 use glovebox_protocol::actions::browser::{self, Common, Format};
 use glovebox_protocol::actions::Params;
 use glovebox_protocol::results::browser::{self as results, Image, Label, Rect};
-use serde_json::Value;
 
 use super::{poisoned, TabCx};
 use crate::browser::annotate::{self, Tag};
 use crate::browser::snapshot;
-use crate::dispatch::results::{decode, part};
 use crate::dispatch::secrets;
 use crate::dispatch::text::TextRange;
 use crate::error::DaemonError;
@@ -116,11 +114,11 @@ pub(super) async fn evaluate(
     p: browser::Evaluate,
 ) -> Result<results::Evaluate, DaemonError> {
     let max = cx.ctx.daemon.config.max_text_chars;
-    decode::<browser::Evaluate>(cx.tab.evaluate(&p.script, max).await?)
+    Ok(cx.tab.evaluate(&p.script, max).await?)
 }
 
 pub(super) async fn pdf(cx: TabCx, _: browser::Pdf) -> Result<results::Pdf, DaemonError> {
-    decode::<browser::Pdf>(cx.tab.pdf(cx.ctx.daemon.config.downloads_quota_bytes).await?)
+    Ok(cx.tab.pdf(cx.ctx.daemon.config.downloads_quota_bytes).await?)
 }
 
 pub(super) async fn probe(cx: TabCx, _: browser::Probe) -> Result<results::Probe, DaemonError> {
@@ -218,7 +216,7 @@ async fn annotated(
     let shot =
         secrets::screenshot(vault, tab, (false, "png"), None, max_width.map(u64::from), limit)
             .await?;
-    let mut image: Image = part::<browser::ScreenshotAnnotate, _>(shot)?;
+    let mut image: Image = shot;
     let mut marks: Vec<_> =
         marks.into_iter().filter_map(|m| Some((refs.get(&m.key)?.clone(), m))).collect();
     // Past a few hundred tags an image is unreadable and drawing costs; the first ones in
@@ -258,8 +256,7 @@ async fn shot<P: Params>(cx: &TabCx, s: &Shot) -> Result<Image, DaemonError> {
     let (quality, max_width) = (s.quality.map(u64::from), s.max_width.map(u64::from));
     let limit = cx.ctx.daemon.config.max_capture;
     let (vault, how) = (&cx.ctx.daemon.config.secrets, (s.full_page, s.format.as_str()));
-    let v: Value = secrets::screenshot(vault, &cx.tab, how, quality, max_width, limit).await?;
-    part::<P, Image>(v)
+    secrets::screenshot(vault, &cx.tab, how, quality, max_width, limit).await
 }
 
 #[cfg(test)]
