@@ -108,11 +108,14 @@ impl Tab {
         max_width: Option<u64>,
         limit: ShotLimit,
     ) -> Result<results::Image, BrowserError> {
-        let mut p = CaptureScreenshotParams::default();
-        p.format = Some(format.parse::<CaptureScreenshotFormat>().map_err(|_| {
+        let kind = format.parse::<CaptureScreenshotFormat>().map_err(|_| {
             BrowserError::Refused(format!("{format} is no image format a tab can capture"))
-        })?);
-        p.quality = quality.filter(|_| format != "png").map(|q| q as i64);
+        })?;
+        let mut p = CaptureScreenshotParams {
+            format: Some(kind),
+            quality: quality.filter(|_| format != "png").map(|q| q as i64),
+            ..Default::default()
+        };
         if !full_page && max_width.is_none() {
             return self.viewport_shot(format, p).await;
         }

@@ -6,7 +6,9 @@ use chromiumoxide::cdp::browser_protocol::dom::{
     ScrollIntoViewIfNeededParams,
 };
 use chromiumoxide::cdp::browser_protocol::page::GetLayoutMetricsParams;
-use chromiumoxide::cdp::js_protocol::runtime::{CallArgument, EvaluateReturns, ExecutionContextId};
+use chromiumoxide::cdp::js_protocol::runtime::{
+    CallArgument, EvaluateReturns, ExecutionContextId, RemoteObjectId,
+};
 use serde_json::{json, Value};
 
 use super::world::{evaluate, Answer, Key};
@@ -19,9 +21,11 @@ use crate::browser::BrowserError;
 impl Tab {
     pub async fn element_by_backend_id(&self, id: i64) -> Result<El, BrowserError> {
         let ctx = self.world(None).await?;
-        let mut params = ResolveNodeParams::default();
-        params.backend_node_id = Some(BackendNodeId::new(id));
-        params.execution_context_id = Some(ExecutionContextId::new(ctx));
+        let params = ResolveNodeParams {
+            backend_node_id: Some(BackendNodeId::new(id)),
+            execution_context_id: Some(ExecutionContextId::new(ctx)),
+            ..Default::default()
+        };
         let r = self.run(params).await.map_err(|e| match e {
             e @ BrowserError::Cdp { .. } => BrowserError::Gone(e.to_string()),
             BrowserError::ContextGone(m) => BrowserError::Gone(m),
@@ -81,10 +85,10 @@ impl Tab {
             Some(f) => self.frame_origin(f, true).await?.0,
             None => (0.0, 0.0),
         };
-        let mut scroll = ScrollIntoViewIfNeededParams::default();
-        scroll.object_id = Some(el.object_id.clone().into());
-        let mut quads = GetContentQuadsParams::default();
-        quads.object_id = Some(el.object_id.clone().into());
+        let object_id = Some(RemoteObjectId::from(el.object_id.clone()));
+        let scroll =
+            ScrollIntoViewIfNeededParams { object_id: object_id.clone(), ..Default::default() };
+        let quads = GetContentQuadsParams { object_id, ..Default::default() };
         let (_, r) = tokio::join!(self.run_in(frame, scroll), self.run_in(frame, quads));
         let quads = match r {
             Ok(r) => r.quads,

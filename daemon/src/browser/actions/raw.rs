@@ -37,8 +37,10 @@ impl Tab {
 
     /// The viewport as a PNG, as it is painted now.
     pub async fn viewport_png(&self) -> Result<Vec<u8>, BrowserError> {
-        let mut p = CaptureScreenshotParams::default();
-        p.format = Some(CaptureScreenshotFormat::Png);
+        let p = CaptureScreenshotParams {
+            format: Some(CaptureScreenshotFormat::Png),
+            ..Default::default()
+        };
         let r = self.run(p).await?;
         let data: &str = r.data.as_ref();
         base64::engine::general_purpose::STANDARD

@@ -170,9 +170,11 @@ impl Tab {
         };
         let ctx = self.world(holder).await?;
         let owner = self.run_in(holder, GetFrameOwnerParams::new(frame.to_owned())).await?;
-        let mut resolve = ResolveNodeParams::default();
-        resolve.backend_node_id = Some(owner.backend_node_id);
-        resolve.execution_context_id = Some(ExecutionContextId::new(ctx));
+        let resolve = ResolveNodeParams {
+            backend_node_id: Some(owner.backend_node_id),
+            execution_context_id: Some(ExecutionContextId::new(ctx)),
+            ..Default::default()
+        };
         let r = self.run_in(holder, resolve).await?;
         let object_id = r
             .object

@@ -135,9 +135,11 @@ async fn roots(
         let describe =
             DescribeNodeParams { object_id: Some(id.clone().into()), ..Default::default() };
         let node = tab.run_in(frame, describe).await?.node;
-        let mut p = ResolveNodeParams::default();
-        p.backend_node_id = Some(node.backend_node_id);
-        p.object_group = grouped.then(|| GROUP.to_owned());
+        let p = ResolveNodeParams {
+            backend_node_id: Some(node.backend_node_id),
+            object_group: grouped.then(|| GROUP.to_owned()),
+            ..Default::default()
+        };
         let r = tab.run_in(frame, p).await?;
         Ok::<_, BrowserError>(r.object.object_id.map(String::from).unwrap_or_default())
     });
@@ -242,10 +244,12 @@ async fn set(
     fresh: bool,
 ) -> Result<(), BrowserError> {
     let resolves = nodes.keys().map(|id| {
-        let mut p = ResolveNodeParams::default();
-        p.backend_node_id = Some(BackendNodeId::new(*id));
-        p.execution_context_id = Some(ExecutionContextId::new(ctx));
-        p.object_group = Some(GROUP.into());
+        let p = ResolveNodeParams {
+            backend_node_id: Some(BackendNodeId::new(*id)),
+            execution_context_id: Some(ExecutionContextId::new(ctx)),
+            object_group: Some(GROUP.into()),
+            ..Default::default()
+        };
         tab.run_in(frame, p)
     });
     let resolved = futures::future::join_all(resolves).await;

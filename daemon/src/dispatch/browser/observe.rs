@@ -4,7 +4,6 @@
 use std::time::Instant;
 
 use glovebox_protocol::actions::browser::{self, Common, Format};
-use glovebox_protocol::actions::Params;
 use glovebox_protocol::results::browser::{self as results, Image, Label, Rect};
 
 use super::{poisoned, TabCx};
@@ -77,7 +76,7 @@ pub(super) async fn screenshot(cx: TabCx, p: browser::Screenshot) -> Result<Imag
         quality: p.quality,
         max_width: p.max_width,
     };
-    shot::<browser::Screenshot>(&cx, &s).await
+    shot(&cx, &s).await
 }
 
 pub(super) async fn screenshot_annotate(
@@ -104,7 +103,7 @@ pub(super) async fn state_and_screenshot(
         quality: p.quality,
         max_width: p.max_width,
     };
-    let screenshot = shot::<browser::StateAndScreenshot>(&cx, &s).await?;
+    let screenshot = shot(&cx, &s).await?;
     let consistent = cx.tab.navigations() == before;
     Ok(results::StateAndScreenshot { snapshot, screenshot, consistent })
 }
@@ -251,8 +250,8 @@ fn base64_len(data: &str) -> usize {
     data.len() / 4 * 3 - data.bytes().rev().take_while(|b| *b == b'=').count()
 }
 
-/// A screenshot, for `P`'s result.
-async fn shot<P: Params>(cx: &TabCx, s: &Shot) -> Result<Image, DaemonError> {
+/// A screenshot, as `screenshot` and `state_and_screenshot` answer it.
+async fn shot(cx: &TabCx, s: &Shot) -> Result<Image, DaemonError> {
     let (quality, max_width) = (s.quality.map(u64::from), s.max_width.map(u64::from));
     let limit = cx.ctx.daemon.config.max_capture;
     let (vault, how) = (&cx.ctx.daemon.config.secrets, (s.full_page, s.format.as_str()));
