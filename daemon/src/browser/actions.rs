@@ -242,15 +242,21 @@ impl Tab {
         page_json(bound_here(&value_of(last.result, last.exception_details)?, max))
     }
 
-    /// Call `func` (see [`js`]) on an element with JSON arguments; its result read as `T`.
+    /// Call `func` (see [`js`]) on an element with `args` (written as JSON: an array or a
+    /// tuple gives one argument each, `()` none); its result read as `T`.
     pub async fn call<T: Serialize + DeserializeOwned>(
         &self,
         el: &El,
         body: &str,
-        args: &[Value],
+        args: impl Serialize,
     ) -> Result<T, BrowserError> {
-        let args =
-            args.iter().map(|a| CallArgument { value: Some(a.clone()), ..Default::default() });
+        let args = match serde_json::to_value(args) {
+            Ok(Value::Array(a)) => a,
+            Ok(Value::Null) => Vec::new(),
+            Ok(one) => vec![one],
+            Err(e) => return Err(BrowserError::BadAnswer(format!("unwritable arguments: {e}"))),
+        };
+        let args = args.into_iter().map(|a| CallArgument { value: Some(a), ..Default::default() });
         page_json(self.call_with(el, body, args.collect()).await?)
     }
 

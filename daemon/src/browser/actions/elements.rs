@@ -67,7 +67,7 @@ impl Tab {
     }
 
     pub async fn describe(&self, el: &El) -> String {
-        self.call::<Value>(el, "return d(this);", &[])
+        self.call::<Value>(el, "return d(this);", ())
             .await
             .ok()
             .and_then(|v| v.as_str().map(String::from))
@@ -124,7 +124,7 @@ impl Tab {
                     const r = this.getBoundingClientRect(); const s = getComputedStyle(this); \
                     return [true, r.width > 0 && r.height > 0 && s.visibility !== 'hidden' \
                     && s.display !== 'none'];";
-        match self.call::<Value>(el, body, &[]).await {
+        match self.call::<Value>(el, body, ()).await {
             Ok(v) => (v[0] == true, v[1] == true),
             Err(_) => (false, false),
         }

@@ -136,7 +136,7 @@ return {value: v, same: norm(v) === norm(want)};
 impl Tab {
     /// Focus it; returns a description of what really has focus.
     pub async fn focus(&self, el: &El) -> Result<results::Focus, BrowserError> {
-        self.call(el, "this.focus(); let e = document.activeElement; while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement; return {focused: e === this, element: d(e)};", &[]).await
+        self.call(el, "this.focus(); let e = document.activeElement; while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement; return {focused: e === this, element: d(e)};", ()).await
     }
 
     /// Focus an element for typing, its caret at the end of a field that had no focus;
@@ -159,7 +159,7 @@ impl Tab {
     }
 
     async fn read_value(&self, el: &El) -> Result<String, BrowserError> {
-        let v = self.call::<Value>(el, "return (this.tagName === 'INPUT' || this.tagName === 'TEXTAREA' || this.tagName === 'SELECT') ? this.value : this.innerText;", &[]).await?;
+        let v = self.call::<Value>(el, "return (this.tagName === 'INPUT' || this.tagName === 'TEXTAREA' || this.tagName === 'SELECT') ? this.value : this.innerText;", ()).await?;
         Ok(v.as_str().unwrap_or_default().to_owned())
     }
 
@@ -295,7 +295,7 @@ impl Tab {
             if (this.tagName === 'INPUT' && (t === 'checkbox' || t === 'radio')) return {checked: this.checked}; \
             if (role === 'checkbox' || role === 'switch' || role === 'radio' || role === 'menuitemcheckbox') return {checked: this.getAttribute('aria-checked') === 'true'}; \
             return {err: d(this)};";
-        let r = self.call::<Value>(el, state, &[]).await?;
+        let r = self.call::<Value>(el, state, ()).await?;
         if let Some(what) = r["err"].as_str() {
             return Err(BrowserError::NotEditable {
                 what: what.to_owned(),
@@ -309,12 +309,12 @@ impl Tab {
                     self.click_at(x, y, crate::browser::mouse::Button::Left, 1, 0).await?;
                 }
                 Err(BrowserError::NoGeometry { .. }) => {
-                    self.call::<Value>(el, "this.click(); return null;", &[]).await?;
+                    self.call::<Value>(el, "this.click(); return null;", ()).await?;
                 }
                 Err(e) => return Err(e),
             }
         }
-        let r = self.call::<Value>(el, state, &[]).await?;
+        let r = self.call::<Value>(el, state, ()).await?;
         if r["checked"] != want {
             return Err(BrowserError::Refused(format!(
                 "{} is still {} after the click",
@@ -394,7 +394,7 @@ impl Tab {
             this.ownerDocument.addEventListener('paste', (e) => { st.seen = true; \
             setTimeout(() => { st.prevented = e.defaultPrevented; }, 0); }, {capture: true, once: true}); \
             return true;";
-        self.call::<Value>(&target, watch, &[]).await?;
+        self.call::<Value>(&target, watch, ()).await?;
         let v = input::key_def("v")
             .ok_or_else(|| BrowserError::NotReady("the key map has no v".into()))?;
         let ctrl = input::CTRL;
@@ -407,7 +407,7 @@ impl Tab {
         let read = "await new Promise((r) => setTimeout(r, 0)); \
             const st = this.ownerDocument.__gloveboxPaste; delete this.ownerDocument.__gloveboxPaste; \
             return st || {seen: false};";
-        let st = self.call::<Value>(&target, read, &[]).await?;
+        let st = self.call::<Value>(&target, read, ()).await?;
         Ok((st["seen"] == true).then_some(st["prevented"] == true))
     }
 

@@ -243,7 +243,7 @@ impl Tab {
     }
 
     pub async fn scroll_into_view(&self, el: &El) -> Result<results::Rect, BrowserError> {
-        self.call(el, "this.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'}); const r = this.getBoundingClientRect(); return {x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height)};", &[]).await
+        self.call(el, "this.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'}); const r = this.getBoundingClientRect(); return {x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height)};", ()).await
     }
 }
 

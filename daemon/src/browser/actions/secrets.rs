@@ -91,7 +91,7 @@ impl Tab {
 
     /// Where `el` is and where its form posts.
     pub async fn place(&self, el: &El) -> Result<Place, BrowserError> {
-        let v = self.call::<Value>(el, PLACE, &[]).await?;
+        let v = self.call::<Value>(el, PLACE, ()).await?;
         let posts_to = v["posts"]
             .as_array()
             .map(|a| a.iter().filter_map(Value::as_str).map(String::from).collect())
