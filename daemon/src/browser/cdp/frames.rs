@@ -80,7 +80,9 @@ impl Frames {
     }
 }
 
-/// A Network event of a frame's session, into its tab's tracking.
+/// A Network event of a frame's session, into its tab's tracking. Read as JSON, three fields
+/// of it: the event arrives as the text of a relayed message, and a typed reading of the
+/// whole event would drop it (and leave its request open) on any field newer than the crate.
 fn network_event(net: &Net, msg: &Value) {
     let p = &msg["params"];
     let Some(id) = p["requestId"].as_str() else { return };
