@@ -6,6 +6,7 @@
 
 use std::time::{Duration, Instant};
 
+use chromiumoxide::cdp::browser_protocol::page::CrashParams;
 use glovebox_tests::desktop::{ok, DesktopFixture};
 use glovebox_tests::raw::code;
 use glovebox_tests::DEADLINE;
@@ -47,7 +48,7 @@ async fn a_crashed_tab_answers_at_once_and_a_reload_revives_it() {
     let (b, t) = (id("browser_id"), id("tab_id"));
     let tab = env.browsers.tab(&b, &t).await.expect("the tab");
     // Page.crash never answers: its renderer is gone.
-    let _ = tokio::time::timeout(Duration::from_secs(3), tab.cmd("Page.crash", json!({}))).await;
+    let _ = tokio::time::timeout(Duration::from_secs(3), tab.run(CrashParams::default())).await;
     let (r, took) = timed(c.call("browser.snapshot", json!({}))).await;
     assert_eq!(code(&r), "ACTION_FAILED", "{r}");
     assert!(r.to_string().contains("crashed") && r.to_string().contains("browser.reload"), "{r}");

@@ -24,11 +24,18 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use chromiumoxide::cdp::browser_protocol::page::HandleJavaScriptDialogParams;
+use chromiumoxide::cdp::js_protocol::runtime::{
+    CallArgument, CallFunctionOnParams, ExceptionDetails, RemoteObject, RemoteObjectType,
+};
 use chromiumoxide::Page;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::cdp::{Conn, Dialog, Raw, TabWatch};
+use super::cdp::{Conn, Dialog, TabWatch};
 use super::{tab_id_of, target_key, BrowserError};
+pub use glovebox_protocol::results::browser::Evaluate as Evaluated;
 
 pub use capture::{image_size, Probed, Ranged, ShotLimit};
 pub use elements::{Aim, Press};
@@ -148,11 +155,6 @@ impl Tab {
         *self.watch.navigations.borrow()
     }
 
-    /// A page-level command the crate lacks, by name (see `cdp/raw.rs`).
-    pub async fn cmd(&self, method: &'static str, params: Value) -> Result<Value, BrowserError> {
-        self.run(Raw::new(method, params)).await
-    }
-
     /// A page-level command. A dialog already open refuses it; one that opens meanwhile
     /// ends the wait with `DialogOpened`; a renderer that dies ends it with `Crashed`.
     pub async fn run<C>(&self, cmd: C) -> Result<C::Response, BrowserError>
@@ -188,24 +190,25 @@ impl Tab {
         }
     }
 
-    /// Evaluate an expression in the main frame; the JSON value, exceptions as failures.
-    pub async fn eval(&self, expr: &str) -> Result<Value, BrowserError> {
-        let r = self
-            .cmd(
-                "Runtime.evaluate",
-                json!({"expression": expr, "returnByValue": true, "awaitPromise": true}),
-            )
-            .await?;
-        value_of(&r)
+    /// Evaluate an expression in the main frame; its value read as `T`, exceptions as
+    /// failures.
+    pub async fn eval<T: Serialize + DeserializeOwned>(
+        &self,
+        expr: &str,
+    ) -> Result<T, BrowserError> {
+        let r = self.run(world::evaluate(expr, None, world::Answer::Awaited)).await?;
+        page_json(value_of(r.result, r.exception_details)?)
     }
 
     /// `evaluate`: an expression (top-level await allowed) or else a function body. The
     /// value is cut to `max` characters inside the page (a string by its length, anything
     /// else by its JSON text, which then stands in for it): `{value, truncated, total_chars}`.
-    pub async fn evaluate(&self, script: &str, max: usize) -> Result<Value, BrowserError> {
+    pub async fn evaluate(&self, script: &str, max: usize) -> Result<Evaluated, BrowserError> {
         let params = |expr: String, repl: bool| {
-            json!({"expression": expr, "returnByValue": true, "awaitPromise": true,
-                   "replMode": repl, "userGesture": true})
+            let mut p = world::evaluate(&expr, None, world::Answer::Awaited);
+            p.repl_mode = Some(repl);
+            p.user_gesture = Some(true);
+            p
         };
         // As an expression, else as a function body, else as statements (REPL mode gives
         // their completion value); top-level await works in all three. The first two are
@@ -216,45 +219,62 @@ impl Tab {
             format!("(async () => ({BOUND})(await (async () => {{\n{script}\n}})(), {max}))()"),
             script.to_owned(),
         ];
-        let mut last = Value::Null;
+        let mut last = None;
         for (i, form) in forms.into_iter().enumerate() {
-            let r = self.cmd("Runtime.evaluate", params(form, i == 2)).await?;
-            let ex = &r["exceptionDetails"];
-            let syntax = ex["exception"]["className"] == "SyntaxError"
-                || ex["exception"]["description"]
-                    .as_str()
-                    .is_some_and(|d| d.starts_with("SyntaxError"));
+            let r = self.run(params(form, i == 2)).await?;
+            let thrown = r.exception_details.as_ref().and_then(|ex| ex.exception.as_ref());
+            let syntax = thrown.is_some_and(|ex| {
+                ex.class_name.as_deref() == Some("SyntaxError")
+                    || ex.description.as_deref().is_some_and(|d| d.starts_with("SyntaxError"))
+            });
             if !syntax {
-                let v = value_of(&r)?;
-                return Ok(match v {
+                let v = value_of(r.result, r.exception_details)?;
+                return page_json(match v {
                     _ if i == 2 => bound_here(&v, max),
                     // `undefined` drops out of the bound's object.
                     Value::Object(m) if !m.contains_key("value") => json!({"value": null}),
                     v => v,
                 });
             }
-            last = r;
+            last = Some(r);
         }
-        value_of(&last).map(|v| bound_here(&v, max))
+        let last = last.ok_or_else(|| BrowserError::BadAnswer("nothing was evaluated".into()))?;
+        page_json(bound_here(&value_of(last.result, last.exception_details)?, max))
     }
 
-    /// Call `func` (see [`js`]) on an element with JSON arguments; the JSON result.
-    pub async fn call(&self, el: &El, body: &str, args: &[Value]) -> Result<Value, BrowserError> {
-        let args: Vec<Value> = args.iter().map(|a| json!({"value": a})).collect();
-        self.call_raw(el, body, args).await
+    /// Call `func` (see [`js`]) on an element with `args` (written as JSON: an array or a
+    /// tuple gives one argument each, `()` none); its result read as `T`.
+    pub async fn call<T: Serialize + DeserializeOwned>(
+        &self,
+        el: &El,
+        body: &str,
+        args: impl Serialize,
+    ) -> Result<T, BrowserError> {
+        let args = match serde_json::to_value(args) {
+            Ok(Value::Array(a)) => a,
+            Ok(Value::Null) => Vec::new(),
+            Ok(one) => vec![one],
+            Err(e) => return Err(BrowserError::BadAnswer(format!("unwritable arguments: {e}"))),
+        };
+        let args = args.into_iter().map(|a| CallArgument { value: Some(a), ..Default::default() });
+        page_json(self.call_with(el, body, args.collect()).await?)
     }
 
-    async fn call_raw(&self, el: &El, body: &str, args: Vec<Value>) -> Result<Value, BrowserError> {
-        let r = self
-            .cmd_in(
-                el.frame.as_deref(),
-                "Runtime.callFunctionOn",
-                json!({"functionDeclaration": js(body), "objectId": el.object_id,
-                       "arguments": args, "returnByValue": true, "awaitPromise": true,
-                       "userGesture": true}),
-            )
-            .await?;
-        value_of(&r)
+    /// [`Tab::call`] with DevTools call arguments (handles on other objects among them).
+    async fn call_with(
+        &self,
+        el: &El,
+        body: &str,
+        args: Vec<CallArgument>,
+    ) -> Result<Value, BrowserError> {
+        let mut p = CallFunctionOnParams::new(js(body));
+        p.object_id = Some(el.object_id.clone().into());
+        p.arguments = Some(args);
+        p.return_by_value = Some(true);
+        p.await_promise = Some(true);
+        p.user_gesture = Some(true);
+        let r = self.run_in(el.frame.as_deref(), p).await?;
+        value_of(r.result, r.exception_details)
     }
 
     pub async fn answer_dialog(
@@ -265,34 +285,55 @@ impl Tab {
         let Some(d) = self.dialog() else {
             return Err(BrowserError::NotReady("no JavaScript dialog is open on this tab".into()));
         };
-        let mut p = json!({"accept": accept});
-        if let Some(t) = prompt {
-            p["promptText"] = json!(t);
-        }
-        self.cmd("Page.handleJavaScriptDialog", p).await?;
+        let mut p = HandleJavaScriptDialogParams::new(accept);
+        p.prompt_text = prompt.map(str::to_owned);
+        self.run(p).await?;
         let mut rx = self.watch.dialog.clone();
         let _ = tokio::time::timeout(Duration::from_secs(5), rx.wait_for(Option::is_none)).await;
         Ok(d)
     }
 }
 
-pub(super) fn value_of(r: &Value) -> Result<Value, BrowserError> {
-    if let Some(ex) = r.get("exceptionDetails") {
-        let msg = ex["exception"]["description"]
-            .as_str()
-            .or(ex["text"].as_str())
-            .unwrap_or("exception")
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .to_owned();
-        return Err(BrowserError::Refused(format!("the script threw: {msg}")));
+/// The JSON value a script answered (`undefined` as null), or what it threw as a failure.
+pub(super) fn value_of(
+    result: RemoteObject,
+    thrown: Option<ExceptionDetails>,
+) -> Result<Value, BrowserError> {
+    if let Some(ex) = thrown {
+        return Err(BrowserError::Refused(format!("the script threw: {}", threw(&ex))));
     }
-    let res = &r["result"];
-    if res["type"] == "undefined" {
+    if result.r#type == RemoteObjectType::Undefined {
         return Ok(Value::Null);
     }
-    Ok(res.get("value").cloned().unwrap_or(Value::Null))
+    Ok(result.value.unwrap_or(Value::Null))
+}
+
+/// A value the page answered, read as `T`. In debug builds it must write back the same, so
+/// a field `T` lacks fails the tests instead of vanishing.
+fn page_json<T: Serialize + DeserializeOwned>(v: Value) -> Result<T, BrowserError> {
+    #[cfg(debug_assertions)]
+    let sent = v.clone();
+    let typed: T = serde_json::from_value(v)
+        .map_err(|e| BrowserError::BadAnswer(format!("the page answered oddly: {e}")))?;
+    #[cfg(debug_assertions)]
+    {
+        let back = serde_json::to_value(&typed)
+            .map_err(|e| BrowserError::BadAnswer(format!("the page's answer: {e}")))?;
+        if back != sent {
+            return Err(BrowserError::BadAnswer(format!(
+                "the page's answer reads back as {back}, not {sent}"
+            )));
+        }
+    }
+    Ok(typed)
+}
+
+/// The first line of what a script threw.
+pub(crate) fn threw(ex: &ExceptionDetails) -> String {
+    let described = ex.exception.as_ref().and_then(|e| e.description.as_deref());
+    let msg = described.unwrap_or(&ex.text);
+    let msg = if msg.is_empty() { "exception" } else { msg };
+    msg.lines().next().unwrap_or_default().to_owned()
 }
 
 #[cfg(test)]

@@ -16,10 +16,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use chromiumoxide::cdp::browser_protocol::page::GetFrameTreeParams;
 use chromiumoxide::cdp::browser_protocol::target::{GetTargetsParams, TargetId};
 use chromiumoxide::types::Command;
 use chromiumoxide::Page;
-use serde_json::{json, Value};
 use tokio::sync::watch;
 
 use super::{lock, tab_id_of, BrowserError, Invalidator};
@@ -231,22 +231,16 @@ impl Conn {
             let Ok(page) = self.browser.get_page(TargetId::from(target.clone())).await else {
                 continue;
             };
-            // Raw: the frame tree is read as JSON by the guard (`guard::frame_ids`).
-            let tree = page.execute(Raw::new("Page.getFrameTree", json!({}))).await;
+            let tree = page.execute(GetFrameTreeParams::default()).await;
             let mut ids = std::collections::HashSet::new();
             if let Ok(tree) = tree {
-                guard::frame_ids(&tree.result["frameTree"], &mut ids);
+                guard::frame_ids(&tree.result.frame_tree, &mut ids);
             }
             if ids.contains(frame_id) {
                 return Some(target);
             }
         }
         None
-    }
-
-    /// A browser-level command the crate lacks, by name (see `raw.rs`).
-    pub async fn call(&self, method: &'static str, params: Value) -> Result<Value, BrowserError> {
-        self.run(Raw::new(method, params)).await
     }
 
     /// A browser-level command, typed; at most 20 s.

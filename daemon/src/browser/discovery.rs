@@ -3,7 +3,6 @@
 
 use std::time::Duration;
 
-use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use super::BrowserError;
@@ -41,8 +40,20 @@ pub fn scan() -> Vec<(u16, Option<u32>)> {
     out
 }
 
+/// What a browser's `/json/version` says of it (the fields the daemon may use; the rest is
+/// left unread).
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+pub struct Version {
+    /// `Chrome/<version>`.
+    #[serde(rename = "Browser", default)]
+    pub browser: String,
+    /// The browser's DevTools endpoint.
+    #[serde(rename = "webSocketDebuggerUrl", default)]
+    pub web_socket_debugger_url: String,
+}
+
 /// `GET http://127.0.0.1:<port>/json/version`, with a short deadline.
-pub async fn version(port: u16) -> Result<Value, BrowserError> {
+pub async fn version(port: u16) -> Result<Version, BrowserError> {
     let fail = |why: String| BrowserError::Unavailable(format!("chrome-{port}: {why}"));
     let fut = async {
         let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port))
@@ -76,7 +87,7 @@ pub async fn version(port: u16) -> Result<Value, BrowserError> {
             }
         };
         let body = body.as_str();
-        serde_json::from_str::<Value>(body).map_err(|e| fail(format!("bad /json/version: {e}")))
+        serde_json::from_str::<Version>(body).map_err(|e| fail(format!("bad /json/version: {e}")))
     };
     tokio::time::timeout(Duration::from_secs(3), fut)
         .await

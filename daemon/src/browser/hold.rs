@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use serde_json::{json, Value};
+use glovebox_protocol::results::browser::Download;
 
 use super::{actions, cdp, contexts, effects, input, tab_id_of, Browsers, Lane, Tab};
 use cdp::Conn;
@@ -19,7 +19,7 @@ pub struct EffectsMark {
 impl Browsers {
     /// The downloads of `browser_id` the effects log still holds that `lane` may see (those
     /// saved in its lane's dir; admins: all), oldest first.
-    pub fn downloads(&self, browser_id: &str, lane: &Lane) -> Vec<Value> {
+    pub fn downloads(&self, browser_id: &str, lane: &Lane) -> Vec<Download> {
         let own = contexts::Contexts::dir_of(&self.downloads_dir(), Some(&lane.key));
         self.effects
             .since(0, browser_id, |_| true)
@@ -28,14 +28,8 @@ impl Browsers {
                 effects::Effect::Download { url, path, state, bytes, reason, .. }
                     if lane.all || std::path::Path::new(&path).starts_with(&own) =>
                 {
-                    let mut d = json!({
-                        "path": path, "url": url, "bytes": bytes, "state": state,
-                        "tab_id": e.tab_id,
-                    });
-                    if let Some(why) = reason {
-                        d["reason"] = json!(why);
-                    }
-                    Some(d)
+                    let reason = reason.map(str::to_owned);
+                    Some(Download { path, url, bytes, state, tab_id: e.tab_id, reason })
                 }
                 _ => None,
             })

@@ -7,6 +7,11 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+use chromiumoxide::cdp::browser_protocol::dom_storage::{
+    EnableParams as DomStorageEnable, GetDomStorageItemsParams, SerializedStorageKey, StorageId,
+};
+use chromiumoxide::cdp::browser_protocol::network::{CookieParam, CookieSameSite, TimeSinceEpoch};
+use chromiumoxide::cdp::browser_protocol::storage::{GetCookiesParams, SetCookiesParams};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -82,8 +87,9 @@ fn origin_of(url: &str) -> Option<String> {
 
 /// The localStorage of `origin` by its storage key (a first-party key is the origin and a
 /// slash), which needs no frame of that origin open.
-fn storage_id(origin: &str) -> Value {
-    json!({"storageKey": format!("{origin}/"), "isLocalStorage": true})
+fn storage_id(origin: &str) -> StorageId {
+    let key = SerializedStorageKey::new(format!("{origin}/"));
+    StorageId { security_origin: None, storage_key: Some(key), is_local_storage: true }
 }
 
 impl StorageState {
@@ -95,41 +101,33 @@ impl StorageState {
         tab: &Tab,
         origins: &BTreeSet<String>,
     ) -> Result<StorageState, BrowserError> {
-        let r = conn.call("Storage.getCookies", json!({"browserContextId": context})).await?;
-        let cookies = r["cookies"]
-            .as_array()
+        let ask = GetCookiesParams { browser_context_id: Some(context.to_owned().into()) };
+        let r = conn.run(ask).await?;
+        let cookies = r
+            .cookies
             .into_iter()
-            .flatten()
-            .filter_map(|c| {
-                Some(Cookie {
-                    name: c["name"].as_str()?.to_owned(),
-                    value: c["value"].as_str()?.to_owned(),
-                    domain: c["domain"].as_str()?.to_owned(),
-                    path: c["path"].as_str().unwrap_or("/").to_owned(),
-                    expires: match c["session"].as_bool() {
-                        Some(true) => -1.0,
-                        _ => c["expires"].as_f64().unwrap_or(-1.0),
-                    },
-                    http_only: c["httpOnly"].as_bool().unwrap_or(false),
-                    secure: c["secure"].as_bool().unwrap_or(false),
-                    same_site: c["sameSite"].as_str().unwrap_or("Lax").to_owned(),
-                })
+            .map(|c| Cookie {
+                name: c.name,
+                value: c.value,
+                domain: c.domain,
+                path: c.path,
+                expires: if c.session { -1.0 } else { c.expires },
+                http_only: c.http_only,
+                secure: c.secure,
+                same_site: c.same_site.as_ref().map_or("Lax", |s| s.as_ref()).to_owned(),
             })
             .collect();
-        tab.cmd("DOMStorage.enable", json!({})).await?;
+        tab.run(DomStorageEnable::default()).await?;
         let mut out = Vec::new();
         for origin in origins {
-            let got = tab
-                .cmd("DOMStorage.getDOMStorageItems", json!({"storageId": storage_id(origin)}))
-                .await;
+            let got = tab.run(GetDomStorageItemsParams::new(storage_id(origin))).await;
             let Ok(got) = got else { continue };
-            let items: Vec<Item> = got["entries"]
-                .as_array()
+            let items: Vec<Item> = got
+                .entries
                 .into_iter()
-                .flatten()
-                .filter_map(|e| {
-                    let name = e[0].as_str()?.to_owned();
-                    Some(Item { name, value: e[1].as_str()?.to_owned() })
+                .filter_map(|e| match e.inner().as_slice() {
+                    [name, value, ..] => Some(Item { name: name.clone(), value: value.clone() }),
+                    _ => None,
                 })
                 .collect();
             // Read, even when empty (an origin that could not be read is left out).
@@ -143,23 +141,24 @@ impl StorageState {
         if self.cookies.is_empty() {
             return Ok(());
         }
-        let cookies: Vec<Value> = self
+        let cookies: Vec<CookieParam> = self
             .cookies
             .iter()
             .map(|c| {
-                let mut v = json!({"name": c.name, "value": c.value, "domain": c.domain,
-                    "path": c.path, "httpOnly": c.http_only, "secure": c.secure});
-                if ["Strict", "Lax", "None"].contains(&c.same_site.as_str()) {
-                    v["sameSite"] = json!(c.same_site);
-                }
-                if c.expires > 0.0 {
-                    v["expires"] = json!(c.expires);
-                }
-                v
+                let mut p = CookieParam::new(c.name.clone(), c.value.clone());
+                p.domain = Some(c.domain.clone());
+                p.path = Some(c.path.clone());
+                p.http_only = Some(c.http_only);
+                p.secure = Some(c.secure);
+                let known = ["Strict", "Lax", "None"].contains(&c.same_site.as_str());
+                p.same_site = known.then(|| c.same_site.parse::<CookieSameSite>().ok()).flatten();
+                p.expires = (c.expires > 0.0).then(|| TimeSinceEpoch::new(c.expires));
+                p
             })
             .collect();
-        let params = json!({"cookies": cookies, "browserContextId": context});
-        conn.call("Storage.setCookies", params).await.map(|_| ())
+        let mut params = SetCookiesParams::new(cookies);
+        params.browser_context_id = Some(context.to_owned().into());
+        conn.run(params).await.map(|_| ())
     }
 
     /// Sets this localStorage through `tab`, a blank tab of the context: it opens each
@@ -181,7 +180,7 @@ impl StorageState {
                 o.local_storage.iter().map(|i| (i.name.as_str(), i.value.as_str())).collect();
             let set =
                 format!("for (const [k, v] of {}) localStorage.setItem(k, v); true", json!(items));
-            tab.eval(&set).await?;
+            tab.eval::<Value>(&set).await?;
         }
         tab.navigate("about:blank", wait).await.map(|_| ())
     }

@@ -2,7 +2,7 @@
 //! would type it (the tab's origin, the field's frame, where its form posts), following it
 //! once typed, and captures with the boxes that show a value painted over.
 
-use serde_json::Value;
+use glovebox_protocol::results::browser::Image;
 
 use crate::browser::actions::{El, Tab};
 use crate::error::DaemonError;
@@ -153,14 +153,14 @@ pub async fn held_before(daemon: &Daemon, b: &crate::browser::Browsers, session:
 
 /// `shot` (a tab's screenshot) with every box of the page that shows a secret's value
 /// painted over. A capture that cannot be covered is not handed out.
-pub async fn cover_tab(vault: &Vault, tab: &Tab, shot: &mut Value) -> Result<(), String> {
+pub async fn cover_tab(vault: &Vault, tab: &Tab, shot: &mut Image) -> Result<(), String> {
     let values: Vec<String> = vault.values().into_iter().map(|(_, v)| v).collect();
     if values.is_empty() {
         return Ok(());
     }
     let shown =
         tab.secrets_shown(&values).await.map_err(|e| format!("cannot look for secrets: {e}"))?;
-    let full_page = shot["full_page"] == true;
+    let full_page = shot.full_page;
     let boxes: Vec<[f64; 4]> = shown
         .boxes
         .iter()
@@ -172,7 +172,7 @@ pub async fn cover_tab(vault: &Vault, tab: &Tab, shot: &mut Value) -> Result<(),
             }
         })
         .collect();
-    let scale = shot["scale"].as_f64().unwrap_or(1.0);
+    let scale = shot.scale;
     crate::secrets::paint::cover(shot, &boxes, scale)
 }
 
@@ -212,7 +212,7 @@ pub async fn screenshot(
     quality: Option<u64>,
     max_width: Option<u64>,
     limit: crate::browser::ShotLimit,
-) -> Result<Value, DaemonError> {
+) -> Result<Image, DaemonError> {
     let mut shot = tab.screenshot(full_page, format, quality, max_width, limit).await?;
     cover_tab(vault, tab, &mut shot).await.map_err(uncovered)?;
     Ok(shot)
@@ -226,14 +226,15 @@ pub async fn viewport_png(vault: &Vault, tab: &Tab) -> Result<Vec<u8>, DaemonErr
         return Ok(png);
     }
     let b64 = base64::engine::general_purpose::STANDARD;
-    let mut shot = serde_json::json!({"data": b64.encode(&png), "scale": tab_scale(tab).await});
+    let mut shot =
+        Image { data: b64.encode(&png), scale: tab_scale(tab).await, ..Default::default() };
     cover_tab(vault, tab, &mut shot).await.map_err(uncovered)?;
-    b64.decode(shot["data"].as_str().unwrap_or_default()).map_err(|e| uncovered(e.to_string()))
+    b64.decode(&shot.data).map_err(|e| uncovered(e.to_string()))
 }
 
 /// Device pixels per CSS pixel of the tab's viewport.
 async fn tab_scale(tab: &Tab) -> f64 {
-    tab.eval("devicePixelRatio").await.ok().and_then(|v| v.as_f64()).unwrap_or(1.0)
+    tab.eval::<f64>("devicePixelRatio").await.unwrap_or(1.0)
 }
 
 fn uncovered(why: impl std::fmt::Display) -> DaemonError {

@@ -342,9 +342,10 @@ async fn browser(
     let (limit, vault) = (daemon.config.max_capture, daemon.config.secrets.clone());
     let shot: Shoot = Box::new(move |_| {
         Box::pin(async move {
-            super::secrets::screenshot(&vault, &tab, (false, "png"), None, None, limit)
+            let shot = super::secrets::screenshot(&vault, &tab, (false, "png"), None, None, limit)
                 .await
-                .map_err(|e| format!("the capture failed: {e}"))
+                .map_err(|e| format!("the capture failed: {e}"))?;
+            serde_json::to_value(shot).map_err(|e| format!("the capture could not be written: {e}"))
         })
     });
     ((settle, Ok(shot)), rest)

@@ -3,7 +3,7 @@
 //! WebP screenshot is turned into a PNG when it has something to cover.
 
 use base64::Engine as _;
-use serde_json::{json, Value};
+use glovebox_protocol::results::browser::Image;
 
 /// The colour boxes are painted with.
 const INK: [u8; 3] = [32, 32, 32];
@@ -13,13 +13,12 @@ const PAD: f64 = 2.0;
 /// Paint `boxes` (`[x, y, width, height]` in the image's CSS pixels, times `scale` image
 /// pixels) over the base64 image of `shot` (`data`, `mime`), and say how many in
 /// `shot.redacted`.
-pub fn cover(shot: &mut Value, boxes: &[[f64; 4]], scale: f64) -> Result<(), String> {
+pub fn cover(shot: &mut Image, boxes: &[[f64; 4]], scale: f64) -> Result<(), String> {
     if boxes.is_empty() {
         return Ok(());
     }
     let b64 = base64::engine::general_purpose::STANDARD;
-    let data = shot["data"].as_str().ok_or("the capture has no data")?;
-    let bytes = b64.decode(data).map_err(|e| format!("bad capture data: {e}"))?;
+    let bytes = b64.decode(&shot.data).map_err(|e| format!("bad capture data: {e}"))?;
     let jpeg = bytes.starts_with(&[0xFF, 0xD8]);
     let (mut rgb, w, h) = if jpeg {
         let img = turbojpeg::decompress(&bytes, turbojpeg::PixelFormat::RGB)
@@ -55,12 +54,12 @@ pub fn cover(shot: &mut Value, boxes: &[[f64; 4]], scale: f64) -> Result<(), Str
             .map(|v| v.to_vec())
             .map_err(|e| format!("cannot encode the capture: {e}"))?
     } else {
-        shot["mime"] = json!("image/png");
+        shot.mime = "image/png".into();
         crate::desktop::x11::rgb_png(&rgb, w, h).map_err(|e| format!("{e}"))?
     };
-    shot["bytes"] = json!(out.len());
-    shot["data"] = json!(b64.encode(out));
-    shot["redacted"] = json!(boxes.len());
+    shot.bytes = out.len();
+    shot.data = b64.encode(out);
+    shot.redacted = Some(boxes.len() as u64);
     Ok(())
 }
 
@@ -88,13 +87,14 @@ mod tests {
         let rgb = vec![255u8; 20 * 10 * 3];
         let png = crate::desktop::x11::rgb_png(&rgb, 20, 10).expect("png");
         let b64 = base64::engine::general_purpose::STANDARD;
-        let mut shot = json!({"mime": "image/png", "data": b64.encode(png)});
+        let mut shot =
+            Image { mime: "image/png".into(), data: b64.encode(png), ..Default::default() };
         cover(&mut shot, &[[4.0, 2.0, 2.0, 1.0]], 2.0).expect("covers");
-        let bytes = b64.decode(shot["data"].as_str().expect("data")).expect("b64");
+        let bytes = b64.decode(&shot.data).expect("b64");
         let (px, w, _) = crate::dispatch::native::image::decode_png(&bytes).expect("png");
         let at = |x: usize, y: usize| px[(y * w as usize + x) * 3];
         assert_eq!(at(5, 1), INK[0]);
         assert_eq!(at(18, 8), 255, "past the padded box");
-        assert_eq!(shot["redacted"], 1);
+        assert_eq!(shot.redacted, Some(1));
     }
 }

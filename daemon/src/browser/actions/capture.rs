@@ -2,9 +2,16 @@
 //! artifacts.
 
 use base64::Engine as _;
+use chromiumoxide::cdp::browser_protocol::accessibility::GetFullAxTreeParams;
+use chromiumoxide::cdp::browser_protocol::page::{
+    CaptureScreenshotFormat, CaptureScreenshotParams, GetLayoutMetricsParams, PrintToPdfParams,
+    Viewport,
+};
+use glovebox_protocol::results::browser as results;
 use serde_json::{json, Value};
 
 use super::{El, Tab};
+use crate::browser::cdp::Raw;
 use crate::browser::BrowserError;
 
 /// What works on a tab (`probe`): script, the accessibility tree, layout metrics (which
@@ -19,15 +26,15 @@ pub struct Probed {
 impl Tab {
     /// Whether the tab is the one its window shows: a background tab paints nothing.
     pub async fn shown(&self) -> Result<bool, BrowserError> {
-        Ok(self.eval("document.visibilityState").await? == "visible")
+        Ok(self.eval::<Value>("document.visibilityState").await? == "visible")
     }
 
     /// One light call of each kind the tab's actions rely on.
     pub async fn probe(&self) -> Probed {
         let (script, ax, layout) = tokio::join!(
-            self.eval("1"),
-            self.cmd("Accessibility.getFullAXTree", json!({"depth": 1})),
-            self.cmd("Page.getLayoutMetrics", json!({}))
+            self.eval::<Value>("1"),
+            self.run(GetFullAxTreeParams { depth: Some(1), frame_id: None }),
+            self.run(GetLayoutMetricsParams::default())
         );
         Probed { script: script.is_ok(), accessibility: ax.is_ok(), layout: layout.is_ok() }
     }
@@ -46,11 +53,11 @@ impl Tab {
         let v = match el {
             Some(e) => {
                 let body = format!("return ({RANGE})({WHOLE_TEXT}, a);");
-                self.call(e, &body, &[want]).await?
+                self.call::<Value>(e, &body, &[want]).await?
             }
             None => {
                 let page = "(document.body ? document.body.innerText : '')";
-                self.eval(&format!("({RANGE})({page}, {want})")).await?
+                self.eval::<Value>(&format!("({RANGE})({page}, {want})")).await?
             }
         };
         Ranged::from_page(&v, offset)
@@ -67,10 +74,10 @@ impl Tab {
         let v = match (el, html) {
             (Some(e), false) => {
                 let body = "return (a.cut)(this.innerText ?? this.textContent ?? '', a.max);";
-                self.call(e, &bound_body(body), &[json!({"max": max})]).await?
+                self.call::<Value>(e, &bound_body(body), &[json!({"max": max})]).await?
             }
             (Some(e), true) => {
-                self.call(
+                self.call::<Value>(
                     e,
                     &bound_body("return (a.cut)(this.outerHTML, a.max);"),
                     &[json!({"max": max})],
@@ -78,11 +85,14 @@ impl Tab {
                 .await?
             }
             (None, false) => {
-                self.eval(&format!("({CUT})(document.body ? document.body.innerText : '', {max})"))
-                    .await?
+                self.eval::<Value>(&format!(
+                    "({CUT})(document.body ? document.body.innerText : '', {max})"
+                ))
+                .await?
             }
             (None, true) => {
-                self.eval(&format!("({CUT})(document.documentElement.outerHTML, {max})")).await?
+                self.eval::<Value>(&format!("({CUT})(document.documentElement.outerHTML, {max})"))
+                    .await?
             }
         };
         Ok(Bounded::from_page(&v))
@@ -97,26 +107,25 @@ impl Tab {
         quality: Option<u64>,
         max_width: Option<u64>,
         limit: ShotLimit,
-    ) -> Result<Value, BrowserError> {
-        let mut p = json!({"format": format});
-        if let Some(q) = quality.filter(|_| format != "png") {
-            p["quality"] = json!(q);
-        }
+    ) -> Result<results::Image, BrowserError> {
+        let kind = format.parse::<CaptureScreenshotFormat>().map_err(|_| {
+            BrowserError::Refused(format!("{format} is no image format a tab can capture"))
+        })?;
+        let mut p = CaptureScreenshotParams {
+            format: Some(kind),
+            quality: quality.filter(|_| format != "png").map(|q| q as i64),
+            ..Default::default()
+        };
         if !full_page && max_width.is_none() {
             return self.viewport_shot(format, p).await;
         }
-        let m = self.cmd("Page.getLayoutMetrics", json!({})).await?;
-        let vv = &m["cssVisualViewport"];
+        let m = self.run(GetLayoutMetricsParams::default()).await?;
+        let vv = &m.css_visual_viewport;
         let (w, h, x, y) = if full_page {
-            let c = &m["cssContentSize"];
-            (c["width"].as_f64().unwrap_or(0.0), c["height"].as_f64().unwrap_or(0.0), 0.0, 0.0)
+            let c = &m.css_content_size;
+            (c.width, c.height, 0.0, 0.0)
         } else {
-            (
-                vv["clientWidth"].as_f64().unwrap_or(0.0),
-                vv["clientHeight"].as_f64().unwrap_or(0.0),
-                vv["pageX"].as_f64().unwrap_or(0.0),
-                vv["pageY"].as_f64().unwrap_or(0.0),
-            )
+            (vv.client_width, vv.client_height, vv.page_x, vv.page_y)
         };
         let want_scale = max_width.map(|mw| (mw as f64 / w.max(1.0)).min(1.0)).unwrap_or(1.0);
         // A very long or wide page is cut at `limit` (image pixels a side and in all) before
@@ -124,32 +133,40 @@ impl Tab {
         // the browser's memory); the answer says so.
         let (full_w, full_h) = (w, h);
         let (w, h) = limit.clip(w, h, want_scale);
-        p["fromSurface"] = json!(true);
-        p["captureBeyondViewport"] = json!(full_page);
-        p["clip"] = json!({"x": x, "y": y, "width": w, "height": h, "scale": want_scale});
-        let r = self.cmd("Page.captureScreenshot", p).await?;
-        let data = r["data"].as_str().unwrap_or_default().to_owned();
+        p.from_surface = Some(true);
+        p.capture_beyond_viewport = Some(full_page);
+        p.clip = Some(Viewport { x, y, width: w, height: h, scale: want_scale });
+        let r = self.run(p).await?;
+        let data: String = r.data.into();
         let (iw, ih) = data_size(&data)?
             .unwrap_or(((w * want_scale).round() as u32, (h * want_scale).round() as u32));
         let scale = if w > 0.0 { f64::from(iw) / w } else { 1.0 };
-        let mut shot = shot_json(format, (iw, ih), scale, full_page, &data);
+        let mut shot = image(format, (iw, ih), scale, full_page, data);
         if h < full_h || w < full_w {
-            shot["truncated"] = json!({"reason": "page larger than the image limit",
-                                       "limit_px": limit.side, "limit_pixels": limit.pixels,
-                                       "page_width": full_w, "page_height": full_h});
+            shot.truncated = Some(results::ImageCut {
+                reason: "page larger than the image limit".into(),
+                limit_px: limit.side,
+                limit_pixels: limit.pixels,
+                page_width: full_w,
+                page_height: full_h,
+            });
         }
         Ok(shot)
     }
 
     /// The plain viewport: the capture Chromium makes fastest (no clip, which would make it
     /// re-emulate the viewport), with the layout metrics fetched in the same round trip.
-    async fn viewport_shot(&self, format: &str, params: Value) -> Result<Value, BrowserError> {
-        let (m, r) = tokio::join!(
-            self.cmd("Page.getLayoutMetrics", json!({})),
-            self.cmd("Page.captureScreenshot", params)
-        );
+    async fn viewport_shot(
+        &self,
+        format: &str,
+        params: CaptureScreenshotParams,
+    ) -> Result<results::Image, BrowserError> {
+        // Raw: the device-pixel `layoutViewport` the scale comes from is a field the crate's
+        // `GetLayoutMetricsReturns` leaves out (it keeps only the CSS-pixel ones).
+        let metrics = Raw::new("Page.getLayoutMetrics", json!({}));
+        let (m, r) = tokio::join!(self.run(metrics), self.run(params));
         let (m, r) = (m?, r?);
-        let data = r["data"].as_str().unwrap_or_default().to_owned();
+        let data: String = r.data.into();
         let css_w = m["cssVisualViewport"]["clientWidth"].as_f64().unwrap_or(0.0);
         let (iw, ih) = data_size(&data)?.unwrap_or((css_w.round() as u32, 0));
         // The image also covers the scrollbar, so image width / CSS width would overstate
@@ -163,15 +180,17 @@ impl Tab {
         } else {
             1.0
         };
-        Ok(shot_json(format, (iw, ih), scale, false, &data))
+        Ok(image(format, (iw, ih), scale, false, data))
     }
 
     /// Print to PDF and save it in the downloads dir (a file root), whose oldest files go
     /// while it holds more than `quota` bytes.
-    pub async fn pdf(&self, quota: u64) -> Result<Value, BrowserError> {
-        let r = self.cmd("Page.printToPDF", json!({"printBackground": true})).await?;
+    pub async fn pdf(&self, quota: u64) -> Result<results::Pdf, BrowserError> {
+        let print = PrintToPdfParams { print_background: Some(true), ..Default::default() };
+        let r = self.run(print).await?;
+        let data: &str = r.data.as_ref();
         let bytes = base64::engine::general_purpose::STANDARD
-            .decode(r["data"].as_str().unwrap_or_default())
+            .decode(data)
             .map_err(|e| BrowserError::BadAnswer(format!("bad PDF data: {e}")))?;
         let dir = self.downloads.clone();
         std::fs::create_dir_all(&dir).map_err(|e| BrowserError::Storage {
@@ -198,12 +217,11 @@ impl Tab {
             reason: e.to_string(),
         })?;
         let removed = crate::files::trim_to_quota(&dir, quota, Some(&path));
-        let mut out =
-            json!({"artifact": {"path": path, "mime": "application/pdf", "bytes": bytes.len()}});
-        if !removed.is_empty() {
-            out["removed_for_quota"] = json!(removed);
-        }
-        Ok(out)
+        let path = path.display().to_string();
+        let artifact =
+            results::Artifact { path, mime: "application/pdf".into(), bytes: bytes.len() };
+        let removed_for_quota = removed.iter().map(|p| p.display().to_string()).collect();
+        Ok(results::Pdf { artifact, removed_for_quota })
     }
 }
 
@@ -306,17 +324,26 @@ impl ShotLimit {
     }
 }
 
-fn shot_json(format: &str, (w, h): (u32, u32), scale: f64, full_page: bool, data: &str) -> Value {
+fn image(
+    format: &str,
+    (width, height): (u32, u32),
+    scale: f64,
+    full_page: bool,
+    data: String,
+) -> results::Image {
     let padding = data.bytes().rev().take_while(|b| *b == b'=').count();
-    json!({
-        "mime": format!("image/{format}"),
-        "width": w, "height": h,
-        "scale": scale,
-        "coordinate_space": "viewport",
-        "full_page": full_page,
-        "bytes": data.len() / 4 * 3 - padding,
-        "data": data,
-    })
+    results::Image {
+        mime: format!("image/{format}"),
+        width,
+        height,
+        scale,
+        coordinate_space: "viewport".into(),
+        full_page,
+        bytes: data.len() / 4 * 3 - padding,
+        data,
+        truncated: None,
+        redacted: None,
+    }
 }
 
 /// The image size from base64 data: PNG and WebP from the first bytes only, JPEG (whose

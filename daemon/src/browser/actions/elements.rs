@@ -1,9 +1,17 @@
 //! Finding elements (by snapshot key, selector or focus), describing them, and their
 //! on-screen geometry: centre, viewport, and the hit check that refuses covered targets.
 
+use chromiumoxide::cdp::browser_protocol::dom::{
+    BackendNodeId, GetContentQuadsParams, GetNodeForLocationParams, ResolveNodeParams,
+    ScrollIntoViewIfNeededParams,
+};
+use chromiumoxide::cdp::browser_protocol::page::GetLayoutMetricsParams;
+use chromiumoxide::cdp::js_protocol::runtime::{
+    CallArgument, EvaluateReturns, ExecutionContextId, RemoteObjectId,
+};
 use serde_json::{json, Value};
 
-use super::world::Key;
+use super::world::{evaluate, Answer, Key};
 use super::{El, Tab};
 use crate::browser::BrowserError;
 
@@ -13,48 +21,53 @@ use crate::browser::BrowserError;
 impl Tab {
     pub async fn element_by_backend_id(&self, id: i64) -> Result<El, BrowserError> {
         let ctx = self.world(None).await?;
-        let params = json!({"backendNodeId": id, "executionContextId": ctx});
-        let r = self.cmd("DOM.resolveNode", params).await.map_err(|e| match e {
+        let params = ResolveNodeParams {
+            backend_node_id: Some(BackendNodeId::new(id)),
+            execution_context_id: Some(ExecutionContextId::new(ctx)),
+            ..Default::default()
+        };
+        let r = self.run(params).await.map_err(|e| match e {
             e @ BrowserError::Cdp { .. } => BrowserError::Gone(e.to_string()),
             BrowserError::ContextGone(m) => BrowserError::Gone(m),
             e @ BrowserError::DialogOpen(_) => BrowserError::Gone(e.to_string()),
             other => other,
         })?;
-        let object_id = r["object"]["objectId"]
-            .as_str()
+        let object_id = r
+            .object
+            .object_id
             .ok_or_else(|| BrowserError::Gone("the node has no JS object".into()))?;
-        Ok(El { object_id: object_id.to_owned(), frame: None })
+        Ok(El { object_id: object_id.into(), frame: None })
     }
 
     /// An element handle from an expression evaluated in the daemon's world of the main frame.
-    pub(super) async fn in_world(&self, expr: &str) -> Result<Value, BrowserError> {
+    pub(super) async fn in_world(&self, expr: &str) -> Result<EvaluateReturns, BrowserError> {
         let ctx = self.world(None).await?;
-        self.cmd("Runtime.evaluate", json!({"expression": expr, "contextId": ctx})).await
+        self.run(evaluate(expr, Some(ctx), Answer::Handle)).await
     }
 
     /// The first element matching a CSS selector in the main frame.
     pub async fn element_by_selector(&self, selector: &str) -> Result<El, BrowserError> {
         let expr = format!("document.querySelector({})", json!(selector));
         let r = self.in_world(&expr).await?;
-        if r.get("exceptionDetails").is_some() {
+        if r.exception_details.is_some() {
             return Err(BrowserError::Refused(format!("bad selector {selector:?}")));
         }
-        let Some(object_id) = r["result"]["objectId"].as_str() else {
+        let Some(object_id) = r.result.object_id else {
             return Err(BrowserError::NotFound { kind: "element", id: selector.to_owned() });
         };
-        Ok(El { object_id: object_id.to_owned(), frame: None })
+        Ok(El { object_id: object_id.into(), frame: None })
     }
 
     /// The focused element (through shadow roots and same-origin frames), if any.
     pub async fn focused(&self) -> Result<Option<El>, BrowserError> {
         let expr = "(() => { let e = document.activeElement; while (e) { const n = e.shadowRoot && e.shadowRoot.activeElement || (e.contentDocument && e.contentDocument.activeElement); if (!n) break; e = n; } return e; })()";
         let r = self.in_world(expr).await?;
-        let Some(object_id) = r["result"]["objectId"].as_str() else { return Ok(None) };
-        Ok(Some(El { object_id: object_id.to_owned(), frame: None }))
+        let Some(object_id) = r.result.object_id else { return Ok(None) };
+        Ok(Some(El { object_id: object_id.into(), frame: None }))
     }
 
     pub async fn describe(&self, el: &El) -> String {
-        self.call(el, "return d(this);", &[])
+        self.call::<Value>(el, "return d(this);", ())
             .await
             .ok()
             .and_then(|v| v.as_str().map(String::from))
@@ -72,22 +85,20 @@ impl Tab {
             Some(f) => self.frame_origin(f, true).await?.0,
             None => (0.0, 0.0),
         };
-        let (_, r) = tokio::join!(
-            self.cmd_in(frame, "DOM.scrollIntoViewIfNeeded", json!({"objectId": el.object_id})),
-            self.cmd_in(frame, "DOM.getContentQuads", json!({"objectId": el.object_id}))
-        );
+        let object_id = Some(RemoteObjectId::from(el.object_id.clone()));
+        let scroll =
+            ScrollIntoViewIfNeededParams { object_id: object_id.clone(), ..Default::default() };
+        let quads = GetContentQuadsParams { object_id, ..Default::default() };
+        let (_, r) = tokio::join!(self.run_in(frame, scroll), self.run_in(frame, quads));
         let quads = match r {
-            Ok(r) => r["quads"].as_array().cloned().unwrap_or_default(),
+            Ok(r) => r.quads,
             Err(
                 BrowserError::Cdp { .. } | BrowserError::Timeout(_) | BrowserError::DialogOpen(_),
             ) => Vec::new(),
             Err(e) => return Err(e),
         };
         for q in quads {
-            let p: Vec<f64> = q
-                .as_array()
-                .map(|a| a.iter().filter_map(Value::as_f64).collect())
-                .unwrap_or_default();
+            let p = q.inner();
             if p.len() != 8 {
                 continue;
             }
@@ -113,16 +124,15 @@ impl Tab {
                     const r = this.getBoundingClientRect(); const s = getComputedStyle(this); \
                     return [true, r.width > 0 && r.height > 0 && s.visibility !== 'hidden' \
                     && s.display !== 'none'];";
-        match self.call(el, body, &[]).await {
+        match self.call::<Value>(el, body, ()).await {
             Ok(v) => (v[0] == true, v[1] == true),
             Err(_) => (false, false),
         }
     }
 
     pub async fn viewport(&self) -> Result<(f64, f64), BrowserError> {
-        let m = self.cmd("Page.getLayoutMetrics", json!({})).await?;
-        let v = &m["cssVisualViewport"];
-        Ok((v["clientWidth"].as_f64().unwrap_or(0.0), v["clientHeight"].as_f64().unwrap_or(0.0)))
+        let v = self.run(GetLayoutMetricsParams::default()).await?.css_visual_viewport;
+        Ok((v.client_width, v.client_height))
     }
 
     /// Refuse a pointer action when another element covers the target's point.
@@ -131,15 +141,11 @@ impl Tab {
         if el.frame.is_some() {
             return Ok(());
         }
-        let r = self
-            .cmd(
-                "DOM.getNodeForLocation",
-                json!({"x": x.round() as i64, "y": y.round() as i64,
-                       "includeUserAgentShadowDOM": false, "ignorePointerEventsNone": true}),
-            )
-            .await;
-        let Ok(r) = r else { return Ok(()) };
-        let Some(hit) = r["backendNodeId"].as_i64() else { return Ok(()) };
+        let mut at = GetNodeForLocationParams::new(x.round() as i64, y.round() as i64);
+        at.include_user_agent_shadow_dom = Some(false);
+        at.ignore_pointer_events_none = Some(true);
+        let Ok(r) = self.run(at).await else { return Ok(()) };
+        let hit = *r.backend_node_id.inner();
         let Ok(hit) = self.element_by_backend_id(hit).await else { return Ok(()) };
         let body = "const h = a; let n = h; while (n) { if (n === this) return null; \
                     let p = n.parentNode || n.host || null; \
@@ -148,7 +154,8 @@ impl Tab {
                     if (this.labels && [...this.labels].some(l => l === h || l.contains(h))) return null; \
                     if (h.nodeType === 1 && h.contains(this) && getComputedStyle(h).pointerEvents !== 'none' && h.tagName === 'LABEL') return null; \
                     return d(h.nodeType === 1 ? h : h.parentElement);";
-        let covering = self.call_raw(el, body, vec![json!({"objectId": hit.object_id})]).await?;
+        let arg = CallArgument { object_id: Some(hit.object_id.into()), ..Default::default() };
+        let covering = self.call_with(el, body, vec![arg]).await?;
         match covering.as_str() {
             Some(c) => Err(covered(&self.describe(el).await, c, x, y)),
             None => Ok(()),
@@ -163,7 +170,7 @@ impl Tab {
     pub async fn aim(&self, el: &El, press: Press) -> Result<Aim, BrowserError> {
         let origin = self.origin_for(el.frame.as_deref()).await?;
         let local = press.arg(el.frame.is_some());
-        let r = self.call(el, AIM, &[local]).await?;
+        let r = self.call::<Value>(el, AIM, &[local]).await?;
         match aimed(&r, origin)? {
             Some(p) => Ok(p),
             None => self.aim_by_devtools(el, &r).await,
@@ -184,15 +191,10 @@ impl Tab {
             press.arg(k.frame.is_some())
         );
         let r = self
-            .cmd_in(
-                k.frame.as_deref(),
-                "Runtime.evaluate",
-                json!({"expression": expr, "contextId": k.ctx, "returnByValue": true,
-                       "awaitPromise": true}),
-            )
+            .run_in(k.frame.as_deref(), evaluate(&expr, Some(k.ctx), Answer::Awaited))
             .await
             .map_err(super::world::gone_context)?;
-        let r = super::value_of(&r)?;
+        let r = super::value_of(r.result, r.exception_details)?;
         match aimed(&r, origin)? {
             Some(p) => Ok(p),
             None => self.aim_by_devtools(&self.element_by_key(key).await?, &r).await,

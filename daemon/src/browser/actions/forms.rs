@@ -1,8 +1,13 @@
 //! Element actions that change a value: focus, typing and filling text, native values and
 //! selects, checkboxes, text selection, paste and file upload.
 
+use chromiumoxide::cdp::browser_protocol::dom::SetFileInputFilesParams;
+use chromiumoxide::cdp::browser_protocol::input::DispatchKeyEventType;
 use serde_json::{json, Value};
 
+use glovebox_protocol::results::browser as results;
+
+use super::keyboard::key_params;
 use super::{El, Tab};
 use crate::browser::cdp::Dialog;
 use crate::browser::input;
@@ -130,14 +135,14 @@ return {value: v, same: norm(v) === norm(want)};
 
 impl Tab {
     /// Focus it; returns a description of what really has focus.
-    pub async fn focus(&self, el: &El) -> Result<Value, BrowserError> {
-        self.call(el, "this.focus(); let e = document.activeElement; while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement; return {focused: e === this, element: d(e)};", &[]).await
+    pub async fn focus(&self, el: &El) -> Result<results::Focus, BrowserError> {
+        self.call(el, "this.focus(); let e = document.activeElement; while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement; return {focused: e === this, element: d(e)};", ()).await
     }
 
     /// Focus an element for typing, its caret at the end of a field that had no focus;
     /// `strict` refuses what takes no text. What it held before, to read the typing back.
     async fn prepare_text(&self, el: &El, strict: bool) -> Result<Value, BrowserError> {
-        let r = self.call(el, PREPARE, &[json!(strict)]).await?;
+        let r = self.call::<Value>(el, PREPARE, &[json!(strict)]).await?;
         if r["ok"] != true {
             return Err(BrowserError::NotEditable {
                 what: r["what"].as_str().unwrap_or("the element").to_owned(),
@@ -154,7 +159,7 @@ impl Tab {
     }
 
     async fn read_value(&self, el: &El) -> Result<String, BrowserError> {
-        let v = self.call(el, "return (this.tagName === 'INPUT' || this.tagName === 'TEXTAREA' || this.tagName === 'SELECT') ? this.value : this.innerText;", &[]).await?;
+        let v = self.call::<Value>(el, "return (this.tagName === 'INPUT' || this.tagName === 'TEXTAREA' || this.tagName === 'SELECT') ? this.value : this.innerText;", ()).await?;
         Ok(v.as_str().unwrap_or_default().to_owned())
     }
 
@@ -180,7 +185,7 @@ impl Tab {
         }
         let mut back = before.clone();
         back["text"] = json!(text);
-        let r = self.call(el, READ_BACK, &[back]).await?;
+        let r = self.call::<Value>(el, READ_BACK, &[back]).await?;
         let (verified, why) = match (&r["value"], r["same"] == true) {
             (Value::Null, _) => (false, Some("the element is no text field; its text is the page's own, so typing is not read back")),
             (_, true) => (true, None),
@@ -206,7 +211,7 @@ impl Tab {
             Fill::Values(v) => (None, Some(v)),
         };
         let args = json!({"text": text, "values": values, "select_only": select_only});
-        let r = self.call(el, FILL, &[args]).await?;
+        let r = self.call::<Value>(el, FILL, &[args]).await?;
         let kind = r["kind"].as_str().unwrap_or_default().to_owned();
         match kind.as_str() {
             "no" => Err(not_editable(&r)),
@@ -260,7 +265,7 @@ impl Tab {
         el: &El,
         value: &str,
         select_only: bool,
-    ) -> Result<Value, BrowserError> {
+    ) -> Result<String, BrowserError> {
         let body = "const t = this.tagName; \
             if (b && t !== 'SELECT') return {err: 'noteditable', what: d(this)}; \
             if (t === 'SELECT') { const o = [...this.options].find(o => o.value === a) || [...this.options].find(o => o.label === a || o.text.trim() === a); \
@@ -270,7 +275,7 @@ impl Tab {
             Object.getOwnPropertyDescriptor(proto, 'value').set.call(this, a); \
             this.dispatchEvent(new Event('input', {bubbles: true})); this.dispatchEvent(new Event('change', {bubbles: true})); \
             return {value: this.value};";
-        let r = self.call(el, body, &[json!(value), json!(select_only)]).await?;
+        let r = self.call::<Value>(el, body, &[json!(value), json!(select_only)]).await?;
         match r["err"].as_str() {
             Some("nooption") => Err(BrowserError::OutOfRange(format!(
                 "the select has no option {value:?}; its options are {}",
@@ -280,7 +285,7 @@ impl Tab {
                 what: r["what"].as_str().unwrap_or("the element").to_owned(),
                 available: vec!["fill".into(), "type".into(), "click".into()],
             }),
-            None => Ok(r["value"].clone()),
+            None => super::page_json(r["value"].clone()),
         }
     }
 
@@ -290,7 +295,7 @@ impl Tab {
             if (this.tagName === 'INPUT' && (t === 'checkbox' || t === 'radio')) return {checked: this.checked}; \
             if (role === 'checkbox' || role === 'switch' || role === 'radio' || role === 'menuitemcheckbox') return {checked: this.getAttribute('aria-checked') === 'true'}; \
             return {err: d(this)};";
-        let r = self.call(el, state, &[]).await?;
+        let r = self.call::<Value>(el, state, ()).await?;
         if let Some(what) = r["err"].as_str() {
             return Err(BrowserError::NotEditable {
                 what: what.to_owned(),
@@ -304,12 +309,12 @@ impl Tab {
                     self.click_at(x, y, crate::browser::mouse::Button::Left, 1, 0).await?;
                 }
                 Err(BrowserError::NoGeometry { .. }) => {
-                    self.call(el, "this.click(); return null;", &[]).await?;
+                    self.call::<Value>(el, "this.click(); return null;", ()).await?;
                 }
                 Err(e) => return Err(e),
             }
         }
-        let r = self.call(el, state, &[]).await?;
+        let r = self.call::<Value>(el, state, ()).await?;
         if r["checked"] != want {
             return Err(BrowserError::Refused(format!(
                 "{} is still {} after the click",
@@ -329,7 +334,7 @@ impl Tab {
         prefix: &str,
         suffix: &str,
         mode: &str,
-    ) -> Result<Value, BrowserError> {
+    ) -> Result<results::SelectText, BrowserError> {
         let body = "const text = a, prefix = b || '', suffix = c || '', mode = d2; \
             const field = this.tagName === 'INPUT' || this.tagName === 'TEXTAREA'; \
             let full = '', nodes = []; \
@@ -345,11 +350,12 @@ impl Tab {
               const r = document.createRange(); const s1 = at(start), e1 = at(end); r.setStart(s1[0], s1[1]); r.setEnd(e1[0], e1[1]); \
               const s = getSelection(); s.removeAllRanges(); s.addRange(r); } \
             return {count: 1, start, end, selected: full.slice(start, end)};";
-        let r =
-            self.call(el, body, &[json!(text), json!(prefix), json!(suffix), json!(mode)]).await?;
+        let r = self
+            .call::<Value>(el, body, &[json!(text), json!(prefix), json!(suffix), json!(mode)])
+            .await?;
         let count = r["count"].as_u64().unwrap_or(0);
         match count {
-            1 => Ok(r),
+            1 => super::page_json(r),
             0 => Err(BrowserError::OutOfRange(format!(
                 "{text:?} (with the given prefix/suffix) occurs 0 times in {}; match count 0",
                 self.describe(el).await
@@ -388,23 +394,20 @@ impl Tab {
             this.ownerDocument.addEventListener('paste', (e) => { st.seen = true; \
             setTimeout(() => { st.prevented = e.defaultPrevented; }, 0); }, {capture: true, once: true}); \
             return true;";
-        self.call(&target, watch, &[]).await?;
+        self.call::<Value>(&target, watch, ()).await?;
         let v = input::key_def("v")
             .ok_or_else(|| BrowserError::NotReady("the key map has no v".into()))?;
         let ctrl = input::CTRL;
-        let down = json!({"type": "rawKeyDown", "key": v.key, "code": v.code,
-                          "windowsVirtualKeyCode": v.key_code, "nativeVirtualKeyCode": v.key_code,
-                          "modifiers": ctrl, "commands": ["paste"]});
-        let up = json!({"type": "keyUp", "key": v.key, "code": v.code,
-                        "windowsVirtualKeyCode": v.key_code, "nativeVirtualKeyCode": v.key_code,
-                        "modifiers": ctrl});
-        let pressed = self.cmd("Input.dispatchKeyEvent", down).await;
-        let released = self.cmd("Input.dispatchKeyEvent", up).await;
+        let mut down = key_params(DispatchKeyEventType::RawKeyDown, &v.key, &v, ctrl);
+        down.commands = Some(vec!["paste".into()]);
+        let up = key_params(DispatchKeyEventType::KeyUp, &v.key, &v, ctrl);
+        let pressed = self.run(down).await;
+        let released = self.run(up).await;
         pressed.and(released)?;
         let read = "await new Promise((r) => setTimeout(r, 0)); \
             const st = this.ownerDocument.__gloveboxPaste; delete this.ownerDocument.__gloveboxPaste; \
             return st || {seen: false};";
-        let st = self.call(&target, read, &[]).await?;
+        let st = self.call::<Value>(&target, read, ()).await?;
         Ok((st["seen"] == true).then_some(st["prevented"] == true))
     }
 
@@ -420,12 +423,12 @@ impl Tab {
         let body = "if (this.focus) this.focus(); const dt = new DataTransfer(); dt.setData('text/plain', a); if (b) dt.setData('text/html', b); \
             const ev = new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true, composed: true}); \
             const consumed = !this.dispatchEvent(ev); return {consumed, editable: !!this.isContentEditable};";
-        let r = self.call(&target, body, &[json!(text), json!(html)]).await?;
+        let r = self.call::<Value>(&target, body, &[json!(text), json!(html)]).await?;
         if r["consumed"] == true {
             return Ok("paste_event");
         }
         if let (Some(h), true) = (html, r["editable"] == true) {
-            let ok = self
+            let ok: Value = self
                 .call(&target, "return document.execCommand('insertHTML', false, a);", &[json!(h)])
                 .await?;
             if ok == true {
@@ -437,7 +440,15 @@ impl Tab {
     }
 
     pub async fn upload(&self, el: &El, files: &[String]) -> Result<(), BrowserError> {
-        let params = json!({"files": files, "objectId": el.object_id});
-        self.cmd_in(el.frame.as_deref(), "DOM.setFileInputFiles", params).await.map(|_| ())
+        if files.is_empty() {
+            // Raw: the typed params leave an empty `files` out, and Chromium then refuses
+            // the call instead of clearing the input.
+            let clear = json!({"files": [], "objectId": el.object_id});
+            let clear = crate::browser::cdp::Raw::new("DOM.setFileInputFiles", clear);
+            return self.run_in(el.frame.as_deref(), clear).await.map(|_| ());
+        }
+        let mut params = SetFileInputFilesParams::new(files.to_vec());
+        params.object_id = Some(el.object_id.clone().into());
+        self.run_in(el.frame.as_deref(), params).await.map(|_| ())
     }
 }

@@ -1,6 +1,8 @@
 //! Trusted key input: single key events, chords released even on failure, inserted text.
 
-use serde_json::{json, Value};
+use chromiumoxide::cdp::browser_protocol::input::{
+    DispatchKeyEventParams, DispatchKeyEventType, InsertTextParams,
+};
 
 use super::Tab;
 use crate::browser::cdp::Dialog;
@@ -28,18 +30,17 @@ impl Tab {
             text = None;
         }
         let kind = match (down, text.is_some()) {
-            (false, _) => "keyUp",
-            (true, true) => "keyDown",
-            (true, false) => "rawKeyDown",
+            (false, _) => DispatchKeyEventType::KeyUp,
+            (true, true) => DispatchKeyEventType::KeyDown,
+            (true, false) => DispatchKeyEventType::RawKeyDown,
         };
-        let mut p = json!({"type": kind, "key": key, "code": k.code,
-                           "windowsVirtualKeyCode": k.key_code, "nativeVirtualKeyCode": k.key_code,
-                           "modifiers": modifiers, "location": k.location});
+        let mut p = key_params(kind, &key, k, modifiers);
+        p.location = Some(k.location.into());
         if let (true, Some(t)) = (down, &text) {
-            p["text"] = json!(t);
-            p["unmodifiedText"] = json!(t);
+            p.text = Some(t.clone());
+            p.unmodified_text = Some(t.clone());
         }
-        self.cmd("Input.dispatchKeyEvent", p).await.map(|_| ())
+        self.run(p).await.map(|_| ())
     }
 
     /// Press a chord with `held` modifier bits already down; everything this call pressed is
@@ -97,7 +98,7 @@ impl Tab {
         use futures::StreamExt as _;
         let events = text.chars().flat_map(|c| key_stroke(c, held));
         let mut acks = futures::stream::iter(events)
-            .map(|(down, p)| async move { (down, self.cmd("Input.dispatchKeyEvent", p).await) })
+            .map(|(down, p)| async move { (down, self.run(p).await) })
             .buffered(IN_FLIGHT);
         let mut typed = 0;
         while let Some((down, r)) = acks.next().await {
@@ -113,7 +114,7 @@ impl Tab {
     }
 
     pub async fn insert_text(&self, text: &str) -> Result<Option<Dialog>, BrowserError> {
-        match self.cmd("Input.insertText", json!({"text": text})).await {
+        match self.run(InsertTextParams::new(text)).await {
             Ok(_) => Ok(None),
             Err(BrowserError::DialogOpened(d)) => Ok(Some(d)),
             Err(e) => Err(e),
@@ -126,20 +127,37 @@ impl Tab {
 const IN_FLIGHT: usize = 32;
 
 /// The two DevTools key events of one typed character (`true` marks the keyDown).
-fn key_stroke(c: char, held: u32) -> [(bool, Value); 2] {
+fn key_stroke(c: char, held: u32) -> [(bool, DispatchKeyEventParams); 2] {
     let (k, shift) = input::stroke(c);
     let mods = held | if shift { input::SHIFT } else { 0 };
     // With Control, Alt or Meta held a key types nothing, as on a keyboard.
     let text = k.text.as_deref().filter(|_| mods & (input::CTRL | input::ALT | input::META) == 0);
-    let mut down = json!({"type": if text.is_some() { "keyDown" } else { "rawKeyDown" },
-                          "key": k.key, "code": k.code, "windowsVirtualKeyCode": k.key_code,
-                          "nativeVirtualKeyCode": k.key_code, "modifiers": mods});
+    let kind = match text {
+        Some(_) => DispatchKeyEventType::KeyDown,
+        None => DispatchKeyEventType::RawKeyDown,
+    };
+    let mut down = key_params(kind, &k.key, &k, mods);
     if let Some(t) = text {
-        down["text"] = json!(t);
-        down["unmodifiedText"] = json!(if shift { t.to_lowercase() } else { t.to_owned() });
+        down.text = Some(t.to_owned());
+        down.unmodified_text = Some(if shift { t.to_lowercase() } else { t.to_owned() });
     }
-    let up = json!({"type": "keyUp", "key": k.key, "code": k.code,
-                    "windowsVirtualKeyCode": k.key_code, "nativeVirtualKeyCode": k.key_code,
-                    "modifiers": mods});
+    let up = key_params(DispatchKeyEventType::KeyUp, &k.key, &k, mods);
     [(true, down), (false, up)]
+}
+
+/// A key event of `kind` for the key `key` (the name it goes by now: Shift may have
+/// uppercased it) on the physical key `k`, with the modifier bits `mods` held.
+pub(super) fn key_params(
+    kind: DispatchKeyEventType,
+    key: &str,
+    k: &KeyDef,
+    mods: u32,
+) -> DispatchKeyEventParams {
+    let mut p = DispatchKeyEventParams::new(kind);
+    p.key = Some(key.to_owned());
+    p.code = Some(k.code.clone());
+    p.windows_virtual_key_code = Some(k.key_code.into());
+    p.native_virtual_key_code = Some(k.key_code.into());
+    p.modifiers = Some(mods.into());
+    p
 }

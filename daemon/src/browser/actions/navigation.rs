@@ -30,7 +30,7 @@ impl Tab {
     pub async fn wait_ready(&self, timeout: Duration) -> Result<(), BrowserError> {
         let deadline = Instant::now() + timeout;
         loop {
-            match self.eval("document.readyState").await {
+            match self.eval::<serde_json::Value>("document.readyState").await {
                 Ok(v) if v != "loading" => return Ok(()),
                 Err(e @ BrowserError::Unavailable(_)) => return Err(e),
                 Err(BrowserError::DialogOpened(_) | BrowserError::DialogOpen(_)) => return Ok(()),

@@ -5,6 +5,7 @@ use chromiumoxide::Page;
 use serde_json::{json, Value};
 
 use chromiumoxide::cdp::browser_protocol::input::DispatchMouseEventParams;
+use glovebox_protocol::results::browser as results;
 
 use super::witness::{Input, Witness};
 use super::{El, Tab};
@@ -204,7 +205,7 @@ impl Tab {
             LINGER.as_millis()
         );
         // The page's own timers and promises answer it: bounded here too.
-        let _ = tokio::time::timeout(LINGER * 2, self.eval(&expr)).await;
+        let _ = tokio::time::timeout(LINGER * 2, self.eval::<Value>(&expr)).await;
     }
 
     /// Scroll an element's scroller (or the page) by pixels or pages; before/after positions.
@@ -215,7 +216,7 @@ impl Tab {
         direction: &str,
         amount: Option<f64>,
         pages: Option<f64>,
-    ) -> Result<Value, BrowserError> {
+    ) -> Result<results::Scroll, BrowserError> {
         let body = "let e = this; \
             const scrollable = (n) => { if (!n || n.nodeType !== 1) return false; const s = getComputedStyle(n); const o = s.overflowY + s.overflowX; return /(auto|scroll|overlay)/.test(o) && (n.scrollHeight > n.clientHeight || n.scrollWidth > n.clientWidth); }; \
             if (c) e = document.elementFromPoint(c[0], c[1]); \
@@ -232,7 +233,7 @@ impl Tab {
             Some(e) => e.clone(),
             None => {
                 let r = self.in_world("document.documentElement").await?;
-                let object_id = r["result"]["objectId"].as_str().unwrap_or_default().to_owned();
+                let object_id = r.result.object_id.map(String::from).unwrap_or_default();
                 El { object_id, frame: None }
             }
         };
@@ -241,8 +242,8 @@ impl Tab {
         self.call(&target, body, &[Value::Null, Value::Null, pt.unwrap_or(Value::Null), opts]).await
     }
 
-    pub async fn scroll_into_view(&self, el: &El) -> Result<Value, BrowserError> {
-        self.call(el, "this.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'}); const r = this.getBoundingClientRect(); return {x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height)};", &[]).await
+    pub async fn scroll_into_view(&self, el: &El) -> Result<results::Rect, BrowserError> {
+        self.call(el, "this.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'}); const r = this.getBoundingClientRect(); return {x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height)};", ()).await
     }
 }
 

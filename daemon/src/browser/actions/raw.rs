@@ -3,7 +3,9 @@
 //! viewport's pixels as a PNG.
 
 use base64::Engine as _;
-use serde_json::json;
+use chromiumoxide::cdp::browser_protocol::page::{
+    CaptureScreenshotFormat, CaptureScreenshotParams,
+};
 
 use super::Tab;
 use crate::browser::mouse::{self, Button, Mouse};
@@ -35,8 +37,12 @@ impl Tab {
 
     /// The viewport as a PNG, as it is painted now.
     pub async fn viewport_png(&self) -> Result<Vec<u8>, BrowserError> {
-        let r = self.cmd("Page.captureScreenshot", json!({"format": "png"})).await?;
-        let data = r["data"].as_str().unwrap_or_default();
+        let p = CaptureScreenshotParams {
+            format: Some(CaptureScreenshotFormat::Png),
+            ..Default::default()
+        };
+        let r = self.run(p).await?;
+        let data: &str = r.data.as_ref();
         base64::engine::general_purpose::STANDARD
             .decode(data)
             .map_err(|e| BrowserError::BadAnswer(format!("the screenshot is not base64: {e}")))
@@ -44,13 +50,9 @@ impl Tab {
 
     /// The viewport's size in CSS pixels, scrollbars included (what its screenshot covers).
     pub async fn viewport_size(&self) -> Result<(u32, u32), BrowserError> {
-        let r = self
-            .cmd(
-                "Runtime.evaluate",
-                json!({"expression": "[innerWidth, innerHeight]", "returnByValue": true}),
-            )
-            .await?;
-        let v = &r["result"]["value"];
+        let expr = "[innerWidth, innerHeight]";
+        let r = self.run(super::world::evaluate(expr, None, super::world::Answer::Value)).await?;
+        let v = r.result.value.unwrap_or_default();
         match (v[0].as_u64(), v[1].as_u64()) {
             (Some(w), Some(h)) if w > 0 && h > 0 => Ok((w as u32, h as u32)),
             _ => Err(BrowserError::BadAnswer(format!("the tab's viewport has no size: {v}"))),

@@ -85,12 +85,13 @@ impl Tab {
     /// The top document's origin.
     pub async fn top_origin(&self) -> Result<String, BrowserError> {
         let r = self.in_world("location.origin").await?;
-        Ok(r["result"]["value"].as_str().unwrap_or("null").to_owned())
+        let v = r.result.value.unwrap_or_default();
+        Ok(v.as_str().unwrap_or("null").to_owned())
     }
 
     /// Where `el` is and where its form posts.
     pub async fn place(&self, el: &El) -> Result<Place, BrowserError> {
-        let v = self.call(el, PLACE, &[]).await?;
+        let v = self.call::<Value>(el, PLACE, ()).await?;
         let posts_to = v["posts"]
             .as_array()
             .map(|a| a.iter().filter_map(Value::as_str).map(String::from).collect())
@@ -109,7 +110,8 @@ impl Tab {
             Some(f) => {
                 let ((dx, dy), _) = self.frame_origin(f, false).await?;
                 let (_, top) = self.world_eval(None, WINDOW).await?;
-                if let [x, y, fw, fh, dpr] = nums_of(&top["result"]["value"]).as_slice() {
+                let top = top.result.value.unwrap_or_default();
+                if let [x, y, fw, fh, dpr] = nums_of(&top).as_slice() {
                     window = [*x, *y, *fw, *fh, *dpr];
                 }
                 [rect[0] + dx, rect[1] + dy, rect[2], rect[3]]
@@ -128,7 +130,7 @@ impl Tab {
         }
         let expr = BOXES.replace("VALUES", &json!(values).to_string());
         let (_, r) = self.world_eval(None, &expr).await?;
-        let v = &r["result"]["value"];
+        let v = &r.result.value.unwrap_or_default();
         let mut shown = Shown {
             boxes: boxes_of(v, (0.0, 0.0)),
             held: v["held"].as_u64().unwrap_or(0),
@@ -160,7 +162,7 @@ impl Tab {
         expr: &str,
     ) -> Result<(Vec<[f64; 4]>, u64), BrowserError> {
         let (_, r) = self.world_eval(Some(frame), expr).await?;
-        let v = &r["result"]["value"];
+        let v = &r.result.value.unwrap_or_default();
         let held = v["held"].as_u64().unwrap_or(0);
         if v["boxes"].as_array().is_none_or(|b| b.is_empty()) {
             return Ok((Vec::new(), held));

@@ -8,6 +8,8 @@
 
 use std::time::{Duration, Instant};
 
+use chromiumoxide::cdp::browser_protocol::page::GetFrameTreeParams;
+use chromiumoxide::cdp::js_protocol::runtime::EvaluateReturns;
 use serde_json::Value;
 
 use super::trace::ActionTrace;
@@ -131,11 +133,9 @@ impl Tab {
         let target = self.target_id.clone();
         tokio::spawn(async move {
             let mut frames = std::collections::HashSet::from([target]);
-            let tree = page
-                .execute(crate::browser::cdp::Raw::new("Page.getFrameTree", serde_json::json!({})))
-                .await;
+            let tree = page.execute(GetFrameTreeParams::default()).await;
             if let Ok(tree) = tree {
-                crate::browser::cdp::guard::frame_ids(&tree.result["frameTree"], &mut frames);
+                crate::browser::cdp::guard::frame_ids(&tree.result.frame_tree, &mut frames);
             }
             let (events, asked) = trace.finish().await;
             let (installs, last) = trace::installs(&events, &frames);
@@ -351,6 +351,6 @@ impl Settling {
     }
 }
 
-fn ms_of(v: &Value) -> Option<f64> {
-    v["result"]["value"].as_f64()
+fn ms_of(v: &EvaluateReturns) -> Option<f64> {
+    v.result.value.as_ref().and_then(Value::as_f64)
 }

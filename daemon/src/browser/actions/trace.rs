@@ -20,6 +20,7 @@ use futures::{FutureExt as _, StreamExt};
 use serde_json::Value;
 
 use crate::browser::cdp::Conn;
+use crate::browser::settle::trace::TraceEvent;
 
 /// How long the end of a trace may take to arrive.
 const END: Duration = Duration::from_millis(800);
@@ -77,7 +78,7 @@ impl ActionTrace {
 
     /// Ends the trace: its events, and when the end was asked for. Empty when the end did not
     /// come in time.
-    pub async fn finish(mut self) -> (Vec<Value>, Instant) {
+    pub async fn finish(mut self) -> (Vec<TraceEvent>, Instant) {
         let _turn = self.turn.take();
         let asked = Instant::now();
         let mut events = Vec::new();
@@ -89,13 +90,13 @@ impl ActionTrace {
             loop {
                 tokio::select! {
                     biased;
-                    Some(chunk) = self.data.next() => events.extend(chunk),
+                    Some(chunk) = self.data.next() => events.extend(chunk.iter().map(TraceEvent::read)),
                     _ = self.complete.next() => break,
                 }
             }
             // Chunks sent before the end may still be queued.
             while let Some(Some(chunk)) = self.data.next().now_or_never() {
-                events.extend(chunk);
+                events.extend(chunk.iter().map(TraceEvent::read));
             }
         };
         let _ = tokio::time::timeout(END, collect).await;

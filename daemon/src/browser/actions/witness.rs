@@ -6,8 +6,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use serde_json::json;
+use chromiumoxide::cdp::browser_protocol::dom_debugger::GetEventListenersParams;
 
+use super::world::{evaluate, Answer};
 use super::Tab;
 use crate::browser::BrowserError;
 
@@ -112,9 +113,8 @@ impl Tab {
 
     async fn arm(&self, expr: &str) -> Result<Option<String>, BrowserError> {
         let ctx = self.world(None).await?;
-        let params = json!({"expression": expr, "contextId": ctx, "returnByValue": true});
-        let r = self.cmd("Runtime.evaluate", params).await?;
-        Ok(super::value_of(&r)?.as_str().map(str::to_owned))
+        let r = self.run(evaluate(expr, Some(ctx), Answer::Value)).await?;
+        Ok(super::value_of(r.result, r.exception_details)?.as_str().map(str::to_owned))
     }
 
     /// After input armed by [`Tab::arm_at`] or [`Tab::arm_keys`] (`unarmed`: why it was
@@ -154,10 +154,8 @@ impl Tab {
             "(() => {{ const G = globalThis.__glovebox; return G ? G.witnessRead({}, {GRACE_MS}) : -1; }})()",
             w.id()
         );
-        let params = json!({"expression": expr, "contextId": ctx, "returnByValue": true,
-                            "awaitPromise": true});
-        let r = self.cmd_in(frame, "Runtime.evaluate", params).await;
-        let n = match r.and_then(|r| super::value_of(&r)) {
+        let r = self.run_in(frame, evaluate(&expr, Some(ctx), Answer::Awaited)).await;
+        let n = match r.and_then(|r| super::value_of(r.result, r.exception_details)) {
             Ok(v) => v.as_i64().unwrap_or(-1),
             Err(BrowserError::ContextGone(_) | BrowserError::Gone(_)) => return Ok(None),
             Err(BrowserError::DialogOpen(_) | BrowserError::DialogOpened(_)) => return Ok(None),
@@ -181,14 +179,11 @@ impl Tab {
     /// them: listeners of its own capturing them on its window (`getEventListeners` over the
     /// page's window lists the page's own, not the witness's).
     async fn stopped_before(&self, frame: Option<&str>, input: Input) -> Option<String> {
-        let r = self.cmd_in(frame, "Runtime.evaluate", json!({"expression": "window"})).await;
-        let r = r.ok()?;
-        let win = r["result"]["objectId"].as_str()?;
-        let params = json!({"objectId": win});
-        let r = self.cmd_in(frame, "DOMDebugger.getEventListeners", params).await.ok()?;
-        let listeners = r["listeners"].as_array()?;
-        let capturing =
-            |t: &str| listeners.iter().any(|l| l["type"] == t && l["useCapture"] == true);
+        let r = self.run_in(frame, evaluate("window", None, Answer::Handle)).await;
+        let win = r.ok()?.result.object_id?;
+        let r = self.run_in(frame, GetEventListenersParams::new(win)).await.ok()?;
+        let listeners = r.listeners;
+        let capturing = |t: &str| listeners.iter().any(|l| l.r#type == t && l.use_capture);
         input.stoppable().iter().find(|t| capturing(t)).map(|t| {
             format!("the page captures {t} on its window before the witness and may stop it there")
         })

@@ -3,6 +3,12 @@
 //! snapshot keys (`w<context>:<serial>`, `<frame>/w<context>:<serial>` in a cross-site frame)
 //! turn back into elements there. The page cannot see a world, which dies with its document.
 
+use chromiumoxide::cdp::browser_protocol::dom::{GetFrameOwnerParams, ResolveNodeParams};
+use chromiumoxide::cdp::browser_protocol::page::{CreateIsolatedWorldParams, GetFrameTreeParams};
+use chromiumoxide::cdp::js_protocol::runtime::{
+    EvaluateParams, EvaluateReturns, ExecutionContextId,
+};
+use chromiumoxide::types::Command;
 use serde_json::{json, Value};
 
 use super::{El, Tab};
@@ -44,16 +50,15 @@ impl Key {
 }
 
 impl Tab {
-    /// A command in the tab's own process (`frame` None) or in a cross-site frame.
-    pub async fn cmd_in(
-        &self,
-        frame: Option<&str>,
-        method: &'static str,
-        params: Value,
-    ) -> Result<Value, BrowserError> {
+    /// A typed command in the tab's own process (`frame` None) or in a cross-site frame.
+    pub async fn run_in<C>(&self, frame: Option<&str>, cmd: C) -> Result<C::Response, BrowserError>
+    where
+        C: Command + Send,
+        C::Response: Send,
+    {
         match frame {
-            None => self.cmd(method, params).await,
-            Some(f) => self.conn.frame_call(f, method, params).await,
+            None => self.run(cmd).await,
+            Some(f) => self.conn.frame_run(f, cmd).await,
         }
     }
 
@@ -71,28 +76,14 @@ impl Tab {
             Some(f) => f.to_owned(),
             None => match self.page.mainframe().await {
                 Ok(Some(f)) => f.inner().clone(),
-                _ => {
-                    let t = self.cmd("Page.getFrameTree", json!({})).await?;
-                    t["frameTree"]["frame"]["id"].as_str().unwrap_or_default().to_owned()
-                }
+                _ => self.run(GetFrameTreeParams::default()).await?.frame_tree.frame.id.into(),
             },
         };
-        let r = self
-            .cmd_in(
-                frame,
-                "Page.createIsolatedWorld",
-                json!({"frameId": frame_id, "worldName": "glovebox", "grantUniveralAccess": true}),
-            )
-            .await?;
-        let ctx = r["executionContextId"]
-            .as_i64()
-            .ok_or_else(|| BrowserError::BadAnswer("the tab made no isolated world".into()))?;
-        self.cmd_in(
-            frame,
-            "Runtime.evaluate",
-            json!({"expression": INIT.as_str(), "contextId": ctx}),
-        )
-        .await?;
+        let mut make = CreateIsolatedWorldParams::new(frame_id);
+        make.world_name = Some("glovebox".into());
+        make.grant_univeral_access = Some(true);
+        let ctx = *self.run_in(frame, make).await?.execution_context_id.inner();
+        self.run_in(frame, evaluate(INIT.as_str(), Some(ctx), Answer::Handle)).await?;
         worlds.insert(slot, (navs, ctx));
         Ok(ctx)
     }
@@ -107,26 +98,19 @@ impl Tab {
     }
 
     /// Evaluate `expr` in the world of `frame` (made again once if its document went away);
-    /// the raw `Runtime.evaluate` answer and the context it ran in. `expr` must answer
+    /// the `Runtime.evaluate` answer and the context it ran in. `expr` must answer
     /// `{noworld: true}` when `globalThis.__glovebox` is missing.
     pub async fn world_eval(
         &self,
         frame: Option<&str>,
         expr: &str,
-    ) -> Result<(i64, Value), BrowserError> {
+    ) -> Result<(i64, EvaluateReturns), BrowserError> {
         for attempt in 0..2 {
             let ctx = self.world(frame).await?;
-            let r = self
-                .cmd_in(
-                    frame,
-                    "Runtime.evaluate",
-                    json!({"expression": expr, "contextId": ctx, "returnByValue": true,
-                           "awaitPromise": true}),
-                )
-                .await;
+            let r = self.run_in(frame, evaluate(expr, Some(ctx), Answer::Awaited)).await;
             let gone = match &r {
                 Err(BrowserError::ContextGone(_)) => true,
-                Ok(v) => v["result"]["value"]["noworld"] == true,
+                Ok(v) => v.result.value.as_ref().is_some_and(|v| v["noworld"] == true),
                 _ => false,
             };
             if gone && attempt == 0 {
@@ -149,15 +133,11 @@ impl Tab {
             k.serial
         );
         let r = self
-            .cmd_in(
-                k.frame.as_deref(),
-                "Runtime.evaluate",
-                json!({"expression": expr, "contextId": k.ctx}),
-            )
+            .run_in(k.frame.as_deref(), evaluate(&expr, Some(k.ctx), Answer::Handle))
             .await
             .map_err(gone_context)?;
-        match r["result"]["objectId"].as_str() {
-            Some(object_id) => Ok(El { object_id: object_id.to_owned(), frame: k.frame }),
+        match r.result.object_id {
+            Some(object_id) => Ok(El { object_id: object_id.into(), frame: k.frame }),
             None => Err(BrowserError::Gone("it was removed from the page".into())),
         }
     }
@@ -189,23 +169,46 @@ impl Tab {
             (Box::pin(self.frame_origin(parent, reveal)).await?.0, Some(parent))
         };
         let ctx = self.world(holder).await?;
-        let owner = self.cmd_in(holder, "DOM.getFrameOwner", json!({"frameId": frame})).await?;
-        let backend = owner["backendNodeId"].clone();
-        let r = self
-            .cmd_in(
-                holder,
-                "DOM.resolveNode",
-                json!({"backendNodeId": backend, "executionContextId": ctx}),
-            )
-            .await?;
-        let object_id = r["object"]["objectId"]
-            .as_str()
+        let owner = self.run_in(holder, GetFrameOwnerParams::new(frame.to_owned())).await?;
+        let resolve = ResolveNodeParams {
+            backend_node_id: Some(owner.backend_node_id),
+            execution_context_id: Some(ExecutionContextId::new(ctx)),
+            ..Default::default()
+        };
+        let r = self.run_in(holder, resolve).await?;
+        let object_id = r
+            .object
+            .object_id
             .ok_or_else(|| BrowserError::Gone("the frame's element is gone".into()))?;
-        let el = El { object_id: object_id.to_owned(), frame: holder.map(String::from) };
-        let v = self.call(&el, FRAME_ORIGIN, &[json!(reveal)]).await?;
+        let el = El { object_id: object_id.into(), frame: holder.map(String::from) };
+        let v = self.call::<Value>(&el, FRAME_ORIGIN, &[json!(reveal)]).await?;
         let (x, y) = (v["x"].as_f64().unwrap_or(0.0), v["y"].as_f64().unwrap_or(0.0));
         Ok(((base.0 + x, base.1 + y), v["id"].as_u64()))
     }
+}
+
+/// What a `Runtime.evaluate` sends back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Answer {
+    /// A handle on the value.
+    Handle,
+    /// The value whole, as JSON (`returnByValue`).
+    Value,
+    /// The value whole once its promise settled (`returnByValue`, `awaitPromise`).
+    Awaited,
+}
+
+/// `Runtime.evaluate` of `expr` in the context `ctx` (None: the page's own).
+pub(crate) fn evaluate(expr: &str, ctx: Option<i64>, answer: Answer) -> EvaluateParams {
+    let mut p = EvaluateParams::new(expr);
+    p.context_id = ctx.map(ExecutionContextId::new);
+    if answer != Answer::Handle {
+        p.return_by_value = Some(true);
+    }
+    if answer == Answer::Awaited {
+        p.await_promise = Some(true);
+    }
+    p
 }
 
 /// `this` is an `<iframe>`: where its content starts in the viewport of its process's top

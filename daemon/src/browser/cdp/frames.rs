@@ -10,14 +10,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use chromiumoxide::cdp::browser_protocol::network::EnableParams as NetworkEnable;
 use chromiumoxide::cdp::browser_protocol::target::{
-    EventDetachedFromTarget, EventReceivedMessageFromTarget, EventTargetCreated,
+    AttachToTargetParams, EventDetachedFromTarget, EventReceivedMessageFromTarget,
+    EventTargetCreated,
 };
+use chromiumoxide::types::Command;
 use futures::StreamExt;
 use serde_json::{json, Value};
 use tokio::sync::oneshot;
 
-use super::Conn;
+use super::{Conn, Raw};
 use crate::browser::settle::Net;
 use crate::browser::{lock, BrowserError};
 
@@ -77,7 +80,9 @@ impl Frames {
     }
 }
 
-/// A Network event of a frame's session, into its tab's tracking.
+/// A Network event of a frame's session, into its tab's tracking. Read as JSON, three fields
+/// of it: the event arrives as the text of a relayed message, and a typed reading of the
+/// whole event would drop it (and leave its request open) on any field newer than the crate.
 fn network_event(net: &Net, msg: &Value) {
     let p = &msg["params"];
     let Some(id) = p["requestId"].as_str() else { return };
@@ -133,15 +138,30 @@ impl Conn {
         let Some(watch) = watch else { return Ok(()) };
         let session = self.frame_session(frame).await?;
         lock(&self.frames().nets).insert(session, watch.net.clone());
-        self.frame_call(frame, "Network.enable", json!({})).await?;
+        self.frame_run(frame, NetworkEnable::default()).await?;
         Ok(())
     }
 
-    /// One command in the frame target `frame`; its result, or the error the frame gave.
-    pub async fn frame_call(
+    /// One typed command in the frame target `frame`: sent under its method name, its
+    /// answer read into the command's response type.
+    pub async fn frame_run<C: Command>(
         &self,
         frame: &str,
-        method: &'static str,
+        cmd: C,
+    ) -> Result<C::Response, BrowserError> {
+        let method = cmd.identifier();
+        let params = serde_json::to_value(&cmd)
+            .map_err(|e| BrowserError::BadAnswer(format!("{method} would not serialize: {e}")))?;
+        let answer = self.frame_call(frame, &method, params).await?;
+        C::response_from_value(answer)
+            .map_err(|e| BrowserError::BadAnswer(format!("the frame's {method} answer: {e}")))
+    }
+
+    /// One command in the frame target `frame`; its JSON result, or the error the frame gave.
+    async fn frame_call(
+        &self,
+        frame: &str,
+        method: &str,
         params: Value,
     ) -> Result<Value, BrowserError> {
         let frames = self.frames();
@@ -151,12 +171,10 @@ impl Conn {
             let (tx, rx) = oneshot::channel();
             lock(&frames.pending).insert(id, tx);
             let message = json!({"id": id, "method": method, "params": params}).to_string();
-            let sent = self
-                .call(
-                    "Target.sendMessageToTarget",
-                    json!({"sessionId": session, "message": message}),
-                )
-                .await;
+            // Raw: this chromiumoxide dropped `Target.sendMessageToTarget` (deprecated in the
+            // protocol), which the unflattened frame sessions still need.
+            let send = json!({"sessionId": session, "message": message});
+            let sent = self.run(Raw::new("Target.sendMessageToTarget", send)).await;
             if let Err(e) = sent {
                 lock(&frames.pending).remove(&id);
                 if attempt == 0 && e.to_string().contains("No session") {
@@ -189,19 +207,13 @@ impl Conn {
         if let Some(s) = lock(&self.frames().sessions).get(frame) {
             return Ok(s.clone());
         }
-        let r = self
-            .call("Target.attachToTarget", json!({"targetId": frame, "flatten": false}))
-            .await
-            .map_err(|e| match e {
-                e @ BrowserError::Cdp { .. } => {
-                    BrowserError::Gone(format!("the frame is gone ({e})"))
-                }
-                other => other,
-            })?;
-        let session = r["sessionId"]
-            .as_str()
-            .ok_or_else(|| BrowserError::BadAnswer("the frame gave no session".into()))?
-            .to_owned();
+        let mut attach = AttachToTargetParams::new(frame.to_owned());
+        attach.flatten = Some(false);
+        let r = self.run(attach).await.map_err(|e| match e {
+            e @ BrowserError::Cdp { .. } => BrowserError::Gone(format!("the frame is gone ({e})")),
+            other => other,
+        })?;
+        let session: String = r.session_id.into();
         lock(&self.frames().sessions).insert(frame.to_owned(), session.clone());
         Ok(session)
     }
@@ -209,7 +221,8 @@ impl Conn {
     /// The cross-site frames under the tab `target`, each with the target it sits in: the tab
     /// or another such frame (a frame nested in one). Parents come before their children.
     pub async fn frame_tree(&self, target: &str) -> Result<Vec<(String, String)>, BrowserError> {
-        let r = self.call("Target.getTargets", json!({})).await?;
+        // Raw: the crate's `TargetInfo` lacks `parentId`, which Chromium added later.
+        let r = self.run(Raw::new("Target.getTargets", json!({}))).await?;
         let all: Vec<(String, String)> = r["targetInfos"]
             .as_array()
             .into_iter()
@@ -230,14 +243,12 @@ impl Conn {
 
     /// The target a cross-site frame sits in: its tab, or the frame it is nested in.
     pub async fn frame_parent(&self, frame: &str) -> Result<String, BrowserError> {
-        let r = self.call("Target.getTargetInfo", json!({"targetId": frame})).await.map_err(
-            |e| match e {
-                e @ BrowserError::Cdp { .. } => {
-                    BrowserError::Gone(format!("the frame is gone ({e})"))
-                }
-                other => other,
-            },
-        )?;
+        // Raw: the crate's `TargetInfo` lacks `parentId`, which Chromium added later.
+        let info = Raw::new("Target.getTargetInfo", json!({"targetId": frame}));
+        let r = self.run(info).await.map_err(|e| match e {
+            e @ BrowserError::Cdp { .. } => BrowserError::Gone(format!("the frame is gone ({e})")),
+            other => other,
+        })?;
         r["targetInfo"]["parentId"]
             .as_str()
             .map(String::from)

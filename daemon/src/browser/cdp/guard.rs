@@ -18,10 +18,11 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::fetch::{
-    ContinueRequestParams, EnableParams, EventRequestPaused, FailRequestParams, RequestPattern,
-    RequestStage,
+    ContinueRequestParams, EnableParams, EventRequestPaused, FailRequestParams,
+    FulfillRequestParams, HeaderEntry, RequestPattern, RequestStage,
 };
 use chromiumoxide::cdp::browser_protocol::network::{ErrorReason, ResourceType};
+use chromiumoxide::cdp::browser_protocol::page::FrameTree;
 use futures::StreamExt;
 use serde_json::json;
 
@@ -162,13 +163,12 @@ impl Guard {
             let fail = FailRequestParams::new(id, ErrorReason::BlockedByClient);
             conn.browser().execute(fail).await.map(|_| ())
         } else if document && self.take_blank(ev) {
-            let blank = json!({"requestId": id, "responseCode": 200,
-                "responseHeaders": [{"name": "Content-Type", "value": "text/html"}],
-                "body": "PCFkb2N0eXBlIGh0bWw+"});
-            conn.call("Fetch.fulfillRequest", blank)
-                .await
-                .map(|_| ())
-                .map_err(|e| chromiumoxide::error::CdpError::msg(e.to_string()))
+            let mut blank = FulfillRequestParams::new(id, 200);
+            blank.response_headers = Some(vec![HeaderEntry::new("Content-Type", "text/html")]);
+            // `<!doctype html>`, base64.
+            blank.body =
+                Some(chromiumoxide::types::Binary::from("PCFkb2N0eXBlIGh0bWw+".to_owned()));
+            conn.browser().execute(blank).await.map(|_| ())
         } else {
             conn.browser().execute(ContinueRequestParams::new(id)).await.map(|_| ())
         }
@@ -239,11 +239,9 @@ fn unfragmented(url: &str) -> &str {
 }
 
 /// Frame ids seen in a frame tree (`Page.getFrameTree`'s answer).
-pub(crate) fn frame_ids(tree: &serde_json::Value, out: &mut HashSet<String>) {
-    if let Some(id) = tree["frame"]["id"].as_str() {
-        out.insert(id.to_owned());
-    }
-    for child in tree["childFrames"].as_array().into_iter().flatten() {
+pub(crate) fn frame_ids(tree: &FrameTree, out: &mut HashSet<String>) {
+    out.insert(tree.frame.id.inner().clone());
+    for child in tree.child_frames.iter().flatten() {
         frame_ids(child, out);
     }
 }

@@ -20,19 +20,50 @@ pub struct Traced {
     pub over: bool,
 }
 
+/// One trace event, the parts of it read here (Chromium's trace events come as JSON of many
+/// shapes; what a part does not hold reads as absent).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TraceEvent {
+    pub name: String,
+    /// When, in trace µs.
+    pub ts: i64,
+    /// How long, in µs (complete events).
+    pub dur: i64,
+    /// The frame its `args.data` names.
+    pub frame: Option<String>,
+    /// The timer's (`timerId`) or animation frame's (`id`) id.
+    pub id: Option<i64>,
+    /// A timer's delay, in ms.
+    pub timeout: Option<f64>,
+    /// A timer's `singleShot`: false for an interval.
+    pub single_shot: Option<bool>,
+}
+
+impl TraceEvent {
+    pub fn read(e: &Value) -> TraceEvent {
+        let d = &e["args"]["data"];
+        TraceEvent {
+            name: e["name"].as_str().unwrap_or_default().to_owned(),
+            ts: e["ts"].as_i64().unwrap_or(0),
+            dur: e["dur"].as_i64().unwrap_or(0),
+            frame: d["frame"].as_str().map(str::to_owned),
+            id: d["timerId"].as_i64().or(d["id"].as_i64()),
+            timeout: d["timeout"].as_f64(),
+            single_shot: d["singleShot"].as_bool(),
+        }
+    }
+}
+
 /// A timer's or an animation frame's identity in a trace: ("timer" | "frame", its id).
 type Key = (&'static str, i64);
 
 /// The installs of `frames` (a tab's frame ids) in trace `events`, and the trace's last
 /// timestamp (when the end was asked, near enough).
-pub fn installs(events: &[Value], frames: &HashSet<String>) -> (Vec<Traced>, i64) {
-    let ts = |e: &Value| e["ts"].as_i64().unwrap_or(0);
-    let name = |e: &Value| e["name"].as_str().unwrap_or_default().to_owned();
-    let data = |e: &Value| e["args"]["data"].clone();
-    let key = |e: &Value| -> Option<Key> {
-        let d = data(e);
-        let id = d["timerId"].as_i64().or(d["id"].as_i64())?;
-        match name(e).as_str() {
+pub fn installs(events: &[TraceEvent], frames: &HashSet<String>) -> (Vec<Traced>, i64) {
+    let ts = |e: &TraceEvent| e.ts;
+    let key = |e: &TraceEvent| -> Option<Key> {
+        let id = e.id?;
+        match e.name.as_str() {
             "TimerInstall" | "TimerFire" | "TimerRemove" => Some(("timer", id)),
             "RequestAnimationFrame" | "FireAnimationFrame" | "CancelAnimationFrame" => {
                 Some(("frame", id))
@@ -44,14 +75,14 @@ pub fn installs(events: &[Value], frames: &HashSet<String>) -> (Vec<Traced>, i64
     // Callbacks running: (start, end, whose) of TimerFire and FireAnimationFrame.
     let callbacks: Vec<(i64, i64, Option<Key>)> = events
         .iter()
-        .filter(|e| matches!(name(e).as_str(), "TimerFire" | "FireAnimationFrame"))
-        .map(|e| (ts(e), ts(e) + e["dur"].as_i64().unwrap_or(0), key(e)))
+        .filter(|e| matches!(e.name.as_str(), "TimerFire" | "FireAnimationFrame"))
+        .map(|e| (e.ts, e.ts + e.dur, key(e)))
         .collect();
     let ended: HashSet<Key> = events
         .iter()
         .filter(|e| {
             matches!(
-                name(e).as_str(),
+                e.name.as_str(),
                 "TimerFire" | "TimerRemove" | "FireAnimationFrame" | "CancelAnimationFrame"
             )
         })
@@ -60,18 +91,17 @@ pub fn installs(events: &[Value], frames: &HashSet<String>) -> (Vec<Traced>, i64
     // In time order, so a timer the input set is known as the action's before its callback
     // runs: what that callback sets is the action's too (a chain), unlike what a ticker that
     // was there before re-arms.
-    let mut sorted: Vec<&Value> = events.iter().collect();
-    sorted.sort_by_key(|e| ts(e));
+    let mut sorted: Vec<&TraceEvent> = events.iter().collect();
+    sorted.sort_by_key(|e| e.ts);
     let mut ours: HashSet<Key> = HashSet::new();
     let mut out = Vec::new();
     for e in sorted {
-        let d = data(e);
-        if !d["frame"].as_str().is_some_and(|f| frames.contains(f)) {
+        if !e.frame.as_ref().is_some_and(|f| frames.contains(f)) {
             continue;
         }
-        let install = match name(e).as_str() {
-            "TimerInstall" if d["singleShot"] == false => Install::Interval(d["timeout"].as_f64()),
-            "TimerInstall" => Install::Timeout(d["timeout"].as_f64()),
+        let install = match e.name.as_str() {
+            "TimerInstall" if e.single_shot == Some(false) => Install::Interval(e.timeout),
+            "TimerInstall" => Install::Timeout(e.timeout),
             "RequestAnimationFrame" => Install::Frame,
             _ => continue,
         };
@@ -126,6 +156,7 @@ mod tests {
                    "args": {"data": {"frame": "F", "timerId": 6, "timeout": 300, "singleShot": true}}}),
         ];
         let frames = HashSet::from(["F".to_owned()]);
+        let events: Vec<TraceEvent> = events.iter().map(TraceEvent::read).collect();
         let (got, last) = installs(&events, &frames);
         assert_eq!(last, 425);
         let t =

@@ -17,8 +17,17 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{json, Value};
+use chromiumoxide::cdp::browser_protocol::dom::{
+    BackendNodeId, DescribeNodeParams, ResolveNodeParams,
+};
+use chromiumoxide::cdp::browser_protocol::dom_debugger::{EventListener, GetEventListenersParams};
+use chromiumoxide::cdp::js_protocol::runtime::{
+    CallArgument, CallFunctionOnParams, ExecutionContextId, GetPropertiesParams,
+    ReleaseObjectGroupParams, ReleaseObjectParams,
+};
+use serde_json::json;
 
+use super::super::actions::world::{evaluate, Answer};
 use super::super::actions::Tab;
 use super::super::{lock, BrowserError};
 
@@ -69,14 +78,8 @@ const MAX_NODES: usize = 2_000;
 pub async fn mark(tab: &Tab, frame: Option<&str>, ctx: i64) -> Result<(), BrowserError> {
     let slot = frame.unwrap_or_default().to_owned();
     let expr = STALE.replace("FRESH_MS", &FRESH_MS.to_string());
-    let stale = tab
-        .cmd_in(
-            frame,
-            "Runtime.evaluate",
-            json!({"expression": expr, "contextId": ctx, "returnByValue": true}),
-        )
-        .await?;
-    if stale["result"]["value"] != json!(true) {
+    let stale = tab.run_in(frame, evaluate(&expr, Some(ctx), Answer::Value)).await?;
+    if stale.result.value != Some(json!(true)) {
         return Ok(());
     }
     let known = lock(&tab.watch.listened).get(&slot).filter(|(c, _)| *c == ctx).cloned();
@@ -84,7 +87,7 @@ pub async fn mark(tab: &Tab, frame: Option<&str>, ctx: i64) -> Result<(), Browse
         Some((_, before)) => again(tab, frame, ctx, before).await,
         None => first(tab, frame, ctx).await,
     };
-    let _ = tab.cmd_in(frame, "Runtime.releaseObjectGroup", json!({"objectGroup": GROUP})).await;
+    let _ = tab.run_in(frame, ReleaseObjectGroupParams::new(GROUP)).await;
     match out {
         Ok(now) => {
             lock(&tab.watch.listened).insert(slot, (ctx, now));
@@ -94,9 +97,7 @@ pub async fn mark(tab: &Tab, frame: Option<&str>, ctx: i64) -> Result<(), Browse
             lock(&tab.watch.listened).remove(&slot);
             // Read again next time.
             let dirty = "globalThis.__glovebox && (globalThis.__glovebox.dirty = true)";
-            let _ = tab
-                .cmd_in(frame, "Runtime.evaluate", json!({"expression": dirty, "contextId": ctx}))
-                .await;
+            let _ = tab.run_in(frame, evaluate(dirty, Some(ctx), Answer::Handle)).await;
             Err(e)
         }
     }
@@ -113,32 +114,34 @@ async fn roots(
     grouped: bool,
 ) -> Result<(String, Vec<String>), BrowserError> {
     let expr = ROOTS.replace("MAX_ROOTS", &MAX_ROOTS.to_string());
-    let p = json!({"expression": expr, "contextId": ctx, "objectGroup": GROUP});
-    let list = tab.cmd_in(frame, "Runtime.evaluate", p).await?;
-    let list = list["result"]["objectId"].as_str().unwrap_or_default().to_owned();
-    let props = tab
-        .cmd_in(frame, "Runtime.getProperties", json!({"objectId": list, "ownProperties": true}))
-        .await?;
-    let mut ours: Vec<(usize, String)> = props["result"]
-        .as_array()
-        .map(Vec::as_slice)
-        .unwrap_or_default()
-        .iter()
+    let mut p = evaluate(&expr, Some(ctx), Answer::Handle);
+    p.object_group = Some(GROUP.into());
+    let list = tab.run_in(frame, p).await?;
+    let list = list.result.object_id.unwrap_or_else(|| String::new().into());
+    let mut p = GetPropertiesParams::new(list);
+    p.own_properties = Some(true);
+    let props = tab.run_in(frame, p).await?;
+    let mut ours: Vec<(usize, String)> = props
+        .result
+        .into_iter()
         .filter_map(|p| {
-            let i = p["name"].as_str()?.parse().ok()?;
-            Some((i, p["value"]["objectId"].as_str()?.to_owned()))
+            let i = p.name.parse().ok()?;
+            Some((i, p.value?.object_id?.into()))
         })
         .collect();
     ours.sort();
     let doc = ours.first().map(|(_, id)| id.clone()).unwrap_or_default();
     let theirs = ours.iter().map(|(_, id)| async move {
-        let node = tab.cmd_in(frame, "DOM.describeNode", json!({"objectId": id})).await?;
-        let mut p = json!({"backendNodeId": node["node"]["backendNodeId"]});
-        if grouped {
-            p["objectGroup"] = json!(GROUP);
-        }
-        let r = tab.cmd_in(frame, "DOM.resolveNode", p).await?;
-        Ok::<_, BrowserError>(r["object"]["objectId"].as_str().unwrap_or_default().to_owned())
+        let describe =
+            DescribeNodeParams { object_id: Some(id.clone().into()), ..Default::default() };
+        let node = tab.run_in(frame, describe).await?.node;
+        let p = ResolveNodeParams {
+            backend_node_id: Some(node.backend_node_id),
+            object_group: grouped.then(|| GROUP.to_owned()),
+            ..Default::default()
+        };
+        let r = tab.run_in(frame, p).await?;
+        Ok::<_, BrowserError>(r.object.object_id.map(String::from).unwrap_or_default())
     });
     let mut page = Vec::new();
     for (i, r) in futures::future::join_all(theirs).await.into_iter().enumerate() {
@@ -175,8 +178,7 @@ async fn again(
 ) -> Result<Heard, BrowserError> {
     let (doc, roots) = roots(tab, frame, ctx, false).await?;
     let out = again_in(tab, frame, ctx, &doc, &roots, before).await;
-    let releases =
-        roots.iter().map(|id| tab.cmd_in(frame, "Runtime.releaseObject", json!({"objectId": id})));
+    let releases = roots.iter().map(|id| tab.run_in(frame, ReleaseObjectParams::new(id.clone())));
     futures::future::join_all(releases).await;
     out
 }
@@ -212,18 +214,17 @@ async fn read(
     tab: &Tab,
     frame: Option<&str>,
     roots: &[String],
-) -> Result<Vec<Value>, BrowserError> {
+) -> Result<Vec<EventListener>, BrowserError> {
     let reads = roots.iter().map(|id| {
-        tab.cmd_in(
-            frame,
-            "DOMDebugger.getEventListeners",
-            json!({"objectId": id, "depth": -1, "pierce": false}),
-        )
+        let mut p = GetEventListenersParams::new(id.clone());
+        p.depth = Some(-1);
+        p.pierce = Some(false);
+        tab.run_in(frame, p)
     });
     let mut all = Vec::new();
     for (i, r) in futures::future::join_all(reads).await.into_iter().enumerate() {
         match r {
-            Ok(r) => all.extend(r["listeners"].as_array().cloned().unwrap_or_default()),
+            Ok(r) => all.extend(r.listeners),
             // The document must be read; a root that went away meanwhile has nothing to say.
             Err(e) if i == 0 => return Err(e),
             Err(_) => {}
@@ -243,32 +244,32 @@ async fn set(
     fresh: bool,
 ) -> Result<(), BrowserError> {
     let resolves = nodes.keys().map(|id| {
-        tab.cmd_in(
-            frame,
-            "DOM.resolveNode",
-            json!({"backendNodeId": id, "executionContextId": ctx, "objectGroup": GROUP}),
-        )
+        let p = ResolveNodeParams {
+            backend_node_id: Some(BackendNodeId::new(*id)),
+            execution_context_id: Some(ExecutionContextId::new(ctx)),
+            object_group: Some(GROUP.into()),
+            ..Default::default()
+        };
+        tab.run_in(frame, p)
     });
     let resolved = futures::future::join_all(resolves).await;
-    let mut args = vec![json!({"value": Value::Null}), json!({"value": fresh})];
+    let value = |v| CallArgument { value: Some(v), ..Default::default() };
+    let mut args = vec![value(json!(null)), value(json!(fresh))];
     let mut types = Vec::new();
     for (r, kinds) in resolved.into_iter().zip(nodes.values()) {
-        if let Some(id) = r.ok().as_ref().and_then(|r| r["object"]["objectId"].as_str()) {
-            args.push(json!({"objectId": id}));
+        if let Some(id) = r.ok().and_then(|r| r.object.object_id) {
+            args.push(CallArgument { object_id: Some(id), ..Default::default() });
             types.push(kinds.join(" "));
         }
     }
-    args[0] = json!({"value": types});
+    args[0] = value(json!(types));
     let body = "function(types, fresh, ...nodes) { const G = globalThis.__glovebox; if (!G) return; \
                 if (fresh || !G.heard) G.heard = new WeakMap(); \
                 nodes.forEach((n, i) => types[i] ? G.heard.set(n, types[i]) : G.heard.delete(n)); }";
-    tab.cmd_in(
-        frame,
-        "Runtime.callFunctionOn",
-        json!({"functionDeclaration": body, "objectId": doc, "arguments": args}),
-    )
-    .await
-    .map(|_| ())
+    let mut call = CallFunctionOnParams::new(body);
+    call.object_id = Some(doc.to_owned().into());
+    call.arguments = Some(args);
+    tab.run_in(frame, call).await.map(|_| ())
 }
 
 /// Elements and the pointer events they listen to, by backend node id.
@@ -277,10 +278,10 @@ type Heard = BTreeMap<i64, Vec<String>>;
 /// Backend node id -> the pointer events it listens to, from `getEventListeners`' answer;
 /// listeners on no node (the window) left out, and with `skip_inline` inline attribute
 /// handlers (known by the handler's source, which only a reading with handlers has).
-fn pointer_nodes(listeners: &[Value], skip_inline: bool) -> Heard {
+fn pointer_nodes(listeners: &[EventListener], skip_inline: bool) -> Heard {
     let mut nodes = Heard::new();
     for l in listeners {
-        let (Some(kind), Some(node)) = (l["type"].as_str(), l["backendNodeId"].as_i64()) else {
+        let (kind, Some(node)) = (l.r#type.as_str(), l.backend_node_id.map(|n| *n.inner())) else {
             continue;
         };
         if !POINTER.contains(&kind) || (skip_inline && inline_handler(l, kind)) {
@@ -298,8 +299,8 @@ fn pointer_nodes(listeners: &[Value], skip_inline: bool) -> Heard {
 }
 
 /// Whether a listener is the handler Chromium compiled from an `on<type>` attribute.
-fn inline_handler(l: &Value, kind: &str) -> bool {
-    let text = l["handler"]["description"].as_str().unwrap_or_default();
+fn inline_handler(l: &EventListener, kind: &str) -> bool {
+    let text = l.handler.as_ref().and_then(|h| h.description.as_deref()).unwrap_or_default();
     text.starts_with(&format!("function on{kind}(event) {{"))
 }
 
@@ -309,14 +310,26 @@ mod tests {
 
     #[test]
     fn pointer_listeners_by_node_without_inline_handlers() {
-        let l = |t: &str, n: i64, d: &str| json!({"type": t, "backendNodeId": n, "handler": {"description": d}});
+        let listener = |v: serde_json::Value| -> EventListener {
+            let mut base = json!({"useCapture": false, "passive": false, "once": false,
+                                  "scriptId": "1", "lineNumber": 0, "columnNumber": 0});
+            for (k, x) in v.as_object().into_iter().flatten() {
+                base[k] = x.clone();
+            }
+            serde_json::from_value(base).expect("a listener")
+        };
+        let l = |t: &str, n: i64, d: &str| {
+            listener(json!({"type": t, "backendNodeId": n,
+                            "handler": {"type": "function", "description": d}}))
+        };
         let listeners = [
             l("click", 5, "function onclick(event) {\nout.textContent='x'\n}"),
             l("click", 7, "(e) => go(e)"),
             l("mousedown", 7, "function down(e) {}"),
             l("click", 7, "function again() {}"),
             l("keydown", 9, "(e) => {}"),
-            json!({"type": "click", "handler": {"description": "() => {}"}}),
+            listener(json!({"type": "click",
+                            "handler": {"type": "function", "description": "() => {}"}})),
             l("touchstart", 11, "function() {}"),
         ];
         let got = |skip| -> Vec<(i64, String)> {

@@ -210,14 +210,12 @@ async fn walk(tab: &Tab, frame: Option<&str>, opts: &Value) -> Result<(i64, Walk
         tracing::debug!(error = %e, "the page's listeners could not be read");
     }
     let (ctx, r) = tab.world_eval(frame, &expr).await?;
-    if let Some(ex) = r.get("exceptionDetails") {
-        let what = ex["exception"]["description"].as_str().or(ex["text"].as_str());
-        return Err(BrowserError::Refused(format!(
-            "the snapshot walk failed: {}",
-            what.unwrap_or("exception").lines().next().unwrap_or_default()
-        )));
+    if let Some(ex) = &r.exception_details {
+        let what = super::actions::threw(ex);
+        return Err(BrowserError::Refused(format!("the snapshot walk failed: {what}")));
     }
-    let text = r["result"]["value"].as_str().unwrap_or_default();
+    let value = r.result.value.unwrap_or_default();
+    let text = value.as_str().unwrap_or_default();
     let walked: Walked = serde_json::from_str(text)
         .map_err(|e| BrowserError::BadAnswer(format!("the snapshot walk answered oddly: {e}")))?;
     if walked.gone {

@@ -8,13 +8,13 @@ use glovebox_protocol::results::browser::{self as results, Checked, Filled};
 use super::TabCx;
 use crate::browser::actions::{Fill, Typed};
 use crate::desktop::clipboard::Content;
-use crate::dispatch::results::{decode, part};
+use crate::dispatch::results::part;
 use crate::dispatch::secrets;
 use crate::error::DaemonError;
 
 pub(super) async fn focus(cx: TabCx, p: browser::Focus) -> Result<results::Focus, DaemonError> {
     let e = cx.element(&p.element, &p.common).await?;
-    decode::<browser::Focus>(cx.tab.focus(&e).await?)
+    Ok(cx.tab.focus(&e).await?)
 }
 
 pub(super) async fn type_text(cx: TabCx, p: browser::Type) -> Result<results::Type, DaemonError> {
@@ -74,7 +74,7 @@ pub(super) async fn set_value(
     p: browser::SetValue,
 ) -> Result<results::SetValue, DaemonError> {
     let e = cx.element(&p.element, &p.common).await?;
-    let value = part::<browser::SetValue, _>(cx.tab.set_value(&e, &p.value, false).await?)?;
+    let value = cx.tab.set_value(&e, &p.value, false).await?;
     Ok(results::SetValue { value })
 }
 
@@ -146,7 +146,7 @@ pub(super) async fn select_text(
     let (prefix, suffix) =
         (p.prefix.as_deref().unwrap_or_default(), p.suffix.as_deref().unwrap_or_default());
     let kind = p.selection_type.as_str();
-    decode::<browser::SelectText>(cx.tab.select_text(&e, &p.text, prefix, suffix, kind).await?)
+    Ok(cx.tab.select_text(&e, &p.text, prefix, suffix, kind).await?)
 }
 
 pub(super) async fn upload(cx: TabCx, p: browser::Upload) -> Result<results::Upload, DaemonError> {

@@ -4,14 +4,11 @@
 use std::time::Instant;
 
 use glovebox_protocol::actions::browser::{self, Common, Format};
-use glovebox_protocol::actions::Params;
 use glovebox_protocol::results::browser::{self as results, Image, Label, Rect};
-use serde_json::Value;
 
 use super::{poisoned, TabCx};
 use crate::browser::annotate::{self, Tag};
 use crate::browser::snapshot;
-use crate::dispatch::results::{decode, part};
 use crate::dispatch::secrets;
 use crate::dispatch::text::TextRange;
 use crate::error::DaemonError;
@@ -79,7 +76,7 @@ pub(super) async fn screenshot(cx: TabCx, p: browser::Screenshot) -> Result<Imag
         quality: p.quality,
         max_width: p.max_width,
     };
-    shot::<browser::Screenshot>(&cx, &s).await
+    shot(&cx, &s).await
 }
 
 pub(super) async fn screenshot_annotate(
@@ -106,7 +103,7 @@ pub(super) async fn state_and_screenshot(
         quality: p.quality,
         max_width: p.max_width,
     };
-    let screenshot = shot::<browser::StateAndScreenshot>(&cx, &s).await?;
+    let screenshot = shot(&cx, &s).await?;
     let consistent = cx.tab.navigations() == before;
     Ok(results::StateAndScreenshot { snapshot, screenshot, consistent })
 }
@@ -116,11 +113,11 @@ pub(super) async fn evaluate(
     p: browser::Evaluate,
 ) -> Result<results::Evaluate, DaemonError> {
     let max = cx.ctx.daemon.config.max_text_chars;
-    decode::<browser::Evaluate>(cx.tab.evaluate(&p.script, max).await?)
+    Ok(cx.tab.evaluate(&p.script, max).await?)
 }
 
 pub(super) async fn pdf(cx: TabCx, _: browser::Pdf) -> Result<results::Pdf, DaemonError> {
-    decode::<browser::Pdf>(cx.tab.pdf(cx.ctx.daemon.config.downloads_quota_bytes).await?)
+    Ok(cx.tab.pdf(cx.ctx.daemon.config.downloads_quota_bytes).await?)
 }
 
 pub(super) async fn probe(cx: TabCx, _: browser::Probe) -> Result<results::Probe, DaemonError> {
@@ -218,7 +215,7 @@ async fn annotated(
     let shot =
         secrets::screenshot(vault, tab, (false, "png"), None, max_width.map(u64::from), limit)
             .await?;
-    let mut image: Image = part::<browser::ScreenshotAnnotate, _>(shot)?;
+    let mut image: Image = shot;
     let mut marks: Vec<_> =
         marks.into_iter().filter_map(|m| Some((refs.get(&m.key)?.clone(), m))).collect();
     // Past a few hundred tags an image is unreadable and drawing costs; the first ones in
@@ -253,13 +250,12 @@ fn base64_len(data: &str) -> usize {
     data.len() / 4 * 3 - data.bytes().rev().take_while(|b| *b == b'=').count()
 }
 
-/// A screenshot, for `P`'s result.
-async fn shot<P: Params>(cx: &TabCx, s: &Shot) -> Result<Image, DaemonError> {
+/// A screenshot, as `screenshot` and `state_and_screenshot` answer it.
+async fn shot(cx: &TabCx, s: &Shot) -> Result<Image, DaemonError> {
     let (quality, max_width) = (s.quality.map(u64::from), s.max_width.map(u64::from));
     let limit = cx.ctx.daemon.config.max_capture;
     let (vault, how) = (&cx.ctx.daemon.config.secrets, (s.full_page, s.format.as_str()));
-    let v: Value = secrets::screenshot(vault, &cx.tab, how, quality, max_width, limit).await?;
-    part::<P, Image>(v)
+    secrets::screenshot(vault, &cx.tab, how, quality, max_width, limit).await
 }
 
 #[cfg(test)]

@@ -9,7 +9,6 @@ use super::target::aim_key;
 use super::TabCx;
 use crate::browser::actions::{Input, Press, Pressed, Witness};
 use crate::browser::mouse::Button;
-use crate::dispatch::results::{decode, part};
 use crate::error::DaemonError;
 
 pub(super) async fn click(cx: TabCx, p: browser::Click) -> Result<Pointed, DaemonError> {
@@ -88,9 +87,7 @@ pub(super) async fn scroll(cx: TabCx, p: browser::Scroll) -> Result<results::Scr
         None => (None, None),
     };
     let amount = p.amount.map(f64::from);
-    decode::<browser::Scroll>(
-        cx.tab.scroll(el.as_ref(), pt, p.direction.as_str(), amount, p.pages).await?,
-    )
+    Ok(cx.tab.scroll(el.as_ref(), pt, p.direction.as_str(), amount, p.pages).await?)
 }
 
 pub(super) async fn scroll_into_view(
@@ -98,7 +95,7 @@ pub(super) async fn scroll_into_view(
     p: browser::ScrollIntoView,
 ) -> Result<results::ScrollIntoView, DaemonError> {
     let e = cx.element(&p.element, &p.common).await?;
-    let bounds = part::<browser::ScrollIntoView, _>(cx.tab.scroll_into_view(&e).await?)?;
+    let bounds = cx.tab.scroll_into_view(&e).await?;
     Ok(results::ScrollIntoView { bounds })
 }
 

@@ -67,7 +67,7 @@ pub(super) async fn downloads(
     let b = backend(&ctx.daemon)?;
     let browser_id = browser_of(&ctx, &b, p.common.browser_id.as_deref()).await?;
     let lane = ctx.session.lane();
-    let downloads = part::<browser::Downloads, _>(json!(b.downloads(&browser_id, &lane)))?;
+    let downloads = b.downloads(&browser_id, &lane);
     let target = Some(Target::of_browser(&browser_id));
     Ok(Output { result: results::Downloads { browser_id, downloads }, target })
 }
