@@ -196,7 +196,10 @@ impl Client {
 
     /// `capture.get`: a capture this session's calls took, whole (`data` is base64), while
     /// the daemon still keeps it.
-    pub async fn capture_get(&self, capture_id: &str) -> Result<Value, ClientError> {
+    pub async fn capture_get(
+        &self,
+        capture_id: &str,
+    ) -> Result<glovebox_protocol::wire::Captured, ClientError> {
         self.call::<capture::Get>(capture::CaptureRef { capture_id: capture_id.into() }).await
     }
 

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 use std::sync::Mutex;
 
-use serde_json::Value;
+use glovebox_protocol::wire::{Captured, Shot};
 
 /// Captures kept at most, and their total base64 size.
 const MAX_ITEMS: usize = 64;
@@ -12,9 +12,8 @@ const MAX_BYTES: usize = 64 * 1024 * 1024;
 
 #[derive(Debug)]
 struct Item {
-    id: String,
     session: String,
-    image: Value,
+    captured: Captured,
     bytes: usize,
 }
 
@@ -31,21 +30,22 @@ pub struct Captures {
 }
 
 impl Captures {
-    /// Keeps `image` (its `data` is base64) for `session`; returns it with its `capture_id`.
-    pub fn put(&self, session: &str, mut image: Value) -> Value {
-        let bytes = image["data"].as_str().map_or(0, str::len);
+    /// Keeps `shot` for `session`; returns it as the outcome carries it, with its
+    /// `capture_id`.
+    pub fn put(&self, session: &str, shot: Shot) -> Captured {
+        let bytes = shot.data().len();
         let mut s = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         s.next += 1;
         let id = format!("c{}", s.next);
-        image["capture_id"] = Value::String(id.clone());
         while !s.items.is_empty() && (s.items.len() >= MAX_ITEMS || s.bytes + bytes > MAX_BYTES) {
             if let Some(old) = s.items.pop_front() {
                 s.bytes -= old.bytes;
             }
         }
         s.bytes += bytes;
-        s.items.push_back(Item { id, session: session.to_owned(), image: image.clone(), bytes });
-        image
+        let captured = Captured { image: Some(shot), capture_id: Some(id), ..Captured::default() };
+        s.items.push_back(Item { session: session.to_owned(), captured: captured.clone(), bytes });
+        captured
     }
 
     /// The captures of `session` still kept, oldest first: id, mime type, bytes of the image.
@@ -54,18 +54,20 @@ impl Captures {
         s.items
             .iter()
             .filter(|i| i.session == session)
-            .map(|i| {
-                let mime = i.image["mime"].as_str().unwrap_or("image/png").to_owned();
-                let data = i.image["data"].as_str().unwrap_or_default();
-                (i.id.clone(), mime, decoded_len(data))
+            .filter_map(|i| {
+                let (id, shot) = (i.captured.capture_id.clone()?, i.captured.image.as_ref()?);
+                Some((id, shot.size().0.to_owned(), decoded_len(shot.data())))
             })
             .collect()
     }
 
     /// A capture of `session` still kept.
-    pub fn get(&self, session: &str, id: &str) -> Option<Value> {
+    pub fn get(&self, session: &str, id: &str) -> Option<Captured> {
         let s = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        s.items.iter().find(|i| i.id == id && i.session == session).map(|i| i.image.clone())
+        s.items
+            .iter()
+            .find(|i| i.captured.capture_id.as_deref() == Some(id) && i.session == session)
+            .map(|i| i.captured.clone())
     }
 }
 
@@ -77,19 +79,23 @@ fn decoded_len(b64: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use glovebox_protocol::results::browser::Image;
 
     use super::*;
+
+    fn shot(data: &str) -> Shot {
+        Shot::Tab(Image { data: data.to_owned(), ..Image::default() })
+    }
 
     #[test]
     fn ids_are_per_session_and_old_ones_fall_out() {
         let c = Captures::default();
-        let first = c.put("s1", json!({"data": "AAAA"}));
-        assert_eq!(first["capture_id"], "c1");
+        let first = c.put("s1", shot("AAAA"));
+        assert_eq!(first.capture_id.as_deref(), Some("c1"));
         assert!(c.get("s1", "c1").is_some());
         assert!(c.get("s2", "c1").is_none(), "another session's capture");
         for _ in 0..MAX_ITEMS {
-            c.put("s1", json!({"data": "AAAA"}));
+            c.put("s1", shot("AAAA"));
         }
         assert!(c.get("s1", "c1").is_none(), "the oldest went first");
         assert!(c.get("s1", &format!("c{}", MAX_ITEMS + 1)).is_some());
@@ -99,8 +105,8 @@ mod tests {
     fn bytes_are_bounded() {
         let c = Captures::default();
         let big = "A".repeat(MAX_BYTES / 2 + 1);
-        c.put("s", json!({"data": big}));
-        c.put("s", json!({"data": big}));
+        c.put("s", shot(&big));
+        c.put("s", shot(&big));
         assert!(c.get("s", "c1").is_none());
         assert!(c.get("s", "c2").is_some());
     }

@@ -344,6 +344,55 @@ impl Target {
     }
 }
 
+/// An outcome's capture: the image taken once the screen settled, kept for `capture.get`
+/// by its `capture_id`; under `capture: "auto"`, whether it was sent and why (no image
+/// when it was not).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Captured {
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<Shot>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capture_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sent: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+/// A capture's image: a tab's viewport or (part of) the desktop's screen.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum Shot {
+    Tab(crate::results::browser::Image),
+    Screen(crate::results::computer::Image),
+}
+
+impl Shot {
+    /// Its type, width and height in image pixels.
+    pub fn size(&self) -> (&str, u32, u32) {
+        match self {
+            Shot::Tab(i) => (&i.mime, i.width, i.height),
+            Shot::Screen(i) => (&i.mime, i.width, i.height),
+        }
+    }
+
+    /// Its base64 data (empty once taken out).
+    pub fn data(&self) -> &str {
+        match self {
+            Shot::Tab(i) => &i.data,
+            Shot::Screen(i) => &i.data,
+        }
+    }
+
+    /// Its base64 data, to take out.
+    pub fn data_mut(&mut self) -> &mut String {
+        match self {
+            Shot::Tab(i) => &mut i.data,
+            Shot::Screen(i) => &mut i.data,
+        }
+    }
+}
+
 /// With `capture: "auto"`: the incremental outline of what an action changed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Changes {
@@ -371,7 +420,7 @@ pub struct OpOutcome {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settle: Option<Settle>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub capture: Option<Value>,
+    pub capture: Option<Captured>,
     /// Why a state-changing action came back without a capture.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_capture: Option<String>,
@@ -452,4 +501,33 @@ pub struct Event {
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{Captured, Shot};
+
+    /// A capture reads back as the kind of image it is, and one that sent no image as none.
+    #[test]
+    fn a_capture_reads_back_as_its_kind() {
+        let tab = json!({"mime": "image/png", "width": 1280, "height": 800, "scale": 1.0,
+            "coordinate_space": "viewport", "full_page": false, "bytes": 3, "data": "QUJD",
+            "capture_id": "c1", "sent": true, "why": "a tab opened"});
+        let c: Captured = serde_json::from_value(tab.clone()).expect("a tab's capture");
+        assert!(matches!(c.image, Some(Shot::Tab(_))), "{c:?}");
+        assert_eq!(serde_json::to_value(&c).expect("written"), tab);
+        let screen = json!({"mime": "image/png", "width": 10, "height": 10, "scale": 1.0,
+            "coordinate_space": "screen", "region": {"x": 5, "y": 6, "width": 10, "height": 10},
+            "captured_via": "mit-shm", "timing": {"grab_ms": 1.0, "encode_ms": 2.0},
+            "data": "QUJD", "capture_id": "c2"});
+        let c: Captured = serde_json::from_value(screen.clone()).expect("a screen capture");
+        assert!(matches!(c.image, Some(Shot::Screen(_))), "{c:?}");
+        assert_eq!(serde_json::to_value(&c).expect("written"), screen);
+        let none = json!({"sent": false, "why": "verified value, no other change"});
+        let c: Captured = serde_json::from_value(none.clone()).expect("no image");
+        assert!(c.image.is_none() && c.capture_id.is_none(), "{c:?}");
+        assert_eq!(serde_json::to_value(&c).expect("written"), none);
+    }
 }

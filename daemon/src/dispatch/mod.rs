@@ -211,7 +211,7 @@ fn announce_finished(
             json!({"op_id": status.op_id, "session": session_id, "state": status.state,
                    "elapsed_ms": status.elapsed_ms,
                    "capture_id": status.outcome.as_ref().and_then(|o| o.capture.as_ref())
-                       .and_then(|c| c.get("capture_id")).cloned()}),
+                       .and_then(|c| c.capture_id.clone())}),
         );
     }
 }

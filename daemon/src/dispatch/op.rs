@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use glovebox_protocol::contract::{Action, Backend, Checked, Tool};
 use glovebox_protocol::error::ErrorData;
-use glovebox_protocol::wire::{Capture, Changes, OpOutcome, TabSource, Target, Timing};
-use serde_json::{json, Value};
+use glovebox_protocol::wire::{Capture, Captured, Changes, OpOutcome, TabSource, Target, Timing};
+use serde_json::json;
 
 use super::done::Done;
 use super::table::Route;
@@ -272,12 +272,7 @@ async fn auto_capture(
         Some(failed) if !sent => format!("{}, but {failed}", choice.why),
         _ => choice.why,
     };
-    match after.capture.as_mut().and_then(Value::as_object_mut) {
-        Some(c) => {
-            c.insert("sent".into(), json!(true));
-            c.insert("why".into(), json!(why));
-        }
-        None => after.capture = Some(json!({"sent": sent, "why": why})),
-    }
+    let said = after.capture.get_or_insert_with(Captured::default);
+    (said.sent, said.why) = (Some(sent), Some(why));
     (after, choice.changes)
 }

@@ -12,9 +12,8 @@ use std::time::{Duration, Instant};
 
 use glovebox_protocol::contract::{Action, Backend};
 use glovebox_protocol::results::computer::Rect;
-use glovebox_protocol::wire::{Settle, SettledWindow, Target};
+use glovebox_protocol::wire::{Captured, Settle, SettledWindow, Shot, Target};
 use serde::Deserialize as _;
-use serde_json::Value;
 
 use super::done::Facts;
 use crate::browser::actions::settle::{Settling, Span as TabSpan};
@@ -29,7 +28,7 @@ const CAPTURE_MARGIN: Duration = Duration::from_millis(400);
 #[derive(Debug, Default)]
 pub struct After {
     pub settle: Option<Settle>,
-    pub capture: Option<Value>,
+    pub capture: Option<Captured>,
     /// Why there is no capture, when there is none.
     pub no_capture: Option<String>,
     pub settle_ms: f64,
@@ -249,7 +248,7 @@ type CaptureFut = Result<Shoot, String>;
 
 /// Takes the capture, framed as asked (a tab's viewport ignores the frame).
 type Shoot =
-    Box<dyn FnOnce(Frame) -> futures::future::BoxFuture<'static, Result<Value, String>> + Send>;
+    Box<dyn FnOnce(Frame) -> futures::future::BoxFuture<'static, Result<Shot, String>> + Send>;
 
 /// What a desktop capture shows: the whole screen, one window, or a rectangle of the screen
 /// (`capture: "auto"` frames what changed; the image's `region` says where it lies).
@@ -342,10 +341,10 @@ async fn browser(
     let (limit, vault) = (daemon.config.max_capture, daemon.config.secrets.clone());
     let shot: Shoot = Box::new(move |_| {
         Box::pin(async move {
-            let shot = super::secrets::screenshot(&vault, &tab, (false, "png"), None, None, limit)
+            super::secrets::screenshot(&vault, &tab, (false, "png"), None, None, limit)
                 .await
-                .map_err(|e| format!("the capture failed: {e}"))?;
-            serde_json::to_value(shot).map_err(|e| format!("the capture could not be written: {e}"))
+                .map(Shot::Tab)
+                .map_err(|e| format!("the capture failed: {e}"))
         })
     });
     ((settle, Ok(shot)), rest)
@@ -371,8 +370,7 @@ async fn desktop(
                 Frame::Region(r) => (None, Some(*r)),
             };
             match d.screenshot(window, region, ImageFormat::Png, 80, None).await {
-                Ok(img) => serde_json::to_value(super::computer::image(&img, ImageFormat::Png))
-                    .map_err(|e| format!("the capture could not be written: {e}")),
+                Ok(img) => Ok(Shot::Screen(super::computer::image(&img, ImageFormat::Png))),
                 Err(e) => Err(format!("the capture failed: {e}")),
             }
         })

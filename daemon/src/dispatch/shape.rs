@@ -8,7 +8,7 @@
 use glovebox_protocol::error::ErrorData;
 use glovebox_protocol::results::browser::JsDialog;
 use glovebox_protocol::results::{Blocked, Downloaded, Opened};
-use glovebox_protocol::wire::{Changes, OpOutcome, Tokens};
+use glovebox_protocol::wire::{Captured, Changes, OpOutcome, Shot, Tokens};
 use rmcp::model::{ContentBlock, Resource};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -54,12 +54,13 @@ fn take_images(v: &mut Value, out: &mut Vec<(String, String, u64, u64)>) {
 /// What `result`, `capture` and `changes` cost a model: every image by its pixels, the result
 /// and the outline of changes as the text an MCP host shows (without image data, long texts
 /// cut beside an image).
-pub fn tokens(result: &Value, capture: Option<&Value>, changes: Option<&Changes>) -> Tokens {
+pub fn tokens(result: &Value, capture: Option<&Captured>, changes: Option<&Changes>) -> Tokens {
     let mut images = Vec::new();
-    let (mut result, mut capture) = (result.clone(), capture.cloned());
-    if let Some(c) = capture.as_mut() {
-        take_images(c, &mut images);
+    if let Some(shot) = capture.and_then(|c| c.image.as_ref()) {
+        let (mime, w, h) = shot.size();
+        images.push((mime.to_owned(), String::new(), u64::from(w), u64::from(h)));
     }
+    let mut result = result.clone();
     take_images(&mut result, &mut images);
     let bytes = body(&result, !images.is_empty()).len() + changes.map_or(0, |c| changed(c).len());
     Tokens {
@@ -86,21 +87,19 @@ pub fn mcp(outcome: Result<OpOutcome, ErrorData>) -> Shaped {
     };
     // In the order the outcome's JSON has them: the capture's, then the result's.
     let mut images = Vec::new();
-    if let Some(c) = o.capture.as_mut() {
-        take_images(c, &mut images);
+    if let Some(shot) = o.capture.as_mut().and_then(|c| c.image.as_mut()) {
+        let data = std::mem::take(shot.data_mut());
+        let (mime, w, h) = shot.size();
+        images.push((mime.to_owned(), data, u64::from(w), u64::from(h)));
     }
     take_images(&mut o.result, &mut images);
     let mut content = vec![ContentBlock::text(summary(&o, images.len()))];
     content.extend(images.into_iter().map(|(mime, data, _, _)| ContentBlock::image(data, mime)));
     // The capture stays readable as a resource of the session, by this link.
-    let shown = Shown::of(o.capture.as_ref());
-    if let Some(id) = &shown.capture_id {
+    let kept = o.capture.as_ref().and_then(|c| Some((c.capture_id.as_ref()?, c.image.as_ref()?)));
+    if let Some((id, shot)) = kept {
         let link = Resource::new(format!("{CAPTURE}{id}"), format!("capture {id}"));
-        let link = match &shown.mime {
-            Some(mime) => link.with_mime_type(mime),
-            None => link,
-        };
-        content.push(ContentBlock::resource_link(link));
+        content.push(ContentBlock::resource_link(link.with_mime_type(shot.size().0)));
     }
     // So are the files the action downloaded.
     for d in Caused::of(&o.result).downloads {
@@ -115,31 +114,18 @@ pub fn mcp(outcome: Result<OpOutcome, ErrorData>) -> Shaped {
     Shaped { content, structured_content, is_error: false }
 }
 
-/// What the text says of a capture: its id, size and type, or why it was (not) sent.
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct Shown {
-    capture_id: Option<String>,
-    mime: Option<String>,
-    width: Option<u64>,
-    height: Option<u64>,
-    why: Option<String>,
-    sent: Option<bool>,
-    /// Where a desktop capture lies on the screen (framed: only part of it).
-    region: Option<Corner>,
-}
-
-/// The top left corner of a desktop capture's region, in screen pixels.
-#[derive(Deserialize)]
-struct Corner {
-    x: i64,
-    y: i64,
-}
-
-impl Shown {
-    fn of(capture: Option<&Value>) -> Shown {
-        capture.and_then(|c| Shown::deserialize(c).ok()).unwrap_or_default()
+/// What the text says of a kept capture: its id, type and size, and where a desktop capture
+/// lies on the screen when it is framed (only part of it).
+fn shown(c: &Captured) -> Option<String> {
+    let (id, shot) = (c.capture_id.as_ref()?, c.image.as_ref()?);
+    let (mime, w, h) = shot.size();
+    let mut said = format!("; capture {id} {w}x{h} {mime}");
+    if let Shot::Screen(i) = shot {
+        if i.region.x != 0 || i.region.y != 0 {
+            said.push_str(&format!(" at {},{} on the screen", i.region.x, i.region.y));
+        }
     }
+    Some(said)
 }
 
 /// What an action caused beside its answer, as its result names it: a dialog it raised and
@@ -227,13 +213,9 @@ fn summary(o: &OpOutcome, images: usize) -> String {
         head.push_str(&format!("; settle {} after {} ms", settle.reason, settle.waited_ms));
     }
     head.push_str(&caused(o));
-    let capture = Shown::of(o.capture.as_ref());
-    if let Some(id) = &capture.capture_id {
-        let (w, h) = (number(capture.width), number(capture.height));
-        head.push_str(&format!("; capture {id} {w}x{h} {}", capture.mime.unwrap_or_default()));
-        if let Some(c) = capture.region.as_ref().filter(|c| c.x != 0 || c.y != 0) {
-            head.push_str(&format!(" at {},{} on the screen", c.x, c.y));
-        }
+    let capture = o.capture.clone().unwrap_or_default();
+    if let Some(said) = shown(&capture) {
+        head.push_str(&said);
     } else if let Some(why) = &o.no_capture {
         head.push_str(&format!("; no capture: {why}"));
     }

@@ -174,11 +174,12 @@ impl ServerHandler for Bridge {
                 "no resource {uri}; resources/list names the ones kept"
             )));
         };
-        let image = self.client.capture_get(id).await.map_err(|e| not_found(e.to_string()))?;
-        let Ok(super::resources::Image { mime, data }) = Deserialize::deserialize(&image) else {
+        let captured = self.client.capture_get(id).await.map_err(|e| not_found(e.to_string()))?;
+        let Some(mut shot) = captured.image else {
             return Err(McpError::internal_error(format!("the capture {id} has no image"), None));
         };
-        Ok(super::resources::blob(&uri, mime, data).into())
+        let data = std::mem::take(shot.data_mut());
+        Ok(super::resources::blob(&uri, shot.size().0, data).into())
     }
 
     async fn list_tools(

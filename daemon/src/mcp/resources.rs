@@ -6,18 +6,10 @@
 
 use rmcp::model::{ListResourcesResult, ReadResourceResult, Resource, ResourceContents};
 use rmcp::ErrorData as McpError;
-use serde::Deserialize as _;
 use serde_json::json;
 
 use crate::session::Session;
 use crate::state::Daemon;
-
-/// A capture's image as the store keeps it (and `capture.get` answers it).
-#[derive(serde::Deserialize)]
-pub(super) struct Image<'a> {
-    pub mime: &'a str,
-    pub data: &'a str,
-}
 
 /// The URI scheme and kind of a capture.
 pub const CAPTURE: &str = "glovebox://capture/";
@@ -128,9 +120,10 @@ pub fn read(daemon: &Daemon, session: &Session, uri: &str) -> Result<ReadResourc
         return Ok(blob(uri, mime, base64));
     }
     let id = uri.strip_prefix(CAPTURE).ok_or_else(not_found)?;
-    let image = daemon.captures.get(&session.id, id).ok_or_else(not_found)?;
-    let Ok(Image { mime, data }) = Image::deserialize(&image) else {
+    let captured = daemon.captures.get(&session.id, id).ok_or_else(not_found)?;
+    let Some(mut shot) = captured.image else {
         return Err(McpError::internal_error(format!("the capture {id} has no image"), None));
     };
-    Ok(blob(uri, mime, data))
+    let data = std::mem::take(shot.data_mut());
+    Ok(blob(uri, shot.size().0, data))
 }

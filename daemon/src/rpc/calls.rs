@@ -8,6 +8,7 @@ use glovebox_protocol::methods::capture::CaptureRef;
 use glovebox_protocol::methods::events::SubscribeParams;
 use glovebox_protocol::methods::op::{Cancelled, OpRef};
 use glovebox_protocol::methods::tools::{ListParams, ToolList};
+use glovebox_protocol::wire::Captured;
 use glovebox_protocol::wire::{OpStatus, ToolCallParams, ToolInfo};
 use jsonrpsee::types::{ErrorObjectOwned, Params};
 use jsonrpsee::Extensions;
@@ -133,7 +134,7 @@ pub(super) async fn op_cancel(cx: Cx, r: OpRef) -> Result<Cancelled, DaemonError
     Ok(Cancelled { op_id: r.op_id, cancelled: was_running })
 }
 
-pub(super) async fn capture_get(cx: Cx, r: CaptureRef) -> Result<Value, DaemonError> {
+pub(super) async fn capture_get(cx: Cx, r: CaptureRef) -> Result<Captured, DaemonError> {
     let (_, s) = cx.session()?;
     cx.d.captures
         .get(&s.id, &r.capture_id)

@@ -184,13 +184,11 @@ async fn other(
                 daemon.sessions.get(&session).is_some_and(|s| person.owner.may_use(&s.creator));
             let key = format!("{session}/{capture_id}");
             let image = daemon.captures.get(&session, &capture_id).filter(|_| mine);
-            match image {
-                Some(img)
-                    if img["data"].as_str().is_some_and(|d| d.len() <= MAX_THUMB)
-                        && thumbs.insert(key) =>
-                {
+            match image.and_then(|c| c.image) {
+                Some(mut shot) if shot.data().len() <= MAX_THUMB && thumbs.insert(key) => {
+                    let data = std::mem::take(shot.data_mut());
                     let m = json!({"t": "thumb", "session": session, "capture_id": capture_id,
-                                   "mime": img["mime"], "data": img["data"]});
+                                   "mime": shot.size().0, "data": data});
                     vec![Message::text(m.to_string())]
                 }
                 _ => Vec::new(),

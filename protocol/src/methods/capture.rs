@@ -1,7 +1,6 @@
 //! `capture.get`: a screenshot an action of this session took, again.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::{mp, Access, Method, MethodParam};
 
@@ -23,5 +22,5 @@ impl Method for Get {
     const PARAMS: &'static [MethodParam] =
         &[mp("capture_id", "string", true, "the id in the op outcome's capture")];
     type Params = CaptureRef;
-    type Result = Value;
+    type Result = crate::wire::Captured;
 }

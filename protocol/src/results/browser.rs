@@ -153,7 +153,8 @@ pub struct Image {
     pub full_page: bool,
     /// Size of the decoded image in bytes.
     pub bytes: usize,
-    /// The image, base64.
+    /// The image, base64 (left out where it went as an MCP image block).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub data: String,
     /// The page was cut to the image limit; absent when it was captured whole.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -156,7 +156,8 @@ pub struct Image {
     pub captured_via: String,
     /// Where the capture's time went.
     pub timing: Timing,
-    /// The encoded image, standard base64.
+    /// The encoded image, standard base64 (left out where it went as an MCP image block).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub data: String,
     /// The whole capture in milliseconds; absent on captures the daemon adds by itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
