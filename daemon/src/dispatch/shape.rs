@@ -400,10 +400,16 @@ mod tests {
         assert_eq!(r["structuredContent"]["result"]["screenshot"]["width"], 1280);
         let with_capture = outcome(
             json!({"clicked": true}),
-            Some(json!({"mime": "image/jpeg", "width": 10, "height": 10, "data": "QQ=="})),
+            Some(json!({"mime": "image/jpeg", "width": 10, "height": 10, "scale": 1.0,
+                        "coordinate_space": "viewport", "full_page": false, "bytes": 1,
+                        "data": "QQ==", "capture_id": "c1"})),
         );
         let r = shaped(with_capture);
         assert_eq!(r["content"][1]["mimeType"], "image/jpeg", "{r}");
+        assert_eq!(r["content"][1]["data"], "QQ==", "{r}");
+        assert!(r["structuredContent"]["capture"].get("data").is_none(), "{r}");
+        let first = r["content"][0]["text"].as_str().unwrap_or_default();
+        assert!(first.contains("; capture c1 10x10 image/jpeg"), "{first}");
     }
 
     #[test]
