@@ -24,6 +24,7 @@ mod front;
 mod live;
 pub mod mcp;
 mod ops;
+mod people;
 pub mod process;
 pub mod ready;
 pub mod registry;

@@ -68,7 +68,7 @@ pub struct Config {
     /// (confined, `process/confine.rs`) or `none`.
     pub desktop_isolation: crate::process::confine::Isolation,
     /// The view page's codes and cookies (`main` mints the code of the link it prints).
-    pub view_access: Arc<crate::view::Access>,
+    pub view_access: Arc<crate::people::Access>,
     /// View pages one token may have open at once (over it: HTTP 429).
     pub max_view_pages_per_token: usize,
     /// MCP sessions one token may hold over HTTP (one more closes its oldest).
@@ -132,8 +132,9 @@ pub struct Daemon {
     tokens: std::sync::RwLock<Tokens>,
     /// Open connections, re-checked against the tokens on every reload.
     pub(crate) live: crate::live::Live,
-    /// The view page: who is in control, requests for a person, the ops feed.
-    pub view: crate::view::View,
+    /// The people in the loop: who is in control, requests for a person, the ops feed, the
+    /// view page's codes and open pages.
+    pub people: crate::people::People,
     /// Which token opened each MCP session over HTTP.
     pub mcp_sessions: crate::live::Bindings,
     /// Code clients' DevTools endpoints on tabs (`browser.cdp_session`).
@@ -151,7 +152,7 @@ impl Daemon {
         let daemon = Arc::new(Daemon {
             tokens: std::sync::RwLock::new(config.tokens.clone()),
             live: crate::live::Live::default(),
-            view: crate::view::View::new(config.view_access.clone()),
+            people: crate::people::People::new(config.view_access.clone()),
             mcp_sessions: crate::live::Bindings::default(),
             code: crate::live::Code::default(),
             sessions: Sessions::new(config.session_ttl, config.max_sessions_per_token),
@@ -266,7 +267,7 @@ impl Daemon {
         if let Ok(t) = self.tokens.read() {
             closed.extend(self.live.recheck(&t));
             // Every other way in of those tokens: view pages, MCP sessions.
-            let pages = self.view.recheck(&t);
+            let pages = self.people.recheck(&t);
             let mcp = self.mcp_sessions.recheck(&t);
             if pages + mcp > 0 {
                 tracing::info!(pages, mcp, "closed view pages and MCP sessions of changed tokens");

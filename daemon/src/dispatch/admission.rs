@@ -199,7 +199,7 @@ async fn in_control(daemon: &Daemon, caller: &Caller<'_>, ms: u64) -> Result<u64
         let until = Instant::now() + Duration::from_millis(ms);
         wait_for_hand_back(daemon, session, until).await?;
         ms = (until.saturating_duration_since(Instant::now()).as_millis() as u64).max(1);
-    } else if let Some(by) = daemon.view.human_in_control(&session.creator) {
+    } else if let Some(by) = daemon.people.human_in_control(&session.creator) {
         return Err(DaemonError::HumanInControl { session: session.id.clone(), by });
     }
     if session.is_paused() {
@@ -215,10 +215,10 @@ async fn wait_for_hand_back(
     session: &Session,
     until: Instant,
 ) -> Result<(), DaemonError> {
-    let mut ended = daemon.view.handbacks();
+    let mut ended = daemon.people.handbacks();
     loop {
         ended.borrow_and_update();
-        let Some(by) = daemon.view.human_in_control(&session.creator) else { return Ok(()) };
+        let Some(by) = daemon.people.human_in_control(&session.creator) else { return Ok(()) };
         if tokio::time::timeout_at(until.into(), ended.changed()).await.is_err() {
             return Err(DaemonError::HumanInControl { session: session.id.clone(), by });
         }

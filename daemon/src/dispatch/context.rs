@@ -67,17 +67,18 @@ async fn request_human(
     ctx: Ctx,
     p: context::RequestHuman,
 ) -> Result<Output<results::RequestHuman>, DaemonError> {
-    let view = &ctx.daemon.view;
-    let mut handbacks = view.handbacks();
+    let people = &ctx.daemon.people;
+    let mut handbacks = people.handbacks();
     handbacks.borrow_and_update();
     // The same reason again takes up the session's request still pending: a host that heard
     // "pending" re-sends its call and keeps waiting for the same person.
-    let earlier = view.pending_with(&ctx.session.id, p.reason.trim());
+    let earlier = people.pending_with(&ctx.session.id, p.reason.trim());
     let id = match earlier {
         Some(id) => id,
         None => {
             let (tab, window) = (p.tab_id, p.window_id);
-            crate::view::request_human(&ctx.daemon, &ctx.session, &p.reason, tab, window)?
+            people
+                .request_human(&ctx.daemon.events, &ctx.session, &p.reason, tab, window)?
                 .request_id
         }
     };
@@ -87,8 +88,8 @@ async fn request_human(
         .checked_sub(std::time::Duration::from_millis(250))
         .unwrap_or(ctx.op.deadline);
     loop {
-        if view.request_state(&id) == Some("handed_back") {
-            let takeover = view.last_ended().map(part::<context::RequestHuman, Takeover>);
+        if people.request_state(&id) == Some("handed_back") {
+            let takeover = people.last_ended().map(part::<context::RequestHuman, Takeover>);
             return Ok(Output::new(results::RequestHuman {
                 request_id: id,
                 handed_back: true,
@@ -210,7 +211,7 @@ async fn get_state(
     }
     let crate::session::Selection { browser_id, tab_id, app_id, window_id } =
         ctx.session.selection();
-    let human_in_control = ctx.daemon.view.human_in_control(&ctx.session.creator);
+    let human_in_control = ctx.daemon.people.human_in_control(&ctx.session.creator);
     let pending = ctx.daemon.approvals.pending_of(&ctx.session.id);
     let pending_approvals = pending.iter().map(pending_approval).collect();
     Ok(Output::new(results::GetState {
@@ -219,7 +220,7 @@ async fn get_state(
         paused: ctx.session.is_paused() || human_in_control.is_some(),
         human_in_control,
         pending_approvals,
-        human_requests: ctx.daemon.view.pending_of(&ctx.session.id),
+        human_requests: ctx.daemon.people.pending_of(&ctx.session.id),
         apps,
         windows,
         apps_error,

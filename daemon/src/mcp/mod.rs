@@ -324,7 +324,7 @@ async fn report_progress(
             return Some(status_line(&op.status()));
         }
         daemon
-            .view
+            .people
             .human_in_control(&session.creator)
             .map(|by| format!("waiting for {by} to hand the desktop back; the call runs then"))
     })

@@ -124,8 +124,8 @@ pub(super) async fn status(cx: Cx, _: NoParams) -> Result<StatusResult, DaemonEr
         session_id: s.id.clone(),
         role: conn.role.as_str().into(),
         paused: s.is_paused(),
-        human_in_control: d.view.human_in_control(&s.creator),
-        human_requests: d.view.pending_of(&s.id),
+        human_in_control: d.people.human_in_control(&s.creator),
+        human_requests: d.people.pending_of(&s.id),
         selection: serde_json::to_value(s.selection())
             .map_err(|e| DaemonError::ActionFailed(e.to_string()))?,
         in_flight: conn.in_flight.load(Ordering::SeqCst),
@@ -159,11 +159,11 @@ pub(super) async fn request_human(
     a: RequestHumanParams,
 ) -> Result<HumanRequested, DaemonError> {
     let (d, (_, s)) = (&cx.d, cx.session()?);
-    let req = crate::view::request_human(d, &s, &a.reason, a.tab_id, a.window_id)?;
+    let req = d.people.request_human(&d.events, &s, &a.reason, a.tab_id, a.window_id)?;
     Ok(HumanRequested {
         request_id: req.request_id,
         state: req.state.into(),
-        view_pages_open: d.view.open.load(Ordering::SeqCst),
+        view_pages_open: d.people.open.load(Ordering::SeqCst),
     })
 }
 
@@ -174,13 +174,13 @@ pub(super) async fn view_link(cx: Cx, _: NoParams) -> Result<ViewLink, DaemonErr
         return Err(DaemonError::Revoked);
     }
     let code = d
-        .view
+        .people
         .access
         .mint(&conn.owner.digest())
         .ok_or_else(|| DaemonError::ActionFailed("no randomness for a view code".into()))?;
     Ok(ViewLink {
         path: format!("/view?code={code}"),
         role: conn.role.as_str().into(),
-        expires_in_s: crate::view::access::CODE_TTL.as_secs(),
+        expires_in_s: crate::people::access::CODE_TTL.as_secs(),
     })
 }

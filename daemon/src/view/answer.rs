@@ -62,7 +62,7 @@ pub(super) async fn handle(
     thumbs: &mut HashSet<String>,
     msg: Msg,
 ) -> Vec<Message> {
-    let in_control = daemon.view.controller().is_some_and(|(_, s)| s == person.socket);
+    let in_control = daemon.people.controller().is_some_and(|(_, s)| s == person.socket);
     if (msg.is_input() || matches!(msg, Msg::TakeOver | Msg::HandBack)) && !person.can_control() {
         return vec![refused(
             "FORBIDDEN",
@@ -73,7 +73,7 @@ pub(super) async fn handle(
         )];
     }
     if msg.is_input() && !in_control {
-        let why = match daemon.view.controller() {
+        let why = match daemon.people.controller() {
             Some((by, _)) => format!("in control: {by}; wait for the hand-back"),
             None => "take over first".to_owned(),
         };

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use http::{header, HeaderValue, Request, Response, StatusCode};
 use jsonrpsee::server::HttpBody;
 
-use super::access;
 use super::state::Person;
 use crate::auth::Role;
+use crate::people::access;
 use crate::session::Owner;
 use crate::state::Daemon;
 
@@ -42,7 +42,7 @@ fn unauthorized() -> Response<HttpBody> {
 /// The token and role behind a request's view cookie.
 fn cookie_person<B>(daemon: &Daemon, req: &Request<B>) -> Option<(Role, Owner)> {
     let value = access::cookie_in(req.headers())?;
-    let token = daemon.view.access.token_of_cookie(&value)?;
+    let token = daemon.people.access.token_of_cookie(&value)?;
     let role = daemon.role_of_digest(&token)?;
     Some((role, daemon.owner_of(token, role)))
 }
@@ -51,7 +51,7 @@ fn cookie_person<B>(daemon: &Daemon, req: &Request<B>) -> Option<(Role, Owner)> 
 pub fn page<B>(daemon: &Daemon, req: &Request<B>) -> Response<HttpBody> {
     if let Some(code) = access::code_in(req.uri().query()) {
         let redeemed =
-            daemon.view.access.redeem(code).filter(|(_, t)| daemon.role_of_digest(t).is_some());
+            daemon.people.access.redeem(code).filter(|(_, t)| daemon.role_of_digest(t).is_some());
         let Some((cookie, _token)) = redeemed else {
             // A spent code in a reloaded address bar still has its cookie.
             if cookie_person(daemon, req).is_some() {
@@ -111,7 +111,7 @@ pub fn socket(
         return text(StatusCode::UPGRADE_REQUIRED, "/view/socket is a WebSocket; open one\n");
     };
     let max = daemon.config.max_view_pages_per_token;
-    let Some((socket, revoked)) = daemon.view.open_page(&owner, role, max) else {
+    let Some((socket, revoked)) = daemon.people.open_page(&owner, role, max) else {
         tracing::warn!(max, "refused a view socket: its token has the most pages open");
         return text(
             StatusCode::TOO_MANY_REQUESTS,
@@ -124,7 +124,7 @@ pub fn socket(
         Box::pin(super::socket::run(d, ws, person, revoked))
     };
     let failed = move |e: hyper::Error| {
-        d2.view.page_closed(socket);
+        d2.people.page_closed(socket);
         tracing::debug!(%e, "the view socket's upgrade failed");
     };
     crate::upgrade::accept(req, &key, 1 << 20, serve, failed)

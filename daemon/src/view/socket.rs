@@ -161,8 +161,8 @@ impl<S: AsyncRead + AsyncWrite + Unpin + Send + 'static> Page<S> {
         if takeover::hand_back(&self.daemon, self.person.socket).is_ok() {
             tracing::info!("a view page in control closed; the desktop was handed back");
         }
-        self.daemon.view.open.fetch_sub(1, Ordering::SeqCst);
-        self.daemon.view.page_closed(self.person.socket);
+        self.daemon.people.open.fetch_sub(1, Ordering::SeqCst);
+        self.daemon.people.page_closed(self.person.socket);
     }
 }
 
@@ -175,7 +175,7 @@ pub async fn run<S>(
 ) where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
-    daemon.view.open.fetch_add(1, Ordering::SeqCst);
+    daemon.people.open.fetch_add(1, Ordering::SeqCst);
     let (tx, mut rx) = ws.split();
     let mut page = Page::new(daemon, person, tx);
     let (daemon, desktop) = (page.daemon.clone(), page.desktop.clone());
@@ -185,7 +185,7 @@ pub async fn run<S>(
     // `browser`: a code session opening, acting or closing changes what the page shows.
     let topics =
         ["ops".to_owned(), "session".to_owned(), "approvals".to_owned(), "browser".to_owned()];
-    let mut changed = daemon.view.changed.subscribe();
+    let mut changed = daemon.people.changed.subscribe();
     let mut ticks = desktop.as_ref().and_then(|d| d.damage_ticks());
     // The first frame goes at once; later ones follow damage.
     let mut dirty: Option<Instant> = desktop.as_ref().map(|_| Instant::now());

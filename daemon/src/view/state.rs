@@ -35,8 +35,8 @@ pub fn of(daemon: &Daemon, p: &Person) -> Value {
             json!({
                 "id": s.id,
                 "paused": s.is_paused(),
-                "human_in_control": daemon.view.human_in_control(&s.creator).is_some(),
-                "ops": daemon.view.feed.of(&s.id),
+                "human_in_control": daemon.people.human_in_control(&s.creator).is_some(),
+                "ops": daemon.people.feed.of(&s.id),
             })
         })
         .collect();
@@ -74,13 +74,15 @@ pub fn of(daemon: &Daemon, p: &Person) -> Value {
             v
         })
         .collect();
-    let control =
-        daemon.view.controller().map(|(by, socket)| json!({"by": by, "mine": socket == p.socket}));
+    let control = daemon
+        .people
+        .controller()
+        .map(|(by, socket)| json!({"by": by, "mine": socket == p.socket}));
     json!({
         "t": "state",
         "sessions": sessions,
         "approvals": approvals,
-        "requests": daemon.view.requests_for(&p.owner),
+        "requests": daemon.people.requests_for(&p.owner),
         "marks": marks,
         "code": code,
         "control": control,

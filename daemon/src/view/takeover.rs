@@ -10,26 +10,10 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use tokio::sync::broadcast;
-
-use crate::events::{queued_events, Scoped, Viewer};
+use crate::events::{queued_events, Viewer};
+use crate::people::Control;
 use crate::session::Owner;
 use crate::state::Daemon;
-
-/// The person in control.
-#[derive(Debug)]
-pub struct Control {
-    /// How the page names them (`actor 1a2b3c4d`).
-    pub by: String,
-    /// Whose sessions the takeover covers (an admin's: all).
-    pub owner: Owner,
-    /// The page socket that holds control.
-    pub socket: u64,
-    started: Instant,
-    /// The bus from the takeover on, read as the person's token sees it at the hand-back
-    /// (a takeover longer than the bus's 1024 queued events loses the oldest).
-    changes: Mutex<broadcast::Receiver<Scoped>>,
-}
 
 /// Why a takeover or hand-back was refused.
 #[derive(Debug, PartialEq)]
@@ -52,7 +36,7 @@ fn publish(daemon: &Daemon, owner: Owner, kind: &str, data: Value) {
 
 /// Takes control for page `socket` of token `owner`.
 pub fn take(daemon: &Arc<Daemon>, socket: u64, owner: Owner, by: &str) -> Result<(), Refused> {
-    let mut control = daemon.view.control.lock().unwrap_or_else(|p| p.into_inner());
+    let mut control = daemon.people.control.lock().unwrap_or_else(|p| p.into_inner());
     if let Some(c) = control.as_ref() {
         return if c.socket == socket { Ok(()) } else { Err(Refused::Held(c.by.clone())) };
     }
@@ -63,7 +47,7 @@ pub fn take(daemon: &Arc<Daemon>, socket: u64, owner: Owner, by: &str) -> Result
     drop(control);
     tracing::info!(by, "a person took over the desktop");
     publish(daemon, owner, "takeover.started", json!({"by": by, "all_sessions": owner.admin}));
-    daemon.view.bump();
+    daemon.people.bump();
     Ok(())
 }
 
@@ -87,7 +71,7 @@ fn summarize(changes: &[Value]) -> Value {
 /// its data.
 pub fn hand_back(daemon: &Daemon, socket: u64) -> Result<Value, Refused> {
     let control = {
-        let mut c = daemon.view.control.lock().unwrap_or_else(|p| p.into_inner());
+        let mut c = daemon.people.control.lock().unwrap_or_else(|p| p.into_inner());
         match c.as_ref() {
             Some(held) if held.socket == socket => c.take(),
             _ => None,
@@ -109,7 +93,7 @@ pub fn hand_back(daemon: &Daemon, socket: u64) -> Result<Value, Refused> {
             .map(|ev| json!({"kind": ev.kind, "data": ev.data}))
             .collect()
     };
-    let requests = daemon.view.answer_requests(&control.owner);
+    let requests = daemon.people.answer_requests(&control.owner);
     let data = json!({
         "by": control.by,
         "all_sessions": control.owner.admin,
@@ -119,18 +103,10 @@ pub fn hand_back(daemon: &Daemon, socket: u64) -> Result<Value, Refused> {
     });
     tracing::info!(by = control.by, "the person handed the desktop back");
     publish(daemon, control.owner, "takeover.ended", data.clone());
-    *daemon.view.last_ended.lock().unwrap_or_else(|p| p.into_inner()) = Some(data.clone());
-    daemon.view.ended.send_modify(|n| *n = n.wrapping_add(1));
-    daemon.view.bump();
+    *daemon.people.last_ended.lock().unwrap_or_else(|p| p.into_inner()) = Some(data.clone());
+    daemon.people.ended.send_modify(|n| *n = n.wrapping_add(1));
+    daemon.people.bump();
     Ok(data)
-}
-
-impl super::View {
-    /// Who controls now and from which page socket.
-    pub fn controller(&self) -> Option<(String, u64)> {
-        let c = self.control.lock().unwrap_or_else(|p| p.into_inner());
-        c.as_ref().map(|c| (c.by.clone(), c.socket))
-    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! What agents ask a person for (`session.request_human`, `context.request_human`): a reason
-//! and the tab or window it is about, shown on the page until a hand-back answers it.
+//! and the tab or window it is about, kept and shown on the page until a hand-back answers
+//! it (the oldest answered ones go first).
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -7,8 +8,8 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::error::DaemonError;
+use crate::events::EventBus;
 use crate::session::Session;
-use crate::state::Daemon;
 
 /// Requests kept at most (the oldest answered ones go first, then the oldest).
 const KEPT: usize = 64;
@@ -29,52 +30,17 @@ pub struct Request {
     pub creator: crate::session::Owner,
 }
 
-fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
-}
-
-/// Files a request of `session`, tells the page and the session's token (`session` event
-/// `human.requested`), and answers at once.
-pub fn request_human(
-    daemon: &Daemon,
-    session: &Session,
-    reason: &str,
-    tab_id: Option<String>,
-    window_id: Option<String>,
-) -> Result<Request, DaemonError> {
-    let reason = reason.trim();
-    if reason.is_empty() || reason.chars().count() > MAX_REASON {
-        let v = glovebox_protocol::contract::Violation::new(
-            "reason",
-            format!("reason must say in 1 to {MAX_REASON} characters what the person should do"),
-        );
-        return Err(DaemonError::Contract(v));
-    }
-    let id = format!("h-{}", &crate::session::mint_id()?[2..18]);
-    let req = Request {
-        request_id: id,
-        session: session.id.clone(),
-        reason: reason.to_owned(),
-        tab_id,
-        window_id,
-        requested_at_ms: now_ms(),
-        state: "pending",
-        creator: session.creator,
-    };
-    {
-        let mut all = daemon.view.requests.lock().unwrap_or_else(|p| p.into_inner());
+impl super::People {
+    /// Keeps `req`, dropping the oldest answered one (else the oldest) past [`KEPT`].
+    pub(crate) fn file_request(&self, req: Request) {
+        let mut all = self.requests.lock().unwrap_or_else(|p| p.into_inner());
         if all.len() >= KEPT {
             let drop_at = all.iter().position(|r| r.state != "pending").unwrap_or(0);
             all.remove(drop_at);
         }
-        all.push(req.clone());
+        all.push(req);
     }
-    daemon.events.publish_for(session.creator, "session", "human.requested", json!(req));
-    daemon.view.bump();
-    Ok(req)
-}
 
-impl super::View {
     /// The requests a viewer who may use `owner`'s sessions sees, newest last.
     pub fn requests_for(&self, owner: &crate::session::Owner) -> Vec<Value> {
         let all = self.requests.lock().unwrap_or_else(|p| p.into_inner());
@@ -91,7 +57,7 @@ impl super::View {
     }
 
     /// Marks the pending requests a hand-back by `owner` answers; their ids.
-    pub(super) fn answer_requests(&self, owner: &crate::session::Owner) -> Vec<String> {
+    pub(crate) fn answer_requests(&self, owner: &crate::session::Owner) -> Vec<String> {
         let mut all = self.requests.lock().unwrap_or_else(|p| p.into_inner());
         let mut ids = Vec::new();
         for r in all.iter_mut().filter(|r| r.state == "pending" && owner.may_use(&r.creator)) {
@@ -119,5 +85,48 @@ impl super::View {
     /// Waits for the next hand-back after the one counted in `seen`.
     pub fn handbacks(&self) -> tokio::sync::watch::Receiver<u64> {
         self.ended.subscribe()
+    }
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+impl super::People {
+    /// Files a request of `session`, tells the page and the session's token (`session`
+    /// event `human.requested` on `events`), and answers at once.
+    pub fn request_human(
+        &self,
+        events: &EventBus,
+        session: &Session,
+        reason: &str,
+        tab_id: Option<String>,
+        window_id: Option<String>,
+    ) -> Result<Request, DaemonError> {
+        let reason = reason.trim();
+        if reason.is_empty() || reason.chars().count() > MAX_REASON {
+            let v = glovebox_protocol::contract::Violation::new(
+                "reason",
+                format!(
+                    "reason must say in 1 to {MAX_REASON} characters what the person should do"
+                ),
+            );
+            return Err(DaemonError::Contract(v));
+        }
+        let id = format!("h-{}", &crate::session::mint_id()?[2..18]);
+        let req = Request {
+            request_id: id,
+            session: session.id.clone(),
+            reason: reason.to_owned(),
+            tab_id,
+            window_id,
+            requested_at_ms: now_ms(),
+            state: "pending",
+            creator: session.creator,
+        };
+        self.file_request(req.clone());
+        events.publish_for(session.creator, "session", "human.requested", json!(req));
+        self.bump();
+        Ok(req)
     }
 }
