@@ -366,9 +366,28 @@ fn cut_at_line(text: &str, room: usize) -> &str {
 mod tests {
     use super::*;
 
-    /// The outcome's MCP result as `tools.call` answers it.
-    fn shaped(o: OpOutcome) -> Value {
-        serde_json::to_value(mcp(Ok(o))).expect("json")
+    /// The outcome's MCP result.
+    fn shaped(o: OpOutcome) -> Shaped {
+        mcp(Ok(o))
+    }
+
+    /// The text block's text (the first block).
+    fn text(s: &Shaped) -> &str {
+        s.content.first().and_then(ContentBlock::as_text).map_or("", |t| t.text.as_str())
+    }
+
+    /// The image blocks: their type and data.
+    fn images(s: &Shaped) -> Vec<(&str, &str)> {
+        s.content
+            .iter()
+            .filter_map(ContentBlock::as_image)
+            .map(|i| (i.mime_type.as_str(), i.data.as_str()))
+            .collect()
+    }
+
+    /// A field of `structuredContent`, by its JSON pointer.
+    fn structured<'a>(s: &'a Shaped, pointer: &str) -> &'a Value {
+        s.structured_content.pointer(pointer).unwrap_or(&Value::Null)
     }
 
     #[allow(clippy::needless_pass_by_value)] // reads as the outcome it builds
@@ -390,14 +409,11 @@ mod tests {
         assert_eq!(t.image, 1366, "1280x800 / 750");
         assert!(t.text < 100, "{t:?}");
         let r = shaped(o);
-        let content = r["content"].as_array().expect("content");
-        assert_eq!(content.iter().filter(|c| c["type"] == "image").count(), 1, "{r}");
-        assert!(content[0]["text"].as_str().is_some_and(|t| t.len() < 4_000));
-        assert!(content[0]["text"]
-            .as_str()
-            .is_some_and(|t| t.starts_with("browser.state_and_screenshot succeeded")));
-        assert!(!r["structuredContent"].to_string().contains(&big[..100]));
-        assert_eq!(r["structuredContent"]["result"]["screenshot"]["width"], 1280);
+        assert_eq!(images(&r).len(), 1, "{r:?}");
+        assert!(text(&r).len() < 4_000);
+        assert!(text(&r).starts_with("browser.state_and_screenshot succeeded"));
+        assert!(!r.structured_content.to_string().contains(&big[..100]));
+        assert_eq!(structured(&r, "/result/screenshot/width"), 1280);
         let with_capture = outcome(
             json!({"clicked": true}),
             Some(json!({"mime": "image/jpeg", "width": 10, "height": 10, "scale": 1.0,
@@ -405,11 +421,9 @@ mod tests {
                         "data": "QQ==", "capture_id": "c1"})),
         );
         let r = shaped(with_capture);
-        assert_eq!(r["content"][1]["mimeType"], "image/jpeg", "{r}");
-        assert_eq!(r["content"][1]["data"], "QQ==", "{r}");
-        assert!(r["structuredContent"]["capture"].get("data").is_none(), "{r}");
-        let first = r["content"][0]["text"].as_str().unwrap_or_default();
-        assert!(first.contains("; capture c1 10x10 image/jpeg"), "{first}");
+        assert_eq!(images(&r), [("image/jpeg", "QQ==")], "{r:?}");
+        assert!(structured(&r, "/capture/data").is_null(), "{r:?}");
+        assert!(text(&r).contains("; capture c1 10x10 image/jpeg"), "{}", text(&r));
     }
 
     #[test]
@@ -425,7 +439,7 @@ mod tests {
                                                "app_id": "app:7"}]}))
         .expect("settle");
         let r = shaped(o);
-        let first = r["content"][0]["text"].as_str().and_then(|t| t.lines().next()).expect("text");
+        let first = text(&r).lines().next().expect("text");
         assert!(first.contains("opened window \"Save As\" (win:0x5)"), "{first}");
         assert!(first.contains("alert dialog \"Saved?\" open"), "{first}");
         assert!(first.contains("download /d/report.csv completed"), "{first}");
@@ -440,7 +454,7 @@ mod tests {
             None,
         );
         let r = shaped(look);
-        let text = r["content"][0]["text"].as_str().expect("text");
+        let text = text(&r);
         assert!(text.len() < 4_000, "{} characters", text.len());
         assert!(text.contains("\nbutton \"b0\" [e0]\nbutton \"b1\" [e1]\n"), "raw lines: {text}");
         assert!(
@@ -448,14 +462,10 @@ mod tests {
                 && text.contains("structuredContent.result.snapshot.snapshot"),
             "{text}"
         );
-        assert_eq!(
-            r["structuredContent"]["result"]["snapshot"]["snapshot"],
-            json!(outline),
-            "whole there"
-        );
+        assert_eq!(structured(&r, "/result/snapshot/snapshot"), &json!(outline), "whole there");
         let alone = outcome(json!({"snapshot": {"snapshot": outline}}), None);
         let r = shaped(alone);
-        let text = r["content"][0]["text"].as_str().expect("text");
+        let text = self::text(&r);
         assert!(
             text.contains("button \"b399\" [e399]") && !text.contains("cut here"),
             "whole without an image"

@@ -424,6 +424,7 @@ mod tests {
             panic!("not complete")
         };
         assert_eq!((r.result_type, r.is_error), (Some(ResultType::COMPLETE), Some(true)));
-        assert_eq!(r.structured_content.expect("structured")["error"]["code"], "FORBIDDEN");
+        let structured = r.structured_content.expect("structured");
+        assert_eq!(structured.pointer("/error/code"), Some(&serde_json::json!("FORBIDDEN")));
     }
 }
