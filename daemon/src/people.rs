@@ -17,7 +17,6 @@ use tokio_util::sync::CancellationToken;
 
 pub use access::Access;
 pub use control::Control;
-
 pub use requests::Request;
 
 use crate::session::Owner;
