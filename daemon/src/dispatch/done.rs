@@ -55,10 +55,11 @@ impl Facts {
         Facts::deserialize(result).unwrap_or_default()
     }
 
-    /// What the browser's effects log added to the result.
+    /// What the browser's effects log added to the result, as `effects::name` writes it
+    /// there: its tabs in place of the result's, a result's own `navigated_to` kept.
     pub fn add(&mut self, fx: &Effects) {
         if !fx.opened_tabs.is_empty() {
-            self.opened_tabs.get_or_insert_with(Vec::new).extend(fx.opened_tabs.iter().cloned());
+            self.opened_tabs = Some(fx.opened_tabs.clone());
         }
         if self.navigated_to.is_none() {
             self.navigated_to.clone_from(&fx.navigated_to);
